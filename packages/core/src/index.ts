@@ -10,3 +10,13 @@ export {
 export { Redacted } from './redacted.js';
 export { ManualClock, systemClock, type Clock } from './clock.js';
 export { checkInteger, checkNonEmptyString, checkNumber, checkOneOf } from './option-checks.js';
+export type { AcquireOptions, LockMode, Release } from './acquire-options.js';
+export type { LockState } from './lock-instrumentation.js';
+export {
+  DEFAULT_READ_WRITE_LOCK_OPTIONS,
+  ReadWriteLock,
+  type ReadWriteLockOptions,
+} from './read-write-lock.js';
+export { DEFAULT_MUTEX_OPTIONS, Mutex, type MutexOptions } from './mutex.js';
+export { MetricsRegistry, type MetricsRegistryOptions } from './metrics-registry.js';
+export { LatencyRecorder, type LatencySummary } from './latency-recorder.js';

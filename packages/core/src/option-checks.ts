@@ -22,7 +22,10 @@ export function checkNumber(option: string, value: unknown, min = 0, max = Numbe
 /** Throws unless `value` is one of `allowed`. */
 export function checkOneOf<T extends string>(option: string, value: unknown, allowed: readonly T[]): T {
   if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) {
-    throw new InvalidOptionError(option, `expected one of ${allowed.map((a) => `"${a}"`).join(', ')}, got ${describe(value)}`);
+    throw new InvalidOptionError(
+      option,
+      `expected one of ${allowed.map((a) => `"${a}"`).join(', ')}, got ${describe(value)}`,
+    );
   }
   return value as T;
 }
