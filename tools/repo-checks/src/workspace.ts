@@ -1,0 +1,40 @@
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** A workspace package as the checks see it. */
+export interface WorkspacePackage {
+  name: string;
+  /** Folder relative to the repository root, e.g. `packages/core`. */
+  dir: string;
+  /** Subpaths its `exports` opens (`.`, `./zookeeper`, …). */
+  exportedSubpaths: string[];
+  /** Product packages live under packages/; tools and benchmarks are not shipped. */
+  product: boolean;
+}
+
+/** Reads the workspace folders the root package.json names (`packages/*`, `tools/*`, `benchmarks`). */
+export function readWorkspace(root: string): WorkspacePackage[] {
+  const rootManifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { workspaces: string[] };
+  const dirs: string[] = [];
+  for (const pattern of rootManifest.workspaces) {
+    if (pattern.endsWith('/*')) {
+      const parent = pattern.slice(0, -2);
+      if (!existsSync(join(root, parent))) continue;
+      for (const name of readdirSync(join(root, parent)).sort()) {
+        if (existsSync(join(root, parent, name, 'package.json'))) dirs.push(`${parent}/${name}`);
+      }
+    } else if (existsSync(join(root, pattern, 'package.json'))) {
+      dirs.push(pattern);
+    }
+  }
+  return dirs.map((dir) => {
+    const manifest = JSON.parse(readFileSync(join(root, dir, 'package.json'), 'utf8')) as {
+      name: string;
+      exports?: Record<string, unknown>;
+    };
+    const exportedSubpaths = Object.entries(manifest.exports ?? { '.': {} })
+      .filter(([, target]) => target !== null)
+      .map(([subpath]) => subpath);
+    return { name: manifest.name, dir, exportedSubpaths, product: dir.startsWith('packages/') };
+  });
+}

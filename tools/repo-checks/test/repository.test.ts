@@ -1,0 +1,22 @@
+import { resolve } from 'node:path';
+import { checkRepository } from '../src/index.js';
+
+// The checks run over this very repository: a forbidden edge, a deep import, a cycle or an
+// undocumented error code anywhere fails the test command.
+const root = resolve(__dirname, '../../..');
+const report = checkRepository(root);
+
+describe('this repository', () => {
+  it('scans the workspace', () => {
+    expect(report.filesScanned).toBeGreaterThan(10);
+  });
+
+  it('keeps to the design: no forbidden edge, no deep import, no cycle', () => {
+    expect(report.violations.map((v) => `${v.rule}: ${v.message}`)).toEqual([]);
+  });
+
+  it('documents every error code in docs/errors.md, and nothing stale', () => {
+    expect(report.catalogue.missing.map((m) => `${m.code} (${m.files.join(', ')})`)).toEqual([]);
+    expect(report.catalogue.stale).toEqual([]);
+  });
+});
