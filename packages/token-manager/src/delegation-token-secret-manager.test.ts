@@ -1,0 +1,269 @@
+import { inspect } from 'node:util';
+import { InvalidOptionError, ManualClock } from '@fastpath/core';
+import { describeSecretManagerContract } from '../test/support/secret-manager-contract.js';
+import { gate, isPending, waitFor } from '../test/support/wait-for.js';
+import {
+  DEFAULT_DELEGATION_TOKEN_SECRET_MANAGER_OPTIONS,
+  DelegationKey,
+  DelegationTokenIdentifier,
+  DelegationTokenSecretManager,
+  DuplicateTokenError,
+  TokenManagerStateError,
+  type DelegationTokenSecretManagerOptions,
+} from './index.js';
+
+describeSecretManagerContract(
+  'in-memory',
+  async () => {
+    const managers: DelegationTokenSecretManager[] = [];
+    return {
+      async create(options: DelegationTokenSecretManagerOptions = {}) {
+        const m = new DelegationTokenSecretManager(options);
+        await m.start();
+        managers.push(m);
+        return m;
+      },
+      async close() {
+        await Promise.all(managers.map((m) => m.stop()));
+      },
+    };
+  },
+  { shared: false, concurrency: { clients: 100, perClient: 100 } },
+);
+
+const T0 = Date.parse('2024-03-01T00:00:00Z');
+
+/** A manager that records Hadoop's storage hooks as they are called. */
+class RecordingManager extends DelegationTokenSecretManager {
+  readonly calls: string[] = [];
+  failStoreNewToken = false;
+  protected override async storeNewMasterKey(key: DelegationKey): Promise<void> {
+    this.calls.push(`storeNewMasterKey ${key.keyId}`);
+  }
+  protected override async removeStoredMasterKey(key: DelegationKey): Promise<void> {
+    this.calls.push(`removeStoredMasterKey ${key.keyId}`);
+  }
+  protected override async storeNewToken(id: DelegationTokenIdentifier, renewDate: number): Promise<void> {
+    if (this.failStoreNewToken) throw new Error('disk full');
+    this.calls.push(`storeNewToken ${id.sequenceNumber} ${renewDate - T0}`);
+  }
+  protected override async updateStoredToken(
+    id: DelegationTokenIdentifier,
+    renewDate: number,
+  ): Promise<void> {
+    this.calls.push(`updateStoredToken ${id.sequenceNumber} ${renewDate - T0}`);
+  }
+  protected override async removeStoredToken(id: DelegationTokenIdentifier): Promise<void> {
+    this.calls.push(`removeStoredToken ${id.sequenceNumber}`);
+  }
+  protected override async logExpireToken(id: DelegationTokenIdentifier): Promise<void> {
+    this.calls.push(`logExpireToken ${id.sequenceNumber}`);
+  }
+}
+
+describe('DelegationTokenSecretManager (in-memory)', () => {
+  let clock: ManualClock;
+  const managers: DelegationTokenSecretManager[] = [];
+  const started = async <M extends DelegationTokenSecretManager>(m: M): Promise<M> => {
+    managers.push(m);
+    await m.start();
+    return m;
+  };
+  beforeEach(() => {
+    clock = new ManualClock(T0);
+  });
+  afterEach(async () => {
+    await Promise.all(managers.splice(0).map((m) => m.stop()));
+  });
+
+  it("has Hadoop's defaults", () => {
+    expect(DEFAULT_DELEGATION_TOKEN_SECRET_MANAGER_OPTIONS).toMatchObject({
+      keyUpdateIntervalMs: 86_400_000,
+      tokenMaxLifetimeMs: 604_800_000,
+      tokenRenewIntervalMs: 86_400_000,
+      removalScanIntervalMs: 3_600_000,
+      hmacAlgorithm: 'sha1',
+      masterKeyLengthBytes: 8,
+      creationLocking: 'staged',
+    });
+    expect(Object.isFrozen(DEFAULT_DELEGATION_TOKEN_SECRET_MANAGER_OPTIONS)).toBe(true);
+  });
+
+  it.each<[string, DelegationTokenSecretManagerOptions]>([
+    ['keyUpdateIntervalMs', { keyUpdateIntervalMs: 0 }],
+    ['tokenMaxLifetimeMs', { tokenMaxLifetimeMs: -1 }],
+    ['tokenRenewIntervalMs', { tokenRenewIntervalMs: 1.5 }],
+    ['hmacAlgorithm', { hmacAlgorithm: 'HmacNope' }],
+    ['masterKeyLengthBytes', { masterKeyLengthBytes: 0 }],
+    ['creationLocking', { creationLocking: 'optimistic' as never }],
+    ['tokenKind', { tokenKind: '' }],
+  ])('rejects a bad %s at construction', (field, options) => {
+    expect(() => new DelegationTokenSecretManager(options)).toThrow(InvalidOptionError);
+    expect(() => new DelegationTokenSecretManager(options)).toThrow(field);
+  });
+
+  it('refuses to create before start and to start twice', async () => {
+    const m = new DelegationTokenSecretManager({ clock, taskIntervalMs: 0 });
+    await expect(m.createToken({ owner: 'a' })).rejects.toBeInstanceOf(TokenManagerStateError);
+    await started(m);
+    await expect(m.start()).rejects.toMatchObject({ code: 'ERR_TOKEN_MANAGER_STATE' });
+    await expect(
+      m.addKey(new DelegationKey({ keyId: 9, expiryDate: T0, key: Buffer.alloc(8) })),
+    ).rejects.toBeInstanceOf(TokenManagerStateError);
+  });
+
+  it("calls Hadoop's storage hooks at the right moments", async () => {
+    const m = await started(
+      new RecordingManager({
+        clock,
+        taskIntervalMs: 0,
+        keyUpdateIntervalMs: 1000,
+        tokenMaxLifetimeMs: 3000,
+        tokenRenewIntervalMs: 2000,
+      }),
+    );
+    await m.rollMasterKey(); // key 1 retires with expiry T0 + 3000
+    const t = await m.createToken({ owner: 'alice', renewer: 'yarn' });
+    clock.advance(500);
+    await m.renewToken(t, 'yarn');
+    await m.cancelToken(t, 'alice');
+    await m.createToken({ owner: 'alice', renewer: 'yarn' });
+    clock.advance(3000);
+    await m.removeExpiredTokens();
+    await m.rollMasterKey(); // key 1 has expired: removed from the store; key 2 retires
+    expect(m.calls).toEqual([
+      'storeNewMasterKey 1',
+      'storeNewMasterKey 2',
+      'storeNewToken 1 2000',
+      'updateStoredToken 1 2500',
+      'removeStoredToken 1',
+      'storeNewToken 2 2500',
+      'logExpireToken 2',
+      'removeStoredToken 2',
+      'removeStoredMasterKey 1',
+      'storeNewMasterKey 3',
+    ]);
+  });
+
+  it('a failing store hook fails the creation and leaves nothing behind', async () => {
+    const m = await started(new RecordingManager({ clock, taskIntervalMs: 0 }));
+    m.failStoreNewToken = true;
+    await expect(m.createToken({ owner: 'alice' })).rejects.toThrow('disk full');
+    expect(m.tokenCount).toBe(0);
+    expect(m.getTokenOwnerStats().size).toBe(0);
+    expect(await m.metrics.metrics()).toMatch(/token_manager_tokens_failed_total\{operation="create"\} 1/);
+  });
+
+  it('addKey and addPersistedToken load state before start; duplicates and unknown keys as Hadoop', async () => {
+    const m = new DelegationTokenSecretManager({ clock, taskIntervalMs: 0 });
+    const key = new DelegationKey({ keyId: 7, expiryDate: T0 + 86_400_000, key: Buffer.alloc(8, 1) });
+    await m.addKey(key);
+    const known = new DelegationTokenIdentifier('kms-dt', {
+      owner: 'alice',
+      renewer: 'yarn',
+      realUser: '',
+      issueDate: T0,
+      maxDate: T0 + 10_000,
+      sequenceNumber: 41,
+      masterKeyId: 7,
+    });
+    const orphan = known.with({ sequenceNumber: 42, masterKeyId: 99 });
+    await m.addPersistedToken(known, T0 + 5000);
+    await m.addPersistedToken(orphan, T0 + 5000);
+    await expect(m.addPersistedToken(known, T0 + 5000)).rejects.toBeInstanceOf(DuplicateTokenError);
+    await started(m);
+    expect(m.currentKeyId).toBe(8); // continues after the loaded key id
+    const next = await m.createToken({ owner: 'bob' });
+    expect(m.decodeToken(next).identifier.sequenceNumber).toBe(43); // continues after the loaded tokens
+    const password = (await m.retrievePassword(known)).unwrap();
+    await m.verifyToken(known, password);
+    // A token whose key is unknown is loaded as expired.
+    await expect(m.retrievePassword(orphan)).rejects.toMatchObject({ reason: 'expired' });
+    await m.reset();
+    expect(m.tokenCount).toBe(0);
+    expect(await m.getAllKeys()).toEqual([]);
+  });
+
+  it('rolls keys and removes expired tokens on its own timer', async () => {
+    const m = await started(
+      new DelegationTokenSecretManager({
+        clock,
+        taskIntervalMs: 5,
+        keyUpdateIntervalMs: 1000,
+        removalScanIntervalMs: 1000,
+        tokenRenewIntervalMs: 500,
+      }),
+    );
+    const t = await m.createToken({ owner: 'alice' });
+    const firstKey = m.currentKeyId;
+    clock.advance(1001);
+    await waitFor('a timer-driven key roll', () => m.currentKeyId !== firstKey);
+    await waitFor('a timer-driven expiry scan', () => m.tokenCount === 0);
+    await expect(m.verify(t)).rejects.toMatchObject({ reason: 'not-found' });
+  });
+
+  it.each(['staged', 'global'] as const)(
+    'verification while a creation is held in allocation: %s',
+    async (creationLocking) => {
+      const held = gate();
+      let holdNext = false;
+      const m = await started(
+        new DelegationTokenSecretManager({
+          clock,
+          taskIntervalMs: 0,
+          creationLocking,
+          hooks: {
+            onAllocate: async () => {
+              if (!holdNext) return;
+              holdNext = false;
+              held.arrive();
+              await held.promise;
+            },
+          },
+        }),
+      );
+      const cached = await m.createToken({ owner: 'alice' });
+      holdNext = true;
+      const creation = m.createToken({ owner: 'bob' });
+      await held.reached;
+      const verification = m.verify(cached);
+      if (creationLocking === 'staged') {
+        await expect(verification).resolves.toBeDefined();
+      } else {
+        expect(await isPending(verification)).toBe(true);
+      }
+      held.open();
+      await expect(creation).resolves.toBeDefined();
+      await expect(verification).resolves.toBeDefined();
+    },
+  );
+
+  it('records metrics and latency for every step, and never prints secrets', async () => {
+    const m = await started(new DelegationTokenSecretManager({ clock, taskIntervalMs: 0 }));
+    const t = await m.createToken({ owner: 'alice', renewer: 'yarn' });
+    await m.verify(t);
+    await m.renewToken(t, 'yarn');
+    await m.cancelToken(t, 'alice');
+    await expect(m.verify(t)).rejects.toThrow();
+    const text = await m.metrics.metrics();
+    for (const line of [
+      'token_manager_tokens_created_total 1',
+      'token_manager_tokens_verified_total 1',
+      'token_manager_tokens_renewed_total 1',
+      'token_manager_tokens_cancelled_total 1',
+      'token_manager_tokens_failed_total{operation="verify"} 1',
+      'token_manager_create_prepare_seconds_count 1',
+      'core_lock_wait_seconds_count{lock="token-manager-global",mode="read"}',
+    ]) {
+      expect(text).toContain(line);
+    }
+    const latency = m.latency();
+    expect(latency.allocate.count).toBe(1);
+    expect(latency.prepare.count).toBe(1);
+    expect(latency.verify.count).toBe(2);
+    const pw = t.password.unwrap();
+    const printed = `${inspect(t)} ${String(t)} ${JSON.stringify(await m.getAllKeys())}`;
+    expect(printed).not.toContain(pw.toString('hex'));
+    expect(printed).not.toContain(pw.toString('base64'));
+  });
+});

@@ -1,0 +1,50 @@
+// @fastpath/token-manager: the one front door. Everything public is re-exported here by name.
+// The ZooKeeper managers are in the optional subpath `@fastpath/token-manager/zookeeper`.
+export {
+  DEFAULT_DELEGATION_TOKEN_SECRET_MANAGER_OPTIONS,
+  DelegationTokenSecretManager,
+  type CreateTokenOptions,
+  type CreateTokenRequest,
+  type CreationLocking,
+  type DelegationTokenSecretManagerOptions,
+  type PreparedToken,
+  type TokenCreationHooks,
+  type TokenInformation,
+  type TokenOwnerCount,
+} from './delegation-token-secret-manager.js';
+export {
+  AccessControlError,
+  DuplicateTokenError,
+  InvalidTokenError,
+  TokenCreationAbortedError,
+  TokenManagerStateError,
+  TokenStoreError,
+  TokenStoreUnavailableError,
+  type AccessDeniedReason,
+  type InvalidTokenReason,
+} from './token-errors.js';
+export type { TimedStep } from './internal/token-metrics.js';
+export {
+  DataInput,
+  DataOutput,
+  DELEGATION_KEY_MAX_KEY_BYTES,
+  DELEGATION_TOKEN_IDENTIFIER_VERSION,
+  DelegationKey,
+  DelegationTokenIdentifier,
+  decodeSharedCount,
+  decodeTokenNode,
+  encodeSharedCount,
+  encodeTokenNode,
+  TEXT_DEFAULT_MAX_LEN,
+  Token,
+  TOKEN_MAX_ENCODED_BYTES,
+  TOKEN_MAX_IDENTIFIER_BYTES,
+  TOKEN_MAX_PASSWORD_BYTES,
+  TOKEN_MAX_URL_STRING_LENGTH,
+  WireFormatError,
+  type DecodedTokenNode,
+  type DelegationKeyFields,
+  type DelegationTokenIdentifierFields,
+  type TokenFields,
+  type TokenNodePayload,
+} from './wire/index.js';
