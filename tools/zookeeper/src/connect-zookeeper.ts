@@ -1,0 +1,145 @@
+import { checkInteger, checkNonEmptyString } from '@fastpath/core';
+import zookeeper from 'node-zookeeper-client';
+import type { Client } from 'node-zookeeper-client';
+import { ZooKeeperConnectTimeoutError } from './zookeeper-errors.js';
+
+/** Options of {@link connectZooKeeper}. */
+export interface ConnectZooKeeperOptions {
+  /** Bound for one connection attempt, in milliseconds. Default 5000. */
+  timeoutMs?: number;
+  /** Further attempts after the first times out. Default 3. */
+  retries?: number;
+  /** Session timeout the client asks for, in milliseconds (the server clamps it). Default 30000. */
+  sessionTimeoutMs?: number;
+  /** Upper bound of the random pause before the client walks the server list again, in milliseconds. Default 100. */
+  spinDelayMs?: number;
+  /** node-zookeeper-client's `retries`: how often an operation is retried after a connection loss. Default 0. */
+  operationRetries?: number;
+}
+
+/** Defaults of {@link ConnectZooKeeperOptions}. */
+export const DEFAULT_CONNECT_ZOOKEEPER_OPTIONS = Object.freeze({
+  timeoutMs: 5000,
+  retries: 3,
+  sessionTimeoutMs: 30_000,
+  spinDelayMs: 100,
+  operationRetries: 0,
+});
+
+/** Options of {@link closeZooKeeperClient}. */
+export interface CloseZooKeeperClientOptions {
+  /** Bound for the server to confirm the end of the session before the socket is destroyed, in milliseconds. Default 2000. */
+  timeoutMs?: number;
+}
+
+// node-zookeeper-client's connection manager; not in its type definitions.
+interface ConnectionManager {
+  state?: number;
+  socket?: { destroy(): void };
+  on(event: 'state', listener: (state: number) => void): unknown;
+  removeListener(event: 'state', listener: (state: number) => void): unknown;
+}
+const CLOSED_STATE = -2;
+
+/**
+ * Creates a node-zookeeper-client `Client` and resolves once it is connected. Each attempt is
+ * bounded by `timeoutMs`: the library can wait forever when it connects while a server is still
+ * starting, so a stuck attempt is closed and a fresh client tries again, up to `retries` times.
+ *
+ * @throws ZooKeeperConnectTimeoutError when no attempt connected
+ * @example
+ * ```ts
+ * const client = await connectZooKeeper(zk.connectString, { sessionTimeoutMs: 10_000 });
+ * try {
+ *   await zkCreate(client, '/app', 'config');
+ * } finally {
+ *   await closeZooKeeperClient(client);
+ * }
+ * ```
+ */
+export async function connectZooKeeper(
+  connectString: string,
+  options: ConnectZooKeeperOptions = {},
+): Promise<Client> {
+  const d = DEFAULT_CONNECT_ZOOKEEPER_OPTIONS;
+  checkNonEmptyString('connectString', connectString);
+  const timeoutMs = checkInteger('timeoutMs', options.timeoutMs ?? d.timeoutMs, 1);
+  const retries = checkInteger('retries', options.retries ?? d.retries, 0, 1000);
+  const sessionTimeoutMs = checkInteger(
+    'sessionTimeoutMs',
+    options.sessionTimeoutMs ?? d.sessionTimeoutMs,
+    1,
+  );
+  const spinDelayMs = checkInteger('spinDelayMs', options.spinDelayMs ?? d.spinDelayMs, 0);
+  const operationRetries = checkInteger(
+    'operationRetries',
+    options.operationRetries ?? d.operationRetries,
+    0,
+    1000,
+  );
+  for (let attempt = 0; attempt <= retries; attempt++) {
+    const client = zookeeper.createClient(connectString, {
+      sessionTimeout: sessionTimeoutMs,
+      spinDelay: spinDelayMs,
+      retries: operationRetries,
+    });
+    const connected = await new Promise<boolean>((resolve) => {
+      const finish = (ok: boolean): void => {
+        clearTimeout(timer);
+        client.removeListener('connected', onConnected);
+        client.removeListener('expired', onFailed);
+        client.removeListener('authenticationFailed', onFailed);
+        resolve(ok);
+      };
+      const onConnected = (): void => finish(true);
+      const onFailed = (): void => finish(false);
+      const timer = setTimeout(onFailed, timeoutMs);
+      client.once('connected', onConnected);
+      client.once('expired', onFailed);
+      client.once('authenticationFailed', onFailed);
+      client.connect();
+    });
+    if (connected) return client;
+    // No session was established, so there is nothing to end politely: drop the socket quickly.
+    await closeZooKeeperClient(client, { timeoutMs: 100 });
+  }
+  throw new ZooKeeperConnectTimeoutError(connectString, retries + 1, timeoutMs);
+}
+
+/**
+ * Closes a client and waits (bounded) until its socket is gone, so no handle keeps the process
+ * alive: `client.close()` alone leaves the socket open when the server does not answer (paused,
+ * starting, or gone).
+ *
+ * @example
+ * ```ts
+ * await closeZooKeeperClient(client);
+ * ```
+ */
+export async function closeZooKeeperClient(
+  client: Client,
+  options: CloseZooKeeperClientOptions = {},
+): Promise<void> {
+  const timeoutMs = checkInteger('timeoutMs', options.timeoutMs ?? 2000, 0);
+  const manager = (client as unknown as { connectionManager?: ConnectionManager }).connectionManager;
+  if (manager?.state === CLOSED_STATE) return;
+  client.close();
+  if (manager === undefined) return;
+  await new Promise<void>((resolve) => {
+    const finish = (): void => {
+      clearTimeout(timer);
+      manager.removeListener('state', onState);
+      resolve();
+    };
+    const onState = (state: number): void => {
+      if (state === CLOSED_STATE) finish();
+    };
+    const timer = setTimeout(() => {
+      // Destroying the socket in the closing state ends the session without a reconnect.
+      manager.socket?.destroy();
+      finish();
+    }, timeoutMs);
+    manager.on('state', onState);
+    if (manager.state === CLOSED_STATE) finish();
+  });
+}

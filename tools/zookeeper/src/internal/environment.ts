@@ -1,0 +1,24 @@
+// The one place this package reads environment variables, so every setting that can come from
+// the environment is visible here.
+
+/** The environment settings the fixture honours. */
+export interface FixtureEnvironment {
+  /** `ZOOKEEPER_HOME`: an unpacked Apache ZooKeeper release (its `lib/` and `conf/`). */
+  readonly zookeeperHome: string | undefined;
+  /** `JAVA_HOME`: a JDK/JRE whose `bin/java` runs the servers. */
+  readonly javaHome: string | undefined;
+  /** `PATH`, searched for `java` and `apt-get`. */
+  readonly path: string;
+}
+
+export function readEnvironment(env: NodeJS.ProcessEnv = process.env): FixtureEnvironment {
+  return {
+    zookeeperHome: nonEmpty(env['ZOOKEEPER_HOME']),
+    javaHome: nonEmpty(env['JAVA_HOME']),
+    path: env['PATH'] ?? '/usr/local/bin:/usr/bin:/bin',
+  };
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : value;
+}

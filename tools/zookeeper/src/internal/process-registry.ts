@@ -1,0 +1,133 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, openSync, rmSync } from 'node:fs';
+
+/** How a server process ended. */
+export interface ProcessExit {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+}
+
+/** A spawned server process, known to the exit-time cleanup until it has exited. */
+export interface ServerProcess {
+  readonly pid: number;
+  readonly exited: Promise<ProcessExit>;
+  /** The exit once it happened, else `undefined`. */
+  exit(): ProcessExit | undefined;
+  /** Sends a signal; false when the process is already gone. */
+  signal(signal: NodeJS.Signals): boolean;
+}
+
+const liveChildren = new Set<ChildProcess>();
+const liveDirs = new Set<string>();
+let hooked = false;
+
+// Runs synchronously as the process exits: async work is impossible there. A stopped (SIGSTOP)
+// process still dies of SIGKILL, so no SIGCONT is needed.
+function killEverything(): void {
+  for (const child of liveChildren) {
+    try {
+      child.kill('SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+  liveChildren.clear();
+  for (const dir of liveDirs) rmSync(dir, { recursive: true, force: true });
+  liveDirs.clear();
+}
+
+function updateHook(): void {
+  const needed = liveChildren.size > 0 || liveDirs.size > 0;
+  if (needed && !hooked) process.on('exit', killEverything);
+  if (!needed && hooked) process.off('exit', killEverything);
+  hooked = needed;
+}
+
+/** Deletes `dir` when the process exits, unless {@link forgetDirectory} was called first. */
+export function rememberDirectory(dir: string): void {
+  liveDirs.add(dir);
+  updateHook();
+}
+
+export function forgetDirectory(dir: string): void {
+  liveDirs.delete(dir);
+  updateHook();
+}
+
+// A watchdog outlives a parent that dies without running exit handlers (SIGKILL, a signal with
+// no handler, a test runner that sandboxes `process`): it holds the read end of a pipe whose
+// write end only this process has, so EOF means the parent is gone. "done" means a clean release.
+const WATCHDOG_SCRIPT = 'read line; if [ "$line" != done ]; then kill -9 "$1" 2>/dev/null; rm -rf "$2"; fi';
+
+function startWatchdog(pid: number, cleanupDir: string): ChildProcess | undefined {
+  try {
+    const watchdog = spawn(
+      '/bin/sh',
+      ['-c', WATCHDOG_SCRIPT, 'fastpath-zookeeper-watchdog', String(pid), cleanupDir],
+      {
+        stdio: ['pipe', 'ignore', 'ignore'],
+        detached: true,
+      },
+    );
+    watchdog.on('error', () => undefined);
+    watchdog.stdin?.on('error', () => undefined);
+    watchdog.unref();
+    const stdin = watchdog.stdin as (NodeJS.WritableStream & { unref?: () => void }) | null;
+    stdin?.unref?.();
+    return watchdog;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Spawns a server with its output appended to `logFile`. The child does not hold the event loop
+ * open (no pipes, unref'd); it is killed on process exit and by a watchdog if this process dies
+ * abruptly, and the watchdog then deletes `cleanupDir`.
+ */
+export function spawnServer(
+  command: string,
+  args: readonly string[],
+  options: { cwd: string; logFile: string; cleanupDir: string },
+): ServerProcess {
+  const fd = openSync(options.logFile, 'a');
+  let child: ChildProcess;
+  try {
+    child = spawn(command, args, { cwd: options.cwd, stdio: ['ignore', fd, fd], detached: false });
+  } finally {
+    closeSync(fd);
+  }
+  let exitInfo: ProcessExit | undefined;
+  let watchdog: ChildProcess | undefined;
+  const exited = new Promise<ProcessExit>((resolve) => {
+    const finish = (info: ProcessExit): void => {
+      if (exitInfo !== undefined) return;
+      exitInfo = info;
+      liveChildren.delete(child);
+      updateHook();
+      watchdog?.stdin?.end('done\n');
+      resolve(info);
+    };
+    child.on('exit', (code, signal) => finish({ code, signal }));
+    child.on('error', () => finish({ code: null, signal: null }));
+  });
+  if (child.pid !== undefined) {
+    liveChildren.add(child);
+    updateHook();
+    watchdog = startWatchdog(child.pid, options.cleanupDir);
+  }
+  child.unref();
+  return {
+    pid: child.pid ?? -1,
+    exited,
+    exit: () => exitInfo,
+    signal(signal) {
+      if (exitInfo !== undefined || child.pid === undefined) return false;
+      try {
+        return child.kill(signal);
+      } catch {
+        return false;
+      }
+    },
+  };
+}

@@ -1,0 +1,271 @@
+import { spawn } from 'node:child_process';
+import { constants } from 'node:fs';
+import { access, readdir, stat } from 'node:fs/promises';
+import { delimiter, join } from 'node:path';
+import { checkInteger, checkNonEmptyString, InvalidOptionError } from '@fastpath/core';
+import { readEnvironment } from './internal/environment.js';
+import { JavaNotFoundError, ZooKeeperNotFoundError } from './zookeeper-errors.js';
+
+/** Where to look for ZooKeeper and Java, and whether to install ZooKeeper when it is missing. */
+export interface ZooKeeperInstallationOptions {
+  /**
+   * An unpacked Apache ZooKeeper release (`lib/*.jar`, `conf/`). When set, it must hold a
+   * ZooKeeper: there is no fallback to the system package. Default: the `ZOOKEEPER_HOME`
+   * environment variable; an empty string ignores that variable.
+   */
+  zookeeperHome?: string;
+  /** Directory holding Debian's `zookeeper.jar` (and `slf4j-simple.jar`). Default `/usr/share/java`. */
+  systemJarDir?: string;
+  /**
+   * Install Debian's `zookeeper` package (`apt-get update && apt-get install -y zookeeper`) when
+   * no ZooKeeper is found, the process runs as root and `apt-get` is on the PATH. Default `true`.
+   */
+  installIfMissing?: boolean;
+  /** Upper bound for the whole installation, in milliseconds. Default 600000 (10 minutes). */
+  installTimeoutMs?: number;
+  /** The `java` executable. Default: `$JAVA_HOME/bin/java`, else `java` on the PATH. */
+  javaPath?: string;
+}
+
+/** Defaults of {@link ZooKeeperInstallationOptions} (`zookeeperHome` and `javaPath` come from the environment). */
+export const DEFAULT_ZOOKEEPER_INSTALLATION_OPTIONS = Object.freeze({
+  systemJarDir: '/usr/share/java',
+  installIfMissing: true,
+  installTimeoutMs: 600_000,
+});
+
+/** A ZooKeeper that can be started: the Java executable and the class path of the server. */
+export interface ZooKeeperInstallation {
+  /** `zookeeper-home` for a `ZOOKEEPER_HOME` release, `system` for Debian's jars. */
+  readonly source: 'zookeeper-home' | 'system';
+  /** Entries of the server's class path (jars and, for a release, its `conf/` directory). */
+  readonly classpath: readonly string[];
+  /** The `java` executable. */
+  readonly javaPath: string;
+  /** Whether this call installed Debian's package. */
+  readonly installed: boolean;
+}
+
+const INSTALL_HINT =
+  "install Debian's package (as root: apt-get update && apt-get install -y zookeeper) " +
+  'or set ZOOKEEPER_HOME to an unpacked Apache ZooKeeper release (apache-zookeeper-<version>-bin)';
+
+// One installation per process, shared by concurrent starts.
+let installing: Promise<void> | undefined;
+
+/**
+ * Finds a runnable ZooKeeper: `ZOOKEEPER_HOME` (its `lib/*.jar` and `conf/`) or Debian's
+ * `/usr/share/java/zookeeper.jar`, installing Debian's package when allowed, and a `java`.
+ *
+ * @throws ZooKeeperNotFoundError when there is no ZooKeeper (the message says what to install)
+ * @throws JavaNotFoundError when there is no `java`
+ * @example
+ * ```ts
+ * const { javaPath, classpath } = await locateZooKeeper({ installIfMissing: false });
+ * ```
+ */
+export async function locateZooKeeper(
+  options: ZooKeeperInstallationOptions = {},
+): Promise<ZooKeeperInstallation> {
+  const env = readEnvironment();
+  const systemJarDir = checkNonEmptyString(
+    'systemJarDir',
+    options.systemJarDir ?? DEFAULT_ZOOKEEPER_INSTALLATION_OPTIONS.systemJarDir,
+  );
+  const installIfMissing =
+    options.installIfMissing ?? DEFAULT_ZOOKEEPER_INSTALLATION_OPTIONS.installIfMissing;
+  if (typeof installIfMissing !== 'boolean') {
+    throw new InvalidOptionError('installIfMissing', `expected a boolean, got ${typeof installIfMissing}`);
+  }
+  const installTimeoutMs = checkInteger(
+    'installTimeoutMs',
+    options.installTimeoutMs ?? DEFAULT_ZOOKEEPER_INSTALLATION_OPTIONS.installTimeoutMs,
+    1,
+  );
+  const home = options.zookeeperHome ?? env.zookeeperHome ?? '';
+
+  let classpath: string[] | undefined;
+  let source: ZooKeeperInstallation['source'];
+  let installed = false;
+  if (home !== '') {
+    source = 'zookeeper-home';
+    classpath = await releaseClasspath(home);
+    if (classpath === undefined) {
+      throw new ZooKeeperNotFoundError(
+        `ZOOKEEPER_HOME (${home}) holds no ZooKeeper: expected lib/zookeeper-<version>.jar. Point it at ` +
+          "an unpacked Apache ZooKeeper release, or unset it to use Debian's package " +
+          '(as root: apt-get update && apt-get install -y zookeeper).',
+      );
+    }
+  } else {
+    source = 'system';
+    classpath = await systemClasspath(systemJarDir);
+    if (classpath === undefined) {
+      const refusal = await whyNoInstall(installIfMissing, env.path);
+      if (refusal !== undefined) {
+        throw new ZooKeeperNotFoundError(
+          `ZooKeeper not found (no ZOOKEEPER_HOME, no ${join(systemJarDir, 'zookeeper.jar')}) and ${refusal}: ` +
+            `${INSTALL_HINT}.`,
+        );
+      }
+      installing ??= installDebianPackage(installTimeoutMs).finally(() => {
+        installing = undefined;
+      });
+      await installing;
+      installed = true;
+      classpath = await systemClasspath(systemJarDir);
+      if (classpath === undefined) {
+        throw new ZooKeeperNotFoundError(
+          `installed Debian's zookeeper package but ${join(systemJarDir, 'zookeeper.jar')} is still missing: ` +
+            `${INSTALL_HINT}.`,
+        );
+      }
+    }
+  }
+  const javaPath = await locateJava(options.javaPath, env.javaHome, env.path);
+  return Object.freeze({ source, classpath: Object.freeze(classpath), javaPath, installed });
+}
+
+async function releaseClasspath(home: string): Promise<string[] | undefined> {
+  const jars: string[] = [];
+  for (const dir of [join(home, 'lib'), home]) {
+    for (const name of await listDir(dir)) {
+      if (name.endsWith('.jar')) jars.push(join(dir, name));
+    }
+  }
+  if (!jars.some((jar) => /[/\\]zookeeper-\d[^/\\]*\.jar$/.test(jar))) return undefined;
+  // conf/ carries the release's logging configuration (logback.xml or log4j.properties).
+  const conf = join(home, 'conf');
+  return (await isDirectory(conf)) ? [conf, ...jars] : jars;
+}
+
+async function systemClasspath(dir: string): Promise<string[] | undefined> {
+  const server = join(dir, 'zookeeper.jar');
+  if (!(await isFile(server))) return undefined;
+  // Debian's jar names its dependencies in its manifest; slf4j-simple only makes the logs appear.
+  const logging = join(dir, 'slf4j-simple.jar');
+  return (await isFile(logging)) ? [server, logging] : [server];
+}
+
+async function whyNoInstall(installIfMissing: boolean, path: string): Promise<string | undefined> {
+  if (!installIfMissing) return 'installation is disabled (installIfMissing: false)';
+  if (process.getuid?.() !== 0) return 'this process is not root, so it cannot install it';
+  if ((await findExecutable('apt-get', path)) === undefined) return 'apt-get is not available';
+  return undefined;
+}
+
+async function installDebianPackage(timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  const steps: string[][] = [
+    ['update'],
+    // Waits for a dpkg lock held by a concurrent install (another test process) instead of failing.
+    ['-o', 'DPkg::Lock::Timeout=300', 'install', '-y', 'zookeeper'],
+  ];
+  for (const args of steps) {
+    const remaining = deadline - Date.now();
+    const result = await run('apt-get', args, Math.max(1, remaining));
+    if (result.code !== 0) {
+      throw new ZooKeeperNotFoundError(
+        `ZooKeeper not found, and "apt-get ${args.join(' ')}" failed (${result.code === null ? 'timed out' : `exit ${result.code}`}):\n` +
+          `${result.outputTail}\nFix the package sources or ${INSTALL_HINT}.`,
+      );
+    }
+  }
+}
+
+function run(
+  command: string,
+  args: string[],
+  timeoutMs: number,
+): Promise<{ code: number | null; outputTail: string }> {
+  return new Promise((resolve) => {
+    let output = '';
+    const child = spawn(command, args, {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    });
+    const collect = (chunk: Buffer): void => {
+      output = (output + chunk.toString('utf8')).slice(-8192);
+    };
+    child.stdout.on('data', collect);
+    child.stderr.on('data', collect);
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, timeoutMs);
+    const finish = (code: number | null): void => {
+      clearTimeout(timer);
+      resolve({ code: timedOut ? null : code, outputTail: output.split('\n').slice(-20).join('\n') });
+    };
+    child.on('error', (err) => {
+      output += String(err);
+      finish(-1);
+    });
+    child.on('close', (code) => finish(code ?? -1));
+  });
+}
+
+async function locateJava(
+  explicit: string | undefined,
+  javaHome: string | undefined,
+  path: string,
+): Promise<string> {
+  const hint =
+    'ZooKeeper needs Java 11 or newer: install a JRE (as root: apt-get install -y default-jre-headless) ' +
+    'or set JAVA_HOME';
+  if (explicit !== undefined) {
+    if (await isExecutable(explicit)) return explicit;
+    throw new JavaNotFoundError(`javaPath ${explicit} is not an executable file; ${hint}.`);
+  }
+  if (javaHome !== undefined) {
+    const candidate = join(javaHome, 'bin', 'java');
+    if (await isExecutable(candidate)) return candidate;
+    throw new JavaNotFoundError(`JAVA_HOME (${javaHome}) has no bin/java; ${hint}.`);
+  }
+  const found = await findExecutable('java', path);
+  if (found === undefined) throw new JavaNotFoundError(`no "java" on the PATH; ${hint}.`);
+  return found;
+}
+
+async function findExecutable(name: string, path: string): Promise<string | undefined> {
+  for (const dir of path.split(delimiter)) {
+    if (dir === '') continue;
+    const candidate = join(dir, name);
+    if (await isExecutable(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+async function isExecutable(file: string): Promise<boolean> {
+  try {
+    await access(file, constants.X_OK);
+    return await isFile(file);
+  } catch {
+    return false;
+  }
+}
+
+async function isFile(file: string): Promise<boolean> {
+  try {
+    return (await stat(file)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+async function isDirectory(dir: string): Promise<boolean> {
+  try {
+    return (await stat(dir)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+async function listDir(dir: string): Promise<string[]> {
+  try {
+    return (await readdir(dir)).sort();
+  } catch {
+    return [];
+  }
+}
