@@ -1,0 +1,334 @@
+import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { isAbsolute, join, resolve } from 'node:path';
+import { Redacted } from '@fastpath/core';
+import type { CreationLocking } from '@fastpath/token-manager';
+import { KmsConfigError } from '../kms-errors.js';
+import { HadoopConfiguration } from './hadoop-configuration.js';
+import { AUTH_PREFIX, KMS_PROPERTY_DEFAULTS, ZK_DT_PREFIX } from './kms-properties.js';
+
+/** The ZooKeeper token store's settings, present when it is enabled. */
+export interface ZkTokenStoreSettings {
+  readonly connectionString: string;
+  readonly znodeWorkingPath: string;
+  readonly sessionTimeoutMs: number;
+  readonly connectionTimeoutMs: number;
+  readonly numRetries: number;
+  readonly shutdownTimeoutMs: number;
+  readonly seqNumBatchSize: number;
+  readonly tokenWatcherEnabled: boolean;
+  readonly persistCoalescing: boolean;
+}
+
+/** Everything the server runs with, resolved from defaults, files and overrides, and checked. */
+export interface KmsSettings {
+  readonly http: {
+    readonly host: string;
+    readonly port: number;
+    readonly tls: { readonly certFile: string; readonly keyFile: string } | undefined;
+    readonly maxBodyBytes: number;
+    readonly maxHeaderBytes: number;
+    readonly requestTimeoutMs: number;
+    readonly keepAliveTimeoutMs: number;
+    readonly shutdownTimeoutMs: number;
+  };
+  readonly workers: number;
+  readonly dataDir: string;
+  readonly keystore: { readonly file: string; readonly passwordFile: string | undefined };
+  readonly keys: {
+    readonly defaultCipher: string;
+    readonly defaultBitLength: number;
+    readonly authorizationEnabled: boolean;
+    readonly maxEekPerRequest: number;
+  };
+  readonly acls: { readonly reloadIntervalMs: number };
+  readonly groups: {
+    readonly staticMapping: ReadonlyMap<string, readonly string[]>;
+    readonly mapping: 'unix' | 'none';
+    readonly cacheMs: number;
+  };
+  readonly audit: { readonly file: string; readonly aggregationWindowMs: number };
+  readonly auth: {
+    readonly anonymousAllowed: boolean;
+    readonly tokenValiditySec: number;
+    /** The cookie signing secret, when one is configured; otherwise a random one is made. */
+    readonly signatureSecret: Redacted<Buffer> | undefined;
+    readonly cookieDomain: string | undefined;
+    readonly cookiePath: string;
+  };
+  readonly tokens: {
+    readonly updateIntervalMs: number;
+    readonly maxLifetimeMs: number;
+    readonly renewIntervalMs: number;
+    readonly removalScanIntervalMs: number;
+    readonly creationLocking: CreationLocking;
+    readonly zookeeper: ZkTokenStoreSettings | undefined;
+  };
+  /** `hadoop.kms.proxyuser.*` properties, verbatim. */
+  readonly proxyUserProperties: ReadonlyMap<string, string>;
+  /** Things worth a warning at start (ignored Hadoop settings). */
+  readonly warnings: readonly string[];
+}
+
+/** The default data directory: `~/.fastpath-kms`. */
+export function defaultDataDir(): string {
+  return join(homedir(), '.fastpath-kms');
+}
+
+const MAX_INTERVAL_SEC = 100 * 365 * 86_400;
+
+/**
+ * Resolves and checks every setting. `conf` holds `kms-site.xml` and the overrides on top; the
+ * defaults of {@link KMS_PROPERTY_DEFAULTS} go underneath. Throws `ERR_KMS_CONFIG` naming the
+ * first property with a value the server cannot use.
+ */
+export function resolveKmsSettings(conf: HadoopConfiguration, options: { cwd?: string } = {}): KmsSettings {
+  const defaults = new HadoopConfiguration(
+    Object.entries(KMS_PROPERTY_DEFAULTS).map(([k, v]) => [k, { value: v, source: 'default' }] as const),
+  );
+  const c = HadoopConfiguration.layered(defaults, conf);
+  const cwd = options.cwd ?? process.cwd();
+  const warnings: string[] = [];
+  const dataDirRaw = c.getTrimmed('fastpath.kms.data.dir');
+  const dataDir = resolve(cwd, dataDirRaw ?? defaultDataDir());
+  // The data dir default is substituted into the file defaults below.
+  const withDataDir = HadoopConfiguration.layered(
+    c,
+    new HadoopConfiguration([
+      ['fastpath.kms.data.dir', { value: dataDir, source: c.sourceOf('fastpath.kms.data.dir') ?? 'default' }],
+    ]),
+  );
+  const path = (key: string): string | undefined => {
+    const value = withDataDir.getTrimmed(key);
+    if (value === undefined) return undefined;
+    if (value.includes('\0')) throw withDataDir.invalid(key, 'a path cannot contain NUL');
+    return isAbsolute(value) ? value : resolve(cwd, value);
+  };
+  const int = (key: string, min: number, max: number): number =>
+    withDataDir.getInteger(key, Number(KMS_PROPERTY_DEFAULTS[key]), min, max);
+  const bool = (key: string): boolean => withDataDir.getBoolean(key, KMS_PROPERTY_DEFAULTS[key] === 'true');
+
+  const authType = withDataDir.getTrimmed(`${AUTH_PREFIX}type`) ?? 'simple';
+  if (authType.toLowerCase() !== 'simple') {
+    throw withDataDir.invalid(
+      `${AUTH_PREFIX}type`,
+      authType.toLowerCase() === 'kerberos'
+        ? 'Kerberos/SPNEGO authentication is not supported by this server; use "simple"'
+        : `expected "simple", got ${JSON.stringify(authType)}`,
+    );
+  }
+
+  const host = withDataDir.getString('hadoop.kms.http.host', '0.0.0.0');
+  const tlsEnabled = bool('hadoop.kms.ssl.enabled');
+  const certFile = path('fastpath.kms.ssl.certificate.file');
+  const keyFile = path('fastpath.kms.ssl.private.key.file');
+  if ((certFile === undefined) !== (keyFile === undefined)) {
+    const missing =
+      certFile === undefined ? 'fastpath.kms.ssl.certificate.file' : 'fastpath.kms.ssl.private.key.file';
+    throw new KmsConfigError(missing, `${missing} must be set together with the other TLS file`);
+  }
+  if (tlsEnabled && certFile === undefined) {
+    throw withDataDir.invalid(
+      'hadoop.kms.ssl.enabled',
+      'TLS needs fastpath.kms.ssl.certificate.file and fastpath.kms.ssl.private.key.file (PEM files)',
+    );
+  }
+
+  const providerUri = withDataDir.getTrimmed('hadoop.kms.key.provider.uri');
+  if (providerUri !== undefined) {
+    warnings.push(
+      `hadoop.kms.key.provider.uri (${providerUri}) is ignored: keys live in the keystore named by fastpath.kms.keystore.file`,
+    );
+  }
+
+  const cipher = withDataDir.getString('hadoop.security.key.default.cipher', 'AES/CTR/NoPadding');
+  if (cipher.split('/')[0]?.toUpperCase() !== 'AES') {
+    throw withDataDir.invalid(
+      'hadoop.security.key.default.cipher',
+      `only AES ciphers are supported, got ${JSON.stringify(cipher)}`,
+    );
+  }
+  const bitLength = int('hadoop.security.key.default.bitlength', 1, 4096);
+  if (![128, 192, 256].includes(bitLength)) {
+    throw withDataDir.invalid(
+      'hadoop.security.key.default.bitlength',
+      `expected 128, 192 or 256, got ${bitLength}`,
+    );
+  }
+
+  const groupMapping = withDataDir.getOneOf('fastpath.kms.group.mapping', 'unix', ['unix', 'none'] as const);
+
+  const signerProvider = withDataDir.getOneOf(`${AUTH_PREFIX}signer.secret.provider`, 'random', [
+    'random',
+    'string',
+    'file',
+    'zookeeper',
+  ] as const);
+  if (signerProvider === 'zookeeper') {
+    throw withDataDir.invalid(
+      `${AUTH_PREFIX}signer.secret.provider`,
+      'the ZooKeeper signer secret provider is not supported; share a secret through signature.secret.file instead',
+    );
+  }
+  let signatureSecret: Redacted<Buffer> | undefined;
+  const secretFile = path(`${AUTH_PREFIX}signature.secret.file`);
+  const inlineSecret = withDataDir.get(`${AUTH_PREFIX}signature.secret`);
+  if (secretFile !== undefined) {
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(secretFile);
+    } catch (error) {
+      throw new KmsConfigError(
+        `${AUTH_PREFIX}signature.secret.file`,
+        `cannot read the signature secret file ${secretFile}: ${(error as Error).message}`,
+      );
+    }
+    if (bytes.length === 0)
+      throw withDataDir.invalid(`${AUTH_PREFIX}signature.secret.file`, `${secretFile} is empty`);
+    signatureSecret = new Redacted(bytes);
+  } else if (inlineSecret !== undefined && inlineSecret !== '') {
+    signatureSecret = new Redacted(Buffer.from(inlineSecret, 'utf8'));
+  } else if (signerProvider !== 'random') {
+    throw withDataDir.invalid(
+      `${AUTH_PREFIX}signer.secret.provider`,
+      `"${signerProvider}" needs a signature secret or secret file`,
+    );
+  }
+
+  const zkEnabled = bool(`${ZK_DT_PREFIX}enable`);
+  let zookeeper: ZkTokenStoreSettings | undefined;
+  if (zkEnabled) {
+    const connectionString = withDataDir.getTrimmed(`${ZK_DT_PREFIX}zkConnectionString`);
+    if (connectionString === undefined) {
+      throw new KmsConfigError(
+        `${ZK_DT_PREFIX}zkConnectionString`,
+        `${ZK_DT_PREFIX}zkConnectionString is required when ${ZK_DT_PREFIX}enable is true`,
+      );
+    }
+    const zkAuthType = withDataDir.getOneOf(`${ZK_DT_PREFIX}zkAuthType`, 'none', ['none', 'sasl'] as const);
+    if (zkAuthType === 'sasl') {
+      throw withDataDir.invalid(
+        `${ZK_DT_PREFIX}zkAuthType`,
+        'SASL (Kerberos) authentication to ZooKeeper is not supported; use "none"',
+      );
+    }
+    const workingPath = withDataDir.getString(`${ZK_DT_PREFIX}znodeWorkingPath`, 'zkdtsm');
+    if (!/^\/*[^/\s]+(\/[^/\s]+)*\/*$/.test(workingPath)) {
+      throw withDataDir.invalid(
+        `${ZK_DT_PREFIX}znodeWorkingPath`,
+        `not a znode path: ${JSON.stringify(workingPath)}`,
+      );
+    }
+    zookeeper = {
+      connectionString,
+      znodeWorkingPath: workingPath,
+      sessionTimeoutMs: int(`${ZK_DT_PREFIX}zkSessionTimeout`, 1, 3_600_000),
+      connectionTimeoutMs: int(`${ZK_DT_PREFIX}zkConnectionTimeout`, 1, 3_600_000),
+      numRetries: int(`${ZK_DT_PREFIX}zkNumRetries`, 0, 1000),
+      shutdownTimeoutMs: int(`${ZK_DT_PREFIX}zkShutdownTimeout`, 0, 3_600_000),
+      seqNumBatchSize: int(`${ZK_DT_PREFIX}token.seqnum.batch.size`, 1, 1_000_000),
+      tokenWatcherEnabled: bool(`${ZK_DT_PREFIX}token.watcher.enabled`),
+      persistCoalescing: bool('fastpath.kms.token.persist.coalescing'),
+    };
+  }
+
+  const workers = int('fastpath.kms.workers', 1, 256);
+  if (workers > 1 && zookeeper === undefined) {
+    throw new KmsConfigError(
+      `${ZK_DT_PREFIX}enable`,
+      `${workers} workers need the ZooKeeper token store: set ${ZK_DT_PREFIX}enable=true and ${ZK_DT_PREFIX}zkConnectionString ` +
+        '(in-memory tokens issued by one worker would be unknown to the others)',
+    );
+  }
+
+  const proxyUserProperties = new Map<string, string>();
+  for (const key of withDataDir.keys()) {
+    if (!key.startsWith('hadoop.kms.proxyuser.')) continue;
+    if (!/^hadoop\.kms\.proxyuser\..+\.(users|groups|hosts)$/.test(key)) {
+      throw withDataDir.invalid(key, 'expected hadoop.kms.proxyuser.<user>.users, .groups or .hosts');
+    }
+    proxyUserProperties.set(key, withDataDir.get(key) ?? '');
+  }
+
+  const sec = (key: string): number => int(key, 1, MAX_INTERVAL_SEC) * 1000;
+  const keystoreFile = path('fastpath.kms.keystore.file');
+  const auditFile = path('fastpath.kms.audit.log.file');
+  if (keystoreFile === undefined)
+    throw withDataDir.invalid('fastpath.kms.keystore.file', 'must not be empty');
+  if (auditFile === undefined) throw withDataDir.invalid('fastpath.kms.audit.log.file', 'must not be empty');
+
+  return Object.freeze({
+    http: Object.freeze({
+      host,
+      port: int('hadoop.kms.http.port', 0, 65535),
+      tls: certFile !== undefined && keyFile !== undefined ? Object.freeze({ certFile, keyFile }) : undefined,
+      maxBodyBytes: int('fastpath.kms.http.max.body.bytes', 1024, 1024 * 1024 * 1024),
+      maxHeaderBytes: int('fastpath.kms.http.max.header.bytes', 1024, 1024 * 1024),
+      requestTimeoutMs: int('fastpath.kms.http.request.timeout.ms', 0, 3_600_000),
+      keepAliveTimeoutMs: int('fastpath.kms.http.keepalive.timeout.ms', 0, 3_600_000),
+      shutdownTimeoutMs: int('fastpath.kms.shutdown.timeout.ms', 0, 3_600_000),
+    }),
+    workers,
+    dataDir,
+    keystore: Object.freeze({
+      file: keystoreFile,
+      passwordFile: path('fastpath.kms.keystore.password.file'),
+    }),
+    keys: Object.freeze({
+      defaultCipher: cipher,
+      defaultBitLength: bitLength,
+      authorizationEnabled: bool('hadoop.kms.key.authorization.enable'),
+      maxEekPerRequest: int('fastpath.kms.eek.max.keys.per.request', 1, 1_000_000),
+    }),
+    acls: Object.freeze({ reloadIntervalMs: int('fastpath.kms.acls.reload.interval.ms', 10, 3_600_000) }),
+    groups: Object.freeze({
+      staticMapping: parseStaticMapping(withDataDir),
+      mapping: groupMapping,
+      cacheMs: int('fastpath.kms.group.cache.ms', 0, 86_400_000),
+    }),
+    audit: Object.freeze({
+      file: auditFile,
+      aggregationWindowMs: int('hadoop.kms.audit.aggregation.window.ms', 1, 86_400_000),
+    }),
+    auth: Object.freeze({
+      anonymousAllowed: bool(`${AUTH_PREFIX}simple.anonymous.allowed`),
+      tokenValiditySec: int(`${AUTH_PREFIX}token.validity`, 1, MAX_INTERVAL_SEC),
+      signatureSecret,
+      cookieDomain: withDataDir.getTrimmed(`${AUTH_PREFIX}cookie.domain`),
+      cookiePath: withDataDir.getString(`${AUTH_PREFIX}cookie.path`, '/'),
+    }),
+    tokens: Object.freeze({
+      updateIntervalMs: sec(`${AUTH_PREFIX}delegation-token.update-interval.sec`),
+      maxLifetimeMs: sec(`${AUTH_PREFIX}delegation-token.max-lifetime.sec`),
+      renewIntervalMs: sec(`${AUTH_PREFIX}delegation-token.renew-interval.sec`),
+      removalScanIntervalMs: sec(`${AUTH_PREFIX}delegation-token.removal-scan-interval.sec`),
+      creationLocking: withDataDir.getOneOf('fastpath.kms.token.creation.locking', 'staged', [
+        'staged',
+        'global',
+      ] as const),
+      zookeeper,
+    }),
+    proxyUserProperties,
+    warnings: Object.freeze(warnings),
+  });
+}
+
+/** Hadoop's `hadoop.user.group.static.mapping.overrides`: `user1=group1,group2;user2=;`. */
+function parseStaticMapping(conf: HadoopConfiguration): Map<string, string[]> {
+  const key = 'hadoop.user.group.static.mapping.overrides';
+  const raw = conf.get(key) ?? '';
+  const mapping = new Map<string, string[]>();
+  for (const part of raw.split(';')) {
+    if (part.trim() === '') continue;
+    const eq = part.indexOf('=');
+    if (eq <= 0) throw conf.invalid(key, `expected user=group1,group2;…, got ${JSON.stringify(part)}`);
+    const user = part.slice(0, eq).trim();
+    const groups = part
+      .slice(eq + 1)
+      .split(',')
+      .map((g) => g.trim())
+      .filter((g) => g !== '');
+    mapping.set(user, groups);
+  }
+  return mapping;
+}

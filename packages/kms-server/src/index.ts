@@ -1,0 +1,42 @@
+// @fastpath/kms-server: the one front door. Everything public is re-exported here by name.
+export {
+  KmsConfigError,
+  KeystoreError,
+  KmsRequestError,
+  type KeystoreErrorCode,
+  type KmsRequestErrorCode,
+} from './kms-errors.js';
+export {
+  KMS_ERROR_TABLE,
+  errorAnswer,
+  type ErrorAnswer,
+  type KmsErrorMapping,
+  type RemoteExceptionBody,
+} from './kms-error-table.js';
+export { HadoopConfiguration } from './config/hadoop-configuration.js';
+export { parseHadoopConfigurationXml, type HadoopProperty } from './config/hadoop-configuration-xml.js';
+export { KMS_ENVIRONMENT_VARIABLES, KMS_PROPERTY_DEFAULTS } from './config/kms-properties.js';
+export { defaultDataDir, type KmsSettings, type ZkTokenStoreSettings } from './config/kms-settings.js';
+export {
+  KMS_ACLS_FILE,
+  KMS_SITE_FILE,
+  loadKmsSettings,
+  type KmsSettingsSources,
+  type SettingsLayer,
+} from './config/load-kms-settings.js';
+export {
+  FileKeyStore,
+  createKeystore,
+  rekeyKeystore,
+  type FileKeyStoreOptions,
+  type KeyStore,
+} from './keystore/file-key-store.js';
+export { DEFAULT_SCRYPT_PARAMS, type ScryptParams } from './keystore/keystore-file.js';
+export type { KeyStoreCommand, KeyStoreState, StoredKey } from './keystore/keystore-state.js';
+export {
+  GENERATED_PASSWORD_FILE,
+  readPasswordFile,
+  resolveKeystorePassword,
+  type KeystorePasswordOptions,
+  type KeystorePasswordSource,
+} from './keystore/keystore-password.js';

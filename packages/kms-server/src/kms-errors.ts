@@ -1,0 +1,104 @@
+import { FastpathError } from '@fastpath/core';
+
+/**
+ * A setting in `kms-site.xml`, `kms-acls.xml`, the command line or the options has a value the
+ * server cannot use, or a configuration file cannot be read. The server refuses to start;
+ * `property` names the setting (or the file, for a file that is not valid XML). Code
+ * `ERR_KMS_CONFIG`.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await createKmsServer({ configDir: '/etc/kms' });
+ * } catch (err) {
+ *   if (err instanceof KmsConfigError) console.error(`fix ${err.property}: ${err.message}`);
+ * }
+ * ```
+ */
+export class KmsConfigError extends FastpathError {
+  /** The property (or file) at fault. */
+  readonly property: string;
+  constructor(property: string, message: string, options: { cause?: unknown } = {}) {
+    super('ERR_KMS_CONFIG', message, options);
+    this.property = property;
+  }
+}
+
+/** The codes of {@link KeystoreError}. */
+export type KeystoreErrorCode =
+  | 'ERR_KMS_KEYSTORE_PASSWORD'
+  | 'ERR_KMS_KEYSTORE_CORRUPT'
+  | 'ERR_KMS_KEYSTORE_IO'
+  | 'ERR_KMS_KEYSTORE_EXISTS'
+  | 'ERR_KMS_KEYSTORE_NOT_FOUND'
+  | 'ERR_KMS_KEYSTORE_LOCKED'
+  | 'ERR_KMS_KEYSTORE_CLOSED';
+
+/**
+ * The keystore file cannot be opened or written:
+ * - `ERR_KMS_KEYSTORE_PASSWORD`: the password does not open it (wrong password, or a changed header);
+ * - `ERR_KMS_KEYSTORE_CORRUPT`: the password is right but the content fails authentication
+ *   (tampered or damaged), or the file is not a keystore at all;
+ * - `ERR_KMS_KEYSTORE_IO`: reading, writing or syncing failed (`retriable`);
+ * - `ERR_KMS_KEYSTORE_EXISTS` / `ERR_KMS_KEYSTORE_NOT_FOUND`: `keystore create` on an existing
+ *   file, `keystore rekey` (or a start that may not create one) without a file;
+ * - `ERR_KMS_KEYSTORE_LOCKED`: another live process has the keystore open;
+ * - `ERR_KMS_KEYSTORE_CLOSED`: a write after `close()`.
+ *
+ * The message never contains the password or key material.
+ *
+ * @example
+ * ```ts
+ * await openFileKeyStore({ file, password }).catch((err) => {
+ *   if (err instanceof KeystoreError && err.code === 'ERR_KMS_KEYSTORE_PASSWORD') askAgain();
+ * });
+ * ```
+ */
+export class KeystoreError extends FastpathError {
+  /** The keystore file concerned. */
+  readonly file: string;
+  constructor(code: KeystoreErrorCode, file: string, message: string, options: { cause?: unknown } = {}) {
+    super(code, message, { cause: options.cause, retriable: code === 'ERR_KMS_KEYSTORE_IO' });
+    this.file = file;
+  }
+}
+
+/**
+ * A request the KMS refuses. The HTTP status and the Hadoop exception class of the
+ * `RemoteException` body come from the one code table (`KMS_ERROR_TABLE`), never from the throw
+ * site. The message is what Hadoop's KMS says in the same case, where it says something.
+ *
+ * @example
+ * ```ts
+ * throw new KmsRequestError('ERR_KMS_BAD_REQUEST', "Parameter 'name' cannot be empty");
+ * ```
+ */
+export class KmsRequestError extends FastpathError {
+  constructor(
+    code: KmsRequestErrorCode,
+    message: string,
+    options: { cause?: unknown; retriable?: boolean } = {},
+  ) {
+    super(code, message, options);
+  }
+}
+
+/** The codes of {@link KmsRequestError}; each has one row in `KMS_ERROR_TABLE`. */
+export type KmsRequestErrorCode =
+  | 'ERR_KMS_BAD_REQUEST'
+  | 'ERR_KMS_INVALID_KEY_MATERIAL'
+  | 'ERR_KMS_UNSUPPORTED_CIPHER'
+  | 'ERR_KMS_KEY_NOT_FOUND'
+  | 'ERR_KMS_KEY_EXISTS'
+  | 'ERR_KMS_ACCESS_DENIED'
+  | 'ERR_KMS_AUTHENTICATION_REQUIRED'
+  | 'ERR_KMS_AUTHENTICATION_FAILED'
+  | 'ERR_KMS_TOKEN_CANCEL_FAILED'
+  | 'ERR_KMS_NOT_FOUND'
+  | 'ERR_KMS_METHOD_NOT_ALLOWED'
+  | 'ERR_KMS_PAYLOAD_TOO_LARGE'
+  | 'ERR_KMS_HEADERS_TOO_LARGE'
+  | 'ERR_KMS_REQUEST_TIMEOUT'
+  | 'ERR_KMS_SHUTTING_DOWN'
+  | 'ERR_KMS_CLUSTER_UNAVAILABLE'
+  | 'ERR_KMS_INTERNAL';
