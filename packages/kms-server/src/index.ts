@@ -40,3 +40,15 @@ export {
   type KeystorePasswordOptions,
   type KeystorePasswordSource,
 } from './keystore/keystore-password.js';
+export {
+  EEK_VERSION_NAME,
+  EK_VERSION_NAME,
+  KeyProvider,
+  type CreateKeyOptions,
+  type EncryptedKeyVersion,
+  type KeyMetadata,
+  type KeyProviderOptions,
+  type KeyVersion,
+} from './keys/key-provider.js';
+export { EEK_IV_BYTES, decryptDek, encryptDek, flipIv } from './keys/eek-crypto.js';
+export { buildVersionName, parseVersionName } from './keys/key-version-name.js';
