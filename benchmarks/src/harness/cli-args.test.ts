@@ -1,0 +1,43 @@
+import { BenchmarkUsageError } from './benchmark-errors.js';
+import { parseCliArgs } from './cli-args.js';
+
+const KNOWN = ['locks', 'secure-random'];
+
+describe('parseCliArgs', () => {
+  it('splits harness flags from scenario flags', () => {
+    expect(parseCliArgs(['locks', '--quick', '--rounds', '3', '--output', 'out'], KNOWN)).toEqual({
+      target: 'locks',
+      output: 'out',
+      quick: true,
+      help: false,
+      scenarioArgs: ['--rounds', '3'],
+    });
+    expect(parseCliArgs(['all', '--output=/tmp/x', '--'], KNOWN)).toMatchObject({
+      target: 'all',
+      output: '/tmp/x',
+      scenarioArgs: [],
+    });
+  });
+
+  it('rejects an unknown scenario and lists the known ones', () => {
+    expect(() => parseCliArgs(['lock'], KNOWN)).toThrow(
+      new BenchmarkUsageError('unknown scenario "lock"; choose all or one of: locks, secure-random'),
+    );
+  });
+
+  it('asks for a scenario when none is given, unless help is asked for', () => {
+    expect(() => parseCliArgs(['--quick'], KNOWN)).toThrow(/no scenario given; choose all or one of: locks/);
+    expect(parseCliArgs(['--help'], KNOWN)).toMatchObject({ target: undefined, help: true });
+  });
+
+  it('keeps scenario flags away from "all"', () => {
+    expect(() => parseCliArgs(['all', '--rounds', '3'], KNOWN)).toThrow(
+      /"all" takes only --output and --quick/,
+    );
+  });
+
+  it('needs a directory after --output', () => {
+    expect(() => parseCliArgs(['locks', '--output'], KNOWN)).toThrow('--output needs a directory');
+    expect(() => parseCliArgs(['locks', '--output', '--quick'], KNOWN)).toThrow(/--output needs a directory/);
+  });
+});

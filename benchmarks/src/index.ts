@@ -1,0 +1,36 @@
+// @fastpath/benchmarks: the scenario registry and the harness scenarios are written with.
+// Scenarios inside this workspace import the harness from './harness/index.js' directly.
+export { scenarios } from './scenarios/index.js';
+export { locksScenario } from './scenarios/locks/locks-scenario.js';
+export {
+  BenchmarkCheckError,
+  BenchmarkInputError,
+  BenchmarkProcessError,
+  BenchmarkUsageError,
+  barChartSvg,
+  captureEnvironment,
+  compareRounds,
+  latencyChartSvg,
+  markdownTable,
+  median,
+  mergeLatencies,
+  parseScenarioFlags,
+  Progress,
+  ratioOfMedians,
+  renderPng,
+  ResultsWriter,
+  runCli,
+  runInChild,
+  runInWorker,
+  serveCalls,
+  startChild,
+  startWorker,
+  summarize,
+  type ChartSpec,
+  type Environment,
+  type RatioSummary,
+  type Scenario,
+  type ScenarioContext,
+  type ScenarioReport,
+  type Summary,
+} from './harness/index.js';
