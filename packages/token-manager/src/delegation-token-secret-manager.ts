@@ -542,10 +542,11 @@ export class DelegationTokenSecretManager implements AsyncDisposable {
 
   async #findTokenInfo(identifier: DelegationTokenIdentifier): Promise<TokenInformation | undefined> {
     const cached = await this.lock.runRead(() => this.#tokens.get(identifier.key)?.info);
-    if (cached !== undefined) return cached;
-    // The cache-miss read runs outside the lock: a slow store must not hold up writers (and,
-    // through the fair lock, every reader queued behind them).
-    return this.fetchTokenInfo(identifier);
+    if (cached !== undefined && cached.renewDate >= this.clock.now()) return cached;
+    // Unknown or expired here: the store may know better (created or renewed by a peer since).
+    // The read runs outside the lock: a slow store must not hold up writers (and, through the
+    // fair lock, every reader queued behind them).
+    return (await this.fetchTokenInfo(identifier)) ?? cached;
   }
 
   #checkToken(identifier: DelegationTokenIdentifier, info: TokenInformation | undefined): TokenInformation {
@@ -718,6 +719,14 @@ export class DelegationTokenSecretManager implements AsyncDisposable {
     return expired;
   }
 
+  /**
+   * What the local cache holds for a token right now, without locking or reading the store: for
+   * diagnostics and tests.
+   */
+  cachedTokenInfo(identifier: DelegationTokenIdentifier): TokenInformation | undefined {
+    return this.#tokens.get(identifier.key)?.info;
+  }
+
   /** All master keys known (copies of the map's values). */
   async getAllKeys(): Promise<DelegationKey[]> {
     return this.lock.runRead(() => [...this.allKeys.values()]);
@@ -793,6 +802,11 @@ export class DelegationTokenSecretManager implements AsyncDisposable {
   /** Clears the in-process latency recorders (not the Prometheus series). */
   resetLatency(): void {
     this.tokenMetrics.resetLatency();
+  }
+
+  /** Reports a failure of background work (key rolls, scans, store synchronisation). */
+  protected reportBackgroundError(error: unknown): void {
+    this.#onBackgroundError(error);
   }
 
   /** HMAC of `bytes` under `key` with the configured algorithm (Hadoop's `createPassword`). */

@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
+import { generateSecureRandom } from '@fastpath/secure-random';
 
-/** Fresh master-key material: `n` bytes from a cryptographically secure generator. */
+/** Fresh master-key material: `n` bytes from fastpath's pooled CSPRNG. */
 export function randomKeyBytes(n: number): Buffer {
-  return randomBytes(n);
+  return generateSecureRandom(n);
 }
