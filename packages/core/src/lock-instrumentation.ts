@@ -1,4 +1,4 @@
-import type { Histogram } from 'prom-client';
+import type { FastHistogramSeries } from './fast-histogram.js';
 import type { LockMode } from './acquire-options.js';
 import type { MetricsRegistry } from './metrics-registry.js';
 
@@ -24,24 +24,24 @@ const LOCK_SECONDS_BUCKETS = [1e-6, 1e-5, 5e-5, 1e-4, 5e-4, 1e-3, 5e-3, 0.01, 0.
 const observedByRegistry = new WeakMap<MetricsRegistry, Map<string, Observed>>();
 
 /**
- * Records wait and hold times of one named lock. Each lock owns one; the histogram children are
- * bound once here so the hot path does no label hashing.
+ * Records wait and hold times of one named lock. Each lock owns one; the histogram series are
+ * bound once here, so the hot path only counts.
  */
 export class LockInstrumentation {
-  readonly #wait: Partial<Record<LockMode, ReturnType<Histogram['labels']>>> = {};
-  readonly #hold: Partial<Record<LockMode, ReturnType<Histogram['labels']>>> = {};
+  readonly #wait: Partial<Record<LockMode, FastHistogramSeries>> = {};
+  readonly #hold: Partial<Record<LockMode, FastHistogramSeries>> = {};
   readonly #failures;
   readonly #lockName: string;
 
   constructor(metrics: MetricsRegistry, lock: Observed, modes: readonly LockMode[]) {
     this.#lockName = lock.name;
-    const wait = metrics.histogram(
+    const wait = metrics.fastHistogram(
       'core_lock_wait_seconds',
       'Time from asking for a lock to getting it',
       ['lock', 'mode'],
       LOCK_SECONDS_BUCKETS,
     );
-    const hold = metrics.histogram(
+    const hold = metrics.fastHistogram(
       'core_lock_hold_seconds',
       'Time a lock was held, from grant to release',
       ['lock', 'mode'],
@@ -53,8 +53,8 @@ export class LockInstrumentation {
       ['lock', 'mode', 'reason'],
     );
     for (const mode of modes) {
-      this.#wait[mode] = wait.labels(lock.name, mode);
-      this.#hold[mode] = hold.labels(lock.name, mode);
+      this.#wait[mode] = wait.series(lock.name, mode);
+      this.#hold[mode] = hold.series(lock.name, mode);
     }
     let observed = observedByRegistry.get(metrics);
     if (!observed) {
