@@ -1,0 +1,67 @@
+import { compareRounds, summarize, type RatioSummary, type Summary } from '../../harness/index.js';
+import type { KmsVersion } from './kms-versions.js';
+
+/** The figures of one measured case that the comparison needs. */
+export interface CaseFigures {
+  version: KmsVersion;
+  mix: string;
+  rep: number;
+  /** Successful requests per second in the window, all operations. */
+  throughput: number;
+  verifyP99Ms: number;
+  /** Absent at 100:0, where nothing is created. */
+  createP99Ms: number | null;
+  errors: number;
+}
+
+export interface MixComparison {
+  mix: string;
+  throughput: Partial<Record<KmsVersion, Summary>>;
+  verifyP99Ms: Partial<Record<KmsVersion, Summary>>;
+  createP99Ms: Partial<Record<KmsVersion, Summary>>;
+  /** fixed / original, and coalesced / original: ratio of medians and the range of per-rep ratios. */
+  fixedOverOriginal: RatioSummary | null;
+  coalescedOverOriginal: RatioSummary | null;
+  errors: number;
+}
+
+/**
+ * Folds the cases into one row per mix: medians and ranges per version, and ratios paired by
+ * repetition (rep i of fixed over rep i of original), since a repetition's versions ran back to
+ * back on the same machine state.
+ */
+export function aggregateCases(cases: readonly CaseFigures[], mixes: readonly string[]): MixComparison[] {
+  return mixes.map((mix) => {
+    const of = (version: KmsVersion): CaseFigures[] =>
+      cases.filter((c) => c.mix === mix && c.version === version).sort((a, b) => a.rep - b.rep);
+    const row: MixComparison = {
+      mix,
+      throughput: {},
+      verifyP99Ms: {},
+      createP99Ms: {},
+      fixedOverOriginal: null,
+      coalescedOverOriginal: null,
+      errors: cases.filter((c) => c.mix === mix).reduce((n, c) => n + c.errors, 0),
+    };
+    for (const version of ['original', 'fixed', 'coalesced'] as const) {
+      const runs = of(version);
+      if (runs.length === 0) continue;
+      row.throughput[version] = summarize(runs.map((c) => c.throughput));
+      row.verifyP99Ms[version] = summarize(runs.map((c) => c.verifyP99Ms));
+      const creates = runs.map((c) => c.createP99Ms).filter((v): v is number => v !== null);
+      if (creates.length > 0) row.createP99Ms[version] = summarize(creates);
+    }
+    row.fixedOverOriginal = pairedRatio(of('fixed'), of('original'));
+    row.coalescedOverOriginal = pairedRatio(of('coalesced'), of('original'));
+    return row;
+  });
+}
+
+function pairedRatio(candidate: CaseFigures[], baseline: CaseFigures[]): RatioSummary | null {
+  const reps = candidate.map((c) => c.rep).filter((rep) => baseline.some((b) => b.rep === rep));
+  if (reps.length === 0) return null;
+  const pick = (list: CaseFigures[]) =>
+    reps.map((rep) => (list.find((c) => c.rep === rep) as CaseFigures).throughput);
+  if (pick(baseline).some((v) => v === 0)) return null;
+  return compareRounds(pick(candidate), pick(baseline));
+}

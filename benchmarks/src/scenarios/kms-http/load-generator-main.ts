@@ -1,0 +1,124 @@
+// The load generator: a separate process (started with startChild) so that it does not share an
+// event loop with the server it measures. One call = one closed-loop run; the answer carries
+// counts and HDR latencies, never token material.
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { Pool } from 'undici';
+import { serveCalls } from '../../harness/index.js';
+import { BlockScheduler } from './block-scheduler.js';
+import { GoodputWindow, type WindowSummary } from './goodput-window.js';
+import { parseMix, seededRandom, type KmsOperation } from './operation-mix.js';
+
+export interface LoadInput {
+  /** `http://127.0.0.1:<port>` of the KMS (or of the baseline server). */
+  origin: string;
+  /** `kms`: metadata reads with a delegation token and token creations; `baseline`: the trivial route only. */
+  target: 'kms' | 'baseline';
+  mix: string;
+  concurrency: number;
+  warmupMs: number;
+  measureMs: number;
+  seed: number;
+  keyName: string;
+  /** The delegation token (URL string) that authenticates verification requests. */
+  verifyToken: string;
+  /** The user that asks for new tokens (simple authentication). */
+  creator: string;
+  /** Abandon a request after this long (counted as an error), in ms. */
+  requestTimeoutMs: number;
+}
+
+export interface LoadOutput {
+  window: WindowSummary;
+  latency: Record<KmsOperation, string>;
+  /** Every creation that succeeded, inside the window or not: what the DT_* znode count must grow by. */
+  createdTotal: number;
+  submitted: Record<KmsOperation, number>;
+  completeBlocks: number;
+  tailSubmissions: Record<KmsOperation, number>;
+  generatorEventLoopP99Ms: number;
+}
+
+serveCalls<LoadInput, LoadOutput>(async (input) => {
+  const pool = new Pool(input.origin, {
+    connections: input.concurrency,
+    pipelining: 1,
+    keepAliveTimeout: 60_000,
+    headersTimeout: input.requestTimeoutMs,
+    bodyTimeout: input.requestTimeoutMs,
+  });
+  const scheduler = new BlockScheduler(parseMix(input.mix), seededRandom(input.seed));
+  const startMs = performance.now();
+  const measureStartMs = startMs + input.warmupMs;
+  const cutoffMs = measureStartMs + input.measureMs;
+  const window = new GoodputWindow(measureStartMs, cutoffMs);
+  const submitted = { verify: 0, create: 0 };
+  let createdTotal = 0;
+  const metadataPath = `/kms/v1/key/${encodeURIComponent(input.keyName)}/_metadata`;
+  const creatorQuery = `user.name=${encodeURIComponent(input.creator)}&renewer=${encodeURIComponent(input.creator)}`;
+  const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+  loopDelay.enable();
+
+  const send = async (op: KmsOperation): Promise<{ ok: boolean; error?: string }> => {
+    const request =
+      input.target === 'baseline'
+        ? { path: '/baseline', method: 'GET' as const }
+        : op === 'verify'
+          ? {
+              path: metadataPath,
+              method: 'GET' as const,
+              headers: { 'x-hadoop-delegation-token': input.verifyToken },
+            }
+          : { path: `/kms/v1/?op=GETDELEGATIONTOKEN&${creatorQuery}`, method: 'GET' as const };
+    const response = await pool.request(request);
+    const text = await response.body.text();
+    if (response.statusCode !== 200)
+      return { ok: false, error: `HTTP ${response.statusCode} ${text.slice(0, 160)}` };
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      return { ok: false, error: 'response body is not JSON' };
+    }
+    // Every response is checked for the shape its path must return, so a server that answers
+    // fast with the wrong thing does not count.
+    if (input.target === 'baseline') return { ok: typeof (body as { mac?: unknown }).mac === 'string' };
+    if (op === 'verify') {
+      const ok = (body as { name?: unknown }).name === input.keyName;
+      return ok ? { ok } : { ok, error: 'metadata of another key' };
+    }
+    const url = (body as { Token?: { urlString?: unknown } }).Token?.urlString;
+    const ok = typeof url === 'string' && url.length > 10;
+    if (ok) createdTotal++;
+    return ok ? { ok } : { ok, error: 'no Token.urlString in the answer' };
+  };
+
+  const loop = async (): Promise<void> => {
+    while (performance.now() < cutoffMs) {
+      const op = scheduler.next();
+      submitted[op]++;
+      const began = performance.now();
+      let outcome: { ok: boolean; error?: string };
+      try {
+        outcome = await send(op);
+      } catch (error) {
+        outcome = { ok: false, error: (error as Error).message };
+      }
+      window.record(op, outcome.ok, began, performance.now(), outcome.error);
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: input.concurrency }, loop));
+  } finally {
+    loopDelay.disable();
+    await pool.close();
+  }
+  return {
+    window: window.summary(),
+    latency: { verify: window.latency.verify.toBase64(), create: window.latency.create.toBase64() },
+    createdTotal,
+    submitted,
+    completeBlocks: scheduler.completeBlocks,
+    tailSubmissions: scheduler.tailSubmissions,
+    generatorEventLoopP99Ms: loopDelay.percentile(99) / 1e6,
+  };
+});
