@@ -2,5 +2,6 @@
 // Nx target (`npx nx run benchmarks:<name>`, a script of the same name in benchmarks/package.json).
 import type { Scenario } from '../harness/index.js';
 import { locksScenario } from './locks/locks-scenario.js';
+import { tokenManagerScenario } from './token-manager/token-manager-scenario.js';
 
-export const scenarios: readonly Scenario[] = [locksScenario];
+export const scenarios: readonly Scenario[] = [locksScenario, tokenManagerScenario as Scenario];
