@@ -315,7 +315,12 @@ export class DelegationTokenSecretManager implements AsyncDisposable {
   async start(): Promise<void> {
     if (this.#running) throw new TokenManagerStateError(`${this.options.name} is already running`);
     await this.startStorage();
-    await this.lock.runWrite(() => this.#installNewCurrentKey());
+    try {
+      await this.lock.runWrite(() => this.#installNewCurrentKey());
+    } catch (error) {
+      await this.stopStorage();
+      throw error;
+    }
     this.#running = true;
     const now = this.clock.now();
     this.#lastKeyUpdateMs = now;

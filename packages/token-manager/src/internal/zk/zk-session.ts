@@ -227,9 +227,12 @@ export class ZkSession {
       const timer = setTimeout(() => {
         if (pending.settled) return;
         // No answer in time: as the Java client's read timeout, treat the connection as dead.
-        this.#abandon(
-          client,
-          `no answer from ZooKeeper within ${this.#o.operationTimeoutMs} ms (${pending.label})`,
+        const reason = `no answer from ZooKeeper within ${this.#o.operationTimeoutMs} ms`;
+        this.#abandon(client, reason);
+        pending.reject(
+          new TokenStoreUnavailableError(`${reason}; ${pending.label} did not complete`, {
+            outcomeUnknown: mutation,
+          }),
         );
       }, this.#o.operationTimeoutMs);
       const settle = (): boolean => {
