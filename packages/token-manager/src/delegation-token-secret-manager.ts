@@ -23,6 +23,7 @@ import {
   InvalidTokenError,
   TokenCreationAbortedError,
   TokenManagerStateError,
+  TokenStoreUnavailableError,
 } from './token-errors.js';
 import { DelegationKey, DelegationTokenIdentifier, Token, WireFormatError } from './wire/index.js';
 
@@ -551,7 +552,13 @@ export class DelegationTokenSecretManager implements AsyncDisposable {
     // Unknown or expired here: the store may know better (created or renewed by a peer since).
     // The read runs outside the lock: a slow store must not hold up writers (and, through the
     // fair lock, every reader queued behind them).
-    return (await this.fetchTokenInfo(identifier)) ?? cached;
+    try {
+      return (await this.fetchTokenInfo(identifier)) ?? cached;
+    } catch (error) {
+      // The store cannot be asked now: a token cached as expired is judged on what is known.
+      if (cached !== undefined && error instanceof TokenStoreUnavailableError) return cached;
+      throw error;
+    }
   }
 
   #checkToken(identifier: DelegationTokenIdentifier, info: TokenInformation | undefined): TokenInformation {
