@@ -52,3 +52,6 @@ export {
 } from './keys/key-provider.js';
 export { EEK_IV_BYTES, decryptDek, encryptDek, flipIv } from './keys/eek-crypto.js';
 export { buildVersionName, parseVersionName } from './keys/key-version-name.js';
+export { createKmsServer, type KmsBuildInfo, type KmsServer, type KmsServerOptions } from './kms-server.js';
+export { SILENT_LOGGER, streamLogger, type KmsLogger } from './kms-logger.js';
+export { KMS_SERVER_NAME, KMS_SERVER_VERSION } from './version.js';

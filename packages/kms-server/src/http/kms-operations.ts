@@ -1,0 +1,334 @@
+import type { KmsAcls, KeyOpType, KmsAclType } from '../acl/kms-acls.js';
+import { KEY_ACL_NAME_ATTRIBUTE } from '../acl/kms-acls.js';
+import type { KmsUser } from '../acl/kms-user.js';
+import type { KmsAudit, KmsOp } from '../audit/kms-audit.js';
+import { KmsRequestError } from '../kms-errors.js';
+import type { KeyProvider, KeyVersion } from '../keys/key-provider.js';
+import {
+  eekJson,
+  keyVersionJson,
+  metadataJson,
+  optionalMaterial,
+  optionalString,
+  parseEekBatch,
+  parseEekBody,
+  requireNonEmptyString,
+  requireObject,
+  type EekJson,
+  type KeyVersionJson,
+  type MetadataJson,
+} from './kms-json.js';
+
+/** What an operation answers: status, JSON body (or none) and extra headers. */
+export interface OperationResult {
+  readonly status: number;
+  readonly body?: unknown;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** What {@link KmsOperations} works with. */
+export interface KmsOperationsOptions {
+  keys: KeyProvider;
+  /** The ACLs in force (they change on reload). */
+  acls: () => KmsAcls;
+  audit: KmsAudit;
+  /** Hadoop's `hadoop.kms.key.authorization.enable`. */
+  keyAuthorization: boolean;
+  /** Most EEKs one generate request may ask for. */
+  maxEekPerRequest: number;
+}
+
+const EEK_GENERATE = 'generate';
+const EEK_DECRYPT = 'decrypt';
+const EEK_REENCRYPT = 'reencrypt';
+
+/**
+ * The KMS REST operations with Hadoop's checks in Hadoop's order: parameters, the operation ACL
+ * (`hadoop.kms.acl.*` minus blacklists), then the key ACL of the key's ACL name, then the key
+ * operation, then the audit line. Independent of HTTP, so each rule is tested on its own.
+ */
+export class KmsOperations {
+  readonly #o: KmsOperationsOptions;
+
+  constructor(options: KmsOperationsOptions) {
+    this.#o = options;
+  }
+
+  /** `POST /v1/keys`. `keyUrl` builds the `Location` of the new key. */
+  async createKey(user: KmsUser, body: unknown, keyUrl: (name: string) => string): Promise<OperationResult> {
+    const json = requireObject(body, 'The request body');
+    const name = requireNonEmptyString(json.name, 'name');
+    this.#assertAccess('CREATE', user, 'CREATE_KEY', name);
+    const cipher = optionalString(json.cipher, 'cipher');
+    const length = json.length === undefined || json.length === null ? 0 : json.length;
+    if (typeof length !== 'number' || !Number.isSafeInteger(length) || length < 0) {
+      throw new KmsRequestError('ERR_KMS_BAD_REQUEST', "Parameter 'length' must be a non-negative integer");
+    }
+    const description = optionalString(json.description, 'description') ?? null;
+    const attributes = parseAttributes(json.attributes);
+    const material = optionalMaterial(json.material);
+    if (material !== undefined) this.#assertAccess('SET_KEY_MATERIAL', user, 'CREATE_KEY', name);
+    if (this.#o.keyAuthorization) this.#authorizeCreate(user, name, attributes);
+    const version = await this.#o.keys.createKey(name, {
+      cipher,
+      bitLength: length === 0 ? undefined : length,
+      description,
+      attributes: Object.fromEntries(attributes),
+      material,
+    });
+    this.#o.audit.ok(
+      user.shortName,
+      'CREATE_KEY',
+      name,
+      `UserProvidedMaterial:${material !== undefined} Description:${description}`,
+    );
+    return { status: 201, body: this.#withheldUnlessGet(user, version), headers: { location: keyUrl(name) } };
+  }
+
+  /** `DELETE /v1/key/<name>`. */
+  async deleteKey(user: KmsUser, name: string): Promise<OperationResult> {
+    requireNonEmptyString(name, 'name');
+    this.#assertAccess('DELETE', user, 'DELETE_KEY', name);
+    this.#keyAccess(user, name, 'MANAGEMENT', 'DELETE_KEY');
+    await this.#o.keys.deleteKey(name);
+    this.#o.audit.ok(user.shortName, 'DELETE_KEY', name, '');
+    return { status: 200 };
+  }
+
+  /** `POST /v1/key/<name>`: a new version, with optional material. */
+  async rolloverKey(user: KmsUser, name: string, body: unknown): Promise<OperationResult> {
+    requireNonEmptyString(name, 'name');
+    this.#assertAccess('ROLLOVER', user, 'ROLL_NEW_VERSION', name);
+    const material = optionalMaterial(requireObject(body, 'The request body').material);
+    if (material !== undefined) this.#assertAccess('SET_KEY_MATERIAL', user, 'ROLL_NEW_VERSION', name);
+    this.#keyAccess(user, name, 'MANAGEMENT', 'ROLL_NEW_VERSION');
+    const version = await this.#o.keys.rollNewVersion(name, material);
+    this.#o.audit.ok(
+      user.shortName,
+      'ROLL_NEW_VERSION',
+      name,
+      `UserProvidedMaterial:${material !== undefined} NewVersion:${version.versionName}`,
+    );
+    return { status: 200, body: this.#withheldUnlessGet(user, version) };
+  }
+
+  /** `POST /v1/key/<name>/_invalidatecache`. EEKs are never queued here, so nothing is stale. */
+  invalidateCache(user: KmsUser, name: string): OperationResult {
+    requireNonEmptyString(name, 'name');
+    this.#assertAccess('ROLLOVER', user, 'INVALIDATE_CACHE', name);
+    this.#keyAccess(user, name, 'MANAGEMENT', 'INVALIDATE_CACHE');
+    this.#o.audit.ok(user.shortName, 'INVALIDATE_CACHE', name, '');
+    return { status: 200 };
+  }
+
+  /** `GET /v1/key/<name>` and `…/_metadata`: `{}` for a missing key. */
+  getMetadata(user: KmsUser, name: string): OperationResult {
+    requireNonEmptyString(name, 'name');
+    this.#assertAccess('GET_METADATA', user, 'GET_METADATA', name);
+    this.#keyAccess(user, name, 'READ', 'GET_METADATA');
+    const body: MetadataJson = metadataJson(this.#o.keys.getMetadata(name));
+    this.#o.audit.ok(user.shortName, 'GET_METADATA', name, '');
+    return { status: 200, body };
+  }
+
+  /** `GET /v1/keys/metadata?key=…`: one entry per name, `{}` for missing keys. */
+  getKeysMetadata(user: KmsUser, names: readonly string[]): OperationResult {
+    this.#assertAccess('GET_METADATA', user, 'GET_KEYS_METADATA', undefined);
+    for (const name of names) this.#keyAccess(user, name, 'READ', 'GET_KEYS_METADATA');
+    const body = names.map((name) => metadataJson(this.#o.keys.getMetadata(name)));
+    this.#o.audit.ok(user.shortName, 'GET_KEYS_METADATA', undefined, '');
+    return { status: 200, body };
+  }
+
+  /** `GET /v1/keys/names`. */
+  getKeyNames(user: KmsUser): OperationResult {
+    this.#assertAccess('GET_KEYS', user, 'GET_KEYS', undefined);
+    const body = this.#o.keys.getKeyNames();
+    this.#o.audit.ok(user.shortName, 'GET_KEYS', undefined, '');
+    return { status: 200, body };
+  }
+
+  /** `GET /v1/key/<name>/_currentversion`: `{}` for a missing key. */
+  getCurrentVersion(user: KmsUser, name: string): OperationResult {
+    requireNonEmptyString(name, 'name');
+    this.#assertAccess('GET', user, 'GET_CURRENT_KEY', name);
+    this.#keyAccess(user, name, 'READ', 'GET_CURRENT_KEY');
+    const version = this.#o.keys.getCurrentKey(name);
+    this.#o.audit.ok(user.shortName, 'GET_CURRENT_KEY', name, '');
+    return { status: 200, body: version === undefined ? {} : keyVersionJson(version) };
+  }
+
+  /** `GET /v1/key/<name>/_versions`: oldest first; `[]` for a missing key. */
+  getKeyVersions(user: KmsUser, name: string): OperationResult {
+    requireNonEmptyString(name, 'name');
+    this.#assertAccess('GET', user, 'GET_KEY_VERSIONS', name);
+    this.#keyAccess(user, name, 'READ', 'GET_KEY_VERSIONS');
+    const body: KeyVersionJson[] = (this.#o.keys.getKeyVersions(name) ?? []).map(keyVersionJson);
+    this.#o.audit.ok(user.shortName, 'GET_KEY_VERSIONS', name, '');
+    return { status: 200, body };
+  }
+
+  /** `GET /v1/keyversion/<versionName>`: `{}` for a missing version. */
+  getKeyVersion(user: KmsUser, versionName: string): OperationResult {
+    requireNonEmptyString(versionName, 'versionName');
+    this.#assertAccess('GET', user, 'GET_KEY_VERSION', undefined);
+    const version = this.#o.keys.getKeyVersion(versionName);
+    if (version === undefined) return { status: 200, body: {} };
+    this.#keyAccess(user, version.name, 'READ', 'GET_KEY_VERSION');
+    this.#o.audit.ok(user.shortName, 'GET_KEY_VERSION', version.name, '');
+    return { status: 200, body: keyVersionJson(version) };
+  }
+
+  /** `GET /v1/key/<name>/_eek?eek_op=generate&num_keys=N`. */
+  generateEeks(
+    user: KmsUser,
+    name: string,
+    eekOp: string | null,
+    numKeysParam: string | null,
+  ): OperationResult {
+    requireNonEmptyString(name, 'name');
+    if (eekOp === null) throw new KmsRequestError('ERR_KMS_BAD_REQUEST', "Parameter 'eekOp' cannot be null");
+    if (eekOp !== EEK_GENERATE) {
+      throw new KmsRequestError(
+        'ERR_KMS_BAD_REQUEST',
+        'IllegalArgumentException Wrong eek_op value, it must be generate or decrypt',
+      );
+    }
+    const numKeys = numKeysParam === null ? 1 : Number(numKeysParam.trim());
+    if (
+      numKeysParam !== null &&
+      (!/^[-+]?\d+$/.test(numKeysParam.trim()) || !Number.isSafeInteger(numKeys))
+    ) {
+      throw new KmsRequestError('ERR_KMS_BAD_REQUEST', "Parameter 'num_keys' must be an integer");
+    }
+    if (numKeys > this.#o.maxEekPerRequest) {
+      throw new KmsRequestError(
+        'ERR_KMS_BAD_REQUEST',
+        `Parameter 'num_keys' must be at most ${this.#o.maxEekPerRequest}`,
+      );
+    }
+    this.#assertAccess('GENERATE_EEK', user, 'GENERATE_EEK', name);
+    this.#keyAccess(user, name, 'GENERATE_EEK', 'GENERATE_EEK');
+    const body: EekJson[] = [];
+    for (let i = 0; i < numKeys; i++) body.push(eekJson(this.#o.keys.generateEncryptedKey(name)));
+    this.#o.audit.ok(user.shortName, 'GENERATE_EEK', name, '');
+    return { status: 200, body };
+  }
+
+  /** `POST /v1/keyversion/<versionName>/_eek?eek_op=decrypt|reencrypt` with `{name, iv, material}`. */
+  handleEek(user: KmsUser, versionName: string, eekOp: string | null, body: unknown): OperationResult {
+    requireNonEmptyString(versionName, 'versionName');
+    if (eekOp === null) throw new KmsRequestError('ERR_KMS_BAD_REQUEST', "Parameter 'eekOp' cannot be null");
+    if (eekOp !== EEK_DECRYPT && eekOp !== EEK_REENCRYPT) {
+      throw new KmsRequestError(
+        'ERR_KMS_BAD_REQUEST',
+        'IllegalArgumentException Wrong eek_op value, it must be decrypt or reencrypt',
+      );
+    }
+    const eek = parseEekBody(body, versionName);
+    const decrypt = eekOp === EEK_DECRYPT;
+    const op: KmsOp = decrypt ? 'DECRYPT_EEK' : 'REENCRYPT_EEK';
+    this.#assertAccess(decrypt ? 'DECRYPT_EEK' : 'GENERATE_EEK', user, op, eek.keyName);
+    // Hadoop checks that the version exists and belongs to the key before the key ACL.
+    const version = this.#o.keys.getKeyVersion(versionName);
+    if (version === undefined) throw new KmsRequestError('ERR_KMS_BAD_REQUEST', `'${versionName}' not found`);
+    if (version.name !== eek.keyName) {
+      throw new KmsRequestError(
+        'ERR_KMS_BAD_REQUEST',
+        `KeyVersion '${versionName}' does not belong to the key '${eek.keyName}'`,
+      );
+    }
+    this.#keyAccess(user, eek.keyName, decrypt ? 'DECRYPT_EEK' : 'GENERATE_EEK', op);
+    const result = decrypt
+      ? keyVersionJson(this.#o.keys.decryptEncryptedKey(eek))
+      : eekJson(this.#o.keys.reencryptEncryptedKey(eek));
+    this.#o.audit.ok(user.shortName, op, eek.keyName, '');
+    return { status: 200, body: result };
+  }
+
+  /** `POST /v1/key/<name>/_reencryptbatch` with an array of EEKs. */
+  reencryptBatch(user: KmsUser, name: string, body: unknown): OperationResult {
+    requireNonEmptyString(name, 'name');
+    if (body === undefined || body === null)
+      throw new KmsRequestError('ERR_KMS_BAD_REQUEST', "Parameter 'jsonPayload' cannot be null");
+    this.#assertAccess('GENERATE_EEK', user, 'REENCRYPT_EEK_BATCH', name);
+    const eeks = parseEekBatch(body, name);
+    if (eeks.length > 0) this.#keyAccess(user, name, 'GENERATE_EEK', 'REENCRYPT_EEK_BATCH');
+    const result = this.#o.keys.reencryptEncryptedKeys(name, eeks).map(eekJson);
+    this.#o.audit.ok(user.shortName, 'REENCRYPT_EEK_BATCH', name, `reencrypted ${eeks.length} keys`);
+    return { status: 200, body: result };
+  }
+
+  /** Hadoop's `KMSACLs.assertAccess`: audited and refused with its message. */
+  #assertAccess(type: KmsAclType, user: KmsUser, op: KmsOp, key: string | undefined): void {
+    if (this.#o.acls().hasAccess(type, user)) return;
+    this.#o.audit.unauthorized(user.shortName, op, key);
+    throw new KmsRequestError(
+      'ERR_KMS_ACCESS_DENIED',
+      key === undefined
+        ? `User:${user.shortName} not allowed to do '${op}'`
+        : `User:${user.shortName} not allowed to do '${op}' on '${key}'`,
+    );
+  }
+
+  /** Hadoop's `KeyAuthorizationKeyProvider.doAccessCheck`: skipped for a key that does not exist. */
+  #keyAccess(user: KmsUser, keyName: string, keyOp: KeyOpType, op: KmsOp): void {
+    if (!this.#o.keyAuthorization) return;
+    const metadata = this.#o.keys.getMetadata(keyName);
+    if (metadata === undefined) return;
+    const aclName = metadata.attributes[KEY_ACL_NAME_ATTRIBUTE] ?? keyName;
+    if (this.#o.acls().checkKeyAccess(aclName, user, keyOp)) return;
+    this.#o.audit.unauthorized(user.shortName, op, keyName);
+    throw new KmsRequestError(
+      'ERR_KMS_ACCESS_DENIED',
+      `User [${user.shortName}] is not authorized to perform [${keyOp}] on key with ACL name [${aclName}]!!`,
+    );
+  }
+
+  /** Hadoop's `authorizeCreateKey`: names the key ACL in the attributes when one applies. */
+  #authorizeCreate(user: KmsUser, name: string, attributes: Map<string, string>): void {
+    const acls = this.#o.acls();
+    const aclName = attributes.get(KEY_ACL_NAME_ATTRIBUTE);
+    let allowed: boolean;
+    if (aclName === undefined || aclName === '') {
+      allowed = acls.isAclPresent(name, 'MANAGEMENT');
+      if (allowed) {
+        attributes.set(KEY_ACL_NAME_ATTRIBUTE, name);
+        allowed = acls.hasAccessToKey(name, user, 'MANAGEMENT') || acls.hasAccessToKey(name, user, 'ALL');
+      }
+    } else {
+      allowed =
+        acls.isAclPresent(aclName, 'MANAGEMENT') &&
+        (acls.hasAccessToKey(aclName, user, 'MANAGEMENT') || acls.hasAccessToKey(aclName, user, 'ALL'));
+    }
+    if (!allowed) {
+      this.#o.audit.unauthorized(user.shortName, 'CREATE_KEY', name);
+      throw new KmsRequestError(
+        'ERR_KMS_ACCESS_DENIED',
+        `User [${user.shortName}] is not authorized to create key !!`,
+      );
+    }
+  }
+
+  /** Key material only for callers the GET ACL allows (Hadoop's `removeKeyMaterial`). */
+  #withheldUnlessGet(user: KmsUser, version: KeyVersion): KeyVersionJson {
+    return keyVersionJson(this.#o.acls().hasAccess('GET', user) ? version : { ...version, material: null });
+  }
+}
+
+function parseAttributes(value: unknown): Map<string, string> {
+  const attributes = new Map<string, string>();
+  if (value === undefined || value === null) return attributes;
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    throw new KmsRequestError(
+      'ERR_KMS_BAD_REQUEST',
+      "Parameter 'attributes' must be a JSON object of strings",
+    );
+  }
+  for (const [k, v] of Object.entries(value)) {
+    if (typeof v !== 'string')
+      throw new KmsRequestError('ERR_KMS_BAD_REQUEST', `Attribute '${k}' must be a string`);
+    attributes.set(k, v);
+  }
+  return attributes;
+}

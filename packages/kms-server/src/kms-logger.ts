@@ -1,0 +1,33 @@
+/** Where the server writes its own messages (start, warnings, reloads). Never given secrets. */
+export interface KmsLogger {
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string, error?: unknown): void;
+}
+
+/** A logger that drops everything: the default of the programmatic API. */
+export const SILENT_LOGGER: KmsLogger = Object.freeze({
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+});
+
+/**
+ * A logger writing one line per message to a stream (the command line uses stderr):
+ * `2024-05-01T12:00:00.000Z INFO message`.
+ */
+export function streamLogger(write: (line: string) => void): KmsLogger {
+  const line = (level: string, message: string): void =>
+    write(`${new Date().toISOString()} ${level} ${message}\n`);
+  return {
+    info: (message) => line('INFO', message),
+    warn: (message) => line('WARN', message),
+    error: (message, error) =>
+      line(
+        'ERROR',
+        error === undefined
+          ? message
+          : `${message}: ${error instanceof Error ? error.message : String(error)}`,
+      ),
+  };
+}

@@ -1,0 +1,386 @@
+import cluster from 'node:cluster';
+import { readFileSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { MetricsRegistry, Redacted, type Clock } from '@fastpath/core';
+import { generateSecureRandom } from '@fastpath/secure-random';
+import { AclsReloader } from './acl/acls-reloader.js';
+import { GroupResolver } from './acl/group-resolver.js';
+import { KmsAudit } from './audit/kms-audit.js';
+import { AuthCookie } from './auth/auth-cookie.js';
+import { KmsAuthenticator } from './auth/kms-authenticator.js';
+import { ProxyUsers } from './auth/proxy-users.js';
+import { createTokenService, type TokenService, type TokenServiceInfo } from './auth/token-service.js';
+import type { KmsSettings } from './config/kms-settings.js';
+import { KMS_ACLS_FILE, loadKmsSettings, type SettingsLayer } from './config/load-kms-settings.js';
+import { buildKmsApp } from './http/kms-app.js';
+import { KmsMetrics } from './http/kms-metrics.js';
+import { KmsOperations } from './http/kms-operations.js';
+import { KmsConfigError } from './kms-errors.js';
+import { SILENT_LOGGER, type KmsLogger } from './kms-logger.js';
+import { KeyProvider } from './keys/key-provider.js';
+import { FileKeyStore, type KeyStore } from './keystore/file-key-store.js';
+import type { ScryptParams } from './keystore/keystore-file.js';
+import { resolveKeystorePassword } from './keystore/keystore-password.js';
+import { KMS_SERVER_NAME, KMS_SERVER_VERSION } from './version.js';
+
+/** Options of {@link createKmsServer}. Every field is optional: the defaults give a working KMS. */
+export interface KmsServerOptions {
+  /** Address to listen on (`hadoop.kms.http.host`). Default: `0.0.0.0`. */
+  host?: string;
+  /** Port (`hadoop.kms.http.port`); 0 picks a free one. Default: 9600. */
+  port?: number;
+  /** Directory holding `kms-site.xml` and `kms-acls.xml` (both optional). Default: none. */
+  configDir?: string;
+  /** Data directory: keystore, generated password file, audit log (`fastpath.kms.data.dir`). Default: `~/.fastpath-kms`. */
+  dataDir?: string;
+  /** `kms-site.xml` properties given directly, on top of the file. Default: none. */
+  site?: Readonly<Record<string, string>>;
+  /** `kms-acls.xml` properties given directly; when set, the file is not read (nor reloaded). Default: none. */
+  acls?: Readonly<Record<string, string>>;
+  /** The keystore password. Default: from `keystorePasswordFile`, else the generated password file. */
+  keystorePassword?: string | Redacted<string>;
+  /** File holding the keystore password (`fastpath.kms.keystore.password.file`). Default: none. */
+  keystorePasswordFile?: string;
+  /** PEM certificate and key files: serve HTTPS. Default: plain HTTP. */
+  tls?: { certFile: string; keyFile: string };
+  /** The cookie signing secret, when not configured in `kms-site.xml`. Default: random per server. */
+  signatureSecret?: Redacted<Buffer>;
+  /** Messages of the server (start, warnings, reloads). Default: silent. */
+  logger?: KmsLogger;
+  /** pino level of Fastify's request log. Default: `'silent'`. */
+  requestLogLevel?: 'silent' | 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
+  /** Environment for `${env.NAME}` in configuration files. Default: `process.env`. */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Clock of token lifetimes, cookies and audit windows (tests). Default: the system clock. */
+  clock?: Clock;
+  /** Metrics registry. Default: a new one with process metrics. */
+  metrics?: MetricsRegistry;
+  /** scrypt cost of a keystore created now (tests use a cheap one). Default: N=2^15, r=8, p=1. */
+  scrypt?: ScryptParams;
+}
+
+/** What `/build-info` reports: the benchmark checks the token manager and its locking before measuring. */
+export interface KmsBuildInfo {
+  readonly name: string;
+  readonly version: string;
+  readonly node: string;
+  readonly pid: number;
+  /** Worker id in cluster mode, else `null`. */
+  readonly worker: number | null;
+  readonly workers: number;
+  readonly tokenManager: TokenServiceInfo;
+  readonly keystore: { readonly file: string; readonly replica: boolean };
+  readonly tls: boolean;
+  readonly startedAt: string;
+}
+
+/** A KMS server, built and ready to listen. */
+export interface KmsServer extends AsyncDisposable {
+  /** The Fastify application (route tests use `app.inject`). */
+  readonly app: FastifyInstance;
+  readonly settings: KmsSettings;
+  /** Where it listens, once {@link KmsServer.listen} resolved. */
+  readonly address: { host: string; port: number } | undefined;
+  /** `http(s)://host:port` once listening. */
+  readonly url: string | undefined;
+  readonly buildInfo: KmsBuildInfo;
+  /** The metrics registry. */
+  readonly metrics: MetricsRegistry;
+  /** Starts listening; resolves with the base URL (`http://127.0.0.1:9600`). */
+  listen(): Promise<string>;
+  /**
+   * Graceful shutdown: stops accepting, answers 503 to new requests on open connections, lets
+   * requests in progress finish (up to `fastpath.kms.shutdown.timeout.ms`), then stops the token
+   * manager, waits for any keystore write, and closes the audit log. Idempotent.
+   */
+  close(): Promise<void>;
+}
+
+/** Internal parts a cluster worker supplies instead of the defaults. */
+export interface KmsServerInternals {
+  keyStore?: KeyStore;
+  extraLayers?: readonly SettingsLayer[];
+}
+
+function optionLayer(options: KmsServerOptions): SettingsLayer {
+  const values: Record<string, string | undefined> = {
+    'hadoop.kms.http.host': options.host,
+    'hadoop.kms.http.port': options.port === undefined ? undefined : String(options.port),
+    'fastpath.kms.data.dir': options.dataDir,
+    'fastpath.kms.keystore.password.file': options.keystorePasswordFile,
+    'fastpath.kms.ssl.certificate.file': options.tls?.certFile,
+    'fastpath.kms.ssl.private.key.file': options.tls?.keyFile,
+    'hadoop.kms.ssl.enabled': options.tls === undefined ? undefined : 'true',
+  };
+  return { source: 'options', values };
+}
+
+function readPem(file: string, property: string): Buffer {
+  try {
+    return readFileSync(file);
+  } catch (cause) {
+    throw new KmsConfigError(property, `cannot read ${property} ${file}: ${(cause as Error).message}`, {
+      cause,
+    });
+  }
+}
+
+/**
+ * Builds a Hadoop-KMS-compatible server (REST API v1 under `/kms/v1`): reads the configuration,
+ * opens (or creates) the keystore, starts the token manager, and assembles the HTTP application.
+ * Call `listen()` to serve and `close()` to stop. Refuses to build with `ERR_KMS_CONFIG` (a bad
+ * setting, naming it) or a keystore error (wrong password, tampered file, in use).
+ *
+ * @example
+ * ```ts
+ * import { createKmsServer } from '@fastpath/kms-server';
+ *
+ * await using kms = await createKmsServer({ host: '127.0.0.1', port: 0, dataDir: '/tmp/kms' });
+ * const url = await kms.listen();
+ * const res = await fetch(`${url}/kms/v1/keys/names?user.name=alice`); // 200 []
+ * ```
+ */
+export function createKmsServer(options: KmsServerOptions = {}): Promise<KmsServer> {
+  return startKmsServer(options, {});
+}
+
+/** {@link createKmsServer} with internal parts (cluster workers). */
+export async function startKmsServer(
+  options: KmsServerOptions,
+  internals: KmsServerInternals,
+): Promise<KmsServer> {
+  const logger = options.logger ?? SILENT_LOGGER;
+  const layers: SettingsLayer[] = [];
+  if (options.site) layers.push({ source: 'options.site', values: options.site });
+  layers.push(...(internals.extraLayers ?? []), optionLayer(options));
+  const { settings } = loadKmsSettings({
+    configDir: options.configDir,
+    layers,
+    ...(options.env ? { env: options.env } : {}),
+  });
+  for (const warning of settings.warnings) logger.warn(warning);
+  const tlsFiles = settings.http.tls;
+  const tls = tlsFiles && {
+    cert: readPem(tlsFiles.certFile, 'fastpath.kms.ssl.certificate.file'),
+    key: readPem(tlsFiles.keyFile, 'fastpath.kms.ssl.private.key.file'),
+  };
+
+  const cleanups: Array<() => Promise<void> | void> = [];
+  const cleanup = async (): Promise<void> => {
+    for (const fn of cleanups.reverse()) {
+      try {
+        await fn();
+      } catch (error) {
+        logger.error('error while stopping', error);
+      }
+    }
+    cleanups.length = 0;
+  };
+
+  try {
+    await mkdir(settings.dataDir, { recursive: true, mode: 0o700 });
+    let keyStore = internals.keyStore;
+    if (keyStore === undefined) {
+      const resolved = await resolveKeystorePassword({
+        password: options.keystorePassword === undefined ? undefined : Redacted.of(options.keystorePassword),
+        passwordFile: settings.keystore.passwordFile,
+        dataDir: settings.dataDir,
+        keystoreFile: settings.keystore.file,
+      });
+      if (resolved.source === 'generated') {
+        logger.info(
+          `no keystore password was given: created a random one in ${resolved.file} (readable only by its owner); keep it with the keystore`,
+        );
+      }
+      if (resolved.warning) logger.warn(resolved.warning);
+      keyStore = await FileKeyStore.open({
+        file: settings.keystore.file,
+        password: resolved.password,
+        ...(options.scrypt ? { scrypt: options.scrypt } : {}),
+      });
+      logger.info(`keystore ${settings.keystore.file} open: ${keyStore.state.keys.size} keys`);
+    }
+    const store = keyStore;
+    cleanups.push(() => store.close());
+
+    const metrics = options.metrics ?? new MetricsRegistry({ processMetrics: true });
+    const audit = new KmsAudit({
+      file: settings.audit.file,
+      aggregationWindowMs: settings.audit.aggregationWindowMs,
+      ...(options.clock ? { clock: options.clock } : {}),
+    });
+    cleanups.push(() => audit.close());
+
+    const aclsFile = options.configDir === undefined ? undefined : join(options.configDir, KMS_ACLS_FILE);
+    const acls = new AclsReloader({
+      file: aclsFile,
+      inline: options.acls,
+      intervalMs: settings.acls.reloadIntervalMs,
+      ...(options.env ? { env: options.env } : {}),
+      onLoad: (loaded, source) => {
+        logger.info(`ACLs loaded from ${source}`);
+        for (const warning of loaded.warnings) logger.warn(warning);
+      },
+      onError: (error) =>
+        logger.error(`${aclsFile} changed but cannot be loaded; the previous ACLs stay in force`, error),
+    });
+    acls.start();
+    cleanups.push(() => acls.stop());
+
+    const groups = new GroupResolver({
+      staticMapping: settings.groups.staticMapping,
+      mapping: settings.groups.mapping,
+      cacheMs: settings.groups.cacheMs,
+      ...(options.clock ? { clock: options.clock } : {}),
+    });
+    const proxyUsers = await ProxyUsers.fromProperties(settings.proxyUserProperties);
+    for (const warning of proxyUsers.warnings) logger.warn(warning);
+
+    const tokens: TokenService = await createTokenService(settings.tokens, {
+      metrics,
+      clock: options.clock,
+      onBackgroundError: (error) => logger.error('token manager background task failed', error),
+    });
+    await tokens.start();
+    cleanups.push(() => tokens.stop());
+    logger.info(
+      `delegation tokens: ${tokens.info.implementation} secret manager, creation locking ${tokens.info.creationLocking}` +
+        (tokens.info.zookeeper
+          ? ` (ZooKeeper ${tokens.info.zookeeper.connectionString}, /${tokens.info.zookeeper.znodeWorkingPath})`
+          : ''),
+    );
+
+    const cookie = new AuthCookie(
+      settings.auth.signatureSecret ?? options.signatureSecret ?? new Redacted(generateSecureRandom(32)),
+      settings.auth.tokenValiditySec * 1000,
+      { clock: options.clock, domain: settings.auth.cookieDomain, path: settings.auth.cookiePath },
+    );
+    const authenticator = new KmsAuthenticator({
+      cookie,
+      tokens,
+      proxyUsers,
+      groups,
+      anonymousAllowed: settings.auth.anonymousAllowed,
+    });
+    const keys = new KeyProvider(store, {
+      defaultCipher: settings.keys.defaultCipher,
+      defaultBitLength: settings.keys.defaultBitLength,
+      ...(options.clock ? { clock: options.clock } : {}),
+    });
+    cleanups.push(() => keys.random.close());
+    const operations = new KmsOperations({
+      keys,
+      acls: () => acls.current,
+      audit,
+      keyAuthorization: settings.keys.authorizationEnabled,
+      maxEekPerRequest: settings.keys.maxEekPerRequest,
+    });
+    const kmsMetrics = new KmsMetrics(metrics);
+    cleanups.push(() => kmsMetrics.close());
+
+    const buildInfo: KmsBuildInfo = Object.freeze({
+      name: KMS_SERVER_NAME,
+      version: KMS_SERVER_VERSION,
+      node: process.version,
+      pid: process.pid,
+      worker: cluster.isWorker ? (cluster.worker?.id ?? null) : null,
+      workers: settings.workers,
+      tokenManager: tokens.info,
+      keystore: Object.freeze({ file: settings.keystore.file, replica: internals.keyStore !== undefined }),
+      tls: tls !== undefined,
+      startedAt: new Date().toISOString(),
+    });
+    metrics
+      .gauge('kms_build_info', 'Build and token-manager settings of this server (value 1)', [
+        'version',
+        'token_manager',
+        'creation_locking',
+      ])
+      .set(
+        {
+          version: KMS_SERVER_VERSION,
+          token_manager: tokens.info.implementation,
+          creation_locking: tokens.info.creationLocking,
+        },
+        1,
+      );
+
+    let closing = false;
+    let closed: Promise<void> | undefined;
+    const startedMs = Date.now();
+    const app = buildKmsApp({
+      operations,
+      authenticator,
+      audit,
+      metrics: kmsMetrics,
+      http: settings.http,
+      tls,
+      logLevel: options.requestLogLevel ?? 'silent',
+      closing: () => closing,
+      ops: {
+        health: () => ({
+          status: closing ? 503 : 200,
+          body: {
+            status: closing ? 'closing' : 'ok',
+            keys: store.state.keys.size,
+            tokenManager: tokens.info.implementation,
+            uptimeMs: Date.now() - startedMs,
+          },
+        }),
+        buildInfo: () => buildInfo,
+        metrics: async () => ({ contentType: metrics.contentType, body: await metrics.metrics() }),
+      },
+    });
+
+    let address: { host: string; port: number } | undefined;
+    const server: KmsServer = {
+      app,
+      settings,
+      buildInfo,
+      metrics,
+      get address() {
+        return address;
+      },
+      get url() {
+        if (address === undefined) return undefined;
+        const host = address.host.includes(':') ? `[${address.host}]` : address.host;
+        return `${tls ? 'https' : 'http'}://${host}:${address.port}`;
+      },
+      async listen() {
+        await app.listen({ host: settings.http.host, port: settings.http.port });
+        const info = app.server.address() as AddressInfo;
+        address = { host: info.address, port: info.port };
+        logger.info(`KMS listening on ${server.url as string}/kms/v1`);
+        return server.url as string;
+      },
+      close() {
+        closed ??= (async () => {
+          closing = true;
+          const timer = setTimeout(() => {
+            logger.warn('requests still in progress at the shutdown timeout: closing their connections');
+            app.server.closeAllConnections?.();
+          }, settings.http.shutdownTimeoutMs);
+          timer.unref();
+          try {
+            await app.close();
+          } finally {
+            clearTimeout(timer);
+          }
+          await cleanup();
+          logger.info('KMS stopped');
+        })();
+        return closed;
+      },
+      [Symbol.asyncDispose]() {
+        return server.close();
+      },
+    };
+    return server;
+  } catch (error) {
+    await cleanup();
+    throw error;
+  }
+}

@@ -1,0 +1,94 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { LightMyRequestResponse } from 'fastify';
+import { waitFor } from './wait-for.js';
+import { createKmsServer, type KmsServer, type KmsServerOptions } from '../../src/index.js';
+
+/** A KMS on a fresh data directory with a cheap key derivation, disposed with its directory. */
+export interface TestKms extends AsyncDisposable {
+  readonly server: KmsServer;
+  readonly dir: string;
+  /** An injected request; `user` adds `user.name`. */
+  call(
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH' | 'HEAD' | 'OPTIONS',
+    path: string,
+    options?: { user?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> },
+  ): Promise<LightMyRequestResponse>;
+  /** The audit log's lines written so far (call after `server.close()` for all of them). */
+  auditLines(): string[];
+  /** Waits (bounded) until an audit line matches, and returns it. */
+  waitForAudit(pattern: RegExp): Promise<string>;
+}
+
+export async function startTestKms(options: KmsServerOptions = {}): Promise<TestKms> {
+  const dir = mkdtempSync(join(tmpdir(), 'kms-test-'));
+  let server: KmsServer;
+  try {
+    server = await createKmsServer({
+      host: '127.0.0.1',
+      port: 0,
+      dataDir: join(dir, 'data'),
+      scrypt: { logN: 10, r: 8, p: 1 },
+      ...options,
+      site: { 'hadoop.kms.audit.aggregation.window.ms': '600000', ...options.site },
+    });
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+  const kms: TestKms = {
+    server,
+    dir,
+    call(method, path, opts = {}) {
+      let url = path;
+      if (opts.user !== undefined)
+        url += `${url.includes('?') ? '&' : '?'}user.name=${encodeURIComponent(opts.user)}`;
+      const payload = opts.rawBody ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body));
+      return server.app.inject({
+        method,
+        url,
+        headers: {
+          ...(payload !== undefined ? { 'content-type': 'application/json' } : {}),
+          ...opts.headers,
+        },
+        ...(payload !== undefined ? { payload } : {}),
+      });
+    },
+    auditLines() {
+      try {
+        return readFileSync(server.settings.audit.file, 'utf8')
+          .split('\n')
+          .filter((l) => l !== '');
+      } catch {
+        return [];
+      }
+    },
+    async waitForAudit(pattern) {
+      let found: string | undefined;
+      await waitFor(
+        () => (found = kms.auditLines().find((l) => pattern.test(l))) !== undefined,
+        `an audit line matching ${pattern}`,
+      );
+      return found as string;
+    },
+    async [Symbol.asyncDispose]() {
+      try {
+        await server.close();
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  };
+  return kms;
+}
+
+/** The RemoteException of an error response. */
+export function remote(res: LightMyRequestResponse): {
+  message: string;
+  exception: string;
+  javaClassName: string;
+} {
+  return (res.json() as { RemoteException: { message: string; exception: string; javaClassName: string } })
+    .RemoteException;
+}
