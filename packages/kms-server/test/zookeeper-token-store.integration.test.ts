@@ -1,0 +1,88 @@
+import { startZooKeeper, type ZooKeeperFixture } from '@fastpath/zookeeper-fixture';
+import { startTestKms, remote, type TestKms } from './support/test-kms.js';
+import { waitFor } from './support/wait-for.js';
+
+const ZK = 'hadoop.kms.authentication.zk-dt-secret-manager.';
+let zk: ZooKeeperFixture;
+
+beforeAll(async () => {
+  zk = await startZooKeeper();
+}, 60_000);
+afterAll(async () => {
+  await zk?.close();
+});
+
+function zkSite(workingPath: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    [`${ZK}enable`]: 'true',
+    [`${ZK}zkConnectionString`]: zk.connectString,
+    [`${ZK}znodeWorkingPath`]: workingPath,
+    [`${ZK}zkAuthType`]: 'none',
+    ...extra,
+  };
+}
+
+describe('ZooKeeper token store', () => {
+  const servers: TestKms[] = [];
+  afterEach(async () => {
+    for (const s of servers.splice(0)) await s[Symbol.asyncDispose]();
+  });
+
+  it('reports itself in build-info, and a token issued by one KMS works through another sharing the tree', async () => {
+    const path = `kms-${Date.now()}`;
+    const a = await startTestKms({ site: zkSite(path) });
+    servers.push(a);
+    const b = await startTestKms({ site: zkSite(path, { 'fastpath.kms.token.creation.locking': 'global' }) });
+    servers.push(b);
+    const info = (await a.call('GET', '/build-info')).json();
+    expect(info.tokenManager).toEqual({
+      implementation: 'zookeeper',
+      creationLocking: 'staged',
+      persistCoalescing: true,
+      kind: 'kms-dt',
+      zookeeper: { connectionString: zk.connectString, znodeWorkingPath: path },
+    });
+    expect((await b.call('GET', '/build-info')).json().tokenManager.creationLocking).toBe('global');
+
+    const got = await a.call('GET', '/kms/v1/?op=GETDELEGATIONTOKEN&renewer=client', { user: 'client' });
+    expect(got.statusCode).toBe(200);
+    const urlString = got.json().Token.urlString as string;
+    // B has its own keystore: the token authenticates there; the key set is B's.
+    expect((await b.call('GET', `/kms/v1/keys/names?delegation=${urlString}`)).json()).toEqual([]);
+    const renewed = await b.call('PUT', `/kms/v1/?op=RENEWDELEGATIONTOKEN&token=${urlString}`, {
+      user: 'client',
+    });
+    expect(renewed.statusCode).toBe(200);
+    expect(renewed.json().long).toBeGreaterThan(Date.now());
+    expect(
+      (await a.call('PUT', `/kms/v1/?op=CANCELDELEGATIONTOKEN&token=${urlString}`, { user: 'client' }))
+        .statusCode,
+    ).toBe(200);
+    await waitFor(
+      async () => (await b.call('GET', `/kms/v1/keys/names?delegation=${urlString}`)).statusCode === 403,
+      'the cancellation to reach the second KMS',
+    );
+    const afterCancel = await b.call('GET', `/kms/v1/keys/names?delegation=${urlString}`);
+    expect(remote(afterCancel).exception).toBe('AuthenticationException');
+  }, 60_000);
+
+  it('answers 503 (retriable) while ZooKeeper cannot be reached, instead of hanging', async () => {
+    const path = `kms-down-${Date.now()}`;
+    const kms = await startTestKms({
+      site: zkSite(path, { [`${ZK}zkSessionTimeout`]: '4000', [`${ZK}zkConnectionTimeout`]: '2000' }),
+    });
+    servers.push(kms);
+    expect((await kms.call('GET', '/kms/v1/?op=GETDELEGATIONTOKEN', { user: 'client' })).statusCode).toBe(
+      200,
+    );
+    await zk.stop(0);
+    try {
+      const res = await kms.call('GET', '/kms/v1/?op=GETDELEGATIONTOKEN', { user: 'client' });
+      expect(res.statusCode).toBe(503);
+      expect(res.headers['retry-after']).toBe('1');
+      expect(remote(res).exception).toBe('IOException');
+    } finally {
+      await zk.restart(0);
+    }
+  }, 60_000);
+});
