@@ -173,10 +173,10 @@ async function runBulk(ctx: Ctx, worker: DrawWorker, samples: string[]): Promise
       ctx.progress.advance(s.bulkRoundMs);
     }
     const rounds = new Map<BulkVariantId, DrawRound[]>(BULK_VARIANT_IDS.map((v) => [v, []]));
-    for (let r = 0; r < s.rounds; r++) {
+    for (let r = 0; r < s.bulkRounds; r++) {
       for (const variant of rotate(BULK_VARIANT_IDS, r)) {
         throwIfAborted(ctx.signal);
-        ctx.progress.setDetail(`bulk ${bytes} B · ${variant} · round ${r + 1}/${s.rounds}`);
+        ctx.progress.setDetail(`bulk ${bytes} B · ${variant} · round ${r + 1}/${s.bulkRounds}`);
         rounds.get(variant)!.push(aggregateRound(await callAll([worker], bulk(variant), samples)));
         ctx.progress.advance(s.bulkRoundMs);
       }
@@ -210,7 +210,7 @@ async function runBulk(ctx: Ctx, worker: DrawWorker, samples: string[]): Promise
 
 function plannedMs(s: SecureRandomSettings): number {
   const perThreadCount = s.variants.length * (s.warmupMs + s.rounds * s.roundMs + s.latencyMs);
-  const bulk = s.bulkBytes.length * BULK_VARIANT_IDS.length * (1 + s.rounds) * s.bulkRoundMs;
+  const bulk = s.bulkBytes.length * BULK_VARIANT_IDS.length * (1 + s.bulkRounds) * s.bulkRoundMs;
   return s.threadCounts.length * perThreadCount + bulk;
 }
 
@@ -270,8 +270,8 @@ export const secureRandomScenario: Scenario<SecureRandomSettings> = {
     );
     if (s.latencyMs > 0) {
       await ctx.results.writeChart(
-        'latency-p99',
-        'p99 latency per op',
+        'latency',
+        'Latency per op (p50, p99, p99.9)',
         latencyChartSvg(latencyChart(cases, s)),
       );
     }
