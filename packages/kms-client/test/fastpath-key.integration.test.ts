@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { KmsDelegationToken } from '../src/index.js';
 import { startFakeKms } from './support/fake-kms-server.js';
 import type { FakeKms } from './support/fake-kms-server.js';
+import { startRealKms } from './support/real-kms.js';
 import { runFastpathKey } from './support/run-fastpath-key.js';
 
 // Each run starts Node and tsx: allow for a slow, shared machine.
@@ -187,5 +188,35 @@ describe('fastpath-key', () => {
     const usage = await runFastpathKey(['create'], { env });
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain('create needs exactly one key name');
+  });
+});
+
+describe('fastpath-key against @fastpath/kms-server', () => {
+  it('creates, lists, rolls and deletes a key, and gets a token', async () => {
+    await using kms = await startRealKms();
+    const env = { FASTPATH_KMS_URL: kms.url, FASTPATH_KMS_USER: 'alice' };
+    const created = await runFastpathKey(['create', 'k1', '-size', '256', '-description', 'first'], { env });
+    expect(created).toMatchObject({ code: 0, stderr: '' });
+    const rolled = await runFastpathKey(['roll', 'k1', '--json'], { env });
+    expect(JSON.parse(rolled.stdout)).toEqual({ name: 'k1', versionName: 'k1@1' });
+    const listed = await runFastpathKey(['list', '-metadata', '--json'], { env });
+    expect(JSON.parse(listed.stdout)).toEqual([
+      expect.objectContaining({
+        name: 'k1',
+        cipher: 'AES/CTR/NoPadding',
+        length: 256,
+        description: 'first',
+        versions: 2,
+        attributes: { 'key.acl.name': 'k1' },
+      }),
+    ]);
+    const token = await runFastpathKey(['token', 'get', '--json'], { env });
+    expect(JSON.parse(token.stdout)).toMatchObject({ kind: 'kms-dt', owner: 'alice', renewer: 'alice' });
+    const deleted = await runFastpathKey(['delete', 'k1', '-f'], { env });
+    expect(deleted.code).toBe(0);
+    expect(await kms.as('alice').getKeyNames()).toEqual([]);
+    const missing = await runFastpathKey(['roll', 'k1'], { env });
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('[ERR_KMS_KEY_NOT_FOUND]');
   });
 });
