@@ -1,5 +1,6 @@
 import { compareRounds, summarize, type RatioSummary, type Summary } from '../../harness/index.js';
 import type { KmsVersion } from './kms-versions.js';
+import type { KmsCaseResult } from './run-kms-case.js';
 
 /** The figures of one measured case that the comparison needs. */
 export interface CaseFigures {
@@ -64,4 +65,17 @@ function pairedRatio(candidate: CaseFigures[], baseline: CaseFigures[]): RatioSu
     reps.map((rep) => (list.find((c) => c.rep === rep) as CaseFigures).throughput);
   if (pick(baseline).some((v) => v === 0)) return null;
   return compareRounds(pick(candidate), pick(baseline));
+}
+
+/** The figures of a measured case that the comparison uses. */
+export function figures(r: KmsCaseResult): CaseFigures {
+  return {
+    version: r.version,
+    mix: r.mix,
+    rep: r.rep,
+    throughput: r.window.throughput,
+    verifyP99Ms: r.latency.verify.p99Ms,
+    createP99Ms: r.latency.create.count > 0 ? r.latency.create.p99Ms : null,
+    errors: r.window.counted.verify.errors + r.window.counted.create.errors,
+  };
 }

@@ -1,0 +1,151 @@
+import { LatencyRecorder } from '@fastpath/core';
+import { BenchmarkCheckError, startChild, type Scenario, type ScenarioContext } from '../../harness/index.js';
+import { aggregateCases, figures } from './aggregate-cases.js';
+import { kmsHttpReport, type BaselineRun } from './kms-http-report.js';
+import { KMS_HTTP_FLAGS, parseKmsHttpFlags, type KmsHttpSettings } from './kms-http-settings.js';
+import { versionOrder } from './kms-versions.js';
+import type { LoadInput, LoadOutput } from './load-generator-main.js';
+import { runKmsCase, type KmsCaseResult } from './run-kms-case.js';
+
+/**
+ * The end-to-end KMS benchmark of HADOOP-20045: per case a fresh standalone ZooKeeper, a fresh
+ * KMS server process and a separate load-generator process; verification by delegation token
+ * mixed with token creation; the original global-lock creation against the staged fix (and the
+ * fix with persist coalescing), in one run.
+ */
+export const kmsHttpScenario: Scenario<KmsHttpSettings> = {
+  name: 'kms-http',
+  title: 'KMS over HTTP: token verification while tokens are created (HADOOP-20045)',
+  description:
+    'Closed-loop HTTP load on a fastpath KMS backed by a standalone ZooKeeper: verification is GET key metadata ' +
+    'authenticated by a delegation token, creation is GETDELEGATIONTOKEN with simple authentication, mixed ' +
+    '100:0, 99:1, 95:5 and 90:10 in exact shuffled blocks of 100. "Original" runs creation locking `global`, ' +
+    '"fixed" runs `staged`, "fixed + coalesced" adds persist coalescing; nothing else differs. Fresh processes ' +
+    'and data for every case; original/fixed order alternates across repetitions.',
+  flags: KMS_HTTP_FLAGS,
+  parseFlags: (args, { quick }) => parseKmsHttpFlags(args, quick),
+  async run(ctx) {
+    const s = ctx.flags;
+    ctx.results.writeConfig({ scenario: 'kms-http', quick: ctx.quick, settings: s });
+    const caseMs = s.warmupMs + s.measureMs + 4000; // plus start-up of ZooKeeper and the server
+    const cases = s.reps * s.mixes.length * s.versions.length;
+    ctx.progress.begin('kms-http', (cases + (s.baseline ? s.reps : 0)) * caseMs);
+    const results: KmsCaseResult[] = [];
+    const baselines: BaselineRun[] = [];
+    for (let rep = 0; rep < s.reps; rep++) {
+      if (s.baseline) {
+        ctx.progress.setDetail(`rep ${rep + 1}/${s.reps} · trivial Fastify route`);
+        baselines.push(await runBaseline(ctx, rep));
+        ctx.progress.advance(caseMs);
+      }
+      for (const mix of s.mixes) {
+        for (const version of versionOrder(rep, s.versions)) {
+          if (ctx.signal.aborted) throw new Error('interrupted');
+          ctx.progress.setDetail(`rep ${rep + 1}/${s.reps} · ${mix.label} · ${version}`);
+          const result = await runKmsCase(ctx, version, mix, rep);
+          results.push(result);
+          const errors = result.window.counted.verify.errors + result.window.counted.create.errors;
+          ctx.results.writeCase(`${mix.verify}-${mix.create}-${version}-rep${rep}`, result);
+          ctx.results.recordComparison(`${mix.label}/${version}/rep${rep}`, {
+            version,
+            mix: mix.label,
+            rep,
+            requestsPerSec: result.window.throughput,
+            verifyPerSec: result.window.throughputByOp.verify,
+            createPerSec: result.window.throughputByOp.create,
+            verifyP99Ms: result.latency.verify.p99Ms,
+            createP99Ms: result.latency.create.count > 0 ? result.latency.create.p99Ms : null,
+            errors,
+          });
+          ctx.note(
+            `${mix.label} ${version} rep ${rep + 1}: ${Math.round(result.window.throughput)} req/s, verify p99 ${result.latency.verify.p99Ms.toFixed(2)} ms, errors ${errors}`,
+          );
+          ctx.progress.advance(caseMs);
+        }
+      }
+      // The comparison JSON also carries the per-mix medians so far, so a crashed run keeps them.
+      ctx.results.recordComparison('medians', medianEntries(results, s));
+    }
+    ctx.progress.end();
+    const errors = results.reduce(
+      (n, r) => n + r.window.counted.verify.errors + r.window.counted.create.errors,
+      0,
+    );
+    const report = await kmsHttpReport(ctx, results, baselines);
+    if (errors > 0) {
+      // Still write the report: the numbers are kept, and the failure says why they are suspect.
+      ctx.results.writeReport(report.markdown);
+      throw new BenchmarkCheckError(
+        `${errors} request(s) failed inside the measured windows; see the case files`,
+      );
+    }
+    return report;
+  },
+};
+
+/** Per mix: median requests/s of each version and the ratios, as `<dir>/comparison.json` promises. */
+function medianEntries(results: readonly KmsCaseResult[], s: KmsHttpSettings): Record<string, unknown> {
+  const rows = aggregateCases(
+    results.map(figures),
+    s.mixes.map((m) => m.label),
+  );
+  return Object.fromEntries(
+    rows.map((r) => [
+      r.mix,
+      {
+        original: r.throughput.original?.median ?? null,
+        fixed: r.throughput.fixed?.median ?? null,
+        coalesced: r.throughput.coalesced?.median ?? null,
+        fixedOverOriginal: r.fixedOverOriginal?.ratio ?? null,
+        coalescedOverOriginal: r.coalescedOverOriginal?.ratio ?? null,
+      },
+    ]),
+  );
+}
+
+/** The trivial Fastify route under the same load generator: this machine's ceiling. */
+async function runBaseline(ctx: ScenarioContext<KmsHttpSettings>, rep: number): Promise<BaselineRun> {
+  const s = ctx.flags;
+  await using server = startChild(ctx.sourcePath('scenarios/kms-http/baseline-server-main.ts'), {
+    name: `baseline-${rep}`,
+    logFile: ctx.results.logPath(`baseline-${rep}`),
+    onSpawn: (c) => ctx.results.recordCommand(c, 'trivial Fastify route'),
+  });
+  const { port } = await server.waitForMessage<{ port: number }>(
+    (m) => (m as { kind?: string }).kind === 'baseline-listening',
+    30_000,
+  );
+  await using generator = startChild<LoadInput, LoadOutput>(
+    ctx.sourcePath('scenarios/kms-http/load-generator-main.ts'),
+    {
+      name: `load-baseline-${rep}`,
+      logFile: ctx.results.logPath(`load-baseline-${rep}`),
+      onSpawn: (c) => ctx.results.recordCommand(c, 'load generator, trivial route'),
+    },
+  );
+  await generator.ready;
+  const out = await generator.call(
+    {
+      origin: `http://127.0.0.1:${port}`,
+      target: 'baseline',
+      mix: '100:0',
+      concurrency: s.concurrency,
+      warmupMs: s.warmupMs,
+      measureMs: s.measureMs,
+      seed: rep,
+      keyName: '',
+      verifyToken: '',
+      creator: '',
+      requestTimeoutMs: s.requestTimeoutMs,
+    },
+    { timeoutMs: s.warmupMs + s.measureMs + s.requestTimeoutMs + 60_000 },
+  );
+  const run: BaselineRun = {
+    rep,
+    requestsPerSec: out.window.throughput,
+    p99Ms: LatencyRecorder.fromBase64(out.latency.verify).summary().p99Ms,
+    errors: out.window.counted.verify.errors,
+  };
+  ctx.results.writeCase(`baseline-rep${rep}`, { ...run, window: out.window });
+  return run;
+}

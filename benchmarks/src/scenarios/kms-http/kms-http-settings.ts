@@ -1,0 +1,98 @@
+import {
+  BenchmarkUsageError,
+  integerFlag,
+  listFlag,
+  numberFlag,
+  parseScenarioFlags,
+} from '../../harness/index.js';
+import { DEFAULT_MIXES, parseMix, type OperationMix } from '../mixed-load/operation-mix.js';
+import { ALL_VERSIONS, type KmsVersion } from './kms-versions.js';
+
+export interface KmsHttpSettings {
+  warmupMs: number;
+  measureMs: number;
+  reps: number;
+  mixes: OperationMix[];
+  concurrency: number;
+  /** KMS server processes (node:cluster workers) per case. */
+  workers: number;
+  versions: KmsVersion[];
+  seqNumBatchSize: number;
+  /** Also measure the trivial Fastify route (this machine's ceiling) once per repetition. */
+  baseline: boolean;
+  requestTimeoutMs: number;
+}
+
+/** The source document's setting: 5 s warm-up, 15 s measured, 3 repetitions, 32 in flight. */
+export const DEFAULT_KMS_HTTP_SETTINGS: Readonly<Omit<KmsHttpSettings, 'mixes'>> = Object.freeze({
+  warmupMs: 5000,
+  measureMs: 15000,
+  reps: 3,
+  concurrency: 32,
+  workers: 1,
+  versions: [...ALL_VERSIONS],
+  seqNumBatchSize: 100,
+  baseline: true,
+  requestTimeoutMs: 30_000,
+});
+
+const QUICK = Object.freeze({ warmupMs: 1000, measureMs: 3000, reps: 1 });
+
+export const KMS_HTTP_FLAGS = {
+  warmup: { type: 'string', value: '<s>', description: 'warm-up per case in seconds (default 5; --quick 1)' },
+  measure: {
+    type: 'string',
+    value: '<s>',
+    description: 'measured window per case in seconds (default 15; --quick 3)',
+  },
+  reps: { type: 'string', value: '<n>', description: 'repetitions (default 3; --quick 1)' },
+  mixes: {
+    type: 'string',
+    value: '<list>',
+    description: `verify:create mixes (default ${DEFAULT_MIXES.join(',')})`,
+  },
+  concurrency: { type: 'string', value: '<n>', description: 'requests in flight, closed loop (default 32)' },
+  workers: { type: 'string', value: '<n>', description: 'KMS server processes per case (default 1)' },
+  versions: {
+    type: 'string',
+    value: '<list>',
+    description: `server versions (default ${ALL_VERSIONS.join(',')})`,
+  },
+  'batch-size': {
+    type: 'string',
+    value: '<n>',
+    description: 'sequence-number batch size, both versions (default 100)',
+  },
+  'no-baseline': { type: 'boolean', description: 'skip the trivial Fastify route measurement' },
+} as const;
+
+export function parseKmsHttpFlags(args: readonly string[], quick: boolean): KmsHttpSettings {
+  const name = 'kms-http';
+  const flags = parseScenarioFlags(name, args, KMS_HTTP_FLAGS);
+  const base = quick ? { ...DEFAULT_KMS_HTTP_SETTINGS, ...QUICK } : DEFAULT_KMS_HTTP_SETTINGS;
+  let mixes: OperationMix[];
+  try {
+    mixes = (flags.mixes ?? DEFAULT_MIXES.join(',')).split(',').map(parseMix);
+  } catch (error) {
+    throw new BenchmarkUsageError(`${name}: --mixes: ${(error as Error).message}`);
+  }
+  return {
+    warmupMs: Math.round(
+      numberFlag(name, 'warmup', flags.warmup, base.warmupMs / 1000, { min: 0, max: 3600 }) * 1000,
+    ),
+    measureMs: Math.round(
+      numberFlag(name, 'measure', flags.measure, base.measureMs / 1000, { min: 0.5, max: 3600 }) * 1000,
+    ),
+    reps: integerFlag(name, 'reps', flags.reps, base.reps, { min: 1, max: 100 }),
+    mixes,
+    concurrency: integerFlag(name, 'concurrency', flags.concurrency, base.concurrency, { min: 1, max: 4096 }),
+    workers: integerFlag(name, 'workers', flags.workers, base.workers, { min: 1, max: 64 }),
+    versions: listFlag(name, 'versions', flags.versions, base.versions, ALL_VERSIONS),
+    seqNumBatchSize: integerFlag(name, 'batch-size', flags['batch-size'], base.seqNumBatchSize, {
+      min: 1,
+      max: 1_000_000,
+    }),
+    baseline: !flags['no-baseline'],
+    requestTimeoutMs: base.requestTimeoutMs,
+  };
+}
