@@ -53,7 +53,8 @@ describe('checkBoundaries', () => {
   it('accepts the edges the design allows', () => {
     expect(
       rules({
-        'packages/token-manager/src/a.ts': "import { Mutex } from '@fastpath/core';\nimport { r } from '@fastpath/secure-random';",
+        'packages/token-manager/src/a.ts':
+          "import { Mutex } from '@fastpath/core';\nimport { r } from '@fastpath/secure-random';",
         'packages/token-manager/src/b.ts': "import { a } from './a.js';",
         'benchmarks/src/x.ts': "import { z } from '@fastpath/token-manager/zookeeper';",
       }),
@@ -61,18 +62,26 @@ describe('checkBoundaries', () => {
   });
 
   it('refuses an edge the design does not allow, but lets tests import anything', () => {
-    expect(rules({ 'packages/kms-client/src/a.ts': "import { t } from '@fastpath/token-manager';" })).toEqual(['edge']);
-    expect(rules({ 'packages/kms-client/test/a.integration.test.ts': "import { t } from '@fastpath/token-manager';" })).toEqual(
+    expect(rules({ 'packages/kms-client/src/a.ts': "import { t } from '@fastpath/token-manager';" })).toEqual(
+      ['edge'],
+    );
+    expect(
+      rules({
+        'packages/kms-client/test/a.integration.test.ts': "import { t } from '@fastpath/token-manager';",
+      }),
+    ).toEqual([]);
+    expect(rules({ 'packages/core/src/x.test.ts': "import { t } from '@fastpath/secure-random';" })).toEqual(
       [],
     );
-    expect(rules({ 'packages/core/src/x.test.ts': "import { t } from '@fastpath/secure-random';" })).toEqual([]);
   });
 
   it('refuses deep imports, by subpath and by relative path', () => {
-    expect(rules({ 'benchmarks/src/a.ts': "import { x } from '@fastpath/core/src/mutex.js';" })).toEqual(['deep-import']);
-    expect(rules({ 'packages/token-manager/src/a.ts': "import { x } from '../../core/src/mutex.js';" })).toEqual([
+    expect(rules({ 'benchmarks/src/a.ts': "import { x } from '@fastpath/core/src/mutex.js';" })).toEqual([
       'deep-import',
     ]);
+    expect(
+      rules({ 'packages/token-manager/src/a.ts': "import { x } from '../../core/src/mutex.js';" }),
+    ).toEqual(['deep-import']);
   });
 
   it('finds package and module cycles, ignoring type-only imports', () => {
@@ -85,7 +94,9 @@ describe('checkBoundaries', () => {
     ];
     const found = checkBoundaries(withCycle, refs);
     expect(found.map((v) => v.rule)).toEqual(['file-cycle']);
-    expect(found[0]?.message).toContain('packages/core/src/a.ts -> packages/core/src/b.ts -> packages/core/src/a.ts');
+    expect(found[0]?.message).toContain(
+      'packages/core/src/a.ts -> packages/core/src/b.ts -> packages/core/src/a.ts',
+    );
   });
 
   it('flags a product package missing from the design table', () => {
@@ -103,6 +114,13 @@ describe('findCycles', () => {
       ['d', new Set(['a'])],
     ]);
     expect(findCycles(graph)).toEqual([['a', 'b', 'c', 'a']]);
-    expect(findCycles(new Map([['a', new Set(['b'])], ['b', new Set(['c'])]]))).toEqual([]);
+    expect(
+      findCycles(
+        new Map([
+          ['a', new Set(['b'])],
+          ['b', new Set(['c'])],
+        ]),
+      ),
+    ).toEqual([]);
   });
 });

@@ -25,7 +25,10 @@ export interface Violation {
 const isTestFile = (file: string): boolean => /(^|\/)test\//.test(file) || /\.test\.[cm]?[jt]s$/.test(file);
 
 /** Finds every import that breaks the design's boundaries, and every cycle. */
-export function checkBoundaries(packages: readonly WorkspacePackage[], imports: readonly ImportRef[]): Violation[] {
+export function checkBoundaries(
+  packages: readonly WorkspacePackage[],
+  imports: readonly ImportRef[],
+): Violation[] {
   const violations: Violation[] = [];
   const byName = new Map(packages.map((p) => [p.name, p]));
   const owner = (file: string): WorkspacePackage | undefined =>

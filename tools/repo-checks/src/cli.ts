@@ -1,12 +1,25 @@
 // `npm run check -w @fastpath/repo-checks [root]`: prints every boundary violation and catalogue gap.
-import { resolve } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { checkRepository } from './check-repository.js';
 
-const root = resolve(process.argv[2] ?? process.cwd());
+/** The nearest folder upward whose package.json declares workspaces: the repository root. */
+function findRoot(start: string): string {
+  for (let dir = start; ; dir = dirname(dir)) {
+    const manifest = join(dir, 'package.json');
+    if (existsSync(manifest) && 'workspaces' in (JSON.parse(readFileSync(manifest, 'utf8')) as object))
+      return dir;
+    if (dirname(dir) === dir) throw new Error(`no package.json with workspaces above ${start}`);
+  }
+}
+
+const root = process.argv[2] ? resolve(process.argv[2]) : findRoot(process.cwd());
 const report = checkRepository(root);
 for (const v of report.violations) console.log(`${v.rule}: ${v.message}`);
-for (const m of report.catalogue.missing) console.log(`error-catalogue: ${m.code} (${m.files.join(', ')}) is not in docs/errors.md`);
-for (const s of report.catalogue.stale) console.log(`error-catalogue: ${s} is in docs/errors.md but no code throws it`);
+for (const m of report.catalogue.missing)
+  console.log(`error-catalogue: ${m.code} (${m.files.join(', ')}) is not in docs/errors.md`);
+for (const s of report.catalogue.stale)
+  console.log(`error-catalogue: ${s} is in docs/errors.md but no code throws it`);
 const problems = report.violations.length + report.catalogue.missing.length + report.catalogue.stale.length;
 console.log(`${report.filesScanned} files scanned, ${problems} problem(s)`);
 process.exitCode = problems === 0 ? 0 : 1;

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-const CODE = /['"`](ERR_[A-Z0-9_]+)['"`]/g;
+const CODE = /['"`](ERR_[A-Z0-9_]*[A-Z0-9])['"`]/g;
 
 /** Error codes thrown by product code: string literals `'ERR_…'` outside tests. */
 export function codesInSources(root: string, files: readonly string[]): Map<string, string[]> {
@@ -33,11 +33,17 @@ export interface CatalogueDiff {
   stale: string[];
 }
 
-export function compareCatalogue(root: string, files: readonly string[], cataloguePath = 'docs/errors.md'): CatalogueDiff {
+export function compareCatalogue(
+  root: string,
+  files: readonly string[],
+  cataloguePath = 'docs/errors.md',
+): CatalogueDiff {
   const inCode = codesInSources(root, files);
   const documented = codesInCatalogue(readFileSync(join(root, cataloguePath), 'utf8'));
   return {
-    missing: [...inCode].filter(([code]) => !documented.has(code)).map(([code, where]) => ({ code, files: [...new Set(where)] })),
+    missing: [...inCode]
+      .filter(([code]) => !documented.has(code))
+      .map(([code, where]) => ({ code, files: [...new Set(where)] })),
     stale: [...documented].filter((code) => !inCode.has(code)).sort(),
   };
 }

@@ -36,7 +36,8 @@ export function listSourceFiles(root: string, dir: string): string[] {
       if (SKIP_DIRS.has(name) || name.startsWith('.')) continue;
       const full = join(d, name);
       if (statSync(full).isDirectory()) walk(full);
-      else if (SOURCE.test(name) && !name.endsWith('.d.ts')) out.push(relative(root, full).split(sep).join('/'));
+      else if (SOURCE.test(name) && !name.endsWith('.d.ts'))
+        out.push(relative(root, full).split(sep).join('/'));
     }
   };
   walk(dir);

@@ -14,7 +14,10 @@ export interface WorkspacePackage {
 
 /** Reads the workspace folders the root package.json names (`packages/*`, `tools/*`, `benchmarks`). */
 export function readWorkspace(root: string): WorkspacePackage[] {
-  const rootManifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { workspaces: string[] };
+  const rootManifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+    workspaces?: string[];
+  };
+  if (!Array.isArray(rootManifest.workspaces)) throw new Error(`${root}/package.json declares no workspaces`);
   const dirs: string[] = [];
   for (const pattern of rootManifest.workspaces) {
     if (pattern.endsWith('/*')) {
