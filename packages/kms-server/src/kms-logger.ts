@@ -31,3 +31,12 @@ export function streamLogger(write: (line: string) => void): KmsLogger {
       ),
   };
 }
+
+/** A logger that puts `[prefix] ` before every message (cluster workers). */
+export function prefixLogger(logger: KmsLogger, prefix: string): KmsLogger {
+  return {
+    info: (message) => logger.info(`[${prefix}] ${message}`),
+    warn: (message) => logger.warn(`[${prefix}] ${message}`),
+    error: (message, error) => logger.error(`[${prefix}] ${message}`, error),
+  };
+}

@@ -103,6 +103,8 @@ export interface KmsServer extends AsyncDisposable {
 export interface KmsServerInternals {
   keyStore?: KeyStore;
   extraLayers?: readonly SettingsLayer[];
+  /** The `/metrics` text, when it comes from elsewhere (a cluster's aggregate). */
+  metricsText?: () => Promise<{ contentType: string; body: string }>;
 }
 
 function optionLayer(options: KmsServerOptions): SettingsLayer {
@@ -182,6 +184,7 @@ export async function startKmsServer(
 
   try {
     await mkdir(settings.dataDir, { recursive: true, mode: 0o700 });
+    const metrics = options.metrics ?? new MetricsRegistry({ processMetrics: true });
     let keyStore = internals.keyStore;
     if (keyStore === undefined) {
       const resolved = await resolveKeystorePassword({
@@ -199,6 +202,7 @@ export async function startKmsServer(
       keyStore = await FileKeyStore.open({
         file: settings.keystore.file,
         password: resolved.password,
+        metrics,
         ...(options.scrypt ? { scrypt: options.scrypt } : {}),
       });
       logger.info(`keystore ${settings.keystore.file} open: ${keyStore.state.keys.size} keys`);
@@ -206,7 +210,6 @@ export async function startKmsServer(
     const store = keyStore;
     cleanups.push(() => store.close());
 
-    const metrics = options.metrics ?? new MetricsRegistry({ processMetrics: true });
     const audit = new KmsAudit({
       file: settings.audit.file,
       aggregationWindowMs: settings.audit.aggregationWindowMs,
@@ -331,7 +334,9 @@ export async function startKmsServer(
           },
         }),
         buildInfo: () => buildInfo,
-        metrics: async () => ({ contentType: metrics.contentType, body: await metrics.metrics() }),
+        metrics:
+          internals.metricsText ??
+          (async () => ({ contentType: metrics.contentType, body: await metrics.metrics() })),
       },
     });
 

@@ -191,6 +191,13 @@ export function buildKmsApp(options: KmsAppOptions): FastifyInstance {
     return undefined;
   });
 
+  // While shutting down, every answer closes its connection, so a keep-alive client does not
+  // hold the shutdown open after its last request.
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (options.closing()) reply.header('connection', 'close');
+    return payload;
+  });
+
   app.addHook('onResponse', async (request, reply) => {
     metrics.observe(request.kmsOp ?? 'OTHER', reply.statusCode, reply.elapsedTime / 1000);
   });

@@ -1,0 +1,168 @@
+// @fastpath/kms-server/testing: helpers that run the KMS as a separate process (tests, benchmarks).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import type { KmsReadyMessage } from './cli/run-cli.js';
+
+/** Options of {@link startKmsProcess}. */
+export interface KmsProcessOptions {
+  /** Extra `fastpath-kms` arguments (`--workers 2`, `-D key=value`, …). Default: none. */
+  args?: readonly string[];
+  /** Environment of the process, on top of this process's. Default: none. */
+  env?: Readonly<Record<string, string>>;
+  /** `--data-dir`. Default: a fresh temporary directory, deleted by `stop()`. */
+  dataDir?: string;
+  /** `--config-dir`. Default: none. */
+  configDir?: string;
+  /** `--host`. Default: `127.0.0.1`. */
+  host?: string;
+  /** `--port`. Default: 0 (a free port). */
+  port?: number;
+  /** Bound for the server to report that it serves, in ms. Default: 60 000. */
+  startTimeoutMs?: number;
+  /** Bound for a graceful stop before SIGKILL, in ms. Default: 30 000. */
+  stopTimeoutMs?: number;
+  /** The package directory (holding `src/cli-main.ts` or `dist/cli-main.js`). Default: resolved from the working directory. */
+  packageDir?: string;
+}
+
+/** A KMS running in a child process. */
+export interface KmsProcess extends AsyncDisposable {
+  /** `http://127.0.0.1:<port>` (the REST API is under `/kms/v1`). */
+  readonly url: string;
+  readonly pid: number;
+  readonly workers: number;
+  readonly dataDir: string;
+  readonly child: ChildProcess;
+  /** Everything the process wrote to stderr (its log) so far. */
+  output(): string;
+  /** SIGTERM and wait for the exit (SIGKILL after `stopTimeoutMs`); removes a temporary data dir. */
+  stop(): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** SIGKILL and wait for the exit (the data dir is kept, for restart tests). */
+  kill(): Promise<void>;
+}
+
+/** Where `@fastpath/kms-server` lives, resolved as a dependency of the working directory. */
+function resolvePackageDir(): string {
+  const require = createRequire(join(process.cwd(), 'noop.js'));
+  return dirname(require.resolve('@fastpath/kms-server/package.json'));
+}
+
+/**
+ * The command that runs `fastpath-kms` in a child: the built CLI when `dist/` exists, else the
+ * TypeScript sources through tsx (a workspace without a build).
+ */
+export function kmsCommand(packageDir: string = resolvePackageDir()): {
+  command: string;
+  args: string[];
+  cwd: string;
+} {
+  const built = join(packageDir, 'dist', 'cli-main.js');
+  if (existsSync(built)) return { command: process.execPath, args: [built], cwd: packageDir };
+  return {
+    command: process.execPath,
+    args: ['--import', 'tsx', '--conditions', 'development', join(packageDir, 'src', 'cli-main.ts')],
+    cwd: packageDir,
+  };
+}
+
+/**
+ * Starts `fastpath-kms` in a child process and resolves once it serves (it reports its URL over
+ * an IPC channel). The child stops by itself if this process goes away.
+ *
+ * @example
+ * ```ts
+ * import { startKmsProcess } from '@fastpath/kms-server/testing';
+ *
+ * await using kms = await startKmsProcess({ args: ['--workers', '2', '-D', 'hadoop.kms.authentication.zk-dt-secret-manager.enable=true'] });
+ * const info = await (await fetch(`${kms.url}/build-info`)).json();
+ * ```
+ */
+export async function startKmsProcess(options: KmsProcessOptions = {}): Promise<KmsProcess> {
+  const ownDataDir = options.dataDir === undefined;
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'fastpath-kms-'));
+  const { command, args, cwd } = kmsCommand(options.packageDir);
+  const fullArgs = [
+    ...args,
+    '--host',
+    options.host ?? '127.0.0.1',
+    '--port',
+    String(options.port ?? 0),
+    '--data-dir',
+    dataDir,
+    ...(options.configDir === undefined ? [] : ['--config-dir', options.configDir]),
+    ...(options.args ?? []),
+  ];
+  const child = spawn(command, fullArgs, {
+    cwd,
+    env: { ...process.env, ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stdout?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+
+  let ready: KmsReadyMessage;
+  try {
+    ready = await new Promise<KmsReadyMessage>((resolve, reject) => {
+      const timer = setTimeout(
+        () =>
+          reject(
+            new Error(`fastpath-kms did not start within ${options.startTimeoutMs ?? 60_000} ms:\n${stderr}`),
+          ),
+        options.startTimeoutMs ?? 60_000,
+      );
+      child.on('message', (message: unknown) => {
+        if ((message as KmsReadyMessage | undefined)?.type === 'fastpath-kms:ready') {
+          clearTimeout(timer);
+          resolve(message as KmsReadyMessage);
+        }
+      });
+      void exited.then(({ code, signal }) => {
+        clearTimeout(timer);
+        reject(new Error(`fastpath-kms exited (${signal ?? `code ${code}`}) before serving:\n${stderr}`));
+      });
+    });
+  } catch (error) {
+    child.kill('SIGKILL');
+    await exited;
+    if (ownDataDir) rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+
+  let stopping: Promise<{ code: number | null; signal: NodeJS.Signals | null }> | undefined;
+  const stop = (): Promise<{ code: number | null; signal: NodeJS.Signals | null }> => {
+    stopping ??= (async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), options.stopTimeoutMs ?? 30_000);
+      const result = await exited;
+      clearTimeout(timer);
+      if (ownDataDir) rmSync(dataDir, { recursive: true, force: true });
+      return result;
+    })();
+    return stopping;
+  };
+
+  return {
+    url: ready.url,
+    pid: ready.pid,
+    workers: ready.workers,
+    dataDir,
+    child,
+    output: () => stderr,
+    stop,
+    async kill() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await exited;
+    },
+    async [Symbol.asyncDispose]() {
+      await stop();
+    },
+  };
+}
+export type { KmsReadyMessage } from './cli/run-cli.js';

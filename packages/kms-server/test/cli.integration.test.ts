@@ -1,0 +1,162 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redacted } from '@fastpath/core';
+import { FileKeyStore } from '../src/index.js';
+import { startKmsProcess } from '../src/testing.js';
+import { http } from './support/http.js';
+import { PACKAGE_DIR } from './support/paths.js';
+
+function runBin(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [join(PACKAGE_DIR, 'bin/fastpath-kms.js'), ...args], {
+      cwd: PACKAGE_DIR,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('fastpath-kms command', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'kms-cli-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('`fastpath-kms` with no arguments starts a working KMS with a generated owner-only password file', async () => {
+    // Only the environment differs from a bare run: HOME (the default data directory) and a free
+    // loopback port instead of 9600, which the machine may be using.
+    const home = join(dir, 'home');
+    const child = spawn(process.execPath, [join(PACKAGE_DIR, 'bin/fastpath-kms.js')], {
+      cwd: PACKAGE_DIR,
+      env: { ...process.env, HOME: home, FASTPATH_KMS_PORT: '0', FASTPATH_KMS_HOST: '127.0.0.1' },
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    });
+    let log = '';
+    child.stderr?.on('data', (d: Buffer) => (log += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        child.on(
+          'message',
+          (m: { type?: string; url?: string }) => m.type === 'fastpath-kms:ready' && resolve(m.url as string),
+        );
+        void exited.then(() => reject(new Error(log)));
+      });
+      const passwordFile = join(home, '.fastpath-kms', 'kms.keystore.password');
+      expect(statSync(passwordFile).mode & 0o777).toBe(0o600);
+      expect(log).toContain(`created a random one in ${passwordFile}`);
+      expect(log).not.toContain(readFileSync(passwordFile, 'utf8').trim());
+      const created = await http(`${url}/kms/v1/keys?user.name=alice`, {
+        method: 'POST',
+        body: { name: 'k1' },
+      });
+      expect(created.status).toBe(201);
+      expect((await http(`${url}/kms/v1/keys/names?user.name=alice`)).json()).toEqual(['k1']);
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
+    expect(log).toContain('KMS stopped');
+  }, 60_000);
+
+  it('keeps keys across a restart, and refuses a wrong password with a clear message', async () => {
+    const dataDir = join(dir, 'data');
+    const passwordFile = join(dir, 'pw');
+    writeFileSync(passwordFile, 'correct horse\n');
+    const first = await startKmsProcess({ dataDir, args: ['--keystore-password-file', passwordFile] });
+    await http(`${first.url}/kms/v1/keys?user.name=a`, { method: 'POST', body: { name: 'kept' } });
+    expect((await first.stop()).code).toBe(0);
+    const second = await startKmsProcess({
+      dataDir,
+      env: { FASTPATH_KMS_KEYSTORE_PASSWORD: 'correct horse' },
+    });
+    expect((await http(`${second.url}/kms/v1/keys/names?user.name=a`)).json()).toEqual(['kept']);
+    await second.stop();
+    const wrong = await runBin(['--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir], {
+      FASTPATH_KMS_KEYSTORE_PASSWORD: 'battery staple',
+    });
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toMatch(
+      /the password does not open the keystore .*kms\.keystore .*\(ERR_KMS_KEYSTORE_PASSWORD\)/,
+    );
+    expect(wrong.stderr).not.toContain('battery staple');
+  }, 90_000);
+
+  it('refuses invalid settings naming the property, and --workers without the ZooKeeper token store', async () => {
+    const bad = await runBin(['--port', 'ninety', '--data-dir', dir]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/invalid value of hadoop\.kms\.http\.port \(command line\)/);
+    writeFileSync(
+      join(dir, 'kms-site.xml'),
+      '<configuration><property><name>hadoop.kms.ssl.enabled</name><value>maybe</value></property></configuration>',
+    );
+    const site = await runBin(['--config-dir', dir, '--data-dir', dir]);
+    expect(site.code).toBe(2);
+    expect(site.stderr).toContain(`invalid value of hadoop.kms.ssl.enabled (${join(dir, 'kms-site.xml')}:1)`);
+    const workers = await runBin(['--workers', '2', '--data-dir', dir, '--port', '0']);
+    expect(workers.code).toBe(2);
+    expect(workers.stderr).toMatch(/2 workers need the ZooKeeper token store/);
+    const unknown = await runBin(['--prot', '1']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('unknown option "--prot"');
+    const help = await runBin(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('fastpath-kms keystore create');
+  }, 60_000);
+
+  it('keystore create and rekey', async () => {
+    const dataDir = join(dir, 'data');
+    const created = await runBin(['keystore', 'create', '--data-dir', dataDir], {
+      FASTPATH_KMS_KEYSTORE_PASSWORD: 'old-pass',
+    });
+    expect(created.code).toBe(0);
+    expect(created.stdout).toContain(`created an empty keystore ${join(dataDir, 'kms.keystore')}`);
+    const again = await runBin(['keystore', 'create', '--data-dir', dataDir], {
+      FASTPATH_KMS_KEYSTORE_PASSWORD: 'old-pass',
+    });
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('ERR_KMS_KEYSTORE_EXISTS');
+    writeFileSync(join(dir, 'new'), 'new-pass\n');
+    const rekeyed = await runBin(
+      ['keystore', 'rekey', '--data-dir', dataDir, '--new-password-file', join(dir, 'new')],
+      {
+        FASTPATH_KMS_KEYSTORE_PASSWORD: 'old-pass',
+      },
+    );
+    expect(rekeyed.code).toBe(0);
+    const file = join(dataDir, 'kms.keystore');
+    await expect(
+      FileKeyStore.open({ file, password: new Redacted(Buffer.from('old-pass')), create: false }),
+    ).rejects.toMatchObject({
+      code: 'ERR_KMS_KEYSTORE_PASSWORD',
+    });
+    await (
+      await FileKeyStore.open({ file, password: new Redacted(Buffer.from('new-pass')), create: false })
+    ).close();
+    // With the embedded default, rekey keeps the generated password file current.
+    const embedded = join(dir, 'embedded');
+    expect((await runBin(['keystore', 'create', '--data-dir', embedded])).code).toBe(0);
+    expect(
+      (
+        await runBin(['keystore', 'rekey', '--data-dir', embedded], {
+          FASTPATH_KMS_KEYSTORE_NEW_PASSWORD: 'fresh',
+        })
+      ).code,
+    ).toBe(0);
+    expect(readFileSync(join(embedded, 'kms.keystore.password'), 'utf8')).toBe('fresh\n');
+    const kms = await startKmsProcess({ dataDir: embedded });
+    expect((await http(`${kms.url}/health`)).status).toBe(200);
+    await kms.stop();
+  }, 90_000);
+});

@@ -1,0 +1,52 @@
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+
+export interface HttpResult {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+  json(): any; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+/** One request on a fresh connection (no keep-alive), so a cluster may route it to any worker. */
+export function http(
+  url: string,
+  options: {
+    method?: string;
+    body?: unknown;
+    headers?: Record<string, string>;
+    ca?: Buffer;
+    timeoutMs?: number;
+  } = {},
+): Promise<HttpResult> {
+  const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
+  const target = new URL(url);
+  const request = target.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const req = request(
+      target,
+      {
+        method: options.method ?? 'GET',
+        agent: false,
+        headers: {
+          ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
+          ...options.headers,
+        },
+        ...(options.ca ? { ca: options.ca } : {}),
+        timeout: options.timeoutMs ?? 20_000,
+      },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body, json: () => JSON.parse(body) }),
+        );
+        res.on('error', reject);
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error(`request to ${url} timed out`)));
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
