@@ -474,24 +474,43 @@ function behaviours(storeSite: () => Record<string, string>): void {
   });
 
   it("39: two KMSs sharing the signer secret accept each other's hadoop.auth cookie; without it bar is denied", async () => {
-    const signatureSecret = new Redacted(randomBytes(32));
-    const acls = { ...opAcls((op) => (op === 'GET_KEYS' ? 'foo' : '*')), ...DEFAULT_KEY_ACLS };
-    const kms1 = await start({ signatureSecret, acls });
-    const kms2 = await start({ signatureSecret, acls });
-    const first = await kms1.raw('GET', '/kms/v1/keys/names?user.name=foo');
-    expect(first.status).toBe(200);
-    const setCookie = ([] as string[]).concat(first.headers['set-cookie'] ?? []);
-    const cookie = setCookie.map((c) => c.split(';')[0] as string).find((c) => c.startsWith('hadoop.auth='));
-    expect(cookie).toBeDefined();
-    const second = await kms2.raw('GET', '/kms/v1/keys/names?user.name=bar', {
-      headers: { cookie: cookie as string },
-    });
-    expect(second.status).toBe(200);
-    expect(JSON.parse(second.body)).toEqual([]);
-    expect(await failure(kms2.as('bar').getKeyNames())).toMatchObject({
-      code: 'ERR_KMS_ACCESS_DENIED',
-      status: 403,
-    });
+    // Hadoop shares the secret through ZooKeeper (signer.secret.provider=zookeeper); this server
+    // takes a shared secret file instead, which gives the same sharing.
+    const secretDir = mkdtempSync(join(tmpdir(), 'kms-client-secret-'));
+    try {
+      const secretFile = join(secretDir, 'signature.secret');
+      writeFileSync(secretFile, randomBytes(32).toString('hex'), { mode: 0o600 });
+      const options: KmsServerOptions = {
+        site: { 'hadoop.kms.authentication.signature.secret.file': secretFile },
+        acls: { ...opAcls((op) => (op === 'GET_KEYS' ? 'foo' : '*')), ...DEFAULT_KEY_ACLS },
+      };
+      const kms1 = await start(options);
+      const kms2 = await start(options);
+      const first = await kms1.raw('GET', '/kms/v1/keys/names?user.name=foo');
+      expect(first.status).toBe(200);
+      const setCookie = ([] as string[]).concat(first.headers['set-cookie'] ?? []);
+      const cookie = setCookie
+        .map((c) => c.split(';')[0] as string)
+        .find((c) => c.startsWith('hadoop.auth='));
+      expect(cookie).toBeDefined();
+      const second = await kms2.raw('GET', '/kms/v1/keys/names?user.name=bar', {
+        headers: { cookie: cookie as string },
+      });
+      expect(second.status).toBe(200);
+      expect(JSON.parse(second.body)).toEqual([]);
+      expect(await failure(kms2.as('bar').getKeyNames())).toMatchObject({
+        code: 'ERR_KMS_ACCESS_DENIED',
+        status: 403,
+      });
+      // A server with its own secret does not take the cookie: bar is bar there.
+      const stranger = await start({ acls: options.acls as Record<string, string> });
+      const third = await stranger.raw('GET', '/kms/v1/keys/names?user.name=bar', {
+        headers: { cookie: cookie as string },
+      });
+      expect(third.status).toBe(403);
+    } finally {
+      rmSync(secretDir, { recursive: true, force: true });
+    }
   });
 
   it('40: proxy user client may act as foo and bar, not as foo1', async () => {
