@@ -14,12 +14,13 @@ export function http(
   options: {
     method?: string;
     body?: unknown;
+    rawBody?: string;
     headers?: Record<string, string>;
     ca?: Buffer;
     timeoutMs?: number;
   } = {},
 ): Promise<HttpResult> {
-  const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
+  const payload = options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
   const target = new URL(url);
   const request = target.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
