@@ -1,6 +1,7 @@
 import zookeeper from 'node-zookeeper-client';
 import type { ACL, Client, Stat } from 'node-zookeeper-client';
 import { TokenStoreError, TokenStoreUnavailableError } from '../../token-errors.js';
+import { hardenClient } from './harden-client.js';
 import { addPersistentRecursiveWatch, type PersistentWatchListener } from './persistent-watch.js';
 
 /** ZooKeeper error codes the manager branches on. */
@@ -265,6 +266,7 @@ export class ZkSession {
       spinDelay: 100,
       retries: 0,
     });
+    hardenClient(client);
     if (this.#o.digestAuth !== undefined)
       client.addAuthInfo('digest', Buffer.from(this.#o.digestAuth, 'utf8'));
     const ok = await new Promise<boolean>((resolve) => {
@@ -294,10 +296,24 @@ export class ZkSession {
     this.#client = client;
     this.#sessionId = client.getSessionId().toString('hex');
     this.#connected = true;
+    let stalled: ReturnType<typeof setTimeout> | undefined;
     client.on('disconnected', () => {
-      if (this.#client === client) this.#connected = false;
+      if (this.#client !== client) return;
+      this.#connected = false;
+      // The library reconnects by itself, but can hang for ever when it reaches a server that
+      // is still starting. Once the session timeout has passed without a reconnection the
+      // server has given the session up anyway: start over with a new client then.
+      if (stalled === undefined) {
+        stalled = setTimeout(() => {
+          stalled = undefined;
+          if (!this.#connected) this.#abandon(client, 'the ZooKeeper connection did not come back in time');
+        }, this.#o.sessionTimeoutMs);
+        stalled.unref();
+      }
     });
     client.on('connected', () => {
+      if (stalled !== undefined) clearTimeout(stalled);
+      stalled = undefined;
       if (this.#client !== client || this.#closed) return;
       this.#connected = true;
       const sameSession = client.getSessionId().toString('hex') === this.#sessionId;
