@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -149,17 +150,31 @@ describe('operations', () => {
       },
     );
     req.write('{"name":');
-    await waitFor(() => kms?.server.app.server.listening === true, 'the server to listen');
-    // Wait until the server has the request (its connection is open and not idle).
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    // Two more connections whose requests are still arriving (headers not finished).
+    const pending = [
+      'GET /health HTTP/1.1\r\nHost: x\r\n',
+      'GET /kms/v1/keys/names?user.name=a HTTP/1.1\r\nHost: x\r\n',
+    ].map((head) => {
+      const socket = connect(port, '127.0.0.1');
+      let text = '';
+      socket.on('data', (d: Buffer) => (text += d.toString()));
+      const closed = new Promise<string>((resolve) => socket.on('close', () => resolve(text)));
+      socket.write(head);
+      return { socket, closed };
+    });
     await waitFor(
       () =>
-        new Promise<boolean>((resolve) => kms?.server.app.server.getConnections((_e, n) => resolve(n > 0))),
-      'the connection to be accepted',
+        new Promise<boolean>((resolve) => kms?.server.app.server.getConnections((_e, n) => resolve(n >= 3))),
+      'the connections to be accepted',
     );
     const closing = kms.server.close();
     await waitFor(() => kms?.server.app.server.listening === false, 'the listener to close');
     await expect(http(`${url}/health`, { timeoutMs: 2000 })).rejects.toThrow();
+    // Requests completed now are refused with 503, and /health says why.
+    for (const { socket } of pending) socket.write('\r\n');
+    const [health, refused] = await Promise.all(pending.map((p) => p.closed));
+    expect(health).toMatch(/^HTTP\/1\.1 503 [^]*"status":"closing"/);
+    expect(refused).toMatch(/^HTTP\/1\.1 503 [^]*retry-after: 1[^]*"message":"The KMS is shutting down"/);
     req.end('"late"}');
     await closing;
     expect(answer).toEqual({ status: 201, body: expect.stringContaining('"versionName":"late@0"') });

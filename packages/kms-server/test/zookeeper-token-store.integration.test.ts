@@ -64,6 +64,10 @@ describe('ZooKeeper token store', () => {
     );
     const afterCancel = await b.call('GET', `/kms/v1/keys/names?delegation=${urlString}`);
     expect(remote(afterCancel).exception).toBe('AuthenticationException');
+    // ZooKeeper latency and the persist stage are in the metrics.
+    const metrics = (await a.call('GET', '/metrics')).body;
+    expect(metrics).toMatch(/token_manager_zookeeper_operation_seconds_count\{[^}]*\} [1-9]/);
+    expect(metrics).toMatch(/token_manager_create_persist_seconds_count [1-9]/);
   }, 60_000);
 
   it('answers 503 (retriable) while ZooKeeper cannot be reached, instead of hanging', async () => {

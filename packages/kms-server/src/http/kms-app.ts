@@ -169,11 +169,11 @@ export function buildKmsApp(options: KmsAppOptions): FastifyInstance {
   );
 
   app.addHook('onRequest', async (request, reply) => {
-    if (options.closing()) {
-      reply.header('connection', 'close');
+    const path = pathOf(request.url);
+    // /health itself reports the shutdown (503 "closing"), for load balancers.
+    if (options.closing() && path !== '/health') {
       throw new KmsRequestError('ERR_KMS_SHUTTING_DOWN', 'The KMS is shutting down', { retriable: true });
     }
-    const path = pathOf(request.url);
     if (path !== '/kms' && !path.startsWith('/kms/')) return;
     const auth = authRequest(request);
     const dtOp = authenticator.delegationTokenOperation(auth);
