@@ -34,16 +34,24 @@ export type KeystoreErrorCode =
   | 'ERR_KMS_KEYSTORE_LOCKED'
   | 'ERR_KMS_KEYSTORE_CLOSED';
 
+const RETRIABLE_KEYSTORE_CODES: ReadonlySet<KeystoreErrorCode> = new Set([
+  'ERR_KMS_KEYSTORE_IO',
+  'ERR_KMS_KEYSTORE_LOCKED',
+  'ERR_KMS_KEYSTORE_CLOSED',
+]);
+
 /**
  * The keystore file cannot be opened or written:
  * - `ERR_KMS_KEYSTORE_PASSWORD`: the password does not open it (wrong password, or a changed header);
  * - `ERR_KMS_KEYSTORE_CORRUPT`: the password is right but the content fails authentication
  *   (tampered or damaged), or the file is not a keystore at all;
- * - `ERR_KMS_KEYSTORE_IO`: reading, writing or syncing failed (`retriable`);
+ * - `ERR_KMS_KEYSTORE_IO`: reading, writing or syncing failed;
  * - `ERR_KMS_KEYSTORE_EXISTS` / `ERR_KMS_KEYSTORE_NOT_FOUND`: `keystore create` on an existing
  *   file, `keystore rekey` (or a start that may not create one) without a file;
  * - `ERR_KMS_KEYSTORE_LOCKED`: another live process has the keystore open;
  * - `ERR_KMS_KEYSTORE_CLOSED`: a write after `close()`.
+ *
+ * `IO`, `LOCKED` and `CLOSED` are `retriable`: the same call can succeed later (another server).
  *
  * The message never contains the password or key material.
  *
@@ -58,7 +66,7 @@ export class KeystoreError extends FastpathError {
   /** The keystore file concerned. */
   readonly file: string;
   constructor(code: KeystoreErrorCode, file: string, message: string, options: { cause?: unknown } = {}) {
-    super(code, message, { cause: options.cause, retriable: code === 'ERR_KMS_KEYSTORE_IO' });
+    super(code, message, { cause: options.cause, retriable: RETRIABLE_KEYSTORE_CODES.has(code) });
     this.file = file;
   }
 }

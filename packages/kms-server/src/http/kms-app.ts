@@ -366,7 +366,9 @@ function answerClientError(error: Error & { code?: string }, socket: Socket): vo
       new KmsRequestError('ERR_KMS_HEADERS_TOO_LARGE', 'Request header fields (or the URL) are too large'),
     );
   } else if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
-    answer = errorAnswer(new KmsRequestError('ERR_KMS_REQUEST_TIMEOUT', 'Request timeout'));
+    answer = errorAnswer(
+      new KmsRequestError('ERR_KMS_REQUEST_TIMEOUT', 'Request timeout', { retriable: true }),
+    );
   } else {
     answer = errorAnswer(new KmsRequestError('ERR_KMS_BAD_REQUEST', 'Malformed HTTP request'));
   }

@@ -187,3 +187,20 @@ describe('FileKeyStore', () => {
     });
   });
 });
+
+describe('KeystoreError', () => {
+  it('is retriable for I/O, lock and closed errors only', () => {
+    const retriable = (code: ConstructorParameters<typeof KeystoreError>[0]) =>
+      new KeystoreError(code, 'f', 'm').retriable;
+    expect(
+      ['ERR_KMS_KEYSTORE_IO', 'ERR_KMS_KEYSTORE_LOCKED', 'ERR_KMS_KEYSTORE_CLOSED'].map((c) =>
+        retriable(c as never),
+      ),
+    ).toEqual([true, true, true]);
+    expect(
+      ['ERR_KMS_KEYSTORE_PASSWORD', 'ERR_KMS_KEYSTORE_CORRUPT', 'ERR_KMS_KEYSTORE_EXISTS'].map((c) =>
+        retriable(c as never),
+      ),
+    ).toEqual([false, false, false]);
+  });
+});
