@@ -2,6 +2,7 @@ import { checkInteger, checkNonEmptyString } from '@fastpath/core';
 import zookeeper from 'node-zookeeper-client';
 import type { Client } from 'node-zookeeper-client';
 import { ZooKeeperConnectTimeoutError } from './zookeeper-errors.js';
+import { guardClientSocket } from './guard-client-socket.js';
 
 /** Options of {@link connectZooKeeper}. */
 export interface ConnectZooKeeperOptions {
@@ -83,6 +84,7 @@ export async function connectZooKeeper(
       spinDelay: spinDelayMs,
       retries: operationRetries,
     });
+    guardClientSocket(client);
     const connected = await new Promise<boolean>((resolve) => {
       const finish = (ok: boolean): void => {
         clearTimeout(timer);
