@@ -1,11 +1,6 @@
-import {
-  BenchmarkUsageError,
-  integerFlag,
-  listFlag,
-  numberFlag,
-  parseScenarioFlags,
-} from '../../harness/index.js';
-import { DEFAULT_MIXES, parseMix, type OperationMix } from '../mixed-load/operation-mix.js';
+import { integerFlag, listFlag, parseScenarioFlags } from '../../harness/index.js';
+import { mixesFlag, secondsFlagMs } from '../mixed-load/mixed-load-flags.js';
+import { DEFAULT_MIXES, type OperationMix } from '../mixed-load/operation-mix.js';
 import { ALL_VERSIONS, type KmsVersion } from './kms-versions.js';
 
 export interface KmsHttpSettings {
@@ -70,21 +65,11 @@ export function parseKmsHttpFlags(args: readonly string[], quick: boolean): KmsH
   const name = 'kms-http';
   const flags = parseScenarioFlags(name, args, KMS_HTTP_FLAGS);
   const base = quick ? { ...DEFAULT_KMS_HTTP_SETTINGS, ...QUICK } : DEFAULT_KMS_HTTP_SETTINGS;
-  let mixes: OperationMix[];
-  try {
-    mixes = (flags.mixes ?? DEFAULT_MIXES.join(',')).split(',').map(parseMix);
-  } catch (error) {
-    throw new BenchmarkUsageError(`${name}: --mixes: ${(error as Error).message}`);
-  }
   return {
-    warmupMs: Math.round(
-      numberFlag(name, 'warmup', flags.warmup, base.warmupMs / 1000, { min: 0, max: 3600 }) * 1000,
-    ),
-    measureMs: Math.round(
-      numberFlag(name, 'measure', flags.measure, base.measureMs / 1000, { min: 0.5, max: 3600 }) * 1000,
-    ),
+    warmupMs: secondsFlagMs(name, 'warmup', flags.warmup, base.warmupMs, { min: 0, max: 3600 }),
+    measureMs: secondsFlagMs(name, 'measure', flags.measure, base.measureMs, { min: 0.5, max: 3600 }),
     reps: integerFlag(name, 'reps', flags.reps, base.reps, { min: 1, max: 100 }),
-    mixes,
+    mixes: mixesFlag(name, flags.mixes),
     concurrency: integerFlag(name, 'concurrency', flags.concurrency, base.concurrency, { min: 1, max: 4096 }),
     workers: integerFlag(name, 'workers', flags.workers, base.workers, { min: 1, max: 64 }),
     versions: listFlag(name, 'versions', flags.versions, base.versions, ALL_VERSIONS),

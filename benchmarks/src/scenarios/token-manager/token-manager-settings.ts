@@ -1,11 +1,6 @@
-import {
-  BenchmarkUsageError,
-  integerFlag,
-  listFlag,
-  numberFlag,
-  parseScenarioFlags,
-} from '../../harness/index.js';
-import { DEFAULT_MIXES, parseMix, type OperationMix } from '../mixed-load/operation-mix.js';
+import { integerFlag, listFlag, parseScenarioFlags } from '../../harness/index.js';
+import { mixesFlag, secondsFlagMs } from '../mixed-load/mixed-load-flags.js';
+import { DEFAULT_MIXES, type OperationMix } from '../mixed-load/operation-mix.js';
 
 /** The creation paths compared: the pre-fix global lock, staged creation, staged + coalesced persists. */
 export type CreationMode = 'global' | 'staged' | 'coalesced';
@@ -65,21 +60,11 @@ export function parseTokenManagerFlags(args: readonly string[], quick: boolean):
   const name = 'token-manager';
   const flags = parseScenarioFlags(name, args, TOKEN_MANAGER_FLAGS);
   const base = quick ? { ...DEFAULT_TOKEN_MANAGER_SETTINGS, ...QUICK } : DEFAULT_TOKEN_MANAGER_SETTINGS;
-  let mixes: OperationMix[];
-  try {
-    mixes = (flags.mixes ?? DEFAULT_MIXES.join(',')).split(',').map(parseMix);
-  } catch (error) {
-    throw new BenchmarkUsageError(`${name}: --mixes: ${(error as Error).message}`);
-  }
   return {
-    warmupMs: Math.round(
-      numberFlag(name, 'warmup', flags.warmup, base.warmupMs / 1000, { min: 0, max: 600 }) * 1000,
-    ),
-    measureMs: Math.round(
-      numberFlag(name, 'measure', flags.measure, base.measureMs / 1000, { min: 0.1, max: 3600 }) * 1000,
-    ),
+    warmupMs: secondsFlagMs(name, 'warmup', flags.warmup, base.warmupMs, { min: 0, max: 600 }),
+    measureMs: secondsFlagMs(name, 'measure', flags.measure, base.measureMs, { min: 0.1, max: 3600 }),
     reps: integerFlag(name, 'reps', flags.reps, base.reps, { min: 1, max: 100 }),
-    mixes,
+    mixes: mixesFlag(name, flags.mixes),
     concurrency: integerFlag(name, 'concurrency', flags.concurrency, base.concurrency, { min: 1, max: 4096 }),
     modes: listFlag(name, 'modes', flags.modes, base.modes, CREATION_MODES),
     verifyTokens: base.verifyTokens,
