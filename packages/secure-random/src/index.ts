@@ -33,6 +33,7 @@ export {
   type SessionKeyOptions,
   type SessionKeys,
 } from './generate-session-keys.js';
+export { allocSessionKeyBuffers, fillSessionKeys, type SessionKeyBuffers } from './fill-session-keys.js';
 export {
   DeviceReadError,
   DeviceShortReadError,

@@ -51,8 +51,16 @@ const MAX_POOL_AGE_MS = 3_600_000;
 const EMPTY = new Uint8Array(0);
 const EMPTY_WORDS = new Uint32Array(0);
 
-// Set by the class's static block: the only way to read the private pool state (for tests).
+// Set by the class's static block: the only way to read the private pool state (for tests), and
+// the one-pass session draw that fillSessionKeys uses (internal, not a method, so it is not public).
 let inspectPoolState: (random: PooledSecureRandom) => PoolState;
+let fillFourFromPool: (
+  random: SecureRandom,
+  a: Uint8Array,
+  b: Uint8Array,
+  c: Uint8Array,
+  d: Uint8Array,
+) => boolean;
 
 /**
  * The default generator: a per-thread pool filled by `crypto.randomFillSync`, served by copy.
@@ -188,6 +196,63 @@ export class PooledSecureRandom implements SecureRandom {
   }
 
   /**
+   * Fills four small views (one connection's keys and IVs) in one pass over the pool: one bounds
+   * check, no clock read, no allocation. Anything unusual (a checkpoint or refill due, a closed
+   * pool, parts that must bypass the pool) takes the careful path, which zeroes all four on error.
+   */
+  #fillFour(a: Uint8Array, b: Uint8Array, c: Uint8Array, d: Uint8Array): void {
+    const sa = a.length;
+    const sb = b.length;
+    const sc = c.length;
+    const sd = d.length;
+    let pos = this.#pos;
+    // Each part consumes whole words (see copyWords).
+    const total = ((sa + 3) & ~3) + ((sb + 3) & ~3) + ((sc + 3) & ~3) + ((sd + 3) & ~3);
+    // (sa | sb | sc | sd) is at least the largest size: too large sends the set down the careful path,
+    // which checks each part on its own.
+    if (pos + total > this.#limit || (sa | sb | sc | sd) > this.#loopMaxBytes) {
+      this.#fillFourCarefully(a, b, c, d, total);
+      return;
+    }
+    const words = this.#words;
+    pos = copyWords(words, pos, a, sa);
+    pos = copyWords(words, pos, b, sb);
+    pos = copyWords(words, pos, c, sc);
+    this.#pos = copyWords(words, pos, d, sd);
+  }
+
+  #fillFourCarefully(a: Uint8Array, b: Uint8Array, c: Uint8Array, d: Uint8Array, total: number): void {
+    try {
+      const bypass =
+        this.#closed ||
+        this.#buildingSnapshot ||
+        Math.max(a.length, b.length, c.length, d.length) > this.#loopMaxBytes ||
+        total > this.#poolBytes;
+      if (bypass) {
+        this.#fillView(a);
+        this.#fillView(b);
+        this.#fillView(c);
+        this.#fillView(d);
+        return;
+      }
+      // Check age and pid once for the whole set, then serve all four from the same pool.
+      let pos = this.#pos + total > this.#limit ? this.#checkpoint(total) : this.#pos;
+      const words = this.#words;
+      pos = copyWords(words, pos, a, a.length);
+      pos = copyWords(words, pos, b, b.length);
+      pos = copyWords(words, pos, c, c.length);
+      this.#pos = copyWords(words, pos, d, d.length);
+    } catch (err) {
+      // A half-filled key set must not look usable: zero every part, filled or not.
+      a.fill(0);
+      b.fill(0);
+      c.fill(0);
+      d.fill(0);
+      throw err;
+    }
+  }
+
+  /**
    * Called when a draw of `size` bytes would cross #limit: checks age and pid, then either moves
    * the limit on or refills. Returns the position to serve from.
    */
@@ -267,6 +332,12 @@ export class PooledSecureRandom implements SecureRandom {
   }
 
   static {
+    // A brand check rather than instanceof: it cannot be fooled by prototypes and costs less.
+    fillFourFromPool = (random, a, b, c, d) => {
+      if (!(#fillFour in random)) return false;
+      random.#fillFour(a, b, c, d);
+      return true;
+    };
     inspectPoolState = (random) => ({
       pool: random.#pool,
       pos: random.#pos,
@@ -304,6 +375,23 @@ function copyWords(words: Uint32Array, pos: number, out: Uint8Array, size: numbe
 
 function alignUp(pos: number): number {
   return (pos + 3) & ~3;
+}
+
+/**
+ * When `random` is a {@link PooledSecureRandom}, fills `a`, `b`, `c` and `d` (in that order) from
+ * its pool in one pass and returns true; on error all four are zeroed and the error thrown. Returns
+ * false, touching nothing, for any other generator. Used by `fillSessionKeys`; not exported from
+ * the package front door. The caller checks that the four are distinct Uint8Arrays.
+ * @internal
+ */
+export function fillFourIfPooled(
+  random: SecureRandom,
+  a: Uint8Array,
+  b: Uint8Array,
+  c: Uint8Array,
+  d: Uint8Array,
+): boolean {
+  return fillFourFromPool(random, a, b, c, d);
 }
 
 /** What {@link inspectPool} shows of a pool. */

@@ -65,13 +65,15 @@ export class InvalidDrawSizeError extends FastpathError {
   }
 }
 
-/** `fill` was given something that is not an `ArrayBufferView` (a Buffer, typed array or DataView). */
+/**
+ * A draw was given memory it cannot fill: `fill` something that is not an `ArrayBufferView` (a
+ * Buffer, typed array or DataView), or `fillSessionKeys` a part that is missing, not a Uint8Array,
+ * of the wrong size, or the same view as another part.
+ */
 export class InvalidDrawTargetError extends FastpathError {
-  constructor(target: unknown) {
-    super(
-      'ERR_SECURE_RANDOM_INVALID_TARGET',
-      `fill needs a Buffer, typed array or DataView, got ${describe(target)}`,
-    );
+  /** @param need what the target should have been, as the start of the message. */
+  constructor(target: unknown, need = 'fill needs a Buffer, typed array or DataView') {
+    super('ERR_SECURE_RANDOM_INVALID_TARGET', `${need}, got ${describe(target)}`);
   }
 }
 
@@ -93,6 +95,7 @@ function reason(cause: unknown): string {
 function describe(value: unknown): string {
   if (typeof value === 'number') return String(value);
   if (value === null) return 'null';
+  if (ArrayBuffer.isView(value)) return `${value.constructor.name} of ${value.byteLength} bytes`;
   if (typeof value === 'object') return (value as object).constructor?.name ?? 'object';
   return typeof value;
 }

@@ -8,6 +8,7 @@ export const DRAW_VARIANT_IDS = [
   'random-fill-sync',
   'pooled-shared',
   'pooled-per-worker',
+  'pooled-allocating',
 ] as const;
 
 export type DrawVariantId = (typeof DRAW_VARIANT_IDS)[number];
@@ -16,8 +17,12 @@ export type DrawVariantId = (typeof DRAW_VARIANT_IDS)[number];
 export const BASELINE_VARIANT: DrawVariantId = 'hadoop-style';
 /** The per-call system generator, the second reference of the goals. */
 export const PER_CALL_VARIANT: DrawVariantId = 'random-fill-sync';
-/** The configuration the package recommends, which the goals are about. */
+/** The configuration the package recommends, which the goals are read from. */
 export const TARGET_VARIANT: DrawVariantId = 'pooled-per-worker';
+/** The same generator behind the allocating API: the goals are also shown read from it. */
+export const ALLOCATING_VARIANT: DrawVariantId = 'pooled-allocating';
+/** The allocating per-call reference (Node offers no allocation-free form of it). */
+export const ALLOCATING_PER_CALL_VARIANT: DrawVariantId = 'random-bytes';
 
 export interface DrawVariant {
   /** Row name in the JMH-style table. */
@@ -26,6 +31,8 @@ export interface DrawVariant {
   readonly label: string;
   /** What one op does. */
   readonly description: string;
+  /** Whether an op allocates its result (four new Buffers) instead of filling caller-owned ones. */
+  readonly allocates: boolean;
 }
 
 export const DRAW_VARIANTS: Readonly<Record<DrawVariantId, DrawVariant>> = Object.freeze({
@@ -33,34 +40,48 @@ export const DRAW_VARIANTS: Readonly<Record<DrawVariantId, DrawVariant>> = Objec
     benchmark: 'SecureRandomBench.hadoopStyle',
     label: 'Hadoop-style (new device reader per op)',
     description:
-      'a new `DeviceSecureRandom` per op, as a new codec per connection did: open `/dev/urandom`, read an 8 KiB reservoir, serve the four draws, close',
+      "`fillSessionKeys(keys, new DeviceSecureRandom())` then `close()`, as a new codec per connection did: open `/dev/urandom`, read an 8 KiB reservoir, fill the caller's four buffers, close",
+    allocates: false,
   },
   'device-shared': {
     benchmark: 'SecureRandomBench.deviceShared',
     label: 'device reader, kept open',
     description:
-      'one `DeviceSecureRandom` per thread, reused by every op (8 KiB reservoir refilled as it runs out)',
+      '`fillSessionKeys(keys, reader)` with one `DeviceSecureRandom` per thread, reused by every op (8 KiB reservoir refilled as it runs out)',
+    allocates: false,
   },
   'random-bytes': {
     benchmark: 'SecureRandomBench.randomBytes',
-    label: 'crypto.randomBytes',
-    description: '`crypto.randomBytes(n)` per draw',
+    label: 'crypto.randomBytes (allocates)',
+    description:
+      '`crypto.randomBytes(n)` per part, each in a `Redacted` box: it can only allocate, so this row allocates four Buffers per op',
+    allocates: true,
   },
   'random-fill-sync': {
     benchmark: 'SecureRandomBench.randomFillSync',
     label: 'crypto.randomFillSync',
-    description: '`crypto.randomFillSync(Buffer.allocUnsafeSlow(n))` per draw',
+    description: "`crypto.randomFillSync(part)` into each of the caller's four buffers",
+    allocates: false,
   },
   'pooled-shared': {
     benchmark: 'SecureRandomBench.pooledShared',
     label: 'pooled, module default',
-    description: "`generateSessionKeys()`: the thread's shared `defaultSecureRandom`",
+    description: "`fillSessionKeys(keys)`: the thread's shared `defaultSecureRandom`, one pass over its pool",
+    allocates: false,
   },
   'pooled-per-worker': {
     benchmark: 'SecureRandomBench.pooledPerWorker',
     label: 'pooled, own instance per worker',
     description:
-      '`generateSessionKeys({ source })` with a `PooledSecureRandom` each worker created for itself',
+      '`fillSessionKeys(keys, source)` with a `PooledSecureRandom` each worker created for itself, one pass over its pool',
+    allocates: false,
+  },
+  'pooled-allocating': {
+    benchmark: 'SecureRandomBench.pooledAllocating',
+    label: 'pooled, own instance, allocating',
+    description:
+      '`generateSessionKeys({ keyBytes, source })` with the same kind of own `PooledSecureRandom`: four new Buffers, each in a `Redacted` box, per op',
+    allocates: true,
   },
 });
 

@@ -21,7 +21,7 @@ export interface SecureRandomSettings {
   bulkBytes: number[];
   /** Measured rounds per bulk size: more than the main rounds, as the two variants differ little. */
   bulkRounds: number;
-  /** Length of one bulk round, in ms. */
+  /** Length of one bulk round, in ms: both bulk variants run in it, alternating in short slices. */
   bulkRoundMs: number;
 }
 
@@ -35,7 +35,7 @@ export const DEFAULT_SECURE_RANDOM_SETTINGS: Readonly<SecureRandomSettings> = Ob
   keyBytes: 16,
   bulkBytes: [65536, 1048576],
   bulkRounds: 9,
-  bulkRoundMs: 300,
+  bulkRoundMs: 600,
 });
 
 export const QUICK_SECURE_RANDOM_SETTINGS: Readonly<
@@ -46,7 +46,7 @@ export const QUICK_SECURE_RANDOM_SETTINGS: Readonly<
   warmupMs: 150,
   latencyMs: 150,
   bulkRounds: 2,
-  bulkRoundMs: 100,
+  bulkRoundMs: 200,
 });
 
 const MAX_THREADS = 64;
@@ -103,7 +103,7 @@ export const SECURE_RANDOM_FLAGS = {
   'bulk-round-ms': {
     type: 'string',
     value: '<ms>',
-    description: `length of one bulk round in ms (default ${d.bulkRoundMs}; --quick ${q.bulkRoundMs})`,
+    description: `length of one bulk round in ms, both variants alternating (default ${d.bulkRoundMs}; --quick ${q.bulkRoundMs})`,
   },
 } as const;
 
