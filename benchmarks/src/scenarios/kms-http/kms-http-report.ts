@@ -211,8 +211,8 @@ export async function kmsHttpReport(
 }
 
 function fsyncMeanMs(mntr: Record<string, number | string>): number | null {
-  const sum = Number(mntr.zk_fsynctime_sum);
-  const count = Number(mntr.zk_fsynctime_count);
+  const sum = Number(mntr.zk_sum_fsynctime);
+  const count = Number(mntr.zk_cnt_fsynctime);
   return Number.isFinite(sum) && Number.isFinite(count) && count > 0 ? sum / count : null;
 }
 
