@@ -102,6 +102,26 @@ describe('DelegationTokenSecretManager (in-memory)', () => {
     expect(() => new DelegationTokenSecretManager(options)).toThrow(field);
   });
 
+  it('answers a token string it has decoded before exactly as the first time, through renewal, expiry and cancellation', async () => {
+    const m = await started(
+      new DelegationTokenSecretManager({ clock, taskIntervalMs: 0, tokenRenewIntervalMs: 2000 }),
+    );
+    const url = (await m.createToken({ owner: 'alice', renewer: 'yarn' })).toUrlString();
+    const first = await m.verify(url);
+    expect(first.owner).toBe('alice');
+    expect((await m.verify(url)).key).toBe(first.key);
+    clock.advance(2001);
+    await expect(m.verify(url)).rejects.toMatchObject({ code: 'ERR_INVALID_TOKEN' });
+    clock.set(T0);
+    await m.renewToken(url, 'yarn');
+    expect((await m.verify(url)).owner).toBe('alice');
+    await m.cancelToken(url, 'alice');
+    await expect(m.verify(url)).rejects.toMatchObject({ code: 'ERR_INVALID_TOKEN' });
+    // A malformed string is refused every time, not remembered.
+    for (let i = 0; i < 2; i++)
+      await expect(m.verify(`${url}!`)).rejects.toMatchObject({ code: 'ERR_INVALID_TOKEN' });
+  });
+
   it('refuses to create before start and to start twice', async () => {
     const m = new DelegationTokenSecretManager({ clock, taskIntervalMs: 0 });
     await expect(m.createToken({ owner: 'a' })).rejects.toBeInstanceOf(TokenManagerStateError);

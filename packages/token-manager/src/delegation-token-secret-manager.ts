@@ -185,6 +185,8 @@ const JAVA_HMAC_NAMES: Record<string, string> = {
   hmacsha512: 'sha512',
 };
 const MAX_INTERVAL_MS = 100 * 365 * 86_400_000;
+/** How many decoded token strings a manager remembers (a few MB at most). */
+const DECODED_STRINGS_MAX = 4096;
 
 /**
  * Hadoop's delegation token secret manager (`AbstractDelegationTokenSecretManager`), in memory:
@@ -230,6 +232,11 @@ export class DelegationTokenSecretManager implements AsyncDisposable {
   protected sequenceNumberValue = 0;
 
   readonly #tokens = new Map<string, CacheEntry>();
+  // Clients send the same token string on every request; decoding it (URL-safe base64, the
+  // identifier's varints, and re-encoding its canonical bytes) costs more than the rest of a
+  // cached verification, so decoded strings are remembered. Token and identifier are immutable,
+  // and only well-formed tokens of this manager's kind get in, so a hit answers exactly as a decode.
+  readonly #decodedStrings = new Map<string, { token: Token; identifier: DelegationTokenIdentifier }>();
   readonly #ownerStats = new Map<string, number>();
   readonly #onBackgroundError: (error: unknown) => void;
   #running = false;
@@ -529,13 +536,29 @@ export class DelegationTokenSecretManager implements AsyncDisposable {
 
   /** Reads the identifier of a token of this manager's kind (`ERR_INVALID_TOKEN` if it cannot). */
   decodeToken(token: Token | string): { token: Token; identifier: DelegationTokenIdentifier } {
+    if (typeof token === 'string') {
+      const known = this.#decodedStrings.get(token);
+      if (known !== undefined) return known;
+    }
     try {
       const t = typeof token === 'string' ? Token.fromUrlString(token) : token;
       if (!(t instanceof Token)) throw new WireFormatError('not a token');
       if (t.kind !== this.options.tokenKind) {
         throw new WireFormatError(`token kind "${t.kind}" is not "${this.options.tokenKind}"`);
       }
-      return { token: t, identifier: DelegationTokenIdentifier.decode(this.options.tokenKind, t.identifier) };
+      const decoded = Object.freeze({
+        token: t,
+        identifier: DelegationTokenIdentifier.decode(this.options.tokenKind, t.identifier),
+      });
+      if (typeof token === 'string') {
+        // Bounded: when full, the oldest entry goes (insertion order), so a flood of distinct
+        // strings costs a decode each, as without the cache, and never grows memory.
+        if (this.#decodedStrings.size >= DECODED_STRINGS_MAX) {
+          this.#decodedStrings.delete(this.#decodedStrings.keys().next().value as string);
+        }
+        this.#decodedStrings.set(token, decoded);
+      }
+      return decoded;
     } catch (error) {
       if (error instanceof WireFormatError) {
         throw new InvalidTokenError('malformed', `malformed delegation token: ${error.message}`, {
