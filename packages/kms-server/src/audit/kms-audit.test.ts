@@ -101,6 +101,23 @@ describe('KmsAudit', () => {
     expect(lines).toEqual(['OK[op=CREATE_KEY, key=k\\n1\\u0000, user=eve\\r\\nOK[op=DELETE_KEY] ']);
   });
 
+  it('stamps every line with its own time across second boundaries', async () => {
+    const file = join(dir, 'audit.log');
+    const clock = new ManualClock(0);
+    const audit = new KmsAudit({ file, aggregationWindowMs: 10_000, clock });
+    const times = [5, 999, 1000, 1001.7, 1099, 61_010, 61_010, 3_600_000 - 1, 3_600_000];
+    for (const t of times) {
+      clock.set(t);
+      audit.ok('alice', 'GET_KEYS', undefined, '');
+    }
+    await audit.close();
+    const stamps = readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => l.slice(0, 23));
+    expect(stamps).toEqual(times.map((t) => formatLogTime(new Date(t))));
+  });
+
   it('formats times as log4j ISO8601 and redacts token parameters in URLs', () => {
     expect(formatLogTime(new Date(2024, 0, 2, 3, 4, 5, 6))).toBe('2024-01-02 03:04:05,006');
     expect(redactUrl('http://h/kms/v1/?op=RENEWDELEGATIONTOKEN&token=abc&user.name=u')).toBe(
