@@ -34,7 +34,14 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['**/packages/*/src/**', '@fastpath/*/src/**', '@fastpath/*/internal/**'], message: 'Import a package through its front door.' }] },
+        {
+          patterns: [
+            {
+              group: ['**/packages/*/src/**', '@fastpath/*/src/**', '@fastpath/*/internal/**'],
+              message: 'Import a package through its front door.',
+            },
+          ],
+        },
       ],
     },
   },
