@@ -19,6 +19,7 @@ import { startRealKms } from './support/real-kms.js';
 import type { RealKms } from './support/real-kms.js';
 import { encodeToken } from './support/token-writer.js';
 import { waitFor } from './support/wait-for.js';
+import { failure } from './support/failure.js';
 
 jest.setTimeout(120_000);
 
@@ -57,16 +58,6 @@ const zkSite = (
   [`${ZK}znodeWorkingPath`]: path,
   [`${ZK}zkAuthType`]: 'none',
 });
-
-async function failure(promise: Promise<unknown>): Promise<KmsError> {
-  try {
-    await promise;
-  } catch (err) {
-    if (err instanceof KmsError) return err;
-    throw err;
-  }
-  throw new Error('the call succeeded');
-}
 
 const bytes = (v: KeyVersion | undefined): Buffer => {
   const material = v?.material;

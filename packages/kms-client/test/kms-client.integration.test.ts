@@ -2,21 +2,12 @@
 // on the wire for each call, how answers are read, and how failures become typed errors.
 import { inspect } from 'node:util';
 import { Redacted } from '@fastpath/core';
-import { KmsClient, KmsDelegationToken, KmsError } from '../src/index.js';
+import { KmsClient, KmsDelegationToken } from '../src/index.js';
 import type { EncryptedKeyVersion, KmsClientOptions } from '../src/index.js';
 import { ctr, startFakeKms } from './support/fake-kms-server.js';
 import type { FakeKms } from './support/fake-kms-server.js';
 import { selfSignedCertificate } from './support/tls-certificate.js';
-
-async function failure(promise: Promise<unknown>): Promise<KmsError> {
-  try {
-    await promise;
-  } catch (err) {
-    if (err instanceof KmsError) return err;
-    throw err;
-  }
-  throw new Error('the call succeeded');
-}
+import { failure } from './support/failure.js';
 
 describe('KmsClient against a KMS wire-protocol server', () => {
   let kms: FakeKms;

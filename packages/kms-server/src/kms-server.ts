@@ -16,6 +16,7 @@ import { createTokenService, type TokenService, type TokenServiceInfo } from './
 import type { KmsSettings } from './config/kms-settings.js';
 import { KMS_ACLS_FILE, loadKmsSettings, type SettingsLayer } from './config/load-kms-settings.js';
 import { buildKmsApp } from './http/kms-app.js';
+import { KmsInput } from './http/kms-input.js';
 import { KmsMetrics } from './http/kms-metrics.js';
 import { KmsOperations } from './http/kms-operations.js';
 import { KmsConfigError } from './kms-errors.js';
@@ -274,7 +275,10 @@ export async function startKmsServer(
       ...(options.clock ? { clock: options.clock } : {}),
     });
     cleanups.push(() => keys.random.close());
+    const input = new KmsInput(settings.limits);
     const operations = new KmsOperations({
+      input,
+      keyDefaults: { cipher: settings.keys.defaultCipher, bitLength: settings.keys.defaultBitLength },
       keys,
       acls: () => acls.current,
       audit,
@@ -316,6 +320,8 @@ export async function startKmsServer(
     const startedMs = Date.now();
     const app = buildKmsApp({
       operations,
+      input,
+      logger,
       authenticator,
       audit,
       metrics: kmsMetrics,

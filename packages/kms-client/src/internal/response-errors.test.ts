@@ -117,6 +117,13 @@ describe('errorFromTransport', () => {
     if (expected !== 'ERR_KMS_INVALID_ARGUMENT') expect(err.cause).toBe(cause);
   });
 
+  it('a header overflow says the answer was too large, not that the server is unreachable', () => {
+    const err = errorFromTransport(KEY_CALL, sys('UND_ERR_HEADERS_OVERFLOW'), ctx);
+    expect(err.code).toBe('ERR_KMS_BAD_RESPONSE');
+    expect(err.retriable).toBe(false);
+    expect(err.message).toMatch(/headers are larger than the \d+ bytes this client reads/);
+  });
+
   it('finds the code on a wrapped cause', () => {
     const wrapped = new Error('fetch failed', { cause: sys('ECONNREFUSED') });
     expect(errorFromTransport(KEY_CALL, wrapped, ctx).code).toBe('ERR_KMS_UNREACHABLE');

@@ -2,6 +2,7 @@
 // The KMS answers with Hadoop's RemoteException body and a status from KMSExceptionsProvider; the
 // Java class name alone cannot tell "key not found" from any other IOException (both 500), so the
 // message is consulted for the few cases callers need to tell apart.
+import { maxHeaderSize } from 'node:http';
 import {
   KmsAbortedError,
   KmsAccessDeniedError,
@@ -147,6 +148,16 @@ export function errorFromTransport(call: CallContext, err: unknown, ctx: Failure
     );
   }
   if (code !== undefined && TLS.test(code)) return new KmsTlsError(details);
+  if (code === 'UND_ERR_HEADERS_OVERFLOW') {
+    // The server answered, but with headers larger than this process reads: not "unreachable",
+    // and not worth a retry (a create may have been applied and would answer the same way).
+    return new KmsBadResponseError(
+      details,
+      `the answer's headers are larger than the ${maxHeaderSize} bytes this client reads ` +
+        '(a Location or Set-Cookie header this large comes from a very long key or user name; ' +
+        "Node's --max-http-header-size raises the limit)",
+    );
+  }
   if (code !== undefined && (code.startsWith('HPE_') || code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH')) {
     return new KmsBadResponseError(details, 'not a valid HTTP answer');
   }

@@ -7,6 +7,8 @@ export const AUTH_COOKIE_NAME = 'hadoop.auth';
 export const SIMPLE_AUTH_TYPE = 'simple';
 
 const SIGNATURE = '&s=';
+/** RFC 6265 cookie-octet, minus `&` and `=`. */
+const COOKIE_SAFE_USER = /^[\x21\x23-\x25\x27-\x2b\x2d-\x3a\x3c\x3e-\x5b\x5d-\x7e]+$/;
 
 /** A verified cookie, or why it was not accepted (Hadoop's messages). */
 export type CookieCheck = { user: string } | { error: string } | undefined;
@@ -43,9 +45,15 @@ export class AuthCookie {
     this.#path = options.path ?? '/';
   }
 
-  /** A signed cookie value for `user`, or `undefined` when the name cannot be carried (`&`, `=`). */
+  /**
+   * A signed cookie value for `user`, or `undefined` when the name cannot travel in a cookie and
+   * come back unchanged: only RFC 6265 cookie octets (printable ASCII without space, `"`, `,`, `;`
+   * and `\\`) and not Hadoop's separators `&` and `=`. A header carries Latin-1 at best and
+   * clients differ in how they decode it, so a name outside ASCII gets no cookie (its requests
+   * authenticate by `user.name` each time) rather than one the server would refuse later.
+   */
   sign(user: string): { value: string; expiresMs: number } | undefined {
-    if (user === '' || /[&="\\;,\s]/.test(user)) return undefined;
+    if (!COOKIE_SAFE_USER.test(user)) return undefined;
     const expiresMs = this.#clock.now() + this.#validityMs;
     const token = `u=${user}&p=${user}&t=${SIMPLE_AUTH_TYPE}&e=${expiresMs}`;
     return { value: `${token}${SIGNATURE}${this.#signature(token)}`, expiresMs };

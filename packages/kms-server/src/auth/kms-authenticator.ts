@@ -3,6 +3,7 @@ import type { GroupResolver } from '../acl/group-resolver.js';
 import { shortUserName, type KmsUser } from '../acl/kms-user.js';
 import type { AuthCookie } from './auth-cookie.js';
 import type { ProxyUsers } from './proxy-users.js';
+import { isTokenUrlString } from '../http/kms-input.js';
 import { isTokenRefusal, javaExceptionText, type TokenService } from './token-service.js';
 
 /** Header carrying a delegation token (checked before the `delegation` parameter). */
@@ -68,6 +69,10 @@ function doAsParam(params: URLSearchParams): string | undefined {
 
 const jsonLine = (value: unknown): string => `${JSON.stringify(value)}\n`;
 
+/** Hadoop's text for a token that does not decode, sent before the token store is asked. */
+const NOT_A_TOKEN =
+  'org.apache.hadoop.security.token.SecretManager$InvalidToken: the token is not a URL-safe base64 string';
+
 /**
  * Hadoop's KMS authentication filter for simple authentication: the signed `hadoop.auth` cookie
  * first, then a delegation token (`X-Hadoop-Delegation-Token` header, else `delegation`
@@ -118,6 +123,7 @@ export class KmsAuthenticator {
     const token =
       header(request.headers, DELEGATION_TOKEN_HEADER) ?? request.params.get('delegation') ?? undefined;
     if (token !== undefined) {
+      if (!isTokenUrlString(token)) throw new KmsRequestError('ERR_KMS_AUTHENTICATION_FAILED', NOT_A_TOKEN);
       let identity;
       try {
         identity = await this.#options.tokens.verify(token);
@@ -233,6 +239,11 @@ export class KmsAuthenticator {
     const token = request.params.get('token');
     if (token === null) {
       throw new KmsRequestError('ERR_KMS_BAD_REQUEST', `Operation [${op}] requires the parameter [token]`);
+    }
+    if (!isTokenUrlString(token)) {
+      throw op === 'CANCELDELEGATIONTOKEN'
+        ? new KmsRequestError('ERR_KMS_TOKEN_CANCEL_FAILED', 'Invalid delegation token, cannot cancel')
+        : new KmsRequestError('ERR_KMS_AUTHENTICATION_FAILED', NOT_A_TOKEN);
     }
     return token;
   }

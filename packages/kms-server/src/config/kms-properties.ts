@@ -36,6 +36,12 @@ export const KMS_PROPERTY_DEFAULTS: Readonly<Record<string, string>> = Object.fr
   'hadoop.security.key.default.bitlength': '128',
   'hadoop.kms.key.authorization.enable': 'true',
   'fastpath.kms.eek.max.keys.per.request': '10000',
+  // Request input limits (see KmsInputLimits)
+  'fastpath.kms.key.name.max.bytes': '1024',
+  'fastpath.kms.key.description.max.bytes': '4096',
+  'fastpath.kms.key.attributes.max.count': '64',
+  'fastpath.kms.key.attribute.max.bytes': '1024',
+  'fastpath.kms.user.name.max.bytes': '256',
   // ACLs and users
   'fastpath.kms.acls.reload.interval.ms': '1000',
   'hadoop.user.group.static.mapping.overrides': 'dr.who=;',

@@ -3,6 +3,7 @@ import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { Redacted } from '@fastpath/core';
 import type { CreationLocking } from '@fastpath/token-manager';
+import type { KmsInputLimits } from '../http/kms-input.js';
 import { KmsConfigError } from '../kms-errors.js';
 import { HadoopConfiguration } from './hadoop-configuration.js';
 import { AUTH_PREFIX, KMS_PROPERTY_DEFAULTS, ZK_DT_PREFIX } from './kms-properties.js';
@@ -41,6 +42,8 @@ export interface KmsSettings {
     readonly authorizationEnabled: boolean;
     readonly maxEekPerRequest: number;
   };
+  /** What one request may carry (key and user names, descriptions, attributes). */
+  readonly limits: KmsInputLimits;
   readonly acls: { readonly reloadIntervalMs: number };
   readonly groups: {
     readonly staticMapping: ReadonlyMap<string, readonly string[]>;
@@ -76,6 +79,8 @@ export function defaultDataDir(): string {
 }
 
 const MAX_INTERVAL_SEC = 100 * 365 * 86_400;
+/** Header bytes kept free beside a key's URL: method, version, host, cookie, a delegation token. */
+const KEY_URL_HEADROOM_BYTES = 4096;
 
 /**
  * Resolves and checks every setting. `conf` holds `kms-site.xml` and the overrides on top; the
@@ -257,13 +262,26 @@ export function resolveKmsSettings(conf: HadoopConfiguration, options: { cwd?: s
     throw withDataDir.invalid('fastpath.kms.keystore.file', 'must not be empty');
   if (auditFile === undefined) throw withDataDir.invalid('fastpath.kms.audit.log.file', 'must not be empty');
 
+  const maxHeaderBytes = int('fastpath.kms.http.max.header.bytes', 1024, 1024 * 1024);
+  const keyNameMaxBytes = int('fastpath.kms.key.name.max.bytes', 1, 1024 * 1024);
+  // A key name is percent-encoded in URLs (three characters per byte at worst); the request line
+  // must still fit under the header limit with room for the rest of the request's headers.
+  if (3 * keyNameMaxBytes + KEY_URL_HEADROOM_BYTES > maxHeaderBytes) {
+    throw withDataDir.invalid(
+      'fastpath.kms.key.name.max.bytes',
+      `a name of ${keyNameMaxBytes} bytes percent-encodes to up to ${3 * keyNameMaxBytes} characters, ` +
+        `which with ${KEY_URL_HEADROOM_BYTES} bytes for the rest of a request exceeds fastpath.kms.http.max.header.bytes ` +
+        `(${maxHeaderBytes}): lower it to at most ${Math.floor((maxHeaderBytes - KEY_URL_HEADROOM_BYTES) / 3)} or raise the header limit`,
+    );
+  }
+
   return Object.freeze({
     http: Object.freeze({
       host,
       port: int('hadoop.kms.http.port', 0, 65535),
       tls: certFile !== undefined && keyFile !== undefined ? Object.freeze({ certFile, keyFile }) : undefined,
       maxBodyBytes: int('fastpath.kms.http.max.body.bytes', 1024, 1024 * 1024 * 1024),
-      maxHeaderBytes: int('fastpath.kms.http.max.header.bytes', 1024, 1024 * 1024),
+      maxHeaderBytes,
       requestTimeoutMs: int('fastpath.kms.http.request.timeout.ms', 0, 3_600_000),
       keepAliveTimeoutMs: int('fastpath.kms.http.keepalive.timeout.ms', 0, 3_600_000),
       shutdownTimeoutMs: int('fastpath.kms.shutdown.timeout.ms', 0, 3_600_000),
@@ -279,6 +297,13 @@ export function resolveKmsSettings(conf: HadoopConfiguration, options: { cwd?: s
       defaultBitLength: bitLength,
       authorizationEnabled: bool('hadoop.kms.key.authorization.enable'),
       maxEekPerRequest: int('fastpath.kms.eek.max.keys.per.request', 1, 1_000_000),
+    }),
+    limits: Object.freeze({
+      keyNameMaxBytes,
+      userNameMaxBytes: int('fastpath.kms.user.name.max.bytes', 1, 4096),
+      descriptionMaxBytes: int('fastpath.kms.key.description.max.bytes', 0, 1024 * 1024),
+      attributesMaxCount: int('fastpath.kms.key.attributes.max.count', 0, 10_000),
+      attributeMaxBytes: int('fastpath.kms.key.attribute.max.bytes', 1, 1024 * 1024),
     }),
     acls: Object.freeze({ reloadIntervalMs: int('fastpath.kms.acls.reload.interval.ms', 10, 3_600_000) }),
     groups: Object.freeze({

@@ -13,6 +13,8 @@ import {
   type KmsErrorMapping,
 } from '../kms-error-table.js';
 import { KmsRequestError } from '../kms-errors.js';
+import type { KmsLogger } from '../kms-logger.js';
+import type { KmsInput } from './kms-input.js';
 import type { KmsMetrics } from './kms-metrics.js';
 import type { KmsOperations, OperationResult } from './kms-operations.js';
 
@@ -41,6 +43,8 @@ export interface KmsOpsEndpoints {
 /** What {@link buildKmsApp} assembles. */
 export interface KmsAppOptions {
   operations: KmsOperations;
+  /** The checks of query parameters, run before authentication. */
+  input: KmsInput;
   authenticator: KmsAuthenticator;
   audit: KmsAudit;
   metrics: KmsMetrics;
@@ -54,6 +58,8 @@ export interface KmsAppOptions {
   tls: { cert: Buffer; key: Buffer } | undefined;
   /** pino log level for the server log; `silent` for none. */
   logLevel: string;
+  /** The server's own log: every answer with a 5xx status is written there at error level. */
+  logger: KmsLogger;
   /** Whether the server is shutting down (new requests get 503). */
   closing: () => boolean;
 }
@@ -131,25 +137,37 @@ export function buildKmsApp(options: KmsAppOptions): FastifyInstance {
     `${options.tls ? 'https' : 'http'}://${request.headers.host ?? 'localhost'}${request.url}`;
 
   async function sendError(request: FastifyRequest, reply: FastifyReply, error: unknown): Promise<void> {
-    const answer = toAnswer(error);
+    const answer = toAnswer(error, request.id);
     if (answer.status >= 500) request.log.error({ err: error }, 'KMS request failed');
+    // 503s are expected states (shutting down, ZooKeeper away) with their own messages.
+    if (answer.status >= 500 && answer.status !== 503) {
+      // The server's own log gets the fault whatever the request log level: the request id ties
+      // it to the answer's message. The path names keys, never secrets; the query is left out
+      // because it may carry a token.
+      options.logger.error(
+        `request ${request.id} ${request.method} ${pathOf(request.url)} answered ${answer.status}`,
+        error,
+      );
+    }
     const code = error instanceof FastpathError ? error.code : undefined;
     const authFailure =
       code === 'ERR_KMS_AUTHENTICATION_REQUIRED' || code === 'ERR_KMS_AUTHENTICATION_FAILED';
     if (authFailure) {
-      audit.unauthenticated(
-        normaliseAddress(request.socket.remoteAddress),
-        request.method,
-        requestUrl(request),
-        answer.body.RemoteException.message,
-      );
+      // Hadoop's filter audits UNAUTHENTICATED for 401s only; a refused token (403) is not audited.
+      if (answer.status === 401) {
+        audit.unauthenticated(
+          normaliseAddress(request.socket.remoteAddress),
+          request.method,
+          requestUrl(request),
+          answer.body.RemoteException.message,
+        );
+      }
       reply.header('set-cookie', authenticator.clearCookie(options.tls !== undefined));
       if (answer.status === 401) reply.header('www-authenticate', PSEUDO_AUTH);
-    } else if (
-      code !== 'ERR_KMS_ACCESS_DENIED' &&
-      request.kmsUser !== undefined &&
-      request.kmsOp !== undefined
-    ) {
+    } else if (answer.status >= 500 && request.kmsUser !== undefined && request.kmsOp !== undefined) {
+      // Refusals of a request (4xx) leave the audit log as it was, except for the two lines
+      // that record a refused identity: UNAUTHORIZED (written by the ACL check) and
+      // UNAUTHENTICATED (above). An ERROR line records a failure of the server.
       audit.error(request.kmsUser.shortName, request.method, answer.body.RemoteException.message);
     }
     if (answer.retriable && answer.status === 503) reply.header('retry-after', '1');
@@ -176,6 +194,7 @@ export function buildKmsApp(options: KmsAppOptions): FastifyInstance {
     }
     if (path !== '/kms' && !path.startsWith('/kms/')) return;
     const auth = authRequest(request);
+    options.input.queryParameters(auth.params);
     const dtOp = authenticator.delegationTokenOperation(auth);
     if (dtOp !== undefined) {
       request.kmsOp = dtOp;
@@ -246,8 +265,21 @@ function pathOf(url: string): string {
   return q === -1 ? url : url.slice(0, q);
 }
 
-/** Maps Fastify's own errors (body too large, bad content length, …) into the code table. */
-function toAnswer(error: unknown): ErrorAnswer {
+/**
+ * Maps Fastify's own errors (body too large, bad content length, …) into the code table. A 500
+ * names the request id, so an operator finds the log line of the fault.
+ */
+function toAnswer(error: unknown, requestId: string): ErrorAnswer {
+  const answer = mapError(error);
+  if (answer.status !== 500) return answer;
+  const remote = answer.body.RemoteException;
+  return {
+    ...answer,
+    body: { RemoteException: { ...remote, message: `${remote.message} (request ${requestId})` } },
+  };
+}
+
+function mapError(error: unknown): ErrorAnswer {
   if (error instanceof FastpathError) return errorAnswer(error);
   const fastifyError = error as { code?: unknown; statusCode?: unknown; message?: unknown };
   if (fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {

@@ -4,16 +4,11 @@ import type { KmsUser } from '../acl/kms-user.js';
 import type { KmsAudit, KmsOp } from '../audit/kms-audit.js';
 import { KmsRequestError } from '../kms-errors.js';
 import type { KeyProvider, KeyVersion } from '../keys/key-provider.js';
+import type { KmsInput } from './kms-input.js';
 import {
   eekJson,
   keyVersionJson,
   metadataJson,
-  optionalMaterial,
-  optionalString,
-  parseEekBatch,
-  parseEekBody,
-  requireNonEmptyString,
-  requireObject,
   type EekJson,
   type KeyVersionJson,
   type MetadataJson,
@@ -36,6 +31,10 @@ export interface KmsOperationsOptions {
   keyAuthorization: boolean;
   /** Most EEKs one generate request may ask for. */
   maxEekPerRequest: number;
+  /** The checks of names and bodies, run before any ACL check, audit line or store access. */
+  input: KmsInput;
+  /** Cipher and length of keys created without them, for checking a create body in full. */
+  keyDefaults: { cipher: string; bitLength: number };
 }
 
 const EEK_GENERATE = 'generate';
@@ -45,7 +44,9 @@ const EEK_REENCRYPT = 'reencrypt';
 /**
  * The KMS REST operations with Hadoop's checks in Hadoop's order: parameters, the operation ACL
  * (`hadoop.kms.acl.*` minus blacklists), then the key ACL of the key's ACL name, then the key
- * operation, then the audit line. Independent of HTTP, so each rule is tested on its own.
+ * operation, then the audit line. Every parameter and the whole body are checked first (through
+ * {@link KmsInput}), so a refused request writes no audit line of success and changes no key.
+ * Independent of HTTP, so each rule is tested on its own.
  */
 export class KmsOperations {
   readonly #o: KmsOperationsOptions;
@@ -56,22 +57,18 @@ export class KmsOperations {
 
   /** `POST /v1/keys`. `keyUrl` builds the `Location` of the new key. */
   async createKey(user: KmsUser, body: unknown, keyUrl: (name: string) => string): Promise<OperationResult> {
-    const json = requireObject(body, 'The request body');
-    const name = requireNonEmptyString(json.name, 'name');
+    const { name, cipher, bitLength, description, attributes, material } = this.#o.input.createKey(
+      body,
+      this.#o.keyDefaults,
+    );
+    // Built before the key exists: nothing may fail between the store and the answer.
+    const location = keyUrl(name);
     this.#assertAccess('CREATE', user, 'CREATE_KEY', name);
-    const cipher = optionalString(json.cipher, 'cipher');
-    const length = json.length === undefined || json.length === null ? 0 : json.length;
-    if (typeof length !== 'number' || !Number.isSafeInteger(length) || length < 0) {
-      throw new KmsRequestError('ERR_KMS_BAD_REQUEST', "Parameter 'length' must be a non-negative integer");
-    }
-    const description = optionalString(json.description, 'description') ?? null;
-    const attributes = parseAttributes(json.attributes);
-    const material = optionalMaterial(json.material);
     if (material !== undefined) this.#assertAccess('SET_KEY_MATERIAL', user, 'CREATE_KEY', name);
     if (this.#o.keyAuthorization) this.#authorizeCreate(user, name, attributes);
     const version = await this.#o.keys.createKey(name, {
       cipher,
-      bitLength: length === 0 ? undefined : length,
+      bitLength,
       description,
       attributes: Object.fromEntries(attributes),
       material,
@@ -82,12 +79,12 @@ export class KmsOperations {
       name,
       `UserProvidedMaterial:${material !== undefined} Description:${description}`,
     );
-    return { status: 201, body: this.#withheldUnlessGet(user, version), headers: { location: keyUrl(name) } };
+    return { status: 201, body: this.#withheldUnlessGet(user, version), headers: { location } };
   }
 
   /** `DELETE /v1/key/<name>`. */
   async deleteKey(user: KmsUser, name: string): Promise<OperationResult> {
-    requireNonEmptyString(name, 'name');
+    this.#o.input.keyName(name);
     this.#assertAccess('DELETE', user, 'DELETE_KEY', name);
     this.#keyAccess(user, name, 'MANAGEMENT', 'DELETE_KEY');
     await this.#o.keys.deleteKey(name);
@@ -97,9 +94,9 @@ export class KmsOperations {
 
   /** `POST /v1/key/<name>`: a new version, with optional material. */
   async rolloverKey(user: KmsUser, name: string, body: unknown): Promise<OperationResult> {
-    requireNonEmptyString(name, 'name');
+    this.#o.input.keyName(name);
+    const material = this.#o.input.rolloverMaterial(body);
     this.#assertAccess('ROLLOVER', user, 'ROLL_NEW_VERSION', name);
-    const material = optionalMaterial(requireObject(body, 'The request body').material);
     if (material !== undefined) this.#assertAccess('SET_KEY_MATERIAL', user, 'ROLL_NEW_VERSION', name);
     this.#keyAccess(user, name, 'MANAGEMENT', 'ROLL_NEW_VERSION');
     const version = await this.#o.keys.rollNewVersion(name, material);
@@ -114,7 +111,7 @@ export class KmsOperations {
 
   /** `POST /v1/key/<name>/_invalidatecache`. EEKs are never queued here, so nothing is stale. */
   invalidateCache(user: KmsUser, name: string): OperationResult {
-    requireNonEmptyString(name, 'name');
+    this.#o.input.keyName(name);
     this.#assertAccess('ROLLOVER', user, 'INVALIDATE_CACHE', name);
     this.#keyAccess(user, name, 'MANAGEMENT', 'INVALIDATE_CACHE');
     this.#o.audit.ok(user.shortName, 'INVALIDATE_CACHE', name, '');
@@ -123,7 +120,7 @@ export class KmsOperations {
 
   /** `GET /v1/key/<name>` and `…/_metadata`: `{}` for a missing key. */
   getMetadata(user: KmsUser, name: string): OperationResult {
-    requireNonEmptyString(name, 'name');
+    this.#o.input.keyName(name);
     this.#assertAccess('GET_METADATA', user, 'GET_METADATA', name);
     this.#keyAccess(user, name, 'READ', 'GET_METADATA');
     const body: MetadataJson = metadataJson(this.#o.keys.getMetadata(name));
@@ -133,6 +130,7 @@ export class KmsOperations {
 
   /** `GET /v1/keys/metadata?key=…`: one entry per name, `{}` for missing keys. */
   getKeysMetadata(user: KmsUser, names: readonly string[]): OperationResult {
+    this.#o.input.keyNames(names);
     this.#assertAccess('GET_METADATA', user, 'GET_KEYS_METADATA', undefined);
     for (const name of names) this.#keyAccess(user, name, 'READ', 'GET_KEYS_METADATA');
     const body = names.map((name) => metadataJson(this.#o.keys.getMetadata(name)));
@@ -150,7 +148,7 @@ export class KmsOperations {
 
   /** `GET /v1/key/<name>/_currentversion`: `{}` for a missing key. */
   getCurrentVersion(user: KmsUser, name: string): OperationResult {
-    requireNonEmptyString(name, 'name');
+    this.#o.input.keyName(name);
     this.#assertAccess('GET', user, 'GET_CURRENT_KEY', name);
     this.#keyAccess(user, name, 'READ', 'GET_CURRENT_KEY');
     const version = this.#o.keys.getCurrentKey(name);
@@ -160,7 +158,7 @@ export class KmsOperations {
 
   /** `GET /v1/key/<name>/_versions`: oldest first; `[]` for a missing key. */
   getKeyVersions(user: KmsUser, name: string): OperationResult {
-    requireNonEmptyString(name, 'name');
+    this.#o.input.keyName(name);
     this.#assertAccess('GET', user, 'GET_KEY_VERSIONS', name);
     this.#keyAccess(user, name, 'READ', 'GET_KEY_VERSIONS');
     const body: KeyVersionJson[] = (this.#o.keys.getKeyVersions(name) ?? []).map(keyVersionJson);
@@ -170,7 +168,7 @@ export class KmsOperations {
 
   /** `GET /v1/keyversion/<versionName>`: `{}` for a missing version. */
   getKeyVersion(user: KmsUser, versionName: string): OperationResult {
-    requireNonEmptyString(versionName, 'versionName');
+    this.#o.input.versionName(versionName);
     this.#assertAccess('GET', user, 'GET_KEY_VERSION', undefined);
     const version = this.#o.keys.getKeyVersion(versionName);
     if (version === undefined) return { status: 200, body: {} };
@@ -186,7 +184,7 @@ export class KmsOperations {
     eekOp: string | null,
     numKeysParam: string | null,
   ): OperationResult {
-    requireNonEmptyString(name, 'name');
+    this.#o.input.keyName(name);
     if (eekOp === null) throw new KmsRequestError('ERR_KMS_BAD_REQUEST', "Parameter 'eekOp' cannot be null");
     if (eekOp !== EEK_GENERATE) {
       throw new KmsRequestError(
@@ -217,7 +215,7 @@ export class KmsOperations {
 
   /** `POST /v1/keyversion/<versionName>/_eek?eek_op=decrypt|reencrypt` with `{name, iv, material}`. */
   handleEek(user: KmsUser, versionName: string, eekOp: string | null, body: unknown): OperationResult {
-    requireNonEmptyString(versionName, 'versionName');
+    this.#o.input.versionName(versionName);
     if (eekOp === null) throw new KmsRequestError('ERR_KMS_BAD_REQUEST', "Parameter 'eekOp' cannot be null");
     if (eekOp !== EEK_DECRYPT && eekOp !== EEK_REENCRYPT) {
       throw new KmsRequestError(
@@ -225,7 +223,7 @@ export class KmsOperations {
         'IllegalArgumentException Wrong eek_op value, it must be decrypt or reencrypt',
       );
     }
-    const eek = parseEekBody(body, versionName);
+    const eek = this.#o.input.eekBody(body, versionName);
     const decrypt = eekOp === EEK_DECRYPT;
     const op: KmsOp = decrypt ? 'DECRYPT_EEK' : 'REENCRYPT_EEK';
     this.#assertAccess(decrypt ? 'DECRYPT_EEK' : 'GENERATE_EEK', user, op, eek.keyName);
@@ -248,11 +246,11 @@ export class KmsOperations {
 
   /** `POST /v1/key/<name>/_reencryptbatch` with an array of EEKs. */
   reencryptBatch(user: KmsUser, name: string, body: unknown): OperationResult {
-    requireNonEmptyString(name, 'name');
+    this.#o.input.keyName(name);
     if (body === undefined || body === null)
       throw new KmsRequestError('ERR_KMS_BAD_REQUEST', "Parameter 'jsonPayload' cannot be null");
+    const eeks = this.#o.input.eekBatch(body, name);
     this.#assertAccess('GENERATE_EEK', user, 'REENCRYPT_EEK_BATCH', name);
-    const eeks = parseEekBatch(body, name);
     if (eeks.length > 0) this.#keyAccess(user, name, 'GENERATE_EEK', 'REENCRYPT_EEK_BATCH');
     const result = this.#o.keys.reencryptEncryptedKeys(name, eeks).map(eekJson);
     this.#o.audit.ok(user.shortName, 'REENCRYPT_EEK_BATCH', name, `reencrypted ${eeks.length} keys`);
@@ -314,21 +312,4 @@ export class KmsOperations {
   #withheldUnlessGet(user: KmsUser, version: KeyVersion): KeyVersionJson {
     return keyVersionJson(this.#o.acls().hasAccess('GET', user) ? version : { ...version, material: null });
   }
-}
-
-function parseAttributes(value: unknown): Map<string, string> {
-  const attributes = new Map<string, string>();
-  if (value === undefined || value === null) return attributes;
-  if (typeof value !== 'object' || Array.isArray(value)) {
-    throw new KmsRequestError(
-      'ERR_KMS_BAD_REQUEST',
-      "Parameter 'attributes' must be a JSON object of strings",
-    );
-  }
-  for (const [k, v] of Object.entries(value)) {
-    if (typeof v !== 'string')
-      throw new KmsRequestError('ERR_KMS_BAD_REQUEST', `Attribute '${k}' must be a string`);
-    attributes.set(k, v);
-  }
-  return attributes;
 }

@@ -291,7 +291,8 @@ function metadataOf(key: StoredKey): KeyMetadata {
   };
 }
 
-function checkCipher(cipher: string, bitLength: number): void {
+/** Refuses a cipher other than AES and a length other than 128, 192 or 256 bits. */
+export function checkCipher(cipher: string, bitLength: number): void {
   const algorithm = cipher.split('/')[0] ?? '';
   if (algorithm.toUpperCase() !== 'AES') {
     throw new KmsRequestError('ERR_KMS_UNSUPPORTED_CIPHER', `${algorithm} KeyGenerator not available`);
@@ -304,7 +305,8 @@ function checkCipher(cipher: string, bitLength: number): void {
   }
 }
 
-function checkMaterialLength(bitLength: number, material: Redacted<Buffer>): void {
+/** Refuses material whose length is not the key's. */
+export function checkMaterialLength(bitLength: number, material: Redacted<Buffer>): void {
   const bits = material.unwrap().length * 8;
   if (bits !== bitLength) {
     throw new KmsRequestError(
