@@ -1,6 +1,7 @@
 // @fastpath/kms-server: the one front door. Everything public is re-exported here by name.
 export {
   KmsConfigError,
+  KmsListenError,
   KeystoreError,
   KmsRequestError,
   type KeystoreErrorCode,

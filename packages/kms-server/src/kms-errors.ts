@@ -24,6 +24,29 @@ export class KmsConfigError extends FastpathError {
   }
 }
 
+/**
+ * The server cannot listen where its settings say: the port is in use (`EADDRINUSE`), needs
+ * privileges (`EACCES`) or the address is not on this machine (`EADDRNOTAVAIL`). The message says
+ * what to change. `retriable`: the same start can succeed once the port is free. Code
+ * `ERR_KMS_LISTEN`.
+ *
+ * @example
+ * ```ts
+ * await kms.listen().catch((err) => {
+ *   if (err instanceof KmsListenError) console.error(`${err.host}:${err.port}: ${err.message}`);
+ * });
+ * ```
+ */
+export class KmsListenError extends FastpathError {
+  readonly host: string;
+  readonly port: number;
+  constructor(host: string, port: number, message: string, options: { cause?: unknown } = {}) {
+    super('ERR_KMS_LISTEN', message, { cause: options.cause, retriable: true });
+    this.host = host;
+    this.port = port;
+  }
+}
+
 /** The codes of {@link KeystoreError}. */
 export type KeystoreErrorCode =
   | 'ERR_KMS_KEYSTORE_PASSWORD'

@@ -1,6 +1,6 @@
 import cluster from 'node:cluster';
-import { readFileSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, rmdir, unlink } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -16,6 +16,7 @@ import { createTokenService, type TokenService, type TokenServiceInfo } from './
 import type { KmsSettings } from './config/kms-settings.js';
 import { KMS_ACLS_FILE, loadKmsSettings, type SettingsLayer } from './config/load-kms-settings.js';
 import { buildKmsApp } from './http/kms-app.js';
+import { listenError } from './http/listen-error.js';
 import { KmsInput } from './http/kms-input.js';
 import { KmsMetrics } from './http/kms-metrics.js';
 import { KmsOperations } from './http/kms-operations.js';
@@ -24,7 +25,7 @@ import { SILENT_LOGGER, type KmsLogger } from './kms-logger.js';
 import { KeyProvider } from './keys/key-provider.js';
 import { FileKeyStore, type KeyStore } from './keystore/file-key-store.js';
 import type { ScryptParams } from './keystore/keystore-file.js';
-import { resolveKeystorePassword } from './keystore/keystore-password.js';
+import { GENERATED_PASSWORD_FILE, resolveKeystorePassword } from './keystore/keystore-password.js';
 import { KMS_SERVER_NAME, KMS_SERVER_VERSION } from './version.js';
 
 /** Options of {@link createKmsServer}. Every field is optional: the defaults give a working KMS. */
@@ -90,7 +91,12 @@ export interface KmsServer extends AsyncDisposable {
   readonly buildInfo: KmsBuildInfo;
   /** The metrics registry. */
   readonly metrics: MetricsRegistry;
-  /** Starts listening; resolves with the base URL (`http://127.0.0.1:9600`). */
+  /**
+   * Starts listening; resolves with the base URL (`http://127.0.0.1:9600`). Rejects with
+   * `KmsListenError` (`ERR_KMS_LISTEN`) when the address cannot be bound; the server is then
+   * closed, and what its start created in the data directory (keystore, password file, audit log,
+   * the directory itself) is removed.
+   */
   listen(): Promise<string>;
   /**
    * Graceful shutdown: stops accepting, answers 503 to new requests on open connections, lets
@@ -181,6 +187,20 @@ export async function startKmsServer(
       }
     }
     cleanups.length = 0;
+  };
+
+  // What this start creates, so a start that cannot serve (its port is taken) leaves the data
+  // directory as it found it. Files first, the directory last.
+  const created = [
+    settings.keystore.file,
+    join(settings.dataDir, GENERATED_PASSWORD_FILE),
+    settings.audit.file,
+    settings.dataDir,
+  ].filter((path) => !existsSync(path));
+  const removeCreated = async (): Promise<void> => {
+    for (const path of created) {
+      await (path === settings.dataDir ? rmdir(path) : unlink(path)).catch(() => undefined);
+    }
   };
 
   try {
@@ -361,7 +381,13 @@ export async function startKmsServer(
         return `${tls ? 'https' : 'http'}://${host}:${address.port}`;
       },
       async listen() {
-        await app.listen({ host: settings.http.host, port: settings.http.port });
+        try {
+          await app.listen({ host: settings.http.host, port: settings.http.port });
+        } catch (error) {
+          await server.close();
+          if (internals.keyStore === undefined) await removeCreated();
+          throw listenError(error, settings.http.host, settings.http.port);
+        }
         const info = app.server.address() as AddressInfo;
         address = { host: info.address, port: info.port };
         logger.info(`KMS listening on ${server.url as string}/kms/v1`);
@@ -392,6 +418,7 @@ export async function startKmsServer(
     return server;
   } catch (error) {
     await cleanup();
+    if (internals.keyStore === undefined) await removeCreated();
     throw error;
   }
 }

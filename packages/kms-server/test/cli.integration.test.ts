@@ -1,5 +1,15 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redacted } from '@fastpath/core';
@@ -114,6 +124,71 @@ describe('fastpath-kms command', () => {
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('fastpath-kms keystore create');
   }, 60_000);
+
+  it('seen 7: a port in use, an unreadable config and a wrong password stop the start with one line and leave the data directory as it was', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as { port: number };
+    try {
+      const dataDir = join(dir, 'fresh');
+      const busy = await runBin(['--port', String(port), '--host', '127.0.0.1', '--data-dir', dataDir]);
+      expect(busy.code).toBe(1);
+      expect(busy.stderr).toBe(
+        `fastpath-kms: cannot listen on 127.0.0.1:${port}: the port is already in use: stop the process using it, ` +
+          'or choose another port with --port (hadoop.kms.http.port) (EADDRINUSE) (ERR_KMS_LISTEN)\n',
+      );
+      expect(existsSync(dataDir)).toBe(false);
+      // Programmatic starts clean up the same way when listen() loses the port.
+      const { createKmsServer } = await import('../src/index.js');
+      const server = await createKmsServer({
+        host: '127.0.0.1',
+        port,
+        dataDir,
+        scrypt: { logN: 10, r: 8, p: 1 },
+      });
+      await expect(server.listen()).rejects.toMatchObject({ code: 'ERR_KMS_LISTEN', port, retriable: true });
+      expect(existsSync(dataDir)).toBe(false);
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
+
+    const configDir = join(dir, 'conf');
+    mkdirSync(join(configDir, 'kms-site.xml'), { recursive: true });
+    const unreadable = await runBin([
+      '--config-dir',
+      configDir,
+      '--port',
+      '0',
+      '--data-dir',
+      join(dir, 'never'),
+    ]);
+    expect(unreadable.code).toBe(2);
+    expect(unreadable.stderr).toBe(
+      `fastpath-kms: cannot read ${join(configDir, 'kms-site.xml')}: EISDIR: illegal operation on a directory, read; ` +
+        'make it a readable file, or remove it to use the defaults\n',
+    );
+    expect(existsSync(join(dir, 'never'))).toBe(false);
+
+    const dataDir = join(dir, 'data');
+    expect(
+      (
+        await runBin(['keystore', 'create', '--data-dir', dataDir], {
+          FASTPATH_KMS_KEYSTORE_PASSWORD: 'right',
+        })
+      ).code,
+    ).toBe(0);
+    const before = readdirSync(dataDir).sort();
+    const wrong = await runBin(['--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir], {
+      FASTPATH_KMS_KEYSTORE_PASSWORD: 'wrong',
+    });
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr.trimEnd().split('\n')).toEqual([
+      expect.stringMatching(
+        /^fastpath-kms: the password does not open the keystore .*\(ERR_KMS_KEYSTORE_PASSWORD\); give the password the keystore was created with/,
+      ),
+    ]);
+    expect(readdirSync(dataDir).sort()).toEqual(before);
+  }, 90_000);
 
   it('keystore create and rekey', async () => {
     const dataDir = join(dir, 'data');

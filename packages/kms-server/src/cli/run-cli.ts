@@ -13,6 +13,7 @@ import { runClusterPrimary } from '../cluster/cluster-primary.js';
 import { ReplicaKeyStore } from '../cluster/replica-key-store.js';
 import { KMS_ENVIRONMENT_VARIABLES } from '../config/kms-properties.js';
 import { loadKmsSettings, type SettingsLayer } from '../config/load-kms-settings.js';
+import { assertCanListen } from '../http/listen-error.js';
 import { KmsConfigError } from '../kms-errors.js';
 import { prefixLogger, streamLogger, type KmsLogger } from '../kms-logger.js';
 import { FileKeyStore, createKeystore, rekeyKeystore } from '../keystore/file-key-store.js';
@@ -80,16 +81,28 @@ export async function runCli(
         return await serve(command.options, env, logger);
     }
   } catch (error) {
+    // One line: what is wrong and, where the message does not say it, what to do.
     if (error instanceof FastpathError) {
+      const advice = START_ADVICE[error.code];
       io.stderr(
-        `fastpath-kms: ${error.message}${error.code === 'ERR_KMS_CONFIG' ? '' : ` (${error.code})`}\n`,
+        `fastpath-kms: ${error.message}${error.code === 'ERR_KMS_CONFIG' ? '' : ` (${error.code})`}` +
+          `${advice === undefined ? '' : `; ${advice}`}\n`,
       );
       return error instanceof KmsConfigError ? 2 : 1;
     }
-    io.stderr(`fastpath-kms: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    const text = error instanceof Error ? error.message : String(error);
+    io.stderr(`fastpath-kms: unexpected failure: ${text.split('\n')[0] ?? ''}\n`);
     return 1;
   }
 }
+
+/** What to do about the failures a start meets most, appended to their one line. */
+const START_ADVICE: Readonly<Record<string, string>> = {
+  ERR_KMS_KEYSTORE_PASSWORD:
+    'give the password the keystore was created with (FASTPATH_KMS_KEYSTORE_PASSWORD or --keystore-password-file)',
+  ERR_KMS_KEYSTORE_CORRUPT: 'restore the keystore file from a backup',
+  ERR_KMS_KEYSTORE_LOCKED: 'stop the other server using this keystore, or use another --data-dir',
+};
 
 function passwordFromEnv(
   env: Readonly<Record<string, string | undefined>>,
@@ -229,6 +242,8 @@ async function serve(
   const layers = layersOf(options, env);
   const base = serverOptions(options, env, logger);
   const { settings } = loadKmsSettings({ configDir: base.configDir, layers, env });
+  // Before anything is created in the data directory: a start that cannot listen leaves no trace.
+  await assertCanListen(settings.http.host, settings.http.port);
   const stop = stopRequested(logger);
   if (settings.workers <= 1) {
     const server = await startKmsServer(base, { extraLayers: layers });

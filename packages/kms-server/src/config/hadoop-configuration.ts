@@ -50,7 +50,11 @@ export class HadoopConfiguration {
       if (options.optional && (error as NodeJS.ErrnoException).code === 'ENOENT') {
         return new HadoopConfiguration([], options.env);
       }
-      throw new KmsConfigError(path, `cannot read ${path}: ${(error as Error).message}`, { cause: error });
+      throw new KmsConfigError(
+        path,
+        `cannot read ${path}: ${(error as Error).message}; make it a readable file, or remove it to use the defaults`,
+        { cause: error },
+      );
     }
     const props = parseHadoopConfigurationXml(text, path);
     return new HadoopConfiguration(
