@@ -1,5 +1,10 @@
 import { createHash } from 'node:crypto';
 import { InvalidOptionError, Redacted, checkInteger, checkNonEmptyString, checkOneOf } from '@fastpath/core';
+import {
+  ZK_EVENT_NODE_CREATED,
+  ZK_EVENT_NODE_DATA_CHANGED,
+  ZK_EVENT_NODE_DELETED,
+} from '@fastpath/zookeeper-client';
 import zookeeper from 'node-zookeeper-client';
 import type { ACL } from 'node-zookeeper-client';
 import {
@@ -9,11 +14,6 @@ import {
   type TokenInformation,
 } from './delegation-token-secret-manager.js';
 import { PersistBatcher, type PersistRequest } from './internal/zk/persist-batcher.js';
-import {
-  ZK_EVENT_NODE_CREATED,
-  ZK_EVENT_NODE_DATA_CHANGED,
-  ZK_EVENT_NODE_DELETED,
-} from './internal/zk/persistent-watch.js';
 import {
   ZK_BAD_VERSION,
   ZK_NODE_EXISTS,

@@ -4,13 +4,16 @@ import type { WorkspacePackage } from './workspace.js';
 
 /**
  * The package edges the design allows (docs/architecture.md): everything may use core;
- * token-manager and kms-server use secure-random; kms-server uses token-manager. Tests,
- * tools and benchmarks may import any package, through its front door.
+ * token-manager and kms-server use secure-random; token-manager reaches ZooKeeper through
+ * zookeeper-client (the one home of the node-zookeeper-client workarounds, which the ZooKeeper
+ * fixture uses too); kms-server uses token-manager. Tests, tools and benchmarks may import any
+ * package, through its front door.
  */
 export const ALLOWED_PRODUCT_EDGES: Readonly<Record<string, readonly string[]>> = Object.freeze({
   '@fastpath/core': [],
   '@fastpath/secure-random': ['@fastpath/core'],
-  '@fastpath/token-manager': ['@fastpath/core', '@fastpath/secure-random'],
+  '@fastpath/zookeeper-client': ['@fastpath/core'],
+  '@fastpath/token-manager': ['@fastpath/core', '@fastpath/secure-random', '@fastpath/zookeeper-client'],
   '@fastpath/kms-server': ['@fastpath/core', '@fastpath/secure-random', '@fastpath/token-manager'],
   '@fastpath/kms-client': ['@fastpath/core'],
   '@fastpath/ozone-fs-client': ['@fastpath/core'],

@@ -25,14 +25,14 @@ export {
   type FourLetterWordOptions,
   type ZooKeeperMode,
 } from './four-letter-word.js';
+// The client side (a bounded connect and close, promise forms of the common calls, a recursive
+// delete) comes from @fastpath/zookeeper-client, which owns every workaround for the client
+// library; it is re-exported so that a test needs one import to start a server and talk to it.
 export {
   closeZooKeeperClient,
   connectZooKeeper,
   DEFAULT_CONNECT_ZOOKEEPER_OPTIONS,
-  type CloseZooKeeperClientOptions,
-  type ConnectZooKeeperOptions,
-} from './connect-zookeeper.js';
-export {
+  deleteRecursive,
   zkCreate,
   zkExists,
   zkGetChildren,
@@ -40,15 +40,16 @@ export {
   zkMkdirp,
   zkRemove,
   zkSetData,
-} from './zookeeper-promises.js';
-export { deleteRecursive } from './delete-recursive.js';
+  ZooKeeperConnectTimeoutError,
+  ZooKeeperOperationError,
+  type CloseZooKeeperClientOptions,
+  type ConnectZooKeeperOptions,
+} from '@fastpath/zookeeper-client';
 export {
   FourLetterWordError,
   JavaNotFoundError,
-  ZooKeeperConnectTimeoutError,
   ZooKeeperExitedError,
   ZooKeeperFixtureStateError,
   ZooKeeperNotFoundError,
-  ZooKeeperOperationError,
   ZooKeeperWaitTimeoutError,
 } from './zookeeper-errors.js';

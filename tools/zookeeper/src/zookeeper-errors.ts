@@ -87,59 +87,6 @@ export class FourLetterWordError extends FastpathError {
   }
 }
 
-/** `connectZooKeeper` did not reach the connected state within its attempts. */
-export class ZooKeeperConnectTimeoutError extends FastpathError {
-  readonly connectString: string;
-  readonly attempts: number;
-  readonly timeoutMs: number;
-  constructor(connectString: string, attempts: number, timeoutMs: number) {
-    super(
-      'ERR_ZOOKEEPER_CONNECT_TIMEOUT',
-      `could not connect to ZooKeeper at ${connectString}: ${attempts} attempt(s) of ${timeoutMs} ms each`,
-      { retriable: true },
-    );
-    this.connectString = connectString;
-    this.attempts = attempts;
-    this.timeoutMs = timeoutMs;
-  }
-}
-
-/**
- * A ZooKeeper operation made through the promise helpers (`zkCreate`, `zkGetData`, ...) failed.
- * `zkCode` is the numeric ZooKeeper code (compare with `Exception.NO_NODE` etc. from
- * node-zookeeper-client); the library's error is kept as `cause`. Retriable when the connection
- * was lost or the operation timed out.
- *
- * @example
- * ```ts
- * import zookeeper from 'node-zookeeper-client';
- * try {
- *   await zkCreate(client, '/lock');
- * } catch (err) {
- *   if (err instanceof ZooKeeperOperationError && err.zkCode === zookeeper.Exception.NODE_EXISTS) taken();
- *   else throw err;
- * }
- * ```
- */
-export class ZooKeeperOperationError extends FastpathError {
-  readonly operation: string;
-  readonly path: string;
-  /** ZooKeeper's numeric error code, e.g. -101 for NO_NODE. */
-  readonly zkCode: number;
-  /** ZooKeeper's error name, e.g. `NO_NODE`. */
-  readonly zkName: string;
-  constructor(operation: string, path: string, zkCode: number, zkName: string, cause: unknown) {
-    super('ERR_ZOOKEEPER_OPERATION', `ZooKeeper ${operation} ${path} failed: ${zkName} (${zkCode})`, {
-      cause,
-      retriable: zkName === 'CONNECTION_LOSS' || zkName === 'OPERATION_TIMEOUT',
-    });
-    this.operation = operation;
-    this.path = path;
-    this.zkCode = zkCode;
-    this.zkName = zkName;
-  }
-}
-
 /**
  * The fixture was used in a way its current state does not allow: a node index out of range, a
  * call after `close()`, pausing a stopped node.

@@ -1,8 +1,15 @@
+import { Redacted } from '@fastpath/core';
+import {
+  addPersistentRecursiveWatch,
+  closeZooKeeperClient,
+  connectZooKeeper,
+  watchReconnectStall,
+  ZooKeeperConnectTimeoutError,
+  type PersistentWatchListener,
+} from '@fastpath/zookeeper-client';
 import zookeeper from 'node-zookeeper-client';
 import type { ACL, Client, Stat } from 'node-zookeeper-client';
 import { TokenStoreError, TokenStoreUnavailableError } from '../../token-errors.js';
-import { hardenClient } from './harden-client.js';
-import { addPersistentRecursiveWatch, type PersistentWatchListener } from './persistent-watch.js';
 
 /** ZooKeeper error codes the manager branches on. */
 export const ZK_NO_NODE = -101;
@@ -48,15 +55,6 @@ interface Pending {
 
 type Callback<T> = (error: unknown, result?: T) => void;
 
-// node-zookeeper-client's connection manager; not in the type definitions.
-interface ConnectionManagerView {
-  state?: number;
-  socket?: { destroy(): void };
-  on(event: 'state', listener: (state: number) => void): unknown;
-  removeListener(event: 'state', listener: (state: number) => void): unknown;
-}
-const CLOSED_STATE = -2;
-
 /**
  * One logical ZooKeeper connection that survives session loss: a node-zookeeper-client `Client`
  * wrapped so that
@@ -78,6 +76,7 @@ export class ZkSession {
   #reconnecting: Promise<void> | undefined;
   readonly #inflight = new Set<Pending>();
   #heartbeat: ReturnType<typeof setInterval> | undefined;
+  #stopStallWatch: (() => void) | undefined;
 
   constructor(options: ZkSessionOptions) {
     this.#o = options;
@@ -113,8 +112,9 @@ export class ZkSession {
     if (this.#heartbeat !== undefined) clearInterval(this.#heartbeat);
     const client = this.#client;
     this.#client = undefined;
+    this.#stopStallWatch?.();
     this.#failInflight('the ZooKeeper connection was closed');
-    if (client) await closeClient(client, 2000);
+    if (client) await closeZooKeeperClient(client, { timeoutMs: 2000 });
   }
 
   // -------------------------------------------------------------------------------------------
@@ -260,35 +260,27 @@ export class ZkSession {
     });
   }
 
+  /** One bounded connection attempt (the library's own can wait for ever); `undefined` if it failed. */
   async #connectOnce(): Promise<Client | undefined> {
-    const client = zookeeper.createClient(this.#o.connectionString, {
-      sessionTimeout: this.#o.sessionTimeoutMs,
-      spinDelay: 100,
-      retries: 0,
-    });
-    hardenClient(client);
-    if (this.#o.digestAuth !== undefined)
-      client.addAuthInfo('digest', Buffer.from(this.#o.digestAuth, 'utf8'));
-    const ok = await new Promise<boolean>((resolve) => {
-      const finish = (value: boolean): void => {
-        clearTimeout(timer);
-        client.removeListener('connected', onConnected);
-        client.removeListener('expired', onFailed);
-        client.removeListener('authenticationFailed', onFailed);
-        resolve(value);
-      };
-      const onConnected = (): void => finish(true);
-      const onFailed = (): void => finish(false);
-      // The library can wait forever when it reaches a server that is still starting (or paused):
-      // each attempt is bounded, and a stuck client is thrown away.
-      const timer = setTimeout(onFailed, this.#o.connectionTimeoutMs);
-      client.once('connected', onConnected);
-      client.once('expired', onFailed);
-      client.once('authenticationFailed', onFailed);
-      client.connect();
-    });
-    if (ok && !this.#closed) return client;
-    await closeClient(client, 0);
+    let client: Client;
+    try {
+      client = await connectZooKeeper(this.#o.connectionString, {
+        timeoutMs: this.#o.connectionTimeoutMs,
+        retries: 0,
+        sessionTimeoutMs: this.#o.sessionTimeoutMs,
+        spinDelayMs: 100,
+        operationRetries: 0,
+        authInfo:
+          this.#o.digestAuth === undefined
+            ? []
+            : [{ scheme: 'digest', auth: new Redacted(Buffer.from(this.#o.digestAuth, 'utf8')) }],
+      });
+    } catch (error) {
+      if (error instanceof ZooKeeperConnectTimeoutError) return undefined;
+      throw error;
+    }
+    if (!this.#closed) return client;
+    await closeZooKeeperClient(client, { timeoutMs: 0 });
     return undefined;
   }
 
@@ -296,30 +288,25 @@ export class ZkSession {
     this.#client = client;
     this.#sessionId = client.getSessionId().toString('hex');
     this.#connected = true;
-    let stalled: ReturnType<typeof setTimeout> | undefined;
+    // The library reconnects by itself, but can hang for ever when it reaches a server that is
+    // still starting. Once the session timeout has passed without a reconnection the server has
+    // given the session up anyway: start over with a new client then.
+    const stopStallWatch = watchReconnectStall(client, this.#o.sessionTimeoutMs, () => {
+      if (this.#client === client && !this.#connected)
+        this.#abandon(client, 'the ZooKeeper connection did not come back in time');
+    });
     client.on('disconnected', () => {
       if (this.#client !== client) return;
       this.#connected = false;
-      // The library reconnects by itself, but can hang for ever when it reaches a server that
-      // is still starting. Once the session timeout has passed without a reconnection the
-      // server has given the session up anyway: start over with a new client then.
-      if (stalled === undefined) {
-        stalled = setTimeout(() => {
-          stalled = undefined;
-          if (!this.#connected) this.#abandon(client, 'the ZooKeeper connection did not come back in time');
-        }, this.#o.sessionTimeoutMs);
-        stalled.unref();
-      }
     });
     client.on('connected', () => {
-      if (stalled !== undefined) clearTimeout(stalled);
-      stalled = undefined;
       if (this.#client !== client || this.#closed) return;
       this.#connected = true;
       const sameSession = client.getSessionId().toString('hex') === this.#sessionId;
       this.#o.onConnectionChange(sameSession ? 'reconnected' : 'new-session');
     });
     client.on('expired', () => this.#abandon(client, 'the ZooKeeper session expired'));
+    this.#stopStallWatch = stopStallWatch;
   }
 
   /** Drops `client` (if it is still the current one) and starts making a new session. */
@@ -327,8 +314,9 @@ export class ZkSession {
     if (this.#client !== client) return;
     this.#client = undefined;
     this.#connected = false;
+    this.#stopStallWatch?.();
     this.#failInflight(reason);
-    void closeClient(client, 0);
+    void closeZooKeeperClient(client, { timeoutMs: 0 });
     if (!this.#closed) this.#reconnect();
   }
 
@@ -340,7 +328,7 @@ export class ZkSession {
         const client = await this.#connectOnce();
         if (client) {
           if (this.#closed) {
-            await closeClient(client, 0);
+            await closeZooKeeperClient(client, { timeoutMs: 0 });
             return;
           }
           this.#install(client);
@@ -383,33 +371,4 @@ function toStoreError(error: unknown, operation: string, path: string, mutation:
     return new TokenStoreUnavailableError(message, { cause: error, zkCode: code, outcomeUnknown: mutation });
   }
   return new TokenStoreError(message, { cause: error, ...(code === undefined ? {} : { zkCode: code }) });
-}
-
-/** Closes a client and, if the server does not confirm within `timeoutMs`, destroys its socket. */
-async function closeClient(client: Client, timeoutMs: number): Promise<void> {
-  const manager = (client as unknown as { connectionManager?: ConnectionManagerView }).connectionManager;
-  if (manager?.state === CLOSED_STATE) return;
-  try {
-    client.close();
-  } catch {
-    // the library refuses to close twice; nothing else to do
-  }
-  if (manager === undefined) return;
-  await new Promise<void>((resolve) => {
-    const finish = (): void => {
-      clearTimeout(timer);
-      manager.removeListener('state', onState);
-      resolve();
-    };
-    const onState = (state: number): void => {
-      if (state === CLOSED_STATE) finish();
-    };
-    // A server that does not answer (paused, gone) never confirms: destroying the socket in the
-    // closing state ends the client without a reconnect.
-    const timer = setTimeout(() => {
-      manager.socket?.destroy();
-      finish();
-    }, timeoutMs);
-    manager.on('state', onState);
-  });
 }

@@ -1,6 +1,6 @@
 import zookeeper from 'node-zookeeper-client';
 import type { Client, Stat } from 'node-zookeeper-client';
-import { ZooKeeperOperationError } from './zookeeper-errors.js';
+import { ZooKeeperOperationError } from './zookeeper-client-errors.js';
 
 // Promise forms of the node-zookeeper-client calls the fixture and its users need. Failures become
 // ZooKeeperOperationError with the numeric ZooKeeper code, the path and the library error as cause.

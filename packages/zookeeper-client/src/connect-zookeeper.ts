@@ -1,8 +1,16 @@
-import { checkInteger, checkNonEmptyString } from '@fastpath/core';
+import { InvalidOptionError, Redacted, checkInteger, checkNonEmptyString } from '@fastpath/core';
 import zookeeper from 'node-zookeeper-client';
 import type { Client } from 'node-zookeeper-client';
-import { ZooKeeperConnectTimeoutError } from './zookeeper-errors.js';
-import { guardClientSocket } from './guard-client-socket.js';
+import { checkWorkaround } from './internal/check-workaround.js';
+import { CONNECTION_CLOSED_STATE, connectionManagerOf } from './internal/connection-manager.js';
+import { guardClientSocket } from './internal/guard-client-socket.js';
+import { ZooKeeperConnectTimeoutError } from './zookeeper-client-errors.js';
+
+/** Credentials sent on every connection (`addAuthInfo`), e.g. `digest` with `user:password`. */
+export interface ZooKeeperAuthInfo {
+  scheme: string;
+  auth: Redacted<Buffer>;
+}
 
 /** Options of {@link connectZooKeeper}. */
 export interface ConnectZooKeeperOptions {
@@ -16,6 +24,8 @@ export interface ConnectZooKeeperOptions {
   spinDelayMs?: number;
   /** node-zookeeper-client's `retries`: how often an operation is retried after a connection loss. Default 0. */
   operationRetries?: number;
+  /** Credentials added before connecting, so the session is authenticated from its start. Default: none. */
+  authInfo?: readonly ZooKeeperAuthInfo[];
 }
 
 /** Defaults of {@link ConnectZooKeeperOptions}. */
@@ -33,21 +43,15 @@ export interface CloseZooKeeperClientOptions {
   timeoutMs?: number;
 }
 
-// node-zookeeper-client's connection manager; not in its type definitions.
-interface ConnectionManager {
-  state?: number;
-  socket?: { destroy(): void };
-  on(event: 'state', listener: (state: number) => void): unknown;
-  removeListener(event: 'state', listener: (state: number) => void): unknown;
-}
-const CLOSED_STATE = -2;
-
 /**
  * Creates a node-zookeeper-client `Client` and resolves once it is connected. Each attempt is
  * bounded by `timeoutMs`: the library can wait forever when it connects while a server is still
  * starting, so a stuck attempt is closed and a fresh client tries again, up to `retries` times.
+ * The client is guarded against frames the library cannot read and against half-read frames
+ * surviving a reconnection (both otherwise hang it or crash the process).
  *
  * @throws ZooKeeperConnectTimeoutError when no attempt connected
+ * @throws ZooKeeperClientVersionError when the installed library is not the one the workarounds were written for
  * @example
  * ```ts
  * const client = await connectZooKeeper(zk.connectString, { sessionTimeoutMs: 10_000 });
@@ -78,6 +82,8 @@ export async function connectZooKeeper(
     0,
     1000,
   );
+  const authInfo = checkAuthInfo(options.authInfo ?? []);
+  checkWorkaround('bounded-connect');
   for (let attempt = 0; attempt <= retries; attempt++) {
     const client = zookeeper.createClient(connectString, {
       sessionTimeout: sessionTimeoutMs,
@@ -85,6 +91,7 @@ export async function connectZooKeeper(
       retries: operationRetries,
     });
     guardClientSocket(client);
+    for (const { scheme, auth } of authInfo) client.addAuthInfo(scheme, auth.unwrap());
     const connected = await new Promise<boolean>((resolve) => {
       const finish = (ok: boolean): void => {
         clearTimeout(timer);
@@ -111,8 +118,9 @@ export async function connectZooKeeper(
 /**
  * Closes a client and waits (bounded) until its socket is gone, so no handle keeps the process
  * alive: `client.close()` alone leaves the socket open when the server does not answer (paused,
- * starting, or gone).
+ * starting, or gone). A client already closed (or closing) is fine.
  *
+ * @throws ZooKeeperClientVersionError when the installed library is not the one this was written for
  * @example
  * ```ts
  * await closeZooKeeperClient(client);
@@ -123,10 +131,14 @@ export async function closeZooKeeperClient(
   options: CloseZooKeeperClientOptions = {},
 ): Promise<void> {
   const timeoutMs = checkInteger('timeoutMs', options.timeoutMs ?? 2000, 0);
-  const manager = (client as unknown as { connectionManager?: ConnectionManager }).connectionManager;
-  if (manager?.state === CLOSED_STATE) return;
-  client.close();
-  if (manager === undefined) return;
+  checkWorkaround('close-socket');
+  const manager = connectionManagerOf(client);
+  if (manager.state === CONNECTION_CLOSED_STATE) return;
+  try {
+    client.close();
+  } catch {
+    // the library refuses to close a client twice; the wait below still applies
+  }
   await new Promise<void>((resolve) => {
     const finish = (): void => {
       clearTimeout(timer);
@@ -134,7 +146,7 @@ export async function closeZooKeeperClient(
       resolve();
     };
     const onState = (state: number): void => {
-      if (state === CLOSED_STATE) finish();
+      if (state === CONNECTION_CLOSED_STATE) finish();
     };
     const timer = setTimeout(() => {
       // Destroying the socket in the closing state ends the session without a reconnect.
@@ -142,6 +154,19 @@ export async function closeZooKeeperClient(
       finish();
     }, timeoutMs);
     manager.on('state', onState);
-    if (manager.state === CLOSED_STATE) finish();
+    if (manager.state === CONNECTION_CLOSED_STATE) finish();
+  });
+}
+
+function checkAuthInfo(value: unknown): ZooKeeperAuthInfo[] {
+  if (!Array.isArray(value))
+    throw new InvalidOptionError('authInfo', 'expected an array of { scheme, auth }');
+  return value.map((entry: unknown, i) => {
+    const { scheme, auth } = (entry ?? {}) as Partial<ZooKeeperAuthInfo>;
+    checkNonEmptyString(`authInfo[${i}].scheme`, scheme);
+    if (!(auth instanceof Redacted) || !Buffer.isBuffer(auth.unwrap())) {
+      throw new InvalidOptionError(`authInfo[${i}].auth`, 'expected a Redacted<Buffer>');
+    }
+    return { scheme: scheme as string, auth };
   });
 }

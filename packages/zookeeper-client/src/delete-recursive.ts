@@ -1,6 +1,7 @@
 import { InvalidOptionError } from '@fastpath/core';
 import type { Client } from 'node-zookeeper-client';
-import { ZooKeeperOperationError } from './zookeeper-errors.js';
+import { checkWorkaround } from './internal/check-workaround.js';
+import { ZooKeeperOperationError } from './zookeeper-client-errors.js';
 import { zkGetChildren, zkRemove } from './zookeeper-promises.js';
 
 /**
@@ -9,6 +10,7 @@ import { zkGetChildren, zkRemove } from './zookeeper-promises.js';
  * them) are not an error; a missing `path` is not either. Refuses the root `/`.
  *
  * @throws ZooKeeperOperationError for any other failure (e.g. a child created concurrently: NOT_EMPTY)
+ * @throws ZooKeeperClientVersionError when the installed library is not the one this was written for
  * @example
  * ```ts
  * await deleteRecursive(client, '/fastpath-test');
@@ -21,6 +23,7 @@ export async function deleteRecursive(client: Client, path: string): Promise<voi
       `expected an absolute znode path other than "/", got "${String(path)}"`,
     );
   }
+  checkWorkaround('delete-recursive');
   let children: string[];
   try {
     children = await zkGetChildren(client, path);

@@ -1,10 +1,12 @@
 import type { Client } from 'node-zookeeper-client';
+import { checkWorkaround } from './internal/check-workaround.js';
+import { connectionManagerOf } from './internal/connection-manager.js';
 
 // ZooKeeper 3.6+ persistent recursive watches (the `addWatch` request), which node-zookeeper-client
 // 1.1.3 does not offer. One such watch reports every create, change and delete below a path
 // without being set again, where the one-shot child watches the library has would make each
-// change cost a listing of every token (quadratic in the number of tokens). Hadoop's manager gets
-// the same from Curator's CuratorCache.
+// change cost a listing of every child (quadratic in their number). Hadoop's manager gets the
+// same from Curator's CuratorCache.
 //
 // The request is put on the library's own queue, so it is numbered, sent and answered in order
 // with everything else. It travels as operation 106 but is filed as a SET_WATCHES request, whose
@@ -16,11 +18,12 @@ const OP_ADD_WATCH = 106;
 const OP_SET_WATCHES = 101;
 const ADD_WATCH_MODE_PERSISTENT_RECURSIVE = 1;
 
-/** ZooKeeper watch event types. */
+/** ZooKeeper watch event types, as a persistent watch reports them. */
 export const ZK_EVENT_NODE_CREATED = 1;
 export const ZK_EVENT_NODE_DELETED = 2;
 export const ZK_EVENT_NODE_DATA_CHANGED = 3;
 
+/** Receives one event: `type` is a `ZK_EVENT_*`, `path` the znode it happened to. */
 export type PersistentWatchListener = (type: number, path: string) => void;
 
 interface WatcherEventRecord {
@@ -28,30 +31,21 @@ interface WatcherEventRecord {
   path: string;
 }
 
-interface ConnectionManagerInternals {
-  queue(request: unknown, callback: (error: unknown) => void): void;
-  watcherManager: { emit(event: WatcherEventRecord): void };
-}
-
 const listenersByClient = new WeakMap<Client, Map<string, PersistentWatchListener>>();
-
-function internals(client: Client): ConnectionManagerInternals {
-  const manager = (client as unknown as { connectionManager?: Partial<ConnectionManagerInternals> })
-    .connectionManager;
-  if (
-    manager === undefined ||
-    typeof manager.queue !== 'function' ||
-    typeof manager.watcherManager?.emit !== 'function'
-  ) {
-    throw new Error('this node-zookeeper-client version does not have the internals persistent watches need');
-  }
-  return manager as ConnectionManagerInternals;
-}
 
 /**
  * Sets a persistent recursive watch on `path` and sends each event for `path` or a node below it
- * to `listener` (`type` is a `ZK_EVENT_*`). Calls back when ZooKeeper confirmed the watch. Setting
- * it again on the same client replaces the listener (ZooKeeper keeps one watch per path).
+ * to `listener`. Calls back when ZooKeeper confirmed the watch. Setting it again on the same
+ * client replaces the listener (ZooKeeper keeps one watch per path). The watch lasts as long as
+ * the connection: set it again after a reconnection.
+ *
+ * @throws ZooKeeperClientVersionError when the installed library is not the one this was written for
+ * @example
+ * ```ts
+ * addPersistentRecursiveWatch(client, '/app', (type, path) => {
+ *   if (type === ZK_EVENT_NODE_CREATED) console.log('created', path);
+ * }, (error) => { if (error) throw error; });
+ * ```
  */
 export function addPersistentRecursiveWatch(
   client: Client,
@@ -59,7 +53,8 @@ export function addPersistentRecursiveWatch(
   listener: PersistentWatchListener,
   callback: (error: unknown) => void,
 ): void {
-  const manager = internals(client);
+  checkWorkaround('persistent-watch');
+  const manager = connectionManagerOf(client);
   let listeners = listenersByClient.get(client);
   if (!listeners) {
     const registered = new Map<string, PersistentWatchListener>();

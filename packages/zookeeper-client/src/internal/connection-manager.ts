@@ -1,0 +1,29 @@
+import type { Client } from 'node-zookeeper-client';
+
+/**
+ * The parts of node-zookeeper-client's connection manager (`client.connectionManager`, absent
+ * from the library's type definitions) that the workarounds of this package touch. One view, so
+ * that what depends on the library's internals is listed in one place.
+ */
+export interface ConnectionManagerInternals {
+  /** One of the `STATES` below. */
+  state: number;
+  socket?: { destroy(): void; destroyed?: boolean };
+  /** Bytes of a frame not complete yet; glued in front of the next bytes read. */
+  pendingBuffer: Buffer | null;
+  onSocketData(buffer: Buffer): void;
+  onSocketClosed(hadError: boolean): void;
+  /** Queues a request to be numbered, sent and answered in order. */
+  queue(request: unknown, callback: (error: unknown) => void): void;
+  watcherManager: { emit(event: { type: number; path: string }): void };
+  on(event: 'state', listener: (state: number) => void): unknown;
+  removeListener(event: 'state', listener: (state: number) => void): unknown;
+}
+
+/** The connection manager's `STATES.CLOSED` (lib/ConnectionManager.js). */
+export const CONNECTION_CLOSED_STATE = -2;
+
+/** The connection manager of `client`. */
+export function connectionManagerOf(client: Client): ConnectionManagerInternals {
+  return (client as unknown as { connectionManager: ConnectionManagerInternals }).connectionManager;
+}

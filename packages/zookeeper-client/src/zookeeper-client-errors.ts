@@ -1,0 +1,88 @@
+import { FastpathError } from '@fastpath/core';
+
+/** `connectZooKeeper` did not reach the connected state within its attempts. */
+export class ZooKeeperConnectTimeoutError extends FastpathError {
+  readonly connectString: string;
+  readonly attempts: number;
+  readonly timeoutMs: number;
+  constructor(connectString: string, attempts: number, timeoutMs: number) {
+    super(
+      'ERR_ZOOKEEPER_CONNECT_TIMEOUT',
+      `could not connect to ZooKeeper at ${connectString}: ${attempts} attempt(s) of ${timeoutMs} ms each`,
+      { retriable: true },
+    );
+    this.connectString = connectString;
+    this.attempts = attempts;
+    this.timeoutMs = timeoutMs;
+  }
+}
+
+/**
+ * A ZooKeeper operation made through the promise helpers (`zkCreate`, `zkGetData`, ...) failed.
+ * `zkCode` is the numeric ZooKeeper code (compare with `Exception.NO_NODE` etc. from
+ * node-zookeeper-client); the library's error is kept as `cause`. Retriable when the connection
+ * was lost or the operation timed out.
+ *
+ * @example
+ * ```ts
+ * import zookeeper from 'node-zookeeper-client';
+ * try {
+ *   await zkCreate(client, '/lock');
+ * } catch (err) {
+ *   if (err instanceof ZooKeeperOperationError && err.zkCode === zookeeper.Exception.NODE_EXISTS) taken();
+ *   else throw err;
+ * }
+ * ```
+ */
+export class ZooKeeperOperationError extends FastpathError {
+  readonly operation: string;
+  readonly path: string;
+  /** ZooKeeper's numeric error code, e.g. -101 for NO_NODE. */
+  readonly zkCode: number;
+  /** ZooKeeper's error name, e.g. `NO_NODE`. */
+  readonly zkName: string;
+  constructor(operation: string, path: string, zkCode: number, zkName: string, cause: unknown) {
+    super('ERR_ZOOKEEPER_OPERATION', `ZooKeeper ${operation} ${path} failed: ${zkName} (${zkCode})`, {
+      cause,
+      retriable: zkName === 'CONNECTION_LOSS' || zkName === 'OPERATION_TIMEOUT',
+    });
+    this.operation = operation;
+    this.path = path;
+    this.zkCode = zkCode;
+    this.zkName = zkName;
+  }
+}
+
+/**
+ * The installed node-zookeeper-client is not the version a workaround of this package was written
+ * for: the library functions the workaround relies on (or patches) have changed. Nothing was
+ * patched. Re-check the workaround against the new library version before using it.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await connectZooKeeper('127.0.0.1:2181');
+ * } catch (err) {
+ *   if (err instanceof ZooKeeperClientVersionError) console.error(err.workaround, err.changed);
+ * }
+ * ```
+ */
+export class ZooKeeperClientVersionError extends FastpathError {
+  /** Name of the workaround that cannot be applied, e.g. `socket-guard`. */
+  readonly workaround: string;
+  /** The node-zookeeper-client version it was written for. */
+  readonly writtenFor: string;
+  /** The library functions that differ from that version, e.g. `ConnectionManager#onSocketData`. */
+  readonly changed: readonly string[];
+  constructor(workaround: string, writtenFor: string, changed: readonly string[]) {
+    super(
+      'ERR_ZOOKEEPER_CLIENT_VERSION',
+      `the "${workaround}" workaround was written for node-zookeeper-client ${writtenFor}, but the ` +
+        `installed library differs in ${changed.join(', ')}: re-check the workaround against the ` +
+        `installed version (or install ${writtenFor})`,
+    );
+    this.workaround = workaround;
+    this.writtenFor = writtenFor;
+    this.changed = [...changed];
+  }
+}
