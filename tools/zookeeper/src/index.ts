@@ -45,9 +45,10 @@ export {
   type CloseZooKeeperClientOptions,
   type ConnectZooKeeperOptions,
 } from '@fastpath/zookeeper-client';
+// Thrown by locateZooKeeper/startZooKeeper when there is no java; defined with the JVM helpers.
+export { JavaNotFoundError } from '@fastpath/jvm-fixture';
 export {
   FourLetterWordError,
-  JavaNotFoundError,
   ZooKeeperExitedError,
   ZooKeeperFixtureStateError,
   ZooKeeperNotFoundError,

@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
-import { constants } from 'node:fs';
-import { access, readdir, stat } from 'node:fs/promises';
-import { delimiter, join } from 'node:path';
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { checkInteger, checkNonEmptyString, InvalidOptionError } from '@fastpath/core';
+import { findExecutable, locateJava } from '@fastpath/jvm-fixture';
 import { readEnvironment } from './internal/environment.js';
-import { JavaNotFoundError, ZooKeeperNotFoundError } from './zookeeper-errors.js';
+import { ZooKeeperNotFoundError } from './zookeeper-errors.js';
 
 /** Where to look for ZooKeeper and Java, and whether to install ZooKeeper when it is missing. */
 export interface ZooKeeperInstallationOptions {
@@ -122,7 +122,10 @@ export async function locateZooKeeper(
       }
     }
   }
-  const javaPath = await locateJava(options.javaPath, env.javaHome, env.path);
+  const { javaPath } = await locateJava({
+    ...(options.javaPath === undefined ? {} : { javaPath: options.javaPath }),
+    purpose: 'ZooKeeper needs Java 11 or newer',
+  });
   return Object.freeze({ source, classpath: Object.freeze(classpath), javaPath, installed });
 }
 
@@ -204,46 +207,6 @@ function run(
     });
     child.on('close', (code) => finish(code ?? -1));
   });
-}
-
-async function locateJava(
-  explicit: string | undefined,
-  javaHome: string | undefined,
-  path: string,
-): Promise<string> {
-  const hint =
-    'ZooKeeper needs Java 11 or newer: install a JRE (as root: apt-get install -y default-jre-headless) ' +
-    'or set JAVA_HOME';
-  if (explicit !== undefined) {
-    if (await isExecutable(explicit)) return explicit;
-    throw new JavaNotFoundError(`javaPath ${explicit} is not an executable file; ${hint}.`);
-  }
-  if (javaHome !== undefined) {
-    const candidate = join(javaHome, 'bin', 'java');
-    if (await isExecutable(candidate)) return candidate;
-    throw new JavaNotFoundError(`JAVA_HOME (${javaHome}) has no bin/java; ${hint}.`);
-  }
-  const found = await findExecutable('java', path);
-  if (found === undefined) throw new JavaNotFoundError(`no "java" on the PATH; ${hint}.`);
-  return found;
-}
-
-async function findExecutable(name: string, path: string): Promise<string | undefined> {
-  for (const dir of path.split(delimiter)) {
-    if (dir === '') continue;
-    const candidate = join(dir, name);
-    if (await isExecutable(candidate)) return candidate;
-  }
-  return undefined;
-}
-
-async function isExecutable(file: string): Promise<boolean> {
-  try {
-    await access(file, constants.X_OK);
-    return await isFile(file);
-  } catch {
-    return false;
-  }
 }
 
 async function isFile(file: string): Promise<boolean> {

@@ -19,13 +19,6 @@ export class ZooKeeperNotFoundError extends FastpathError {
   }
 }
 
-/** No usable `java` executable: ZooKeeper cannot run. The message says what to install. */
-export class JavaNotFoundError extends FastpathError {
-  constructor(message: string) {
-    super('ERR_JAVA_NOT_FOUND', message);
-  }
-}
-
 /** A ZooKeeper server process exited while the fixture was waiting for it to serve. */
 export class ZooKeeperExitedError extends FastpathError {
   /** 0-based index of the node in the fixture. */

@@ -11,7 +11,7 @@ import {
   ZooKeeperNotFoundError,
   ZooKeeperWaitTimeoutError,
 } from '@fastpath/zookeeper-fixture';
-import { pickFreePorts } from '../src/internal/free-ports.js';
+import { pickFreePorts } from '@fastpath/jvm-fixture';
 import { startCluster } from '../src/internal/zookeeper-cluster.js';
 import { isAlive } from './support.js';
 

@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { checkInteger, InvalidOptionError } from '@fastpath/core';
+import { delay, forgetDirectory, logTail, pickFreePorts, rememberDirectory } from '@fastpath/jvm-fixture';
 import { fourLetterWord, parseMntr, parseMode, type ZooKeeperMode } from '../four-letter-word.js';
 import { locateZooKeeper, type ZooKeeperInstallation } from '../locate-zookeeper.js';
 import type {
@@ -15,10 +16,6 @@ import {
   type ZooKeeperFixtureOptions,
 } from '../zookeeper-fixture-options.js';
 import { ZooKeeperFixtureStateError, ZooKeeperWaitTimeoutError } from '../zookeeper-errors.js';
-import { pickFreePorts } from './free-ports.js';
-import { logTail } from './log-tail.js';
-import { forgetDirectory, rememberDirectory } from './process-registry.js';
-import { delay } from './wait.js';
 import { PortClash, ZooKeeperNode, type NodePorts } from './zookeeper-node.js';
 
 /** Seams for tests of the start logic. */

@@ -1,13 +1,11 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { delay, logTail, spawnServer, type ProcessExit, type ServerProcess } from '@fastpath/jvm-fixture';
 import { fourLetterWord, parseMode, type ZooKeeperMode } from '../four-letter-word.js';
 import type { ZooKeeperInstallation } from '../locate-zookeeper.js';
 import type { ZooKeeperNodeInfo, ZooKeeperNodeState } from '../zookeeper-fixture.js';
 import type { ResolvedFixtureOptions } from '../zookeeper-fixture-options.js';
 import { ZooKeeperExitedError, ZooKeeperWaitTimeoutError } from '../zookeeper-errors.js';
-import { logTail } from './log-tail.js';
-import { spawnServer, type ProcessExit, type ServerProcess } from './process-registry.js';
-import { delay } from './wait.js';
 
 const STANDALONE_MAIN = 'org.apache.zookeeper.server.ZooKeeperServerMain';
 const QUORUM_MAIN = 'org.apache.zookeeper.server.quorum.QuorumPeerMain';

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync, rmSync } from 'node:fs';
 
-/** How a server process ended. */
+/** How a process ended. */
 export interface ProcessExit {
   readonly code: number | null;
   readonly signal: NodeJS.Signals | null;
@@ -15,6 +15,17 @@ export interface ServerProcess {
   exit(): ProcessExit | undefined;
   /** Sends a signal; false when the process is already gone. */
   signal(signal: NodeJS.Signals): boolean;
+}
+
+/** Options of {@link spawnServer}. */
+export interface SpawnServerOptions {
+  readonly cwd: string;
+  /** stdout and stderr are appended to this file. */
+  readonly logFile: string;
+  /** Deleted by the watchdog when this process dies abruptly (the server's scratch directory). */
+  readonly cleanupDir: string;
+  /** The environment of the child. Default: this process's environment. */
+  readonly env?: NodeJS.ProcessEnv;
 }
 
 const liveChildren = new Set<ChildProcess>();
@@ -57,13 +68,14 @@ export function forgetDirectory(dir: string): void {
 // A watchdog outlives a parent that dies without running exit handlers (SIGKILL, a signal with
 // no handler, a test runner that sandboxes `process`): it holds the read end of a pipe whose
 // write end only this process has, so EOF means the parent is gone. "done" means a clean release.
-const WATCHDOG_SCRIPT = 'read line; if [ "$line" != done ]; then kill -9 "$1" 2>/dev/null; rm -rf "$2"; fi';
+const WATCHDOG_SCRIPT =
+  'read line; if [ "$line" != done ]; then kill -9 "$1" 2>/dev/null; [ -n "$2" ] && rm -rf "$2"; fi';
 
 function startWatchdog(pid: number, cleanupDir: string): ChildProcess | undefined {
   try {
     const watchdog = spawn(
       '/bin/sh',
-      ['-c', WATCHDOG_SCRIPT, 'fastpath-zookeeper-watchdog', String(pid), cleanupDir],
+      ['-c', WATCHDOG_SCRIPT, 'fastpath-jvm-watchdog', String(pid), cleanupDir],
       {
         stdio: ['pipe', 'ignore', 'ignore'],
         detached: true,
@@ -81,31 +93,24 @@ function startWatchdog(pid: number, cleanupDir: string): ChildProcess | undefine
 }
 
 /**
- * Spawns a server with its output appended to `logFile`. The child does not hold the event loop
- * open (no pipes, unref'd); it is killed on process exit and by a watchdog if this process dies
- * abruptly, and the watchdog then deletes `cleanupDir`.
+ * Registers a freshly spawned child: killed when this process exits, killed by a watchdog (which
+ * then deletes `cleanupDir`, when given) if this process dies abruptly. Resolves when it exits.
  */
-export function spawnServer(
-  command: string,
-  args: readonly string[],
-  options: { cwd: string; logFile: string; cleanupDir: string },
-): ServerProcess {
-  const fd = openSync(options.logFile, 'a');
-  let child: ChildProcess;
-  try {
-    child = spawn(command, args, { cwd: options.cwd, stdio: ['ignore', fd, fd], detached: false });
-  } finally {
-    closeSync(fd);
-  }
-  let exitInfo: ProcessExit | undefined;
+export function trackChild(
+  child: ChildProcess,
+  cleanupDir = '',
+  onExit?: (exit: ProcessExit) => void,
+): Promise<ProcessExit> {
+  let done = false;
   let watchdog: ChildProcess | undefined;
   const exited = new Promise<ProcessExit>((resolve) => {
     const finish = (info: ProcessExit): void => {
-      if (exitInfo !== undefined) return;
-      exitInfo = info;
+      if (done) return;
+      done = true;
       liveChildren.delete(child);
       updateHook();
       watchdog?.stdin?.end('done\n');
+      onExit?.(info);
       resolve(info);
     };
     child.on('exit', (code, signal) => finish({ code, signal }));
@@ -114,8 +119,37 @@ export function spawnServer(
   if (child.pid !== undefined) {
     liveChildren.add(child);
     updateHook();
-    watchdog = startWatchdog(child.pid, options.cleanupDir);
+    watchdog = startWatchdog(child.pid, cleanupDir);
   }
+  return exited;
+}
+
+/**
+ * Spawns a server with its output appended to `logFile`. The child does not hold the event loop
+ * open (no pipes, unref'd); it is killed on process exit and by a watchdog if this process dies
+ * abruptly, and the watchdog then deletes `cleanupDir`.
+ */
+export function spawnServer(
+  command: string,
+  args: readonly string[],
+  options: SpawnServerOptions,
+): ServerProcess {
+  const fd = openSync(options.logFile, 'a');
+  let child: ChildProcess;
+  try {
+    child = spawn(command, args, {
+      cwd: options.cwd,
+      stdio: ['ignore', fd, fd],
+      detached: false,
+      ...(options.env === undefined ? {} : { env: options.env }),
+    });
+  } finally {
+    closeSync(fd);
+  }
+  let exitInfo: ProcessExit | undefined;
+  const exited = trackChild(child, options.cleanupDir, (info) => {
+    exitInfo = info;
+  });
   child.unref();
   return {
     pid: child.pid ?? -1,

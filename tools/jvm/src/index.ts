@@ -1,0 +1,39 @@
+// @fastpath/jvm-fixture: the one front door. Everything public is re-exported here by name.
+export {
+  forgetDirectory,
+  rememberDirectory,
+  spawnServer,
+  type ProcessExit,
+  type ServerProcess,
+  type SpawnServerOptions,
+} from './process-registry.js';
+export {
+  DEFAULT_RUN_PROCESS_OPTIONS,
+  runProcess,
+  type ProcessResult,
+  type RunProcessOptions,
+} from './run-process.js';
+export { pickFreePorts } from './free-ports.js';
+export { logTail } from './log-tail.js';
+export { delay, pollUntil, type PollUntilOptions } from './wait.js';
+export { findExecutable } from './find-executable.js';
+export { locateJava, type JavaInstallation, type LocateJavaOptions } from './locate-java.js';
+export {
+  DEFAULT_RESOLVE_MAVEN_ARTIFACTS_OPTIONS,
+  resolveMavenArtifacts,
+  type MavenResolution,
+  type ResolveMavenArtifactsOptions,
+} from './resolve-maven-artifacts.js';
+export {
+  compileJava,
+  DEFAULT_COMPILE_JAVA_OPTIONS,
+  type CompiledJava,
+  type CompileJavaOptions,
+} from './compile-java.js';
+export {
+  JavaCompileError,
+  JavaNotFoundError,
+  MavenNotFoundError,
+  MavenResolutionError,
+  ProcessTimeoutError,
+} from './jvm-errors.js';

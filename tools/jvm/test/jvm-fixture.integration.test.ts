@@ -1,0 +1,181 @@
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  compileJava,
+  JavaCompileError,
+  locateJava,
+  MavenResolutionError,
+  pickFreePorts,
+  pollUntil,
+  ProcessTimeoutError,
+  resolveMavenArtifacts,
+  runProcess,
+  spawnServer,
+} from '@fastpath/jvm-fixture';
+
+jest.setTimeout(300_000);
+
+const fixtures = join(__dirname, 'fixtures');
+let scratch: string;
+
+beforeEach(async () => {
+  scratch = await mkdtemp(join(tmpdir(), 'fastpath-jvm-test-'));
+});
+afterEach(async () => {
+  await rm(scratch, { recursive: true, force: true });
+});
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('javac and java', () => {
+  it('compiles a source folder once and runs the class', async () => {
+    const outDir = join(scratch, 'classes');
+    const first = await compileJava({ sourceDir: join(fixtures, 'hello'), outDir });
+    expect(first.compiled).toBe(true);
+    await stat(join(outDir, 'dev', 'fastpath', 'hello', 'Hello.class'));
+    // Unchanged sources: javac does not run again.
+    expect((await compileJava({ sourceDir: join(fixtures, 'hello'), outDir })).compiled).toBe(false);
+
+    const { javaPath } = await locateJava();
+    const run = await runProcess(javaPath, ['-cp', outDir, 'dev.fastpath.hello.Hello', 'a', 'ü"b']);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual(['a', 'ü"b']);
+  });
+
+  it('reports javac diagnostics as a JavaCompileError', async () => {
+    const src = join(scratch, 'src');
+    await mkdir(src);
+    await writeFile(join(src, 'Broken.java'), 'public class Broken { int x = ; }\n');
+    const compile = compileJava({ sourceDir: src, outDir: join(scratch, 'out') });
+    await expect(compile).rejects.toBeInstanceOf(JavaCompileError);
+    await expect(compile).rejects.toThrow(/Broken\.java:1: error/);
+  });
+
+  it('kills a command that outlives its bound', async () => {
+    const outDir = join(scratch, 'classes');
+    await compileJava({ sourceDir: join(fixtures, 'hello'), outDir });
+    const { javaPath } = await locateJava();
+    const run = runProcess(javaPath, ['-cp', outDir, 'dev.fastpath.hello.Hello', 'sleep'], {
+      timeoutMs: 3_000,
+    });
+    await expect(run).rejects.toBeInstanceOf(ProcessTimeoutError);
+    await expect(run).rejects.toMatchObject({ code: 'ERR_PROCESS_TIMEOUT' });
+  });
+});
+
+describe('spawnServer', () => {
+  it('a server JVM dies with the process that started it, even by SIGKILL (watchdog)', async () => {
+    const outDir = join(scratch, 'classes');
+    await compileJava({ sourceDir: join(fixtures, 'hello'), outDir });
+    const { javaPath } = await locateJava();
+    const serverDir = join(scratch, 'server');
+    await mkdir(serverDir);
+    // A parent node process starts the server, prints its pid, and is then SIGKILLed: no exit
+    // handlers run, so only the watchdog can end the JVM and delete its directory.
+    // The sources are TypeScript: the parent runs through tsx.
+    const parentFile = join(scratch, 'parent.ts');
+    await writeFile(
+      parentFile,
+      `import { spawnServer } from ${JSON.stringify(join(__dirname, '..', 'src', 'process-registry.ts'))};\n` +
+        `const s = spawnServer(${JSON.stringify(javaPath)}, ['-cp', ${JSON.stringify(outDir)}, 'dev.fastpath.hello.Hello', 'sleep'], ` +
+        `{ cwd: ${JSON.stringify(serverDir)}, logFile: ${JSON.stringify(join(serverDir, 'log'))}, cleanupDir: ${JSON.stringify(serverDir)} });\n` +
+        `console.log(s.pid); setInterval(() => undefined, 1000);\n`,
+    );
+    // One process (not the tsx CLI, which runs the script in a child): SIGKILL must hit the parent itself.
+    const parent = spawn(process.execPath, ['--import', 'tsx', parentFile], {
+      cwd: __dirname,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const pid = await new Promise<number>((resolve) => {
+      parent.stdout.once('data', (chunk: Buffer) => resolve(Number(chunk.toString().trim())));
+    });
+    expect(isAlive(pid)).toBe(true);
+    const logged = await pollUntil(
+      async () =>
+        (await readFile(join(serverDir, 'log'), 'utf8').catch(() => '')).includes('sleep') ? true : undefined,
+      { timeoutMs: 30_000 },
+    );
+    expect(logged).toBe(true);
+    parent.kill('SIGKILL');
+    const gone = await pollUntil(async () => (isAlive(pid) ? undefined : true), { timeoutMs: 30_000 });
+    expect(gone).toBe(true);
+    const removed = await pollUntil(
+      async () => ((await stat(serverDir).catch(() => undefined)) ? undefined : true),
+      {
+        timeoutMs: 10_000,
+      },
+    );
+    expect(removed).toBe(true);
+  });
+
+  it('reports the exit of a server and distinct free ports', async () => {
+    const server = spawnServer('/bin/sh', ['-c', 'echo hi; exit 3'], {
+      cwd: scratch,
+      logFile: join(scratch, 'log'),
+      cleanupDir: join(scratch, 'none'),
+    });
+    expect(await server.exited).toEqual({ code: 3, signal: null });
+    expect(server.exit()).toEqual({ code: 3, signal: null });
+    expect(server.signal('SIGTERM')).toBe(false);
+    expect(await readFile(join(scratch, 'log'), 'utf8')).toBe('hi\n');
+    const ports = await pickFreePorts(3);
+    expect(new Set(ports).size).toBe(3);
+  });
+});
+
+describe('resolveMavenArtifacts', () => {
+  it('names the artifact that cannot be resolved', async () => {
+    const lines: string[] = [];
+    const resolve = resolveMavenArtifacts({
+      pomDir: join(fixtures, 'missing-artifact'),
+      cacheDir: join(scratch, 'cache'),
+      // Offline: the test needs no network to see Maven fail, and the message must still name it.
+      offline: true,
+      onProgress: (line) => lines.push(line),
+    });
+    await expect(resolve).rejects.toBeInstanceOf(MavenResolutionError);
+    await expect(resolve).rejects.toMatchObject({
+      code: 'ERR_MAVEN_RESOLUTION',
+      artifact: 'dev.fastpath.test:does-not-exist:jar:0.0.1',
+    });
+    await expect(resolve).rejects.toThrow(/dev\.fastpath\.test:does-not-exist:jar:0\.0\.1 failed/);
+    expect(lines[0]).toMatch(/^resolving .*pom\.xml \(offline/);
+  });
+
+  it('resolves a class path once, then answers from the cache without Maven', async () => {
+    const cacheDir = join(scratch, 'cache');
+    const first = await resolveMavenArtifacts({
+      pomDir: join(fixtures, 'small-artifact'),
+      cacheDir,
+      onProgress: () => undefined,
+    });
+    expect(first.maven).toBe('online');
+    expect(first.classpath).toHaveLength(1);
+    expect(first.classpath[0]).toMatch(/commons-cli-1\.9\.0\.jar$/);
+    expect(first.classpathBytes).toBeGreaterThan(10_000);
+    const second = await resolveMavenArtifacts({ pomDir: join(fixtures, 'small-artifact'), cacheDir });
+    expect(second.maven).toBe('none');
+    expect(second.classpath).toEqual(first.classpath);
+
+    // copyJars: the jar lands in the cache folder and the class path points there.
+    const copied = await resolveMavenArtifacts({
+      pomDir: join(fixtures, 'small-artifact'),
+      cacheDir: join(scratch, 'copied'),
+      copyJars: true,
+      offline: true,
+      onProgress: () => undefined,
+    });
+    expect(copied.maven).toBe('offline');
+    expect(copied.classpath).toEqual([join(scratch, 'copied', 'lib', 'commons-cli-1.9.0.jar')]);
+    await stat(copied.classpath[0] as string);
+  });
+});
