@@ -88,33 +88,50 @@ describe('spawnServer', () => {
       `import { spawnServer } from ${JSON.stringify(join(__dirname, '..', 'src', 'process-registry.ts'))};\n` +
         `const s = spawnServer(${JSON.stringify(javaPath)}, ['-cp', ${JSON.stringify(outDir)}, 'dev.fastpath.hello.Hello', 'sleep'], ` +
         `{ cwd: ${JSON.stringify(serverDir)}, logFile: ${JSON.stringify(join(serverDir, 'log'))}, cleanupDir: ${JSON.stringify(serverDir)} });\n` +
-        `console.log(s.pid); setInterval(() => undefined, 1000);\n`,
+        `process.stdout.write('pid=' + String(s.pid) + '\\n'); setInterval(() => undefined, 1000);\n`,
     );
     // One process (not the tsx CLI, which runs the script in a child): SIGKILL must hit the parent itself.
     const parent = spawn(process.execPath, ['--import', 'tsx', parentFile], {
       cwd: __dirname,
       stdio: ['ignore', 'pipe', 'inherit'],
     });
-    const pid = await new Promise<number>((resolve) => {
-      parent.stdout.once('data', (chunk: Buffer) => resolve(Number(chunk.toString().trim())));
-    });
-    expect(isAlive(pid)).toBe(true);
-    const logged = await pollUntil(
-      async () =>
-        (await readFile(join(serverDir, 'log'), 'utf8').catch(() => '')).includes('sleep') ? true : undefined,
-      { timeoutMs: 30_000 },
-    );
-    expect(logged).toBe(true);
-    parent.kill('SIGKILL');
-    const gone = await pollUntil(async () => (isAlive(pid) ? undefined : true), { timeoutMs: 30_000 });
-    expect(gone).toBe(true);
-    const removed = await pollUntil(
-      async () => ((await stat(serverDir).catch(() => undefined)) ? undefined : true),
-      {
-        timeoutMs: 10_000,
-      },
-    );
-    expect(removed).toBe(true);
+    try {
+      // Plain text with a marker: a runner may set FORCE_COLOR, and the parent's output is parsed.
+      const pid = await new Promise<number>((resolve, reject) => {
+        let seen = '';
+        parent.stdout.on('data', (chunk: Buffer) => {
+          seen += chunk.toString();
+          const m = /pid=(\d+)/.exec(seen);
+          if (m !== null) resolve(Number(m[1]));
+        });
+        parent.on('exit', (code) =>
+          reject(new Error(`parent exited (${String(code)}) before printing a pid: ${seen}`)),
+        );
+      });
+      expect(isAlive(pid)).toBe(true);
+      const logged = await pollUntil(
+        async () =>
+          (await readFile(join(serverDir, 'log'), 'utf8').catch(() => '')).includes('sleep')
+            ? true
+            : undefined,
+        { timeoutMs: 30_000 },
+      );
+      expect(logged).toBe(true);
+      parent.kill('SIGKILL');
+      const gone = await pollUntil(async () => (isAlive(pid) ? undefined : true), { timeoutMs: 30_000 });
+      expect(gone).toBe(true);
+      const removed = await pollUntil(
+        async () => ((await stat(serverDir).catch(() => undefined)) ? undefined : true),
+        {
+          timeoutMs: 10_000,
+        },
+      );
+      expect(removed).toBe(true);
+    } finally {
+      // Also when an expectation failed before the kill: no parent may outlive the test.
+      if (parent.exitCode === null && parent.signalCode === null) parent.kill('SIGKILL');
+      parent.stdout.destroy();
+    }
   });
 
   it('reports the exit of a server and distinct free ports', async () => {
