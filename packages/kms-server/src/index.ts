@@ -5,13 +5,16 @@ export {
   KeystoreError,
   KmsRequestError,
   type KeystoreErrorCode,
+  type KmsErrorCode,
   type KmsRequestErrorCode,
 } from './kms-errors.js';
 export {
-  KMS_ERROR_TABLE,
+  KMS_ERROR_CATALOGUE,
+  FOREIGN_ERROR_ANSWERS,
   errorAnswer,
   type ErrorAnswer,
   type KmsErrorMapping,
+  type KmsErrorRow,
   type RemoteExceptionBody,
 } from './kms-error-table.js';
 export { HadoopConfiguration } from './config/hadoop-configuration.js';

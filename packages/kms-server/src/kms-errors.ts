@@ -1,4 +1,5 @@
 import { FastpathError } from '@fastpath/core';
+import { errorRow } from './kms-error-table.js';
 
 /**
  * A setting in `kms-site.xml`, `kms-acls.xml`, the command line or the options has a value the
@@ -19,7 +20,10 @@ export class KmsConfigError extends FastpathError {
   /** The property (or file) at fault. */
   readonly property: string;
   constructor(property: string, message: string, options: { cause?: unknown } = {}) {
-    super('ERR_KMS_CONFIG', message, options);
+    super('ERR_KMS_CONFIG', message, {
+      cause: options.cause,
+      retriable: errorRow('ERR_KMS_CONFIG').retriable,
+    });
     this.property = property;
   }
 }
@@ -41,7 +45,10 @@ export class KmsListenError extends FastpathError {
   readonly host: string;
   readonly port: number;
   constructor(host: string, port: number, message: string, options: { cause?: unknown } = {}) {
-    super('ERR_KMS_LISTEN', message, { cause: options.cause, retriable: true });
+    super('ERR_KMS_LISTEN', message, {
+      cause: options.cause,
+      retriable: errorRow('ERR_KMS_LISTEN').retriable,
+    });
     this.host = host;
     this.port = port;
   }
@@ -56,12 +63,6 @@ export type KeystoreErrorCode =
   | 'ERR_KMS_KEYSTORE_NOT_FOUND'
   | 'ERR_KMS_KEYSTORE_LOCKED'
   | 'ERR_KMS_KEYSTORE_CLOSED';
-
-const RETRIABLE_KEYSTORE_CODES: ReadonlySet<KeystoreErrorCode> = new Set([
-  'ERR_KMS_KEYSTORE_IO',
-  'ERR_KMS_KEYSTORE_LOCKED',
-  'ERR_KMS_KEYSTORE_CLOSED',
-]);
 
 /**
  * The keystore file cannot be opened or written:
@@ -89,15 +90,15 @@ export class KeystoreError extends FastpathError {
   /** The keystore file concerned. */
   readonly file: string;
   constructor(code: KeystoreErrorCode, file: string, message: string, options: { cause?: unknown } = {}) {
-    super(code, message, { cause: options.cause, retriable: RETRIABLE_KEYSTORE_CODES.has(code) });
+    super(code, message, { cause: options.cause, retriable: errorRow(code).retriable });
     this.file = file;
   }
 }
 
 /**
  * A request the KMS refuses. The HTTP status and the Hadoop exception class of the
- * `RemoteException` body come from the one code table (`KMS_ERROR_TABLE`), never from the throw
- * site. The message is what Hadoop's KMS says in the same case, where it says something.
+ * `RemoteException` body, and `retriable`, come from the one catalogue (`KMS_ERROR_CATALOGUE`),
+ * never from the throw site. The message is what Hadoop's KMS says in the same case, where it says something.
  *
  * @example
  * ```ts
@@ -105,16 +106,12 @@ export class KeystoreError extends FastpathError {
  * ```
  */
 export class KmsRequestError extends FastpathError {
-  constructor(
-    code: KmsRequestErrorCode,
-    message: string,
-    options: { cause?: unknown; retriable?: boolean } = {},
-  ) {
-    super(code, message, options);
+  constructor(code: KmsRequestErrorCode, message: string, options: { cause?: unknown } = {}) {
+    super(code, message, { cause: options.cause, retriable: errorRow(code).retriable });
   }
 }
 
-/** The codes of {@link KmsRequestError}; each has one row in `KMS_ERROR_TABLE`. */
+/** The codes of {@link KmsRequestError}; each has one row in `KMS_ERROR_CATALOGUE`. */
 export type KmsRequestErrorCode =
   | 'ERR_KMS_BAD_REQUEST'
   | 'ERR_KMS_INVALID_KEY_MATERIAL'
@@ -133,3 +130,6 @@ export type KmsRequestErrorCode =
   | 'ERR_KMS_SHUTTING_DOWN'
   | 'ERR_KMS_CLUSTER_UNAVAILABLE'
   | 'ERR_KMS_INTERNAL';
+
+/** Every code this server's own errors carry; each has one row in `KMS_ERROR_CATALOGUE`. */
+export type KmsErrorCode = KmsRequestErrorCode | KeystoreErrorCode | 'ERR_KMS_CONFIG' | 'ERR_KMS_LISTEN';

@@ -1,4 +1,12 @@
-import { compareCatalogue, type CatalogueDiff } from './error-catalogue.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  compareCatalogue,
+  compareHttpColumns,
+  httpColumnsInCatalogue,
+  httpRowsInSource,
+  type CatalogueDiff,
+} from './error-catalogue.js';
 import { checkBoundaries, type Violation } from './boundaries.js';
 import { listSourceFiles, readImports } from './import-scanner.js';
 import { readWorkspace } from './workspace.js';
@@ -6,6 +14,8 @@ import { readWorkspace } from './workspace.js';
 export interface RepositoryReport {
   violations: Violation[];
   catalogue: CatalogueDiff;
+  /** Disagreements between the HTTP columns of docs/errors.md and kms-server's code table. */
+  httpColumns: string[];
   filesScanned: number;
 }
 
@@ -18,5 +28,20 @@ export function checkRepository(root: string): RepositoryReport {
   const productSources = files.filter(
     (f) => f.startsWith('packages/') || (f.startsWith('tools/') && !f.startsWith('tools/repo-checks/')),
   );
-  return { violations, catalogue: compareCatalogue(root, productSources), filesScanned: files.length };
+  // kms-server's table, wherever it lives: the one source file that defines the catalogue.
+  const tableFile = productSources.find(
+    (f) => !/\.test\.ts$/.test(f) && readFileSync(join(root, f), 'utf8').includes('KMS_ERROR_CATALOGUE = '),
+  );
+  const table =
+    tableFile === undefined ? new Map() : httpRowsInSource(readFileSync(join(root, tableFile), 'utf8'));
+  const httpColumns =
+    table.size === 0
+      ? ['no KMS_ERROR_CATALOGUE table found in the sources']
+      : compareHttpColumns(httpColumnsInCatalogue(readFileSync(join(root, 'docs/errors.md'), 'utf8')), table);
+  return {
+    violations,
+    catalogue: compareCatalogue(root, productSources),
+    httpColumns,
+    filesScanned: files.length,
+  };
 }

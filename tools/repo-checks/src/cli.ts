@@ -20,6 +20,11 @@ for (const m of report.catalogue.missing)
   console.log(`error-catalogue: ${m.code} (${m.files.join(', ')}) is not in docs/errors.md`);
 for (const s of report.catalogue.stale)
   console.log(`error-catalogue: ${s} is in docs/errors.md but no code throws it`);
-const problems = report.violations.length + report.catalogue.missing.length + report.catalogue.stale.length;
+for (const h of report.httpColumns) console.log(`error-catalogue: ${h}`);
+const problems =
+  report.violations.length +
+  report.catalogue.missing.length +
+  report.catalogue.stale.length +
+  report.httpColumns.length;
 console.log(`${report.filesScanned} files scanned, ${problems} problem(s)`);
 process.exitCode = problems === 0 ? 0 : 1;

@@ -19,4 +19,8 @@ describe('this repository', () => {
     expect(report.catalogue.missing.map((m) => `${m.code} (${m.files.join(', ')})`)).toEqual([]);
     expect(report.catalogue.stale).toEqual([]);
   });
+
+  it("states in docs/errors.md the HTTP status and retriable flag of kms-server's table", () => {
+    expect(report.httpColumns).toEqual([]);
+  });
 });

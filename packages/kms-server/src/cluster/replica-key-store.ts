@@ -80,7 +80,6 @@ export class ReplicaKeyStore implements KeyStore {
         reject(
           new KmsRequestError('ERR_KMS_CLUSTER_UNAVAILABLE', 'the cluster primary cannot be reached', {
             cause: error,
-            retriable: true,
           }),
         );
       }
@@ -90,11 +89,7 @@ export class ReplicaKeyStore implements KeyStore {
   /** Fails every change still waiting for the primary (it is gone). */
   primaryLost(): void {
     for (const pending of this.#pending.values()) {
-      pending.reject(
-        new KmsRequestError('ERR_KMS_CLUSTER_UNAVAILABLE', 'the cluster primary is gone', {
-          retriable: true,
-        }),
-      );
+      pending.reject(new KmsRequestError('ERR_KMS_CLUSTER_UNAVAILABLE', 'the cluster primary is gone'));
     }
     this.#pending.clear();
   }

@@ -6,7 +6,7 @@ import type { KmsAudit } from '../audit/kms-audit.js';
 import { PSEUDO_AUTH, type AuthRequest, type KmsAuthenticator } from '../auth/kms-authenticator.js';
 import { normaliseAddress } from '../auth/proxy-users.js';
 import {
-  KMS_ERROR_TABLE,
+  KMS_ERROR_CATALOGUE,
   errorAnswer,
   remoteException,
   type ErrorAnswer,
@@ -190,7 +190,7 @@ export function buildKmsApp(options: KmsAppOptions): FastifyInstance {
     const path = pathOf(request.url);
     // /health itself reports the shutdown (503 "closing"), for load balancers.
     if (options.closing() && path !== '/health') {
-      throw new KmsRequestError('ERR_KMS_SHUTTING_DOWN', 'The KMS is shutting down', { retriable: true });
+      throw new KmsRequestError('ERR_KMS_SHUTTING_DOWN', 'The KMS is shutting down');
     }
     if (path !== '/kms' && !path.startsWith('/kms/')) return;
     const auth = authRequest(request);
@@ -287,7 +287,7 @@ function mapError(error: unknown): ErrorAnswer {
   }
   const status = typeof fastifyError.statusCode === 'number' ? fastifyError.statusCode : 500;
   if (status >= 400 && status < 500) {
-    const mapping: KmsErrorMapping = { ...(KMS_ERROR_TABLE.ERR_KMS_BAD_REQUEST as KmsErrorMapping), status };
+    const mapping: KmsErrorMapping = { ...KMS_ERROR_CATALOGUE.ERR_KMS_BAD_REQUEST.http, status };
     return {
       status,
       body: remoteException(mapping, String(fastifyError.message ?? 'Bad request')),
@@ -398,9 +398,7 @@ function answerClientError(error: Error & { code?: string }, socket: Socket): vo
       new KmsRequestError('ERR_KMS_HEADERS_TOO_LARGE', 'Request header fields (or the URL) are too large'),
     );
   } else if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
-    answer = errorAnswer(
-      new KmsRequestError('ERR_KMS_REQUEST_TIMEOUT', 'Request timeout', { retriable: true }),
-    );
+    answer = errorAnswer(new KmsRequestError('ERR_KMS_REQUEST_TIMEOUT', 'Request timeout'));
   } else {
     answer = errorAnswer(new KmsRequestError('ERR_KMS_BAD_REQUEST', 'Malformed HTTP request'));
   }
