@@ -1,0 +1,42 @@
+// @fastpath/ozone-fs-client: the one front door. Everything public is re-exported here by name.
+export {
+  createOzoneClient,
+  DEFAULT_OZONE_CLIENT_OPTIONS,
+  OzoneClient,
+  type BucketInfo,
+  type BucketLayout,
+  type ClientTlsOptions,
+  type CreateKeyOptions,
+  type KeyDetails,
+  type OzoneClientOptions,
+  type StorageType,
+  type VolumeInfo,
+} from './ozone-client.js';
+export {
+  DEFAULT_OZONE_CLIENT_CONFIG,
+  MIN_BYTES_PER_CHECKSUM,
+  OZONE_CLIENT_CONFIG_KEYS,
+  ozoneClientConfigFromProperties,
+  parseDurationMs,
+  parseStorageSize,
+  validateOzoneClientConfig,
+  type OzoneClientConfig,
+} from './ozone-client-config.js';
+export { KeyInputStream, type KeyBlockLocation, type KeyInputStreamStats } from './key-input-stream.js';
+export { KeyOutputStream } from './key-output-stream.js';
+export type { ChecksumTypeName } from './internal/checksum.js';
+export type { DatanodeAddress } from './internal/pipeline.js';
+export {
+  ChecksumMismatchError,
+  DatanodeResultError,
+  OM_STATUS_ERRORS,
+  OmStatusError,
+  OzoneClosedError,
+  OzoneError,
+  OzoneInvalidArgumentError,
+  OzoneProtocolError,
+  OzoneRpcError,
+  ReplicasExhaustedError,
+  ShortReadError,
+  type ChunkLocation,
+} from './ozone-errors.js';

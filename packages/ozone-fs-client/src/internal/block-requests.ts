@@ -1,0 +1,92 @@
+// The container commands of the read and write paths, filled as the Java client fills them.
+import { CLIENT_VERSION } from './grpc/om-transport.js';
+import { dn, int64, uint64, type hadoop } from './proto/wire.js';
+
+export interface BlockRef {
+  containerId: bigint;
+  localId: bigint;
+  blockCommitSequenceId: bigint;
+}
+
+export function datanodeBlockId(block: BlockRef): hadoop.hdds.datanode.IDatanodeBlockID {
+  return {
+    containerID: int64(block.containerId),
+    localID: int64(block.localId),
+    blockCommitSequenceId: uint64(block.blockCommitSequenceId),
+  };
+}
+
+function envelope(
+  cmdType: keyof typeof dn.Type,
+  block: BlockRef,
+  datanodeUuid: string,
+): hadoop.hdds.datanode.IContainerCommandRequestProto {
+  return {
+    cmdType: dn.Type[cmdType],
+    containerID: int64(block.containerId),
+    datanodeUuid,
+    version: CLIENT_VERSION,
+  };
+}
+
+export function getBlockRequest(
+  block: BlockRef,
+  datanodeUuid: string,
+): hadoop.hdds.datanode.IContainerCommandRequestProto {
+  return { ...envelope('GetBlock', block, datanodeUuid), getBlock: { blockID: datanodeBlockId(block) } };
+}
+
+export function readChunkRequest(
+  block: BlockRef,
+  chunk: hadoop.hdds.datanode.IChunkInfo,
+  offsetInBlock: number,
+  length: number,
+  datanodeUuid: string,
+): hadoop.hdds.datanode.IContainerCommandRequestProto {
+  return {
+    ...envelope('ReadChunk', block, datanodeUuid),
+    readChunk: {
+      blockID: datanodeBlockId(block),
+      chunkData: {
+        chunkName: chunk.chunkName,
+        offset: uint64(offsetInBlock),
+        len: uint64(length),
+        checksumData: chunk.checksumData,
+      },
+      readChunkVersion: dn.ReadChunkVersion.V1,
+    },
+  };
+}
+
+export function writeChunkRequest(
+  block: BlockRef,
+  chunk: hadoop.hdds.datanode.IChunkInfo,
+  data: Uint8Array,
+  datanodeUuid: string,
+): hadoop.hdds.datanode.IContainerCommandRequestProto {
+  return {
+    ...envelope('WriteChunk', block, datanodeUuid),
+    writeChunk: { blockID: datanodeBlockId(block), chunkData: chunk, data },
+  };
+}
+
+export function putBlockRequest(
+  block: BlockRef,
+  chunks: hadoop.hdds.datanode.IChunkInfo[],
+  sizeBytes: number,
+  eof: boolean,
+  datanodeUuid: string,
+): hadoop.hdds.datanode.IContainerCommandRequestProto {
+  return {
+    ...envelope('PutBlock', block, datanodeUuid),
+    putBlock: {
+      blockData: {
+        blockID: datanodeBlockId(block),
+        metadata: [{ key: 'TYPE', value: 'KEY' }],
+        chunks,
+        size: int64(BigInt(sizeBytes)),
+      },
+      eof,
+    },
+  };
+}

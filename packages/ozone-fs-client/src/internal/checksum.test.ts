@@ -1,0 +1,80 @@
+import { computeChecksumBoundaries, computeChecksums, findChecksumMismatch, checksumOf } from './checksum.js';
+
+const CHECK = Buffer.from('123456789');
+
+describe('checksum algorithms', () => {
+  it('match the standard check values, CRCs as 4-byte big-endian', () => {
+    expect(checksumOf('CRC32', CHECK).toString('hex')).toBe('cbf43926');
+    expect(checksumOf('CRC32C', CHECK).toString('hex')).toBe('e3069283');
+    expect(checksumOf('SHA256', CHECK).toString('hex')).toBe(
+      '15e2b0d3c33891ebb0f1ef609ec419420c20e320ce94c65fbc8c3312448eb225',
+    );
+    expect(checksumOf('MD5', CHECK).toString('hex')).toBe('25f9e794323b453885f5181f1b624d0b');
+    expect(checksumOf('NONE', CHECK).length).toBe(0);
+  });
+
+  it('computes one checksum per window, the last one short', () => {
+    const data = Buffer.alloc(50, 7);
+    const sums = computeChecksums('CRC32', 20, data);
+    expect(sums).toHaveLength(3);
+    expect(sums[2]).toEqual(checksumOf('CRC32', data.subarray(40)));
+    expect(computeChecksums('NONE', 20, data)).toEqual([]);
+  });
+});
+
+describe('findChecksumMismatch', () => {
+  const data = Buffer.from(Array.from({ length: 60 }, (_, i) => i));
+  const stored = computeChecksums('CRC32C', 20, data);
+
+  it('accepts matching data from any starting window', () => {
+    expect(findChecksumMismatch('CRC32C', 20, stored, data, 0)).toBeUndefined();
+    expect(findChecksumMismatch('CRC32C', 20, stored, data.subarray(20), 1)).toBeUndefined();
+  });
+
+  it('names the window that differs', () => {
+    const bad = Buffer.from(data);
+    bad[45] = 0;
+    expect(findChecksumMismatch('CRC32C', 20, stored, bad, 0)?.window).toBe(2);
+  });
+
+  it('refuses data with more windows than stored checksums', () => {
+    expect(findChecksumMismatch('CRC32C', 20, stored.slice(0, 2), data, 0)?.detail).toMatch(
+      /3 windows of data but 2 stored/,
+    );
+    expect(findChecksumMismatch('CRC32C', 20, stored, data.subarray(0, 40), 2)?.detail).toMatch(
+      /2 windows of data but 1 stored/,
+    );
+  });
+});
+
+describe('computeChecksumBoundaries', () => {
+  it("widens to whole windows: Ozone's unit vector, chunk 100 B, bpc 20, bytes 0..49 → 0..59", () => {
+    expect(computeChecksumBoundaries(0, 50, 100, 20, true)).toEqual({ offset: 0, length: 60 });
+  });
+
+  it('fetches exactly the range with verification off', () => {
+    expect(computeChecksumBoundaries(33, 10, 100, 20, false)).toEqual({ offset: 33, length: 10 });
+  });
+
+  it('clips the widened range to the chunk', () => {
+    expect(computeChecksumBoundaries(90, 10, 95, 20, true)).toEqual({ offset: 80, length: 15 });
+  });
+
+  it('1 MiB windows: a 64 KiB read fetches 1 MiB, or 2 MiB across a window boundary', () => {
+    const MiB = 1 << 20;
+    expect(computeChecksumBoundaries(5 * 65536, 65536, 4 * MiB, MiB, true)).toEqual({
+      offset: 0,
+      length: MiB,
+    });
+    expect(computeChecksumBoundaries(MiB - 100, 65536, 4 * MiB, MiB, true)).toEqual({
+      offset: 0,
+      length: 2 * MiB,
+    });
+  });
+
+  it('16 KiB windows: 64 KiB when aligned, 80 KiB when not', () => {
+    const K = 16384;
+    expect(computeChecksumBoundaries(4 * K, 65536, 4 << 20, K, true).length).toBe(65536);
+    expect(computeChecksumBoundaries(4 * K + 1, 65536, 4 << 20, K, true).length).toBe(65536 + K);
+  });
+});

@@ -1,0 +1,111 @@
+// Ozone's per-window checksums (Checksum.java): one checksum per bytesPerChecksum window of a
+// chunk, the last window possibly short. CRC values are stored as 4-byte big-endian integers.
+import { createHash } from 'node:crypto';
+import { crc32 } from 'node:zlib';
+import { crc32c } from '@node-rs/crc32';
+
+export type ChecksumTypeName = 'NONE' | 'CRC32' | 'CRC32C' | 'SHA256' | 'MD5';
+
+/** The proto enum values of `ChecksumType`. */
+export const CHECKSUM_TYPE_VALUES: Readonly<Record<ChecksumTypeName, number>> = Object.freeze({
+  NONE: 1,
+  CRC32: 2,
+  CRC32C: 3,
+  SHA256: 4,
+  MD5: 5,
+});
+
+export function checksumTypeName(value: number): ChecksumTypeName | undefined {
+  for (const [name, v] of Object.entries(CHECKSUM_TYPE_VALUES))
+    if (v === value) return name as ChecksumTypeName;
+  return undefined;
+}
+
+function int32BigEndian(value: number): Buffer {
+  const out = Buffer.allocUnsafe(4);
+  out.writeUInt32BE(value >>> 0, 0);
+  return out;
+}
+
+/** The checksum of one window. */
+export function checksumOf(type: ChecksumTypeName, window: Uint8Array): Buffer {
+  switch (type) {
+    case 'CRC32':
+      return int32BigEndian(crc32(window));
+    case 'CRC32C':
+      return int32BigEndian(crc32c(Buffer.from(window.buffer, window.byteOffset, window.byteLength)));
+    case 'SHA256':
+      return createHash('sha256').update(window).digest();
+    case 'MD5':
+      return createHash('md5').update(window).digest();
+    case 'NONE':
+      return Buffer.alloc(0);
+  }
+}
+
+/** Checksums of `data` per `bytesPerChecksum` window; none for type NONE. */
+export function computeChecksums(
+  type: ChecksumTypeName,
+  bytesPerChecksum: number,
+  data: Uint8Array,
+): Buffer[] {
+  if (type === 'NONE') return [];
+  const out: Buffer[] = [];
+  for (let offset = 0; offset < data.length; offset += bytesPerChecksum) {
+    out.push(checksumOf(type, data.subarray(offset, Math.min(offset + bytesPerChecksum, data.length))));
+  }
+  return out;
+}
+
+/**
+ * Checks `data`, which starts at window `startIndex` of its chunk, against the chunk's stored
+ * checksums. Returns undefined when it matches, else what is wrong (which window, or that the
+ * stored list is too short for the data), as Checksum.verifyChecksum decides it.
+ */
+export function findChecksumMismatch(
+  type: ChecksumTypeName,
+  bytesPerChecksum: number,
+  stored: readonly Uint8Array[],
+  data: Uint8Array,
+  startIndex: number,
+): { window: number; detail: string } | undefined {
+  if (type === 'NONE') return undefined;
+  const windows = Math.ceil(data.length / bytesPerChecksum);
+  if (windows > stored.length - startIndex) {
+    return {
+      window: startIndex,
+      detail: `${windows} windows of data but ${Math.max(0, stored.length - startIndex)} stored checksums from window ${startIndex}`,
+    };
+  }
+  for (let i = 0; i < windows; i++) {
+    const window = data.subarray(i * bytesPerChecksum, Math.min((i + 1) * bytesPerChecksum, data.length));
+    const expected = stored[startIndex + i] as Uint8Array;
+    const actual = checksumOf(type, window);
+    if (!actual.equals(expected)) {
+      return {
+        window: startIndex + i,
+        detail: `window ${startIndex + i}: stored ${Buffer.from(expected).toString('hex')}, computed ${actual.toString('hex')}`,
+      };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * ChunkInputStream#computeChecksumBoundaries: the range to fetch for `len` bytes at `start`
+ * (both relative to the chunk). With verification on it is widened to whole checksum windows
+ * (clipped to the chunk); with it off it is exactly the range asked for.
+ */
+export function computeChecksumBoundaries(
+  start: number,
+  len: number,
+  chunkLen: number,
+  bytesPerChecksum: number,
+  verify: boolean,
+): { offset: number; length: number } {
+  if (!verify || bytesPerChecksum <= 0) return { offset: start, length: len };
+  const end = start + len - 1;
+  const adjOffset = Math.floor(start / bytesPerChecksum) * bytesPerChecksum;
+  const endExclusive = (Math.floor(end / bytesPerChecksum) + 1) * bytesPerChecksum;
+  return { offset: adjOffset, length: Math.min(endExclusive, chunkLen) - adjOffset };
+}

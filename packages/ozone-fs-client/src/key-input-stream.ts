@@ -1,0 +1,313 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { FastpathError } from '@fastpath/core';
+import {
+  ChecksumMismatchError,
+  OzoneClosedError,
+  OzoneError,
+  OzoneInvalidArgumentError,
+  OzoneProtocolError,
+  ReplicasExhaustedError,
+  ShortReadError,
+  type ChunkLocation,
+} from './ozone-errors.js';
+import { checksumTypeName, computeChecksumBoundaries, findChecksumMismatch } from './internal/checksum.js';
+import type { ClientContext } from './internal/client-context.js';
+import { getBlockRequest, readChunkRequest, type BlockRef } from './internal/block-requests.js';
+import { pipelineDatanodes, type DatanodeAddress } from './internal/pipeline.js';
+import { orderReplicas } from './internal/replica-order.js';
+import { has, toBigInt, toNumber, type hadoop } from './internal/proto/wire.js';
+
+/** One block of a key as the OM lists it. */
+export interface KeyBlockLocation {
+  containerId: bigint;
+  localId: bigint;
+  blockCommitSequenceId: bigint;
+  /** Offset of the block within the key, in bytes. */
+  offsetInKey: number;
+  lengthBytes: number;
+  datanodes: readonly DatanodeAddress[];
+}
+
+interface ChunkEntry {
+  info: hadoop.hdds.datanode.IChunkInfo;
+  /** Offset of the chunk within the block, in bytes (cumulative chunk lengths, as Java maps reads). */
+  start: number;
+  length: number;
+}
+
+interface BlockState {
+  location: KeyBlockLocation;
+  chunks?: Promise<ChunkEntry[]> | undefined;
+  preferredUuid?: string;
+}
+
+/** What a read asked the datanodes for, per chunk request (for tests and metrics). */
+export interface KeyInputStreamStats {
+  /** Bytes received from datanodes (after widening to checksum windows). */
+  bytesFetched: number;
+  /** Bytes checksummed. */
+  bytesVerified: number;
+  readChunkCalls: number;
+  getBlockCalls: number;
+  /** Replica attempts that failed and were failed over. */
+  failovers: number;
+}
+
+/**
+ * Positional reads of one key (the KeyInputStream/BlockInputStream/ChunkInputStream analogue):
+ * GetBlock once per block, ReadChunk V1 per chunk range widened to checksum windows when
+ * verification is on, verified per window, and the next replica tried when one fails. It keeps no
+ * cursor, so concurrent reads on one stream do not interfere. `verifyChecksum` is captured at
+ * open and kept for the stream's life.
+ */
+export class KeyInputStream {
+  readonly lengthBytes: number;
+  readonly verifyChecksum: boolean;
+  readonly stats: KeyInputStreamStats = {
+    bytesFetched: 0,
+    bytesVerified: 0,
+    readChunkCalls: 0,
+    getBlockCalls: 0,
+    failovers: 0,
+  };
+  readonly #blocks: BlockState[];
+  readonly #ctx: ClientContext;
+  #closed = false;
+
+  /** @internal built by OzoneClient#openKey */
+  constructor(
+    ctx: ClientContext,
+    blocks: readonly KeyBlockLocation[],
+    lengthBytes: number,
+    verifyChecksum: boolean,
+  ) {
+    this.#ctx = ctx;
+    this.#blocks = blocks.map((location) => ({ location }));
+    this.lengthBytes = lengthBytes;
+    this.verifyChecksum = verifyChecksum;
+  }
+
+  /** The key's blocks, in key order. */
+  get blocks(): readonly KeyBlockLocation[] {
+    return this.#blocks.map((b) => b.location);
+  }
+
+  /** Reads exactly `length` bytes at `position`; throws when the range passes the end of the key. */
+  async readFully(position: number, length: number): Promise<Buffer> {
+    const out = Buffer.allocUnsafe(length);
+    const n = await this.read(position, out, 0, length);
+    if (n !== length)
+      throw new OzoneInvalidArgumentError(
+        `read of ${length} bytes at ${position} passes the end of the key (${this.lengthBytes} bytes)`,
+      );
+    return out;
+  }
+
+  /** Reads up to `length` bytes at `position` into `target[offset…]`; returns the count (0 at the end). */
+  async read(position: number, target: Uint8Array, offset: number, length: number): Promise<number> {
+    if (this.#closed) throw new OzoneClosedError('the key input stream');
+    if (!Number.isSafeInteger(position) || position < 0)
+      throw new OzoneInvalidArgumentError(`position must be a non-negative integer, got ${position}`);
+    if (
+      !Number.isSafeInteger(length) ||
+      length < 0 ||
+      !Number.isSafeInteger(offset) ||
+      offset < 0 ||
+      offset + length > target.length
+    ) {
+      throw new OzoneInvalidArgumentError(
+        `offset ${offset} and length ${length} do not fit a buffer of ${target.length} bytes`,
+      );
+    }
+    const end = Math.min(position + length, this.lengthBytes);
+    if (end <= position) return 0;
+    const work: Promise<void>[] = [];
+    for (const block of this.#blocks) {
+      const bStart = block.location.offsetInKey;
+      const bEnd = bStart + block.location.lengthBytes;
+      if (bEnd <= position || bStart >= end) continue;
+      const from = Math.max(position, bStart);
+      const to = Math.min(end, bEnd);
+      work.push(this.#readBlock(block, from - bStart, to - from, target, offset + (from - position)));
+    }
+    await Promise.all(work);
+    return end - position;
+  }
+
+  async #readBlock(
+    block: BlockState,
+    startInBlock: number,
+    length: number,
+    target: Uint8Array,
+    targetOffset: number,
+  ): Promise<void> {
+    const chunks = await this.#chunks(block);
+    const known = chunks.reduce((n, c) => n + c.length, 0);
+    if (known < startInBlock + length) {
+      throw new OzoneProtocolError(
+        block.location.datanodes[0]?.address ?? 'datanode',
+        `block ${block.location.containerId}/${block.location.localId} has ${known} bytes in its chunks, the OM lists ${block.location.lengthBytes}`,
+      );
+    }
+    const end = startInBlock + length;
+    const work: Promise<void>[] = [];
+    for (const chunk of chunks) {
+      const cEnd = chunk.start + chunk.length;
+      if (cEnd <= startInBlock || chunk.start >= end) continue;
+      const from = Math.max(startInBlock, chunk.start);
+      const to = Math.min(end, cEnd);
+      work.push(
+        this.#readChunk(
+          block,
+          chunk,
+          from - chunk.start,
+          to - from,
+          target,
+          targetOffset + (from - startInBlock),
+        ),
+      );
+    }
+    await Promise.all(work);
+  }
+
+  #chunks(block: BlockState): Promise<ChunkEntry[]> {
+    if (!block.chunks) {
+      block.chunks = this.#withReplicas(block, 'GetBlock', async (dn) => {
+        this.stats.getBlockCalls++;
+        const r = await this.#ctx.datanodes
+          .channel(dn.address)
+          .send(getBlockRequest(this.#ref(block), dn.uuid), this.#ctx.config.readTimeoutMs);
+        if (!r.getBlock)
+          throw new OzoneProtocolError(dn.address, 'GetBlock answered without a getBlock body');
+        let start = 0;
+        return (r.getBlock.blockData.chunks ?? []).map((info) => {
+          const length = toNumber(info.len);
+          const entry = { info, start, length };
+          start += length;
+          return entry;
+        });
+      });
+      // A failed GetBlock is not cached: the next read asks again.
+      block.chunks.catch(() => (block.chunks = undefined));
+    }
+    return block.chunks;
+  }
+
+  async #readChunk(
+    block: BlockState,
+    chunk: ChunkEntry,
+    start: number,
+    length: number,
+    target: Uint8Array,
+    targetOffset: number,
+  ): Promise<void> {
+    const cd = chunk.info.checksumData;
+    const type = checksumTypeName(cd.type);
+    const bpc = cd.bytesPerChecksum;
+    const verify = this.verifyChecksum && type !== undefined && type !== 'NONE';
+    const range = computeChecksumBoundaries(start, length, chunk.length, bpc, verify);
+    const chunkOffset = toNumber(chunk.info.offset);
+    const location: ChunkLocation = {
+      containerId: block.location.containerId,
+      localId: block.location.localId,
+      chunkName: chunk.info.chunkName,
+      offsetInChunk: range.offset,
+    };
+    if (this.verifyChecksum && type === undefined) {
+      throw new OzoneProtocolError(
+        'datanode',
+        `chunk ${chunk.info.chunkName} has an unknown checksum type ${cd.type}`,
+      );
+    }
+    await this.#withReplicas(block, 'ReadChunk', async (dn) => {
+      this.stats.readChunkCalls++;
+      const r = await this.#ctx.datanodes
+        .channel(dn.address)
+        .send(
+          readChunkRequest(this.#ref(block), chunk.info, chunkOffset + range.offset, range.length, dn.uuid),
+          this.#ctx.config.readTimeoutMs,
+        );
+      const body = r.readChunk;
+      if (!body) throw new OzoneProtocolError(dn.address, 'ReadChunk answered without a readChunk body');
+      const buffers: Uint8Array[] = body.dataBuffers
+        ? (body.dataBuffers.buffers ?? []).filter((b): b is Uint8Array => b != null)
+        : has(body, 'data') && body.data
+          ? [body.data]
+          : [];
+      const received = buffers.reduce((n, b) => n + b.length, 0);
+      this.stats.bytesFetched += received;
+      if (received !== range.length) throw new ShortReadError(dn.address, location, range.length, received);
+      const data = buffers.length === 1 ? (buffers[0] as Uint8Array) : Buffer.concat(buffers);
+      if (verify) {
+        this.stats.bytesVerified += data.length;
+        const bad = findChecksumMismatch(type, bpc, cd.checksums ?? [], data, Math.floor(range.offset / bpc));
+        if (bad)
+          throw new ChecksumMismatchError(
+            dn.address,
+            { ...location, offsetInChunk: bad.window * bpc },
+            bad.detail,
+          );
+      }
+      target.set(data.subarray(start - range.offset, start - range.offset + length), targetOffset);
+    });
+  }
+
+  /** Runs `attempt` on each replica in turn until one succeeds; repeats the sweep while failures are retriable and retries remain. */
+  async #withReplicas<T>(
+    block: BlockState,
+    what: string,
+    attempt: (dn: DatanodeAddress) => Promise<T>,
+  ): Promise<T> {
+    const failures: Error[] = [];
+    for (let sweep = 0; ; sweep++) {
+      let retriable = false;
+      for (const dn of orderReplicas(block.location.datanodes, block.preferredUuid)) {
+        if (this.#closed) throw new OzoneClosedError('the key input stream');
+        try {
+          const value = await attempt(dn);
+          block.preferredUuid = dn.uuid;
+          return value;
+        } catch (err) {
+          if (!(err instanceof OzoneError)) throw err;
+          this.stats.failovers++;
+          failures.push(err);
+          retriable ||= err instanceof FastpathError && err.retriable;
+        }
+      }
+      if (!retriable || sweep >= this.#ctx.config.readMaxRetries || block.location.datanodes.length === 0)
+        break;
+      await sleep(this.#ctx.config.readRetryIntervalMs);
+    }
+    throw new ReplicasExhaustedError(
+      `${what} of block ${block.location.containerId}/${block.location.localId}`,
+      failures,
+    );
+  }
+
+  #ref(block: BlockState): BlockRef {
+    return {
+      containerId: block.location.containerId,
+      localId: block.location.localId,
+      blockCommitSequenceId: block.location.blockCommitSequenceId,
+    };
+  }
+
+  /** Ends the stream; reads in flight finish, later reads throw. */
+  close(): void {
+    this.#closed = true;
+  }
+}
+
+/** The blocks of a key's latest version, from its KeyInfo. */
+export function keyBlockLocations(info: hadoop.ozone.IKeyInfo, from: string): KeyBlockLocation[] {
+  const versions = info.keyLocationList ?? [];
+  const latest = versions[versions.length - 1];
+  return (latest?.keyLocations ?? []).map((loc) => ({
+    containerId: toBigInt(loc.blockID.containerBlockID.containerID),
+    localId: toBigInt(loc.blockID.containerBlockID.localID),
+    blockCommitSequenceId: toBigInt(loc.blockID.blockCommitSequenceId),
+    offsetInKey: toNumber(loc.offset),
+    lengthBytes: toNumber(loc.length),
+    datanodes: pipelineDatanodes(loc.pipeline, from),
+  }));
+}

@@ -1,0 +1,72 @@
+import {
+  DEFAULT_OZONE_CLIENT_CONFIG,
+  ozoneClientConfigFromProperties,
+  parseDurationMs,
+  parseStorageSize,
+} from './ozone-client-config.js';
+
+describe('OzoneClientConfig', () => {
+  it("has Ozone's defaults", () => {
+    expect(DEFAULT_OZONE_CLIENT_CONFIG).toEqual({
+      bytesPerChecksum: 16384,
+      checksumType: 'CRC32',
+      verifyChecksum: true,
+      chunkSizeBytes: 4 * 1024 * 1024,
+      blockSizeBytes: 256 * 1024 * 1024,
+      readTimeoutMs: 30000,
+      readMaxRetries: 3,
+      readRetryIntervalMs: 1000,
+      maxOutstandingRequests: 32,
+      omGrpcPort: 8981,
+    });
+  });
+
+  it("reads Ozone's keys, with Hadoop's size and time units", () => {
+    const c = ozoneClientConfigFromProperties({
+      'ozone.client.bytes.per.checksum': '1MB',
+      'ozone.client.checksum.type': 'crc32c',
+      'ozone.client.verify.checksum': 'false',
+      'ozone.scm.block.size': '128MB',
+      'ozone.client.read.timeout': '5s',
+      'ozone.client.read.retry.interval': '250ms',
+      'unrelated.key': 'x',
+    });
+    expect(c).toMatchObject({
+      bytesPerChecksum: 1 << 20,
+      checksumType: 'CRC32C',
+      verifyChecksum: false,
+      blockSizeBytes: 128 << 20,
+      readTimeoutMs: 5000,
+      readRetryIntervalMs: 250,
+    });
+  });
+
+  it('raises bytes per checksum below 8KB to 8KB, as Ozone does', () => {
+    expect(
+      ozoneClientConfigFromProperties(new Map([['ozone.client.bytes.per.checksum', '1KB']])).bytesPerChecksum,
+    ).toBe(8192);
+  });
+
+  it('refuses values it cannot use, naming the key', () => {
+    expect(() => ozoneClientConfigFromProperties({ 'ozone.client.checksum.type': 'CRC64' })).toThrow(
+      /ozone\.client\.checksum\.type/,
+    );
+    expect(() => ozoneClientConfigFromProperties({ 'ozone.client.verify.checksum': 'yes' })).toThrow(
+      /ozone\.client\.verify\.checksum/,
+    );
+    expect(() => ozoneClientConfigFromProperties({ 'ozone.scm.block.size': '1KB' })).toThrow(
+      /ozone\.scm\.block\.size/,
+    );
+    expect(() => parseStorageSize('k', '12 parsecs')).toThrow(/k/);
+    expect(() => parseDurationMs('k', 'soon')).toThrow(/k/);
+  });
+
+  it('parses sizes and durations', () => {
+    expect(parseStorageSize('k', '4MB')).toBe(4 << 20);
+    expect(parseStorageSize('k', '16k')).toBe(16384);
+    expect(parseStorageSize('k', '1048576')).toBe(1 << 20);
+    expect(parseDurationMs('k', '30s')).toBe(30000);
+    expect(parseDurationMs('k', '2m')).toBe(120000);
+    expect(parseDurationMs('k', '1500')).toBe(1500);
+  });
+});

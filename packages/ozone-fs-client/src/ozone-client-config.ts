@@ -1,0 +1,191 @@
+import { InvalidOptionError } from '@fastpath/core';
+import type { ChecksumTypeName } from './internal/checksum.js';
+
+/**
+ * The client settings fastpath reads, under Ozone's own configuration keys and with Ozone's
+ * defaults (`OzoneClientConfig`, `ScmConfigKeys`, `OzoneConfigKeys`). Sizes are bytes, times
+ * milliseconds.
+ */
+export interface OzoneClientConfig {
+  /** `ozone.client.bytes.per.checksum`, default 16KB; values below 8KB are raised to 8KB, as Ozone does. */
+  bytesPerChecksum: number;
+  /** `ozone.client.checksum.type`, default CRC32. */
+  checksumType: ChecksumTypeName;
+  /** `ozone.client.verify.checksum`, default true. */
+  verifyChecksum: boolean;
+  /** `ozone.client.stream.buffer.size`, the chunk size of writes, default 4MB. */
+  chunkSizeBytes: number;
+  /** `ozone.scm.block.size`, default 256MB. */
+  blockSizeBytes: number;
+  /** `ozone.client.read.timeout`, the deadline of each datanode call, default 30s. */
+  readTimeoutMs: number;
+  /** `ozone.client.read.max.retries`, default 3. */
+  readMaxRetries: number;
+  /** `ozone.client.read.retry.interval`, default 1s. */
+  readRetryIntervalMs: number;
+  /** `hdds.ratis.raft.client.async.outstanding-requests.max`: requests in flight per datanode channel, default 32. */
+  maxOutstandingRequests: number;
+  /** `ozone.om.grpc.port`, the OM gRPC port used when the OM address has none, default 8981. */
+  omGrpcPort: number;
+}
+
+const KB = 1024;
+const MB = 1024 * KB;
+
+/** Ozone's defaults. */
+export const DEFAULT_OZONE_CLIENT_CONFIG: Readonly<OzoneClientConfig> = Object.freeze({
+  bytesPerChecksum: 16 * KB,
+  checksumType: 'CRC32',
+  verifyChecksum: true,
+  chunkSizeBytes: 4 * MB,
+  blockSizeBytes: 256 * MB,
+  readTimeoutMs: 30_000,
+  readMaxRetries: 3,
+  readRetryIntervalMs: 1_000,
+  maxOutstandingRequests: 32,
+  omGrpcPort: 8981,
+});
+
+/** The configuration key of each setting. */
+export const OZONE_CLIENT_CONFIG_KEYS: Readonly<Record<keyof OzoneClientConfig, string>> = Object.freeze({
+  bytesPerChecksum: 'ozone.client.bytes.per.checksum',
+  checksumType: 'ozone.client.checksum.type',
+  verifyChecksum: 'ozone.client.verify.checksum',
+  chunkSizeBytes: 'ozone.client.stream.buffer.size',
+  blockSizeBytes: 'ozone.scm.block.size',
+  readTimeoutMs: 'ozone.client.read.timeout',
+  readMaxRetries: 'ozone.client.read.max.retries',
+  readRetryIntervalMs: 'ozone.client.read.retry.interval',
+  maxOutstandingRequests: 'hdds.ratis.raft.client.async.outstanding-requests.max',
+  omGrpcPort: 'ozone.om.grpc.port',
+});
+
+/** Ozone clamps bytes per checksum to at least this (OzoneClientConfig.validate). */
+export const MIN_BYTES_PER_CHECKSUM = 8 * KB;
+
+const SIZE_UNITS: Record<string, number> = {
+  '': 1,
+  B: 1,
+  K: KB,
+  KB,
+  M: MB,
+  MB,
+  G: 1024 * MB,
+  GB: 1024 * MB,
+  T: 1024 * 1024 * MB,
+  TB: 1024 * 1024 * MB,
+};
+const TIME_UNITS: Record<string, number> = {
+  '': 1,
+  NS: 1e-6,
+  US: 1e-3,
+  MS: 1,
+  S: 1000,
+  M: 60_000,
+  H: 3_600_000,
+  D: 86_400_000,
+};
+
+/** Hadoop storage sizes ("16KB", "4MB", "1048576"; binary units, as Hadoop's StorageUnit). */
+export function parseStorageSize(key: string, text: string): number {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*([a-zA-Z]*)\s*$/.exec(text);
+  const unit = m ? SIZE_UNITS[(m[2] ?? '').toUpperCase()] : undefined;
+  if (!m || unit === undefined)
+    throw new InvalidOptionError(key, `expected a size such as 16KB or 4MB, got ${JSON.stringify(text)}`);
+  return Math.round(Number(m[1]) * unit);
+}
+
+/** Hadoop durations ("30s", "1000ms", "1m"; a bare number in `defaultUnitMs`). */
+export function parseDurationMs(key: string, text: string, defaultUnitMs = 1): number {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*([a-zA-Z]*)\s*$/.exec(text);
+  const unitName = (m?.[2] ?? '').toUpperCase();
+  const unit = unitName === '' ? defaultUnitMs : TIME_UNITS[unitName];
+  if (!m || unit === undefined)
+    throw new InvalidOptionError(
+      key,
+      `expected a duration such as 30s or 500ms, got ${JSON.stringify(text)}`,
+    );
+  return Number(m[1]) * unit;
+}
+
+function parseBoolean(key: string, text: string): boolean {
+  const t = text.trim().toLowerCase();
+  if (t === 'true') return true;
+  if (t === 'false') return false;
+  throw new InvalidOptionError(key, `expected true or false, got ${JSON.stringify(text)}`);
+}
+
+function parseInteger(key: string, text: string, min: number): number {
+  const n = Number(text.trim());
+  if (!Number.isInteger(n) || n < min)
+    throw new InvalidOptionError(key, `expected an integer ≥ ${min}, got ${JSON.stringify(text)}`);
+  return n;
+}
+
+const CHECKSUM_TYPES: readonly ChecksumTypeName[] = ['NONE', 'CRC32', 'CRC32C', 'SHA256', 'MD5'];
+
+/**
+ * Reads the client settings from Hadoop-style key/value properties (for example the properties
+ * of an `ozone-site.xml`); keys that are absent keep Ozone's defaults, unknown keys are ignored.
+ *
+ * @example
+ * ```ts
+ * const config = ozoneClientConfigFromProperties({ 'ozone.client.bytes.per.checksum': '1MB' });
+ * ```
+ */
+export function ozoneClientConfigFromProperties(
+  properties: ReadonlyMap<string, string> | Readonly<Record<string, string>>,
+  base: Readonly<OzoneClientConfig> = DEFAULT_OZONE_CLIENT_CONFIG,
+): OzoneClientConfig {
+  const get = (k: keyof OzoneClientConfig): string | undefined => {
+    const key = OZONE_CLIENT_CONFIG_KEYS[k];
+    return properties instanceof Map ? properties.get(key) : (properties as Record<string, string>)[key];
+  };
+  const c: OzoneClientConfig = { ...base };
+  const K = OZONE_CLIENT_CONFIG_KEYS;
+  let v: string | undefined;
+  if ((v = get('bytesPerChecksum')) !== undefined)
+    c.bytesPerChecksum = parseStorageSize(K.bytesPerChecksum, v);
+  if ((v = get('checksumType')) !== undefined) {
+    const t = v.trim().toUpperCase();
+    if (!(CHECKSUM_TYPES as readonly string[]).includes(t))
+      throw new InvalidOptionError(
+        K.checksumType,
+        `expected one of ${CHECKSUM_TYPES.join(', ')}, got ${JSON.stringify(v)}`,
+      );
+    c.checksumType = t as ChecksumTypeName;
+  }
+  if ((v = get('verifyChecksum')) !== undefined) c.verifyChecksum = parseBoolean(K.verifyChecksum, v);
+  if ((v = get('chunkSizeBytes')) !== undefined) c.chunkSizeBytes = parseStorageSize(K.chunkSizeBytes, v);
+  if ((v = get('blockSizeBytes')) !== undefined) c.blockSizeBytes = parseStorageSize(K.blockSizeBytes, v);
+  if ((v = get('readTimeoutMs')) !== undefined) c.readTimeoutMs = parseDurationMs(K.readTimeoutMs, v);
+  if ((v = get('readMaxRetries')) !== undefined) c.readMaxRetries = parseInteger(K.readMaxRetries, v, 0);
+  if ((v = get('readRetryIntervalMs')) !== undefined)
+    c.readRetryIntervalMs = parseDurationMs(K.readRetryIntervalMs, v);
+  if ((v = get('maxOutstandingRequests')) !== undefined)
+    c.maxOutstandingRequests = parseInteger(K.maxOutstandingRequests, v, 1);
+  if ((v = get('omGrpcPort')) !== undefined) c.omGrpcPort = parseInteger(K.omGrpcPort, v, 1);
+  return validateOzoneClientConfig(c);
+}
+
+/** Checks a config and applies Ozone's clamp of bytes per checksum; throws naming the key. */
+export function validateOzoneClientConfig(config: OzoneClientConfig): OzoneClientConfig {
+  const K = OZONE_CLIENT_CONFIG_KEYS;
+  const c = { ...config };
+  if (!Number.isInteger(c.bytesPerChecksum) || c.bytesPerChecksum <= 0)
+    throw new InvalidOptionError(K.bytesPerChecksum, 'must be a positive integer');
+  c.bytesPerChecksum = Math.max(c.bytesPerChecksum, MIN_BYTES_PER_CHECKSUM);
+  if (!Number.isInteger(c.chunkSizeBytes) || c.chunkSizeBytes <= 0 || c.chunkSizeBytes > 32 * MB)
+    throw new InvalidOptionError(K.chunkSizeBytes, 'must be a positive integer up to 32MB');
+  if (!Number.isInteger(c.blockSizeBytes) || c.blockSizeBytes < c.chunkSizeBytes)
+    throw new InvalidOptionError(K.blockSizeBytes, 'must be an integer of at least the chunk size');
+  if (!(c.readTimeoutMs > 0)) throw new InvalidOptionError(K.readTimeoutMs, 'must be positive');
+  if (!Number.isInteger(c.readMaxRetries) || c.readMaxRetries < 0)
+    throw new InvalidOptionError(K.readMaxRetries, 'must be an integer ≥ 0');
+  if (!(c.readRetryIntervalMs >= 0)) throw new InvalidOptionError(K.readRetryIntervalMs, 'must be ≥ 0');
+  if (!Number.isInteger(c.maxOutstandingRequests) || c.maxOutstandingRequests < 1)
+    throw new InvalidOptionError(K.maxOutstandingRequests, 'must be an integer ≥ 1');
+  if (!(CHECKSUM_TYPES as readonly string[]).includes(c.checksumType))
+    throw new InvalidOptionError(K.checksumType, `expected one of ${CHECKSUM_TYPES.join(', ')}`);
+  return c;
+}

@@ -1,0 +1,204 @@
+import { FastpathError } from '@fastpath/core';
+
+/**
+ * Base class of every error the Ozone client and its mini cluster throw on purpose. `code` is
+ * stable; `retriable` says whether the same call can succeed later (a datanode coming back, an OM
+ * leaving safe mode).
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await client.getVolume('vol1');
+ * } catch (err) {
+ *   if (err instanceof OzoneError && err.code === 'ERR_OZONE_VOLUME_NOT_FOUND') await client.createVolume('vol1');
+ *   else throw err;
+ * }
+ * ```
+ */
+export class OzoneError extends FastpathError {
+  constructor(code: string, message: string, options: { cause?: unknown; retriable?: boolean } = {}) {
+    super(code, message, options);
+  }
+}
+
+/**
+ * The codes of `OMResponse.status` values the client can meet, one code per status. A status not
+ * listed here surfaces as `ERR_OZONE_OM_ERROR` with the status name in `error.status`.
+ */
+export const OM_STATUS_ERRORS = Object.freeze({
+  VOLUME_NOT_FOUND: { code: 'ERR_OZONE_VOLUME_NOT_FOUND', retriable: false },
+  VOLUME_NOT_EMPTY: { code: 'ERR_OZONE_VOLUME_NOT_EMPTY', retriable: false },
+  VOLUME_ALREADY_EXISTS: { code: 'ERR_OZONE_VOLUME_ALREADY_EXISTS', retriable: false },
+  BUCKET_NOT_FOUND: { code: 'ERR_OZONE_BUCKET_NOT_FOUND', retriable: false },
+  BUCKET_NOT_EMPTY: { code: 'ERR_OZONE_BUCKET_NOT_EMPTY', retriable: false },
+  BUCKET_ALREADY_EXISTS: { code: 'ERR_OZONE_BUCKET_ALREADY_EXISTS', retriable: false },
+  KEY_ALREADY_EXISTS: { code: 'ERR_OZONE_KEY_ALREADY_EXISTS', retriable: false },
+  KEY_NOT_FOUND: { code: 'ERR_OZONE_KEY_NOT_FOUND', retriable: false },
+  INVALID_KEY_NAME: { code: 'ERR_OZONE_INVALID_KEY_NAME', retriable: false },
+  ACCESS_DENIED: { code: 'ERR_OZONE_ACCESS_DENIED', retriable: false },
+  PERMISSION_DENIED: { code: 'ERR_OZONE_PERMISSION_DENIED', retriable: false },
+  INTERNAL_ERROR: { code: 'ERR_OZONE_OM_INTERNAL_ERROR', retriable: false },
+  KEY_ALLOCATION_ERROR: { code: 'ERR_OZONE_KEY_ALLOCATION_ERROR', retriable: true },
+  KEY_RENAME_ERROR: { code: 'ERR_OZONE_KEY_RENAME_ERROR', retriable: false },
+  SCM_IN_SAFE_MODE: { code: 'ERR_OZONE_SCM_IN_SAFE_MODE', retriable: true },
+  INVALID_REQUEST: { code: 'ERR_OZONE_INVALID_REQUEST', retriable: false },
+  FILE_NOT_FOUND: { code: 'ERR_OZONE_FILE_NOT_FOUND', retriable: false },
+  DIRECTORY_NOT_FOUND: { code: 'ERR_OZONE_DIRECTORY_NOT_FOUND', retriable: false },
+  FILE_ALREADY_EXISTS: { code: 'ERR_OZONE_FILE_ALREADY_EXISTS', retriable: false },
+  NOT_A_FILE: { code: 'ERR_OZONE_NOT_A_FILE', retriable: false },
+  TIMEOUT: { code: 'ERR_OZONE_OM_TIMEOUT', retriable: true },
+  DIRECTORY_ALREADY_EXISTS: { code: 'ERR_OZONE_DIRECTORY_ALREADY_EXISTS', retriable: false },
+  NOT_SUPPORTED_OPERATION: { code: 'ERR_OZONE_NOT_SUPPORTED_OPERATION', retriable: false },
+  DIRECTORY_NOT_EMPTY: { code: 'ERR_OZONE_DIRECTORY_NOT_EMPTY', retriable: false },
+  INVALID_BUCKET_NAME: { code: 'ERR_OZONE_INVALID_BUCKET_NAME', retriable: false },
+  INVALID_VOLUME_NAME: { code: 'ERR_OZONE_INVALID_VOLUME_NAME', retriable: false },
+  QUOTA_EXCEEDED: { code: 'ERR_OZONE_QUOTA_EXCEEDED', retriable: false },
+} as const satisfies Record<string, { code: `ERR_OZONE_${string}`; retriable: boolean }>);
+
+/** An `OMResponse` whose `status` is not `OK`. `status` is the Ozone status name, `omMessage` the OM's text. */
+export class OmStatusError extends OzoneError {
+  readonly status: string;
+  readonly omMessage: string;
+  readonly operation: string;
+  constructor(operation: string, status: string, omMessage: string) {
+    const known = (OM_STATUS_ERRORS as Record<string, { code: string; retriable: boolean }>)[status];
+    super(
+      known?.code ?? 'ERR_OZONE_OM_ERROR',
+      `${operation} failed: ${status}${omMessage ? `: ${omMessage}` : ''}`,
+      {
+        retriable: known?.retriable ?? false,
+      },
+    );
+    this.status = status;
+    this.omMessage = omMessage;
+    this.operation = operation;
+  }
+}
+
+/**
+ * A gRPC call failed before an answer arrived: `ERR_OZONE_UNAVAILABLE` (connection refused or
+ * lost, retriable), `ERR_OZONE_DEADLINE_EXCEEDED` (no answer within the deadline, retriable) or
+ * `ERR_OZONE_RPC_FAILED` (the server answered with a gRPC error; not retriable).
+ */
+export class OzoneRpcError extends OzoneError {
+  readonly address: string;
+  readonly grpcCode: number;
+  constructor(
+    code: 'ERR_OZONE_UNAVAILABLE' | 'ERR_OZONE_DEADLINE_EXCEEDED' | 'ERR_OZONE_RPC_FAILED',
+    address: string,
+    grpcCode: number,
+    details: string,
+    cause?: unknown,
+  ) {
+    super(code, `${address}: ${details}`, { cause, retriable: code !== 'ERR_OZONE_RPC_FAILED' });
+    this.address = address;
+    this.grpcCode = grpcCode;
+  }
+}
+
+/** A peer answered bytes that are not the expected protobuf message (truncated, garbage, a required field missing, the wrong body). */
+export class OzoneProtocolError extends OzoneError {
+  readonly address: string;
+  constructor(address: string, message: string, cause?: unknown) {
+    super('ERR_OZONE_PROTOCOL', `${address}: ${message}`, { cause });
+    this.address = address;
+  }
+}
+
+/** Datanode `Result` values a retry on the same or another replica can get past. */
+const RETRIABLE_RESULTS = new Set([
+  'CONTAINER_NOT_FOUND',
+  'CONTAINER_UNHEALTHY',
+  'CONTAINER_MISSING',
+  'IO_EXCEPTION',
+  'CLOSED_CONTAINER_RETRY',
+  'CONTAINER_INTERNAL_ERROR',
+  'DISK_OUT_OF_SPACE',
+]);
+
+/** A datanode answered a container command with a `Result` other than `SUCCESS` (or one this client does not know). */
+export class DatanodeResultError extends OzoneError {
+  readonly result: string;
+  readonly address: string;
+  constructor(address: string, command: string, result: string, datanodeMessage: string) {
+    super(
+      'ERR_OZONE_DATANODE_RESULT',
+      `${address}: ${command} answered ${result}${datanodeMessage ? `: ${datanodeMessage}` : ''}`,
+      {
+        retriable: RETRIABLE_RESULTS.has(result),
+      },
+    );
+    this.result = result;
+    this.address = address;
+  }
+}
+
+/** Where a read went wrong: the block, the chunk, and the offset inside the chunk. */
+export interface ChunkLocation {
+  containerId: bigint;
+  localId: bigint;
+  chunkName: string;
+  /** Offset of the checked range within the chunk, in bytes. */
+  offsetInChunk: number;
+}
+
+/** Data read from a replica does not match its stored checksums (or the count of checksums does not fit the data). */
+export class ChecksumMismatchError extends OzoneError {
+  readonly location: ChunkLocation;
+  readonly address: string;
+  constructor(address: string, location: ChunkLocation, detail: string) {
+    super(
+      'ERR_OZONE_CHECKSUM_MISMATCH',
+      `${address}: checksum mismatch in block ${location.containerId}/${location.localId} chunk ${location.chunkName} at chunk offset ${location.offsetInChunk}: ${detail}`,
+    );
+    this.location = location;
+    this.address = address;
+  }
+}
+
+/** A replica returned fewer (or more) bytes than were asked for. */
+export class ShortReadError extends OzoneError {
+  readonly address: string;
+  readonly expectedBytes: number;
+  readonly actualBytes: number;
+  constructor(address: string, location: ChunkLocation, expectedBytes: number, actualBytes: number) {
+    super(
+      'ERR_OZONE_SHORT_READ',
+      `${address}: block ${location.containerId}/${location.localId} chunk ${location.chunkName}: asked for ${expectedBytes} bytes, got ${actualBytes}`,
+    );
+    this.address = address;
+    this.expectedBytes = expectedBytes;
+    this.actualBytes = actualBytes;
+  }
+}
+
+/** Every replica of a block failed; `attempts` holds each replica's error in the order tried. */
+export class ReplicasExhaustedError extends OzoneError {
+  readonly attempts: readonly Error[];
+  constructor(what: string, attempts: readonly Error[]) {
+    const last = attempts[attempts.length - 1];
+    super(
+      'ERR_OZONE_REPLICAS_EXHAUSTED',
+      `${what}: every replica failed (${attempts.length} tried)${last ? `; last: ${last.message}` : ''}`,
+      {
+        cause: last,
+        retriable: attempts.some((a) => a instanceof FastpathError && a.retriable),
+      },
+    );
+    this.attempts = attempts;
+  }
+}
+
+/** A call argument the client cannot use (a negative position, a read past the end, an empty name). */
+export class OzoneInvalidArgumentError extends OzoneError {
+  constructor(message: string) {
+    super('ERR_OZONE_INVALID_ARGUMENT', message);
+  }
+}
+
+/** A call on a client, stream or cluster after `close()`. */
+export class OzoneClosedError extends OzoneError {
+  constructor(what: string) {
+    super('ERR_OZONE_CLOSED', `${what} is closed`);
+  }
+}

@@ -1,0 +1,27 @@
+import type { MiniOzoneCluster } from '../mini-ozone-cluster.js';
+import type { OzoneClusterAdapter, OzoneContractCapabilities } from './ozone-contract-suite.js';
+
+/** The contract suite's adapter for the embedded mini cluster: fastpath writes, every fault hook. */
+export function miniClusterAdapter(cluster: MiniOzoneCluster): OzoneClusterAdapter {
+  return {
+    omAddress: cluster.omAddress,
+    ...(cluster.caFile ? { tls: { caFile: cluster.caFile } } : {}),
+    async corruptReplica(ref) {
+      await cluster.corruptKeyReplica(ref.volume, ref.bucket, ref.key, ref.offsetInKey, {
+        replica: ref.replica,
+      });
+    },
+    async stopReplica(ref) {
+      const uuid = cluster.om.blockAt(ref.volume, ref.bucket, ref.key, 0).datanodes[ref.replica] as string;
+      await cluster.stopDatanode(uuid);
+      return () => cluster.restartDatanode(uuid);
+    },
+  };
+}
+
+/** Everything the embedded cluster can do. */
+export const MINI_CLUSTER_CAPABILITIES: Readonly<OzoneContractCapabilities> = Object.freeze({
+  corruptReplica: true,
+  stopDatanode: true,
+  fastpathWrites: true,
+});

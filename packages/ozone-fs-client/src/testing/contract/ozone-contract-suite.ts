@@ -1,0 +1,467 @@
+// One contract suite for fastpath's Ozone client, run against every cluster that speaks Ozone's
+// protocols: the embedded mini cluster, and Ozone's own MiniOzoneCluster (where keys are written
+// by Ozone's Java client and read by fastpath). Cluster differences live in the adapter.
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import {
+  createOzoneClient,
+  type ChecksumTypeName,
+  type ClientTlsOptions,
+  type OzoneClient,
+  type OzoneClientOptions,
+} from '../../index.js';
+import { contractKeyBytes } from './contract-key-bytes.js';
+
+export { contractKeyBytes } from './contract-key-bytes.js';
+
+/** One key the suite needs written, with the layout to write it in. */
+export interface ContractKeySpec {
+  volume: string;
+  bucket: string;
+  key: string;
+  sizeBytes: number;
+  /** Seed of {@link contractKeyBytes}. */
+  seed: number;
+  checksumType: ChecksumTypeName;
+  bytesPerChecksum: number;
+  chunkSizeBytes: number;
+  blockSizeBytes: number;
+  /** Replication factor (RATIS/THREE unless a test only needs the bytes back). */
+  replication: 'ONE' | 'THREE';
+}
+
+/** A key's replica, as fault hooks address it. */
+export interface ContractReplicaRef {
+  volume: string;
+  bucket: string;
+  key: string;
+  /** Offset of the byte to damage, within the key. */
+  offsetInKey: number;
+  /** Which replica, in the order fastpath tries them (0: the first). */
+  replica: number;
+}
+
+/**
+ * What the suite needs of a cluster. Optional hooks a cluster cannot offer leave their tests out
+ * of that cluster's run (the capabilities say which, at registration time).
+ */
+export interface OzoneClusterAdapter {
+  /** `host:port` of the OM's gRPC service. */
+  readonly omAddress: string;
+  readonly tls?: ClientTlsOptions;
+  /** Extra client options (e.g. shorter retry intervals). */
+  readonly clientOptions?: Partial<OzoneClientOptions>;
+  /**
+   * Writes `spec` with the cluster's own writer (Ozone's Java client on a real cluster), with the
+   * bytes of `contractKeyBytes(spec.sizeBytes, spec.seed)`. Absent: the suite writes with fastpath's client.
+   */
+  writeKey?(spec: ContractKeySpec): Promise<void>;
+  /** Flips one byte of one replica of a key. */
+  corruptReplica?(ref: ContractReplicaRef): Promise<void>;
+  /** Stops the datanode holding the given replica of the key's first block; returns a restart function. */
+  stopReplica?(ref: Omit<ContractReplicaRef, 'offsetInKey'>): Promise<() => Promise<void>>;
+}
+
+/** Which optional parts of the suite a cluster runs. */
+export interface OzoneContractCapabilities {
+  corruptReplica: boolean;
+  stopDatanode: boolean;
+  /** Whether fastpath's own client may write keys there (false on a real RATIS cluster). */
+  fastpathWrites: boolean;
+  /** Size of the large key, default 64 MiB. */
+  largeKeyBytes?: number;
+}
+
+const KiB = 1024;
+const MiB = 1024 * KiB;
+const CHUNK = 4 * MiB;
+const CHECKSUM_TYPES: readonly ChecksumTypeName[] = ['NONE', 'CRC32', 'CRC32C', 'SHA256', 'MD5'];
+
+const sha256 = (b: Uint8Array): string => createHash('sha256').update(b).digest('hex');
+
+/**
+ * Registers the contract suite. Call it inside a `describe` whose `beforeAll` starts the cluster;
+ * `adapter()` is called after that.
+ *
+ * @example
+ * ```ts
+ * describe('embedded mini cluster', () => {
+ *   let cluster: MiniOzoneCluster;
+ *   beforeAll(async () => (cluster = await startMiniOzoneCluster()));
+ *   afterAll(() => cluster.close());
+ *   describeOzoneContract(() => miniClusterAdapter(cluster), { corruptReplica: true, stopDatanode: true, fastpathWrites: true });
+ * });
+ * ```
+ */
+export function describeOzoneContract(
+  adapter: () => OzoneClusterAdapter,
+  capabilities: OzoneContractCapabilities,
+): void {
+  let client: OzoneClient;
+  let run = 0;
+  const volume = (): string => `cv${process.pid % 10000}x${run}`;
+  const written = new Map<string, ContractKeySpec>();
+
+  beforeAll(async () => {
+    run = Date.now() % 1_000_000;
+    const a = adapter();
+    client = createOzoneClient({
+      omAddress: a.omAddress,
+      userName: 'contract',
+      ...(a.tls ? { tls: a.tls } : {}),
+      ...a.clientOptions,
+      config: { readRetryIntervalMs: 0, ...a.clientOptions?.config },
+    });
+    await client.createVolume(volume());
+    for (const layout of ['FILE_SYSTEM_OPTIMIZED', 'LEGACY', 'OBJECT_STORE'] as const) {
+      await client.createBucket(volume(), `b-${layout.toLowerCase().replaceAll('_', '-')}`, { layout });
+    }
+  });
+  afterAll(() => client?.close());
+
+  const BUCKET = 'b-object-store';
+
+  async function writeKey(
+    spec: Omit<ContractKeySpec, 'volume' | 'bucket' | 'replication'> & {
+      bucket?: string;
+      replication?: 'ONE' | 'THREE';
+    },
+  ): Promise<ContractKeySpec> {
+    const full: ContractKeySpec = { volume: volume(), bucket: BUCKET, replication: 'THREE', ...spec };
+    const a = adapter();
+    if (a.writeKey) await a.writeKey(full);
+    else {
+      const out = await client.createKey(full.volume, full.bucket, full.key, {
+        sizeBytes: full.sizeBytes,
+        checksumType: full.checksumType,
+        bytesPerChecksum: full.bytesPerChecksum,
+        chunkSizeBytes: full.chunkSizeBytes,
+        blockSizeBytes: full.blockSizeBytes,
+        replication: full.replication,
+      });
+      // Written in pieces that do not line up with chunks, as a streaming writer would.
+      const piece = 3 * MiB + 7;
+      for (let at = 0; at < full.sizeBytes; at += piece) {
+        await out.write(contractKeyBytes(Math.min(piece, full.sizeBytes - at), full.seed, at));
+      }
+      await out.close();
+    }
+    written.set(full.key, full);
+    return full;
+  }
+
+  const layout = {
+    checksumType: 'CRC32' as ChecksumTypeName,
+    bytesPerChecksum: 16 * KiB,
+    chunkSizeBytes: CHUNK,
+    blockSizeBytes: 256 * MiB,
+  };
+
+  describe('volumes', () => {
+    it('creates, describes, lists and deletes a volume', async () => {
+      const name = `${volume()}-v`;
+      await client.createVolume(name, { owner: 'contract' });
+      const info = await client.getVolume(name);
+      expect(info).toMatchObject({ name, owner: 'contract' });
+      expect((await client.listVolumes({ prefix: name })).map((v) => v.name)).toEqual([name]);
+      await client.deleteVolume(name);
+      await expect(client.getVolume(name)).rejects.toMatchObject({ code: 'ERR_OZONE_VOLUME_NOT_FOUND' });
+    });
+
+    it('refuses a duplicate volume and deleting a volume that has buckets', async () => {
+      await expect(client.createVolume(volume())).rejects.toMatchObject({
+        code: 'ERR_OZONE_VOLUME_ALREADY_EXISTS',
+        status: 'VOLUME_ALREADY_EXISTS',
+      });
+      await expect(client.deleteVolume(volume())).rejects.toMatchObject({
+        code: 'ERR_OZONE_VOLUME_NOT_EMPTY',
+      });
+    });
+  });
+
+  describe('buckets', () => {
+    it.each(['FILE_SYSTEM_OPTIMIZED', 'LEGACY', 'OBJECT_STORE'] as const)(
+      'keeps the %s layout',
+      async (l) => {
+        const info = await client.getBucket(volume(), `b-${l.toLowerCase().replaceAll('_', '-')}`);
+        expect(info).toMatchObject({ volume: volume(), layout: l, storageType: 'DISK', versioning: false });
+      },
+    );
+
+    it('lists buckets with a prefix and after a start key, and deletes an empty bucket', async () => {
+      expect((await client.listBuckets(volume())).map((b) => b.name)).toEqual([
+        'b-file-system-optimized',
+        'b-legacy',
+        'b-object-store',
+      ]);
+      expect((await client.listBuckets(volume(), { prefix: 'b-l' })).map((b) => b.name)).toEqual([
+        'b-legacy',
+      ]);
+      expect((await client.listBuckets(volume(), { startAfter: 'b-legacy' })).map((b) => b.name)).toEqual([
+        'b-object-store',
+      ]);
+      await client.createBucket(volume(), 'b-tmp');
+      await client.deleteBucket(volume(), 'b-tmp');
+      await expect(client.getBucket(volume(), 'b-tmp')).rejects.toMatchObject({
+        code: 'ERR_OZONE_BUCKET_NOT_FOUND',
+      });
+      await expect(client.createBucket(volume(), 'b-legacy')).rejects.toMatchObject({
+        code: 'ERR_OZONE_BUCKET_ALREADY_EXISTS',
+      });
+      await expect(client.getBucket(`${volume()}-none`, 'b-legacy')).rejects.toMatchObject({
+        code: 'ERR_OZONE_VOLUME_NOT_FOUND',
+      });
+    });
+  });
+
+  describe('keys of every size round-trip', () => {
+    const sizes: Array<[string, number]> = [
+      ['0 B', 0],
+      ['1 B', 1],
+      ['one chunk - 1 B', CHUNK - 1],
+      ['one chunk', CHUNK],
+      ['one chunk + 1 B', CHUNK + 1],
+      ['several chunks', 3 * CHUNK + 12345],
+    ];
+    it.each(sizes)('%s', async (_name, size) => {
+      const spec = await writeKey({ ...layout, key: `size-${size}`, sizeBytes: size, seed: size % 997 });
+      const details = await client.getKeyInfo(spec.volume, spec.bucket, spec.key);
+      expect(details.sizeBytes).toBe(size);
+      const data = await client.readKey(spec.volume, spec.bucket, spec.key);
+      expect(data.length).toBe(size);
+      expect(data.equals(contractKeyBytes(size, spec.seed))).toBe(true);
+    });
+
+    it('several blocks (1 MiB chunks, 2 MiB blocks)', async () => {
+      const spec = await writeKey({
+        ...layout,
+        key: 'blocks',
+        sizeBytes: 5 * MiB + 3,
+        seed: 5,
+        chunkSizeBytes: MiB,
+        blockSizeBytes: 2 * MiB,
+      });
+      const details = await client.getKeyInfo(spec.volume, spec.bucket, spec.key);
+      expect(details.blocks.map((b) => b.lengthBytes)).toEqual([2 * MiB, 2 * MiB, MiB + 3]);
+      expect(details.blocks.map((b) => b.offsetInKey)).toEqual([0, 2 * MiB, 4 * MiB]);
+      const stream = await client.openKey(spec.volume, spec.bucket, spec.key);
+      // A read across both block boundaries.
+      const from = 2 * MiB - 100;
+      expect(
+        (await stream.readFully(from, 2 * MiB + 200)).equals(contractKeyBytes(2 * MiB + 200, 5, from)),
+      ).toBe(true);
+      expect(
+        (await client.readKey(spec.volume, spec.bucket, spec.key)).equals(
+          contractKeyBytes(spec.sizeBytes, 5),
+        ),
+      ).toBe(true);
+    });
+
+    it.each(CHECKSUM_TYPES)(
+      'every checksum type: %s, 2 chunks + 1 B at 16 KiB per checksum',
+      async (type) => {
+        const spec = await writeKey({
+          ...layout,
+          checksumType: type,
+          key: `checksum-${type}`,
+          sizeBytes: 2 * CHUNK + 1,
+          seed: 7,
+        });
+        const stream = await client.openKey(spec.volume, spec.bucket, spec.key, { verifyChecksum: true });
+        const data = await stream.readFully(0, spec.sizeBytes);
+        expect(data.equals(contractKeyBytes(spec.sizeBytes, 7))).toBe(true);
+        expect(stream.stats.bytesVerified).toBe(type === 'NONE' ? 0 : spec.sizeBytes);
+      },
+    );
+  });
+
+  describe('a 64 MiB key round-trips with every checksum type', () => {
+    const size = capabilities.largeKeyBytes ?? 64 * MiB;
+    it.each(CHECKSUM_TYPES)(
+      '%s',
+      async (type) => {
+        const spec = await writeKey({
+          ...layout,
+          checksumType: type,
+          bytesPerChecksum: MiB,
+          key: `large-${type}`,
+          // One replica: the point is the bytes and the checksums, and three copies of 64 MiB cost CPU.
+          replication: 'ONE',
+          sizeBytes: size,
+          seed: 64,
+        });
+        const data = await client.readKey(spec.volume, spec.bucket, spec.key);
+        expect(data.length).toBe(size);
+        expect(sha256(data)).toBe(sha256(contractKeyBytes(size, 64)));
+      },
+      180_000,
+    );
+  });
+
+  describe('positional reads at chunk and checksum boundaries', () => {
+    const key = 'boundaries';
+    const size = 2 * CHUNK + 5000;
+    beforeAll(async () => {
+      await writeKey({ ...layout, key, sizeBytes: size, seed: 11 });
+    });
+    const cases: Array<[string, number, number]> = [
+      ['first byte', 0, 1],
+      ['last byte of the first checksum window', 16 * KiB - 1, 1],
+      ['across a checksum window boundary', 16 * KiB - 3, 6],
+      ['last byte of a chunk', CHUNK - 1, 1],
+      ['first byte of the second chunk', CHUNK, 1],
+      ['across a chunk boundary', CHUNK - 10, 20],
+      ['a whole chunk, unaligned', 100, CHUNK],
+      ['the short last window', size - 7, 7],
+    ];
+    it.each(cases)('%s', async (_name, position, length) => {
+      const stream = await client.openKey(volume(), BUCKET, key);
+      expect((await stream.readFully(position, length)).equals(contractKeyBytes(length, 11, position))).toBe(
+        true,
+      );
+    });
+
+    it('widens a verifying read to whole checksum windows and fetches exactly the range without verification', async () => {
+      const on = await client.openKey(volume(), BUCKET, key, { verifyChecksum: true });
+      await on.readFully(16 * KiB + 10, 100);
+      expect(on.stats.bytesFetched).toBe(16 * KiB);
+      expect(on.stats.bytesVerified).toBe(16 * KiB);
+      const off = await client.openKey(volume(), BUCKET, key, { verifyChecksum: false });
+      await off.readFully(16 * KiB + 10, 100);
+      expect(off.stats.bytesFetched).toBe(100);
+      expect(off.stats.bytesVerified).toBe(0);
+      // Across a window boundary: two windows with verification.
+      const on2 = await client.openKey(volume(), BUCKET, key, { verifyChecksum: true });
+      await on2.readFully(16 * KiB - 1, 2);
+      expect(on2.stats.bytesFetched).toBe(32 * KiB);
+    });
+
+    it('refuses reads outside the key', async () => {
+      const stream = await client.openKey(volume(), BUCKET, key);
+      await expect(stream.readFully(size - 1, 2)).rejects.toMatchObject({
+        code: 'ERR_OZONE_INVALID_ARGUMENT',
+      });
+      await expect(stream.readFully(-1, 1)).rejects.toMatchObject({ code: 'ERR_OZONE_INVALID_ARGUMENT' });
+      expect(await stream.read(size, Buffer.alloc(1), 0, 1)).toBe(0);
+    });
+  });
+
+  describe('key operations', () => {
+    it('lists, renames and deletes keys; LookupKey and GetKeyInfo agree', async () => {
+      const bucket = 'b-legacy';
+      for (const k of ['list/a', 'list/b', 'list/c'])
+        await writeKey({ ...layout, bucket, key: k, sizeBytes: 10, seed: 1 });
+      expect((await client.listKeys(volume(), bucket, { prefix: 'list/' })).map((k) => k.name)).toEqual([
+        'list/a',
+        'list/b',
+        'list/c',
+      ]);
+      expect(
+        (await client.listKeys(volume(), bucket, { prefix: 'list/', startAfter: 'list/a', count: 1 })).map(
+          (k) => k.name,
+        ),
+      ).toEqual(['list/b']);
+      const viaLookup = await client.lookupKey(volume(), bucket, 'list/a');
+      const viaInfo = await client.getKeyInfo(volume(), bucket, 'list/a');
+      expect(viaLookup.sizeBytes).toBe(viaInfo.sizeBytes);
+      expect(viaLookup.blocks.map((b) => b.localId)).toEqual(viaInfo.blocks.map((b) => b.localId));
+      await client.renameKey(volume(), bucket, 'list/c', 'list/d');
+      await expect(client.getKeyInfo(volume(), bucket, 'list/c')).rejects.toMatchObject({
+        code: 'ERR_OZONE_KEY_NOT_FOUND',
+      });
+      expect((await client.readKey(volume(), bucket, 'list/d')).equals(contractKeyBytes(10, 1))).toBe(true);
+      await client.deleteKey(volume(), bucket, 'list/d');
+      await expect(client.deleteKey(volume(), bucket, 'list/d')).rejects.toMatchObject({
+        code: 'ERR_OZONE_KEY_NOT_FOUND',
+      });
+      expect((await client.listKeys(volume(), bucket, { prefix: 'list/' })).map((k) => k.name)).toEqual([
+        'list/a',
+        'list/b',
+      ]);
+    });
+
+    it('refuses deleting a bucket that has keys', async () => {
+      await expect(client.deleteBucket(volume(), 'b-legacy')).rejects.toMatchObject({
+        code: 'ERR_OZONE_BUCKET_NOT_EMPTY',
+      });
+    });
+  });
+
+  if (capabilities.corruptReplica) {
+    describe('failover on a corrupt replica', () => {
+      it('a verifying read fails over to the next replica and returns the right bytes', async () => {
+        const spec = await writeKey({ ...layout, key: 'corrupt-one', sizeBytes: CHUNK + 100, seed: 21 });
+        await adapter().corruptReplica?.({
+          volume: spec.volume,
+          bucket: spec.bucket,
+          key: spec.key,
+          offsetInKey: 20_000,
+          replica: 0,
+        });
+        const stream = await client.openKey(spec.volume, spec.bucket, spec.key, { verifyChecksum: true });
+        expect(
+          (await stream.readFully(16 * KiB, 16 * KiB)).equals(contractKeyBytes(16 * KiB, 21, 16 * KiB)),
+        ).toBe(true);
+        expect(stream.stats.failovers).toBe(1);
+        // Without verification the stored (damaged) byte comes back: nothing checked it.
+        const raw = await client.openKey(spec.volume, spec.bucket, spec.key, { verifyChecksum: false });
+        const got = await raw.readFully(20_000, 1);
+        expect(got[0]).toBe((contractKeyBytes(1, 21, 20_000)[0] as number) ^ 0xff);
+      });
+
+      it('with every replica corrupt, the error names the block, chunk and offset', async () => {
+        const spec = await writeKey({ ...layout, key: 'corrupt-all', sizeBytes: 50_000, seed: 22 });
+        for (const replica of [0, 1, 2])
+          await adapter().corruptReplica?.({
+            volume: spec.volume,
+            bucket: spec.bucket,
+            key: spec.key,
+            offsetInKey: 40_000,
+            replica,
+          });
+        const stream = await client.openKey(spec.volume, spec.bucket, spec.key);
+        const err = await stream.readFully(0, spec.sizeBytes).catch((e: unknown) => e);
+        expect(err).toMatchObject({ code: 'ERR_OZONE_REPLICAS_EXHAUSTED' });
+        const attempts = (
+          err as { attempts: Array<{ code: string; location: { chunkName: string; offsetInChunk: number } }> }
+        ).attempts;
+        expect(attempts.map((a) => a.code)).toEqual([
+          'ERR_OZONE_CHECKSUM_MISMATCH',
+          'ERR_OZONE_CHECKSUM_MISMATCH',
+          'ERR_OZONE_CHECKSUM_MISMATCH',
+        ]);
+        expect(attempts[0]?.location).toMatchObject({
+          chunkName: expect.stringMatching(/_chunk_1$/),
+          offsetInChunk: 32 * KiB,
+        });
+      });
+    });
+  }
+
+  if (capabilities.stopDatanode) {
+    describe('failover on an unavailable datanode', () => {
+      it('reads through the next replica while the first is down', async () => {
+        const spec = await writeKey({ ...layout, key: 'dn-down', sizeBytes: 100_000, seed: 31 });
+        const restart = await adapter().stopReplica?.({
+          volume: spec.volume,
+          bucket: spec.bucket,
+          key: spec.key,
+          replica: 0,
+        });
+        try {
+          const stream = await client.openKey(spec.volume, spec.bucket, spec.key);
+          expect(
+            (await stream.readFully(0, spec.sizeBytes)).equals(contractKeyBytes(spec.sizeBytes, 31)),
+          ).toBe(true);
+          expect(stream.stats.failovers).toBeGreaterThanOrEqual(1);
+        } finally {
+          await restart?.();
+        }
+        const again = await client.openKey(spec.volume, spec.bucket, spec.key);
+        expect((await again.readFully(0, spec.sizeBytes)).equals(contractKeyBytes(spec.sizeBytes, 31))).toBe(
+          true,
+        );
+      });
+    });
+  }
+}

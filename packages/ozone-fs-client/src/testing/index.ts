@@ -1,0 +1,15 @@
+// @fastpath/ozone-fs-client/testing: the embedded mini Ozone cluster (Node only).
+export {
+  DEFAULT_MINI_OZONE_CLUSTER_OPTIONS,
+  MiniOzoneCluster,
+  startMiniOzoneCluster,
+  type MiniOzoneClusterOptions,
+} from './mini-ozone-cluster.js';
+export {
+  MiniDatanode,
+  type CommandName,
+  type DatanodeCounters,
+  type DatanodeFault,
+  type ResultName,
+} from './mini-datanode.js';
+export { MiniOm } from './mini-om.js';

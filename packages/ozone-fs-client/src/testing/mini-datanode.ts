@@ -1,0 +1,450 @@
+// A datanode of the embedded mini cluster: the container commands of the read and write paths
+// on the standalone gRPC `send` stream, blocks stored FILE_PER_BLOCK (one file per block, chunks
+// at their block offsets) with their BlockData (and so the checksums the client sent) beside
+// them, fault hooks, and counters of what it served.
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { ServerCredentials } from '@grpc/grpc-js';
+import { Server, type ServerDuplexStream, type UntypedServiceImplementation } from '@grpc/grpc-js';
+import { OzoneError } from '../ozone-errors.js';
+import { checksumTypeName, findChecksumMismatch } from '../internal/checksum.js';
+import { DATANODE_SEND_PATH } from '../internal/grpc/datanode-channel.js';
+import { dn, has, toBigInt, toNumber, uint64, type hadoop } from '../internal/proto/wire.js';
+
+export type ResultName = keyof typeof dn.Result;
+export type CommandName = keyof typeof dn.Type;
+
+/**
+ * A fault a datanode applies to the next matching requests.
+ * - `delayMs`: answer late; `result`: answer with this `Result` instead of serving;
+ * - `response`: `never` (no answer at all), `end` (end the stream without an answer), `garbage`
+ *   (bytes that are not a protobuf message), `truncated` (the real answer cut short),
+ *   `short-data` (ReadChunk returns one byte less), `drop-checksum` (GetBlock lists one checksum
+ *   less per chunk), `unknown-result` (a Result number the protocol does not define),
+ *   `grpc-error` (a gRPC INTERNAL status).
+ */
+export interface DatanodeFault {
+  command?: CommandName;
+  /** How many requests it applies to. Default: all until cleared. */
+  times?: number;
+  delayMs?: number;
+  result?: ResultName;
+  response?:
+    | 'never'
+    | 'end'
+    | 'garbage'
+    | 'truncated'
+    | 'short-data'
+    | 'drop-checksum'
+    | 'unknown-result'
+    | 'grpc-error';
+}
+
+/** What a datanode served. */
+export interface DatanodeCounters {
+  /** Data bytes returned by ReadChunk. */
+  bytesRead: number;
+  /** Data bytes accepted by WriteChunk. */
+  bytesWritten: number;
+  /** Requests received, all commands. */
+  requests: number;
+  /** Requests received per command. */
+  byCommand: Record<string, number>;
+}
+
+export interface MiniDatanodeOptions {
+  dir: string;
+  credentials: ServerCredentials;
+}
+
+const serviceDefinition = {
+  send: {
+    path: DATANODE_SEND_PATH,
+    requestStream: true,
+    responseStream: true,
+    requestSerialize: (b: Buffer) => b,
+    requestDeserialize: (b: Buffer) => b,
+    responseSerialize: (b: Buffer) => b,
+    responseDeserialize: (b: Buffer) => b,
+  },
+};
+
+/** A failure answered as a ContainerCommandResponseProto with a non-SUCCESS result. */
+class DatanodeFailure extends Error {
+  constructor(
+    readonly result: ResultName,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export class MiniDatanode {
+  readonly uuid: string;
+  readonly #dir: string;
+  readonly #credentials: ServerCredentials;
+  #server: Server | undefined;
+  #port = 0;
+  #faults: Array<DatanodeFault & { left: number }> = [];
+  #paused: Array<() => void> | undefined;
+  readonly #streams = new Set<ServerDuplexStream<Buffer, Buffer>>();
+  /** The last 64 requests as they crossed the wire (for byte-level tests). */
+  readonly received: Buffer[] = [];
+  readonly counters: DatanodeCounters = { bytesRead: 0, bytesWritten: 0, requests: 0, byCommand: {} };
+
+  constructor(options: MiniDatanodeOptions) {
+    this.#dir = options.dir;
+    this.#credentials = options.credentials;
+    mkdirSync(this.#dir, { recursive: true });
+    const idFile = join(this.#dir, 'datanode.id');
+    if (existsSync(idFile)) this.uuid = readFileSync(idFile, 'utf8').trim();
+    else {
+      this.uuid = randomUUID();
+      writeFileSync(idFile, this.uuid);
+    }
+  }
+
+  get port(): number {
+    return this.#port;
+  }
+
+  get address(): string {
+    return `127.0.0.1:${this.#port}`;
+  }
+
+  get running(): boolean {
+    return this.#server !== undefined;
+  }
+
+  /** Starts serving on `port` (0: a free one; a restart passes the old one so pipelines stay valid). */
+  async start(port = this.#port): Promise<void> {
+    if (this.#server) return;
+    const server = new Server({
+      'grpc.max_receive_message_length': 64 * 1024 * 1024,
+      'grpc.max_send_message_length': 64 * 1024 * 1024,
+    });
+    server.addService(serviceDefinition, {
+      send: (call: ServerDuplexStream<Buffer, Buffer>) => this.#onStream(call),
+    } as UntypedServiceImplementation);
+    this.#port = await new Promise<number>((resolve, reject) =>
+      server.bindAsync(`127.0.0.1:${port}`, this.#credentials, (err, bound) =>
+        err ? reject(err) : resolve(bound),
+      ),
+    );
+    this.#server = server;
+  }
+
+  /** Stops gracefully: calls in flight finish, new ones are refused. */
+  async stop(): Promise<void> {
+    const server = this.#server;
+    if (!server) return;
+    this.#server = undefined;
+    this.resume();
+    await new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
+  }
+
+  /** Stops at once, cutting every open stream (a crashed datanode). */
+  kill(): void {
+    const server = this.#server;
+    if (!server) return;
+    this.#server = undefined;
+    this.resume();
+    server.forceShutdown();
+  }
+
+  /** Holds every request (new and in flight) until {@link resume}: a datanode that stopped answering. */
+  pause(): void {
+    this.#paused ??= [];
+  }
+
+  resume(): void {
+    const waiting = this.#paused;
+    this.#paused = undefined;
+    for (const w of waiting ?? []) w();
+  }
+
+  injectFault(fault: DatanodeFault): void {
+    this.#faults.push({ ...fault, left: fault.times ?? Number.POSITIVE_INFINITY });
+  }
+
+  clearFaults(): void {
+    this.#faults = [];
+  }
+
+  #blockFile(containerId: bigint, localId: bigint): string {
+    return join(this.#dir, 'containers', String(containerId), 'chunks', `${localId}.block`);
+  }
+
+  #metaFile(containerId: bigint, localId: bigint): string {
+    return join(this.#dir, 'containers', String(containerId), 'metadata', `${localId}.blockdata`);
+  }
+
+  /** Flips the bits of `length` bytes of a block file at `offsetInBlock` (a replica gone bad on disk). */
+  async corruptBlock(containerId: bigint, localId: bigint, offsetInBlock: number, length = 1): Promise<void> {
+    const fh = await open(this.#blockFile(containerId, localId), 'r+');
+    try {
+      const buf = Buffer.alloc(length);
+      const { bytesRead } = await fh.read(buf, 0, length, offsetInBlock);
+      if (bytesRead !== length)
+        throw new OzoneError(
+          'ERR_OZONE_MINI_CLUSTER',
+          `block ${containerId}/${localId} has no ${length} bytes at ${offsetInBlock}`,
+        );
+      for (let i = 0; i < length; i++) buf[i] = (buf[i] as number) ^ 0xff;
+      await fh.write(buf, 0, length, offsetInBlock);
+    } finally {
+      await fh.close();
+    }
+  }
+
+  #onStream(call: ServerDuplexStream<Buffer, Buffer>): void {
+    this.#streams.add(call);
+    let pending = Promise.resolve();
+    let ended = false;
+    call.on('data', (raw: Buffer) => {
+      pending = pending.then(() => this.#onRequest(call, raw)).catch(() => undefined);
+    });
+    call.on('end', () => {
+      ended = true;
+      void pending.then(() => {
+        if (!call.cancelled && !call.destroyed && !(call as { __fastpathHeld?: boolean }).__fastpathHeld)
+          call.end();
+      });
+    });
+    call.on('error', () => undefined);
+    call.on('close', () => this.#streams.delete(call));
+    void ended;
+  }
+
+  async #onRequest(call: ServerDuplexStream<Buffer, Buffer>, raw: Buffer): Promise<void> {
+    this.received.push(Buffer.from(raw));
+    if (this.received.length > 64) this.received.shift();
+    if (this.#paused) await new Promise<void>((resolve) => this.#paused?.push(resolve));
+    let request: hadoop.hdds.datanode.ContainerCommandRequestProto;
+    try {
+      request = dn.ContainerCommandRequestProto.decode(raw);
+    } catch (err) {
+      call.emit('error', { code: 13, details: `malformed request: ${(err as Error).message}` });
+      return;
+    }
+    const command = dn.Type[request.cmdType] ?? String(request.cmdType);
+    this.counters.requests++;
+    this.counters.byCommand[command] = (this.counters.byCommand[command] ?? 0) + 1;
+    const fault = this.#faults.find((f) => f.left > 0 && (f.command === undefined || f.command === command));
+    if (fault) fault.left--;
+    if (fault?.delayMs) await sleep(fault.delayMs);
+    if (fault?.response === 'never') {
+      (call as { __fastpathHeld?: boolean }).__fastpathHeld = true;
+      return;
+    }
+    if (fault?.response === 'end') {
+      call.end();
+      return;
+    }
+    if (fault?.response === 'grpc-error') {
+      call.emit('error', { code: 13, details: 'injected gRPC failure' });
+      return;
+    }
+    if (fault?.response === 'garbage') {
+      call.write(Buffer.from([0xff, 0xff, 0xff, 0xff, 0x0f, 0x07]));
+      return;
+    }
+    let response: hadoop.hdds.datanode.IContainerCommandResponseProto;
+    if (fault?.result) {
+      response = {
+        cmdType: request.cmdType,
+        result: dn.Result[fault.result],
+        message: `injected ${fault.result}`,
+      };
+    } else if (fault?.response === 'unknown-result') {
+      response = { cmdType: request.cmdType, result: 999 as hadoop.hdds.datanode.Result };
+    } else {
+      try {
+        response = {
+          cmdType: request.cmdType,
+          result: dn.Result.SUCCESS,
+          ...(await this.#serve(request, fault)),
+        };
+      } catch (err) {
+        if (!(err instanceof DatanodeFailure)) throw err;
+        response = { cmdType: request.cmdType, result: dn.Result[err.result], message: err.message };
+      }
+    }
+    if (request.callId != null && has(request, 'callId')) response.callId = request.callId;
+    const bytes = Buffer.from(dn.ContainerCommandResponseProto.encode(response).finish());
+    call.write(fault?.response === 'truncated' ? bytes.subarray(0, Math.max(1, bytes.length >> 1)) : bytes);
+  }
+
+  async #serve(
+    r: hadoop.hdds.datanode.ContainerCommandRequestProto,
+    fault: DatanodeFault | undefined,
+  ): Promise<Partial<hadoop.hdds.datanode.IContainerCommandResponseProto>> {
+    if (r.datanodeUuid !== this.uuid)
+      throw new DatanodeFailure(
+        'INVALID_ARGUMENT',
+        `request for datanode ${r.datanodeUuid} reached ${this.uuid}`,
+      );
+    switch (r.cmdType) {
+      case dn.Type.WriteChunk:
+        return this.#writeChunk(need(r.writeChunk));
+      case dn.Type.PutBlock:
+        return this.#putBlock(need(r.putBlock));
+      case dn.Type.GetBlock:
+        return this.#getBlock(need(r.getBlock), fault);
+      case dn.Type.ReadChunk:
+        return this.#readChunk(need(r.readChunk), fault);
+      case dn.Type.Echo: {
+        const e = r.echo;
+        const size = e?.payloadSizeResp ?? 0;
+        return { echo: { payload: Buffer.alloc(size) } };
+      }
+      default:
+        throw new DatanodeFailure(
+          'UNSUPPORTED_REQUEST',
+          `the mini cluster's datanode does not serve ${dn.Type[r.cmdType] ?? r.cmdType}`,
+        );
+    }
+  }
+
+  async #writeChunk(
+    w: hadoop.hdds.datanode.IWriteChunkRequestProto,
+  ): Promise<Partial<hadoop.hdds.datanode.IContainerCommandResponseProto>> {
+    const chunk = w.chunkData;
+    const data = w.data;
+    if (!chunk || !data)
+      throw new DatanodeFailure('MALFORMED_REQUEST', 'WriteChunk without chunkData or data');
+    if (toNumber(chunk.len) !== data.length)
+      throw new DatanodeFailure(
+        'INVALID_WRITE_SIZE',
+        `chunk len ${toNumber(chunk.len)} but ${data.length} bytes`,
+      );
+    const type = checksumTypeName(chunk.checksumData.type);
+    if (!type) throw new DatanodeFailure('NO_SUCH_ALGORITHM', `checksum type ${chunk.checksumData.type}`);
+    const bad = findChecksumMismatch(
+      type,
+      chunk.checksumData.bytesPerChecksum,
+      chunk.checksumData.checksums ?? [],
+      data,
+      0,
+    );
+    if (
+      bad ||
+      (type !== 'NONE' &&
+        (chunk.checksumData.checksums ?? []).length !==
+          Math.ceil(data.length / chunk.checksumData.bytesPerChecksum))
+    ) {
+      throw new DatanodeFailure(
+        'CHECKSUM_MISMATCH',
+        `WriteChunk ${chunk.chunkName}: ${bad?.detail ?? 'checksum count does not fit the data'}`,
+      );
+    }
+    const containerId = toBigInt(w.blockID.containerID);
+    const localId = toBigInt(w.blockID.localID);
+    const file = this.#blockFile(containerId, localId);
+    mkdirSync(join(file, '..'), { recursive: true });
+    const fh = await open(file, existsSync(file) ? 'r+' : 'w+');
+    try {
+      // No fsync: the cluster's data must survive a process restart, not a power cut.
+      await fh.write(data, 0, data.length, toNumber(chunk.offset));
+    } finally {
+      await fh.close();
+    }
+    this.counters.bytesWritten += data.length;
+    return { writeChunk: {} };
+  }
+
+  #putBlock(
+    p: hadoop.hdds.datanode.IPutBlockRequestProto,
+  ): Partial<hadoop.hdds.datanode.IContainerCommandResponseProto> {
+    const blockId = p.blockData.blockID;
+    const containerId = toBigInt(blockId.containerID);
+    const localId = toBigInt(blockId.localID);
+    if (!existsSync(this.#blockFile(containerId, localId)) && (p.blockData.chunks ?? []).length > 0) {
+      throw new DatanodeFailure(
+        'UNABLE_TO_FIND_CHUNK',
+        `PutBlock ${containerId}/${localId} before its chunks`,
+      );
+    }
+    const meta = this.#metaFile(containerId, localId);
+    mkdirSync(join(meta, '..'), { recursive: true });
+    writeFileSync(`${meta}.tmp`, dn.BlockData.encode(p.blockData).finish());
+    renameSync(`${meta}.tmp`, meta);
+    const length = (p.blockData.chunks ?? []).reduce((n, c) => n + toNumber(c.len), 0);
+    return { putBlock: { committedBlockLength: { blockID: blockId, blockLength: uint64(length) } } };
+  }
+
+  #blockData(id: hadoop.hdds.datanode.IDatanodeBlockID): hadoop.hdds.datanode.BlockData {
+    const meta = this.#metaFile(toBigInt(id.containerID), toBigInt(id.localID));
+    if (!existsSync(meta))
+      throw new DatanodeFailure(
+        'NO_SUCH_BLOCK',
+        `Unable to find the block ${toBigInt(id.containerID)}/${toBigInt(id.localID)}`,
+      );
+    return dn.BlockData.decode(readFileSync(meta));
+  }
+
+  #getBlock(
+    g: hadoop.hdds.datanode.IGetBlockRequestProto,
+    fault: DatanodeFault | undefined,
+  ): Partial<hadoop.hdds.datanode.IContainerCommandResponseProto> {
+    const data = this.#blockData(g.blockID);
+    if (fault?.response === 'drop-checksum') {
+      for (const c of data.chunks) c.checksumData.checksums = (c.checksumData.checksums ?? []).slice(1);
+    }
+    return { getBlock: { blockData: data } };
+  }
+
+  async #readChunk(
+    q: hadoop.hdds.datanode.IReadChunkRequestProto,
+    fault: DatanodeFault | undefined,
+  ): Promise<Partial<hadoop.hdds.datanode.IContainerCommandResponseProto>> {
+    const containerId = toBigInt(q.blockID.containerID);
+    const localId = toBigInt(q.blockID.localID);
+    const blockData = this.#blockData(q.blockID);
+    const offset = toNumber(q.chunkData.offset);
+    const len = toNumber(q.chunkData.len);
+    const owner = blockData.chunks.find(
+      (c) => offset >= toNumber(c.offset) && offset + len <= toNumber(c.offset) + toNumber(c.len),
+    );
+    if (!owner)
+      throw new DatanodeFailure(
+        'UNABLE_TO_FIND_CHUNK',
+        `no chunk of ${containerId}/${localId} holds ${offset}+${len}`,
+      );
+    const fh = await open(this.#blockFile(containerId, localId), 'r');
+    let data: Buffer;
+    try {
+      data = Buffer.alloc(len);
+      const { bytesRead } = await fh.read(data, 0, len, offset);
+      if (bytesRead !== len)
+        throw new DatanodeFailure('IO_EXCEPTION', `short block file: ${bytesRead} of ${len} bytes`);
+    } finally {
+      await fh.close();
+    }
+    if (fault?.response === 'short-data') data = data.subarray(0, Math.max(0, len - 1));
+    this.counters.bytesRead += data.length;
+    const chunkData = { ...q.chunkData };
+    if (q.readChunkVersion === dn.ReadChunkVersion.V1) {
+      // Buffers of bytesPerChecksum each (1 MB when the chunk has no checksums), as the datanode's ChunkManager cuts them.
+      const type = checksumTypeName(owner.checksumData.type);
+      const capacity =
+        type === 'NONE' || owner.checksumData.bytesPerChecksum <= 0
+          ? 1024 * 1024
+          : owner.checksumData.bytesPerChecksum;
+      const buffers: Buffer[] = [];
+      for (let o = 0; o < data.length; o += capacity)
+        buffers.push(data.subarray(o, Math.min(o + capacity, data.length)));
+      return { readChunk: { blockID: q.blockID, chunkData, dataBuffers: { buffers } } };
+    }
+    return { readChunk: { blockID: q.blockID, chunkData, data } };
+  }
+}
+
+function need<T>(body: T | null | undefined): T {
+  if (body == null)
+    throw new DatanodeFailure('MALFORMED_REQUEST', 'the request body for its cmdType is missing');
+  return body;
+}

@@ -1,0 +1,589 @@
+// The Ozone Manager of the embedded mini cluster: the OM calls the client makes, answered from
+// an in-memory namespace that is saved to a JSON file after every change, so a cluster restarted
+// on the same directory keeps its volumes, buckets and keys.
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { sendUnaryData, ServerUnaryCall } from '@grpc/grpc-js';
+import { OzoneError } from '../ozone-errors.js';
+import { hdds, int64, om, toBigInt, toNumber, uint64, type hadoop } from '../internal/proto/wire.js';
+
+type StatusName = keyof typeof om.Status;
+
+/** An OM answer with a non-OK status. */
+class OmFailure extends Error {
+  constructor(
+    readonly status: StatusName,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+interface VolumeRecord {
+  owner: string;
+  admin: string;
+  creationTimeMs: number;
+  quotaInBytes: number;
+}
+interface BucketRecord {
+  layout: number;
+  storageType: number;
+  versioning: boolean;
+  owner: string;
+  creationTimeMs: number;
+}
+interface BlockRecord {
+  containerId: string;
+  localId: string;
+  bcsid: string;
+  offset: number;
+  length: number;
+  datanodes: string[];
+}
+interface KeyRecord {
+  size: number;
+  creationTimeMs: number;
+  modificationTimeMs: number;
+  blocks: BlockRecord[];
+  owner: string;
+}
+interface OpenKeyRecord {
+  volume: string;
+  bucket: string;
+  key: string;
+  owner: string;
+  allocated: BlockRecord[];
+  creationTimeMs: number;
+  factor: number;
+}
+interface OmState {
+  volumes: Record<string, VolumeRecord>;
+  buckets: Record<string, BucketRecord>;
+  keys: Record<string, KeyRecord>;
+  nextLocalId: string;
+  nextContainerId: number;
+  blocksInContainer: number;
+}
+
+/** A datanode as the OM lists it in pipelines. */
+export interface MiniDatanodeInfo {
+  uuid: string;
+  port: number;
+}
+
+const BLOCKS_PER_CONTAINER = 16;
+// Local IDs start above 2^53, as real ones do, so a client that rounds them through a double breaks.
+const FIRST_LOCAL_ID = 113750153625600001n;
+
+const VOLUME_OR_BUCKET_NAME = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
+
+export class MiniOm {
+  readonly #file: string;
+  #state: OmState;
+  readonly #open = new Map<string, OpenKeyRecord>();
+  /** Requests served, by command name. */
+  readonly requests = new Map<string, number>();
+  /** The last 64 requests and answers as they crossed the wire (for byte-level tests). */
+  readonly exchanges: Array<{ request: Buffer; response: Buffer }> = [];
+
+  constructor(
+    dir: string,
+    private readonly datanodes: () => readonly MiniDatanodeInfo[],
+  ) {
+    this.#file = join(dir, 'om-namespace.json');
+    this.#state = existsSync(this.#file)
+      ? (JSON.parse(readFileSync(this.#file, 'utf8')) as OmState)
+      : {
+          volumes: {},
+          buckets: {},
+          keys: {},
+          nextLocalId: FIRST_LOCAL_ID.toString(),
+          nextContainerId: 1,
+          blocksInContainer: 0,
+        };
+  }
+
+  /** The gRPC handler of `submitRequest`, with raw bytes on both sides. */
+  readonly handle = (call: ServerUnaryCall<Buffer, Buffer>, callback: sendUnaryData<Buffer>): void => {
+    let request: hadoop.ozone.OMRequest;
+    try {
+      request = om.OMRequest.decode(call.request);
+    } catch (err) {
+      callback({ code: 13, details: `InvalidProtocolBufferException: ${(err as Error).message}` });
+      return;
+    }
+    const name = om.Type[request.cmdType] ?? String(request.cmdType);
+    this.requests.set(name, (this.requests.get(name) ?? 0) + 1);
+    let response: hadoop.ozone.IOMResponse;
+    try {
+      response = {
+        cmdType: request.cmdType,
+        status: om.Status.OK,
+        success: true,
+        ...this.#dispatch(request),
+      };
+    } catch (err) {
+      if (!(err instanceof OmFailure)) {
+        callback({ code: 13, details: `${(err as Error).name}: ${(err as Error).message}` });
+        return;
+      }
+      response = {
+        cmdType: request.cmdType,
+        status: om.Status[err.status],
+        success: false,
+        message: err.message,
+      };
+    }
+    const bytes = Buffer.from(om.OMResponse.encode(response).finish());
+    this.exchanges.push({ request: Buffer.from(call.request), response: bytes });
+    if (this.exchanges.length > 64) this.exchanges.shift();
+    callback(null, bytes);
+  };
+
+  /** The committed block of a key that holds `offsetInKey` (for the cluster's fault hooks). */
+  blockAt(volume: string, bucket: string, key: string, offsetInKey: number): Readonly<BlockRecord> {
+    const k = this.#state.keys[keyPath(volume, bucket, key)];
+    const block = k?.blocks.find((b) => offsetInKey >= b.offset && offsetInKey < b.offset + b.length);
+    if (!block)
+      throw new OzoneError(
+        'ERR_OZONE_MINI_CLUSTER',
+        `key ${volume}/${bucket}/${key} has no byte at ${offsetInKey}`,
+      );
+    return block;
+  }
+
+  #user(request: hadoop.ozone.OMRequest): string {
+    return request.userInfo?.userName || 'anonymous';
+  }
+
+  #save(): void {
+    const tmp = `${this.#file}.tmp`;
+    writeFileSync(tmp, JSON.stringify(this.#state));
+    renameSync(tmp, this.#file);
+  }
+
+  #dispatch(r: hadoop.ozone.OMRequest): Omit<hadoop.ozone.IOMResponse, 'cmdType' | 'status'> {
+    const T = om.Type;
+    switch (r.cmdType) {
+      case T.CreateVolume:
+        return this.#createVolume(r);
+      case T.InfoVolume: {
+        const name = need(r.infoVolumeRequest).volumeName;
+        return { infoVolumeResponse: { volumeInfo: this.#volumeInfo(name, this.#volume(name)) } };
+      }
+      case T.DeleteVolume: {
+        const name = need(r.deleteVolumeRequest).volumeName;
+        this.#volume(name);
+        if (Object.keys(this.#state.buckets).some((b) => b.startsWith(`${name}/`)))
+          throw new OmFailure('VOLUME_NOT_EMPTY', `Volume ${name} is not empty`);
+        delete this.#state.volumes[name];
+        this.#save();
+        return { deleteVolumeResponse: {} };
+      }
+      case T.ListVolume:
+        return this.#listVolumes(r);
+      case T.CreateBucket:
+        return this.#createBucket(r);
+      case T.InfoBucket: {
+        const q = need(r.infoBucketRequest);
+        return {
+          infoBucketResponse: {
+            bucketInfo: this.#bucketInfo(
+              q.volumeName,
+              q.bucketName,
+              this.#bucket(q.volumeName, q.bucketName),
+            ),
+          },
+        };
+      }
+      case T.DeleteBucket: {
+        const q = need(r.deleteBucketRequest);
+        this.#bucket(q.volumeName, q.bucketName);
+        const prefix = `${q.volumeName}/${q.bucketName}/`;
+        if (Object.keys(this.#state.keys).some((k) => k.startsWith(prefix)))
+          throw new OmFailure('BUCKET_NOT_EMPTY', `Bucket ${q.bucketName} is not empty`);
+        delete this.#state.buckets[`${q.volumeName}/${q.bucketName}`];
+        this.#save();
+        return { deleteBucketResponse: {} };
+      }
+      case T.ListBuckets:
+        return this.#listBuckets(r);
+      case T.CreateKey:
+        return this.#createKey(r);
+      case T.AllocateBlock:
+        return this.#allocateBlock(r);
+      case T.CommitKey:
+        return this.#commitKey(r);
+      case T.LookupKey: {
+        const a = need(r.lookupKeyRequest).keyArgs;
+        return {
+          lookupKeyResponse: { keyInfo: this.#keyInfo(a.volumeName, a.bucketName, a.keyName, this.#key(a)) },
+        };
+      }
+      case T.GetKeyInfo: {
+        const a = need(r.GetKeyInfoRequest).keyArgs;
+        const v = this.#volume(a.volumeName);
+        return {
+          GetKeyInfoResponse: {
+            keyInfo: this.#keyInfo(a.volumeName, a.bucketName, a.keyName, this.#key(a)),
+            volumeInfo: this.#volumeInfo(a.volumeName, v),
+          },
+        };
+      }
+      case T.ListKeys:
+        return this.#listKeys(r);
+      case T.DeleteKey: {
+        const a = need(r.deleteKeyRequest).keyArgs;
+        const record = this.#key(a);
+        delete this.#state.keys[keyPath(a.volumeName, a.bucketName, a.keyName)];
+        this.#save();
+        return {
+          deleteKeyResponse: { keyInfo: this.#keyInfo(a.volumeName, a.bucketName, a.keyName, record) },
+        };
+      }
+      case T.RenameKey: {
+        const q = need(r.renameKeyRequest);
+        const a = q.keyArgs;
+        const record = this.#key(a);
+        if (!q.toKeyName) throw new OmFailure('INVALID_KEY_NAME', 'empty target key name');
+        const to = keyPath(a.volumeName, a.bucketName, q.toKeyName);
+        if (this.#state.keys[to])
+          throw new OmFailure('KEY_ALREADY_EXISTS', `Key ${q.toKeyName} already exists`);
+        delete this.#state.keys[keyPath(a.volumeName, a.bucketName, a.keyName)];
+        this.#state.keys[to] = { ...record, modificationTimeMs: Date.now() };
+        this.#save();
+        return { renameKeyResponse: {} };
+      }
+      case T.ServiceList:
+        return {
+          ServiceListResponse: {
+            serviceInfo: [
+              { nodeType: hdds.NodeType.OM, hostname: 'localhost', servicePorts: [], OMVersion: 3 },
+            ],
+          },
+        };
+      default:
+        throw new OmFailure(
+          'NOT_SUPPORTED_OPERATION',
+          `the mini cluster's OM does not serve ${om.Type[r.cmdType] ?? r.cmdType}`,
+        );
+    }
+  }
+
+  #volume(name: string): VolumeRecord {
+    const v = this.#state.volumes[name];
+    if (!v) throw new OmFailure('VOLUME_NOT_FOUND', `Volume ${name} is not found`);
+    return v;
+  }
+
+  #bucket(volume: string, bucket: string): BucketRecord {
+    this.#volume(volume);
+    const b = this.#state.buckets[`${volume}/${bucket}`];
+    if (!b) throw new OmFailure('BUCKET_NOT_FOUND', `Bucket ${bucket} is not found`);
+    return b;
+  }
+
+  #key(a: hadoop.ozone.IKeyArgs): KeyRecord {
+    this.#bucket(a.volumeName, a.bucketName);
+    const k = this.#state.keys[keyPath(a.volumeName, a.bucketName, a.keyName)];
+    if (!k) throw new OmFailure('KEY_NOT_FOUND', `Key ${a.keyName} is not found`);
+    return k;
+  }
+
+  #createVolume(r: hadoop.ozone.OMRequest): Omit<hadoop.ozone.IOMResponse, 'cmdType' | 'status'> {
+    const info = need(r.createVolumeRequest).volumeInfo;
+    if (!VOLUME_OR_BUCKET_NAME.test(info.volume))
+      throw new OmFailure('INVALID_VOLUME_NAME', `Invalid volume name: ${info.volume}`);
+    if (this.#state.volumes[info.volume])
+      throw new OmFailure('VOLUME_ALREADY_EXISTS', `Volume ${info.volume} already exists`);
+    this.#state.volumes[info.volume] = {
+      owner: info.ownerName,
+      admin: info.adminName,
+      creationTimeMs: Date.now(),
+      quotaInBytes: toNumber(info.quotaInBytes) || -2,
+    };
+    this.#save();
+    return { createVolumeResponse: {} };
+  }
+
+  #volumeInfo(name: string, v: VolumeRecord): hadoop.ozone.IVolumeInfo {
+    return {
+      volume: name,
+      ownerName: v.owner,
+      adminName: v.admin,
+      creationTime: uint64(v.creationTimeMs),
+      modificationTime: uint64(v.creationTimeMs),
+      quotaInBytes: uint64(Math.max(0, v.quotaInBytes)),
+    };
+  }
+
+  #listVolumes(r: hadoop.ozone.OMRequest): Omit<hadoop.ozone.IOMResponse, 'cmdType' | 'status'> {
+    const q = need(r.listVolumeRequest);
+    const byCluster = q.scope === om.ListVolumeRequest.Scope.VOLUMES_BY_CLUSTER;
+    const user = q.userName || this.#user(r);
+    const names = Object.keys(this.#state.volumes)
+      .sort()
+      .filter((n) => byCluster || this.#state.volumes[n]?.owner === user)
+      .filter((n) => !q.prefix || n.startsWith(q.prefix))
+      .filter((n) => !q.prevKey || n > q.prevKey)
+      .slice(0, q.maxKeys || 1000);
+    return {
+      listVolumeResponse: {
+        volumeInfo: names.map((n) => this.#volumeInfo(n, this.#state.volumes[n] as VolumeRecord)),
+      },
+    };
+  }
+
+  #createBucket(r: hadoop.ozone.OMRequest): Omit<hadoop.ozone.IOMResponse, 'cmdType' | 'status'> {
+    const info = need(r.createBucketRequest).bucketInfo;
+    this.#volume(info.volumeName);
+    if (!VOLUME_OR_BUCKET_NAME.test(info.bucketName))
+      throw new OmFailure('INVALID_BUCKET_NAME', `Invalid bucket name: ${info.bucketName}`);
+    const id = `${info.volumeName}/${info.bucketName}`;
+    if (this.#state.buckets[id])
+      throw new OmFailure('BUCKET_ALREADY_EXISTS', `Bucket ${info.bucketName} already exists`);
+    // An older client (version < 3) gets LEGACY, as the OM's validators force it.
+    const layout =
+      (r.version ?? 0) < 3
+        ? om.BucketLayoutProto.LEGACY
+        : (info.bucketLayout ?? om.BucketLayoutProto.FILE_SYSTEM_OPTIMIZED);
+    this.#state.buckets[id] = {
+      layout,
+      storageType: info.storageType,
+      versioning: info.isVersionEnabled,
+      owner: info.owner || this.#user(r),
+      creationTimeMs: Date.now(),
+    };
+    this.#save();
+    return { createBucketResponse: {} };
+  }
+
+  #bucketInfo(volume: string, bucket: string, b: BucketRecord): hadoop.ozone.IBucketInfo {
+    return {
+      volumeName: volume,
+      bucketName: bucket,
+      isVersionEnabled: b.versioning,
+      storageType: b.storageType,
+      bucketLayout: b.layout,
+      owner: b.owner,
+      creationTime: uint64(b.creationTimeMs),
+      modificationTime: uint64(b.creationTimeMs),
+    };
+  }
+
+  #listBuckets(r: hadoop.ozone.OMRequest): Omit<hadoop.ozone.IOMResponse, 'cmdType' | 'status'> {
+    const q = need(r.listBucketsRequest);
+    this.#volume(q.volumeName);
+    const names = Object.keys(this.#state.buckets)
+      .filter((id) => id.startsWith(`${q.volumeName}/`))
+      .map((id) => id.slice(q.volumeName.length + 1))
+      .sort()
+      .filter((n) => !q.prefix || n.startsWith(q.prefix))
+      .filter((n) => !q.startKey || n > q.startKey)
+      .slice(0, q.count || 1000);
+    return {
+      listBucketsResponse: {
+        bucketInfo: names.map((n) =>
+          this.#bucketInfo(q.volumeName, n, this.#state.buckets[`${q.volumeName}/${n}`] as BucketRecord),
+        ),
+      },
+    };
+  }
+
+  #newBlock(factor = 3): BlockRecord {
+    const dns = this.datanodes();
+    if (dns.length === 0) throw new OmFailure('KEY_ALLOCATION_ERROR', 'no datanodes');
+    if (this.#state.blocksInContainer >= BLOCKS_PER_CONTAINER) {
+      this.#state.nextContainerId++;
+      this.#state.blocksInContainer = 0;
+    }
+    this.#state.blocksInContainer++;
+    const localId = BigInt(this.#state.nextLocalId);
+    this.#state.nextLocalId = (localId + 1n).toString();
+    this.#save();
+    return {
+      containerId: String(this.#state.nextContainerId),
+      localId: localId.toString(),
+      bcsid: '0',
+      offset: 0,
+      length: 0,
+      datanodes: dns.slice(0, 3).map((d) => d.uuid),
+    };
+  }
+
+  #location(block: BlockRecord): hadoop.ozone.IKeyLocation {
+    const byUuid = new Map(this.datanodes().map((d) => [d.uuid, d]));
+    const members: hadoop.hdds.IDatanodeDetailsProto[] = block.datanodes.map((uuid) => {
+      const d = byUuid.get(uuid);
+      return {
+        uuid,
+        ipAddress: '127.0.0.1',
+        hostName: 'localhost',
+        ports: [
+          { name: 'STANDALONE', value: d?.port ?? 0 },
+          { name: 'RATIS', value: d?.port ?? 0 },
+        ],
+        persistedOpState: hdds.NodeOperationalState.IN_SERVICE,
+        currentVersion: 3,
+      };
+    });
+    return {
+      blockID: {
+        containerBlockID: {
+          containerID: int64(BigInt(block.containerId)),
+          localID: int64(BigInt(block.localId)),
+        },
+        blockCommitSequenceId: uint64(BigInt(block.bcsid)),
+      },
+      offset: uint64(block.offset),
+      length: uint64(block.length),
+      createVersion: uint64(0),
+      pipeline: {
+        members,
+        id: { id: `pipeline-${block.datanodes.join(',')}` },
+        state: hdds.PipelineState.PIPELINE_OPEN,
+        type: hdds.ReplicationType.RATIS,
+        factor: members.length === 3 ? hdds.ReplicationFactor.THREE : hdds.ReplicationFactor.ONE,
+        leaderID: block.datanodes[0] ?? '',
+      },
+    };
+  }
+
+  #keyInfo(volume: string, bucket: string, key: string, k: KeyRecord): hadoop.ozone.IKeyInfo {
+    return {
+      volumeName: volume,
+      bucketName: bucket,
+      keyName: key,
+      dataSize: uint64(k.size),
+      type: hdds.ReplicationType.RATIS,
+      factor: hdds.ReplicationFactor.THREE,
+      creationTime: uint64(k.creationTimeMs),
+      modificationTime: uint64(k.modificationTimeMs),
+      latestVersion: uint64(0),
+      keyLocationList: [{ version: uint64(0), keyLocations: k.blocks.map((b) => this.#location(b)) }],
+      ownerName: k.owner,
+      isFile: true,
+    };
+  }
+
+  #createKey(r: hadoop.ozone.OMRequest): Omit<hadoop.ozone.IOMResponse, 'cmdType' | 'status'> {
+    const a = need(r.createKeyRequest).keyArgs;
+    this.#bucket(a.volumeName, a.bucketName);
+    if (!a.keyName) throw new OmFailure('INVALID_KEY_NAME', 'empty key name');
+    const clientId = BigInt.asUintN(63, randomBytes(8).readBigUInt64BE());
+    const factor = a.factor === hdds.ReplicationFactor.ONE ? 1 : 3;
+    const first = this.#newBlock(factor);
+    const now = Date.now();
+    this.#open.set(clientId.toString(), {
+      factor,
+      volume: a.volumeName,
+      bucket: a.bucketName,
+      key: a.keyName,
+      owner: a.ownerName || this.#user(r),
+      allocated: [first],
+      creationTimeMs: now,
+    });
+    const keyInfo = this.#keyInfo(a.volumeName, a.bucketName, a.keyName, {
+      size: toNumber(a.dataSize),
+      creationTimeMs: now,
+      modificationTimeMs: now,
+      blocks: [first],
+      owner: a.ownerName || this.#user(r),
+    });
+    return { createKeyResponse: { keyInfo, ID: uint64(clientId), openVersion: uint64(0) } };
+  }
+
+  #openKey(a: hadoop.ozone.IKeyArgs, clientId: bigint): OpenKeyRecord {
+    const open = this.#open.get(clientId.toString());
+    if (!open || open.volume !== a.volumeName || open.bucket !== a.bucketName || open.key !== a.keyName) {
+      throw new OmFailure('KEY_NOT_FOUND', `Open key ${a.keyName} with client ID ${clientId} is not found`);
+    }
+    return open;
+  }
+
+  #allocateBlock(r: hadoop.ozone.OMRequest): Omit<hadoop.ozone.IOMResponse, 'cmdType' | 'status'> {
+    const q = need(r.allocateBlockRequest);
+    const open = this.#openKey(q.keyArgs, toBigInt(q.clientID));
+    const block = this.#newBlock(open.factor);
+    open.allocated.push(block);
+    return { allocateBlockResponse: { keyLocation: this.#location(block) } };
+  }
+
+  #commitKey(r: hadoop.ozone.OMRequest): Omit<hadoop.ozone.IOMResponse, 'cmdType' | 'status'> {
+    const q = need(r.commitKeyRequest);
+    const a = q.keyArgs;
+    const open = this.#openKey(a, toBigInt(q.clientID));
+    this.#bucket(a.volumeName, a.bucketName);
+    const blocks: BlockRecord[] = [];
+    let expectedOffset = 0;
+    for (const loc of a.keyLocations ?? []) {
+      const localId = toBigInt(loc.blockID.containerBlockID.localID).toString();
+      const allocated = open.allocated.find((b) => b.localId === localId);
+      if (!allocated)
+        throw new OmFailure('INVALID_REQUEST', `block ${localId} was not allocated to this key`);
+      const offset = toNumber(loc.offset);
+      if (offset !== expectedOffset)
+        throw new OmFailure(
+          'INVALID_REQUEST',
+          `block ${localId} at offset ${offset}, expected ${expectedOffset}`,
+        );
+      const length = toNumber(loc.length);
+      expectedOffset += length;
+      blocks.push({
+        ...allocated,
+        offset,
+        length,
+        bcsid: toBigInt(loc.blockID.blockCommitSequenceId).toString(),
+      });
+    }
+    if (toNumber(a.dataSize) !== expectedOffset)
+      throw new OmFailure(
+        'INVALID_REQUEST',
+        `dataSize ${toNumber(a.dataSize)} does not match the blocks' ${expectedOffset} bytes`,
+      );
+    this.#open.delete(toBigInt(q.clientID).toString());
+    const path = keyPath(a.volumeName, a.bucketName, a.keyName);
+    const previous = this.#state.keys[path];
+    this.#state.keys[path] = {
+      size: expectedOffset,
+      creationTimeMs: previous?.creationTimeMs ?? open.creationTimeMs,
+      modificationTimeMs: Date.now(),
+      blocks,
+      owner: open.owner,
+    };
+    this.#save();
+    return { commitKeyResponse: {} };
+  }
+
+  #listKeys(r: hadoop.ozone.OMRequest): Omit<hadoop.ozone.IOMResponse, 'cmdType' | 'status'> {
+    const q = need(r.listKeysRequest);
+    this.#bucket(q.volumeName, q.bucketName);
+    const prefix = `${q.volumeName}/${q.bucketName}/`;
+    const count = (q.count ?? 0) > 0 ? (q.count as number) : 1000;
+    const names = Object.keys(this.#state.keys)
+      .filter((p) => p.startsWith(prefix))
+      .map((p) => p.slice(prefix.length))
+      .sort()
+      .filter((n) => !q.prefix || n.startsWith(q.prefix))
+      .filter((n) => !q.startKey || n > q.startKey);
+    const page = names.slice(0, count);
+    return {
+      listKeysResponse: {
+        keyInfo: page.map((n) =>
+          this.#keyInfo(q.volumeName, q.bucketName, n, this.#state.keys[prefix + n] as KeyRecord),
+        ),
+        isTruncated: names.length > page.length,
+      },
+    };
+  }
+}
+
+function keyPath(volume: string, bucket: string, key: string): string {
+  return `${volume}/${bucket}/${key}`;
+}
+
+function need<T>(body: T | null | undefined): T {
+  if (body == null) throw new OmFailure('INVALID_REQUEST', 'the request body for its cmdType is missing');
+  return body;
+}
