@@ -408,7 +408,7 @@ export class MiniOm {
       bcsid: '0',
       offset: 0,
       length: 0,
-      datanodes: dns.slice(0, 3).map((d) => d.uuid),
+      datanodes: dns.slice(0, factor === 1 ? 1 : 3).map((d) => d.uuid),
     };
   }
 
