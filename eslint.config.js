@@ -3,7 +3,14 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    ignores: ['**/internal/proto/protos.*', '**/dist/**', '**/node_modules/**', '**/results/**', '**/coverage/**', '.nx/**'],
+    ignores: [
+      '**/internal/proto/protos.*',
+      '**/dist/**',
+      '**/node_modules/**',
+      '**/results/**',
+      '**/coverage/**',
+      '.nx/**',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,

@@ -7,19 +7,21 @@ import { endianness } from 'node:os';
  * chunks or checksum windows of a key hold the same bytes, so a misplaced range fails a compare.
  */
 const LITTLE_ENDIAN = endianness() === 'LE';
+// Bound once: a global looked up per word is slow where tests run in a vm context (jest).
+const imul = Math.imul;
 
 export function contractKeyBytes(sizeBytes: number, seed: number, offset = 0): Buffer {
   const firstWord = Math.floor(offset / 4);
   const words = Math.floor((offset + sizeBytes + 3) / 4) - firstWord;
   const aligned = Buffer.from(new ArrayBuffer(words * 4));
   const view = LITTLE_ENDIAN ? new Uint32Array(aligned.buffer, 0, words) : undefined;
-  const mixedSeed = Math.imul(seed, 0x9e3779b9);
+  const mixedSeed = imul(seed, 0x9e3779b9);
   for (let i = 0; i < words; i++) {
     let h = (firstWord + i + mixedSeed) >>> 0;
     h ^= h >>> 16;
-    h = Math.imul(h, 0x85ebca6b);
+    h = imul(h, 0x85ebca6b);
     h ^= h >>> 13;
-    h = Math.imul(h, 0xc2b2ae35);
+    h = imul(h, 0xc2b2ae35);
     h ^= h >>> 16;
     if (view) view[i] = h >>> 0;
     else aligned.writeUInt32LE(h >>> 0, i * 4);
