@@ -1,5 +1,5 @@
 import { InvalidOptionError, Redacted } from '@fastpath/core';
-import { encodeIdentifier, encodeToken } from '../test/support/token-writer.js';
+import { DelegationTokenIdentifier, Token } from '@fastpath/hadoop-common';
 import { DEFAULT_KMS_CLIENT_OPTIONS, KmsClient } from './kms-client.js';
 import type { KmsClientOptions } from './kms-client.js';
 import type { EncryptedKeyVersion } from './encrypted-key-version.js';
@@ -9,8 +9,8 @@ import { KmsError } from './kms-errors.js';
 // so an ERR_KMS_INVALID_ARGUMENT here proves the client refused before sending anything.
 const URL_NOWHERE = 'http://127.0.0.1:1/kms';
 
-const token = encodeToken(
-  encodeIdentifier({
+const token = new Token({
+  identifier: new DelegationTokenIdentifier('kms-dt', {
     owner: 'alice',
     renewer: 'alice',
     realUser: '',
@@ -18,11 +18,11 @@ const token = encodeToken(
     maxDate: 2,
     sequenceNumber: 1,
     masterKeyId: 1,
-  }),
-  Buffer.alloc(20, 1),
-  'kms-dt',
-  '',
-);
+  }).bytes,
+  password: new Redacted(Buffer.alloc(20, 1)),
+  kind: 'kms-dt',
+  service: '',
+}).toUrlString();
 
 async function codeOf(promise: Promise<unknown>): Promise<string> {
   try {

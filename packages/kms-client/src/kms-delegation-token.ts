@@ -1,17 +1,14 @@
 import { inspect } from 'node:util';
 import { Redacted } from '@fastpath/core';
-import { decodeBase64 } from './internal/base64.js';
-import { WritableFormatError, WritableReader } from './internal/writable-reader.js';
+import { DataInput, DelegationTokenIdentifier, Token, WireFormatError } from '@fastpath/hadoop-common';
 import { KmsMalformedTokenError } from './kms-errors.js';
 
 /** Token kind of KMS delegation tokens (`KMSDelegationToken.TOKEN_KIND_STR`). */
 export const KMS_DELEGATION_TOKEN_KIND = 'kms-dt';
 
-// Bounds on what the client agrees to parse. Real tokens are about a hundred characters; the
-// limits only keep a pasted file or a hostile answer from costing more than a quick refusal.
+// Bound on what the client agrees to parse. Real tokens are about a hundred characters; the
+// limit only keeps a pasted file or a hostile answer from costing more than a quick refusal.
 const MAX_URL_STRING_LENGTH = 1024 * 1024;
-const MAX_TEXT_BYTES = 1024 * 1024;
-const MAX_PASSWORD_BYTES = 64 * 1024;
 
 type TokenFields = Pick<
   KmsDelegationToken,
@@ -53,9 +50,15 @@ export class KmsDelegationToken {
   readonly renewer: string;
   /** The real user when the owner was impersonated (`doas`); empty otherwise. */
   readonly realUser: string;
-  /** Issue time, epoch milliseconds. */
+  /**
+   * Issue time, epoch milliseconds. Hadoop writes any Java long here: beyond 2^53 this is the
+   * nearest double, and {@link KmsDelegationToken.decodedIdentifier} has the exact value.
+   */
   readonly issueDate: number;
-  /** The token cannot be renewed past this time, epoch milliseconds. */
+  /**
+   * The token cannot be renewed past this time, epoch milliseconds (`Long.MAX_VALUE` for a token
+   * that never expires: the nearest double here, exact in {@link KmsDelegationToken.decodedIdentifier}).
+   */
   readonly maxDate: number;
   /** Sequence number the issuing secret manager gave the token. */
   readonly sequenceNumber: number;
@@ -66,9 +69,11 @@ export class KmsDelegationToken {
   /** The token's password: HMAC of the identifier under the server's master key. */
   readonly password: Redacted<Buffer>;
   readonly #urlString: string;
+  readonly #decoded: DelegationTokenIdentifier;
 
-  private constructor(urlString: string, fields: TokenFields) {
+  private constructor(urlString: string, fields: TokenFields, decodedIdentifier: DelegationTokenIdentifier) {
     this.#urlString = urlString;
+    this.#decoded = decodedIdentifier;
     this.kind = fields.kind;
     this.service = fields.service;
     this.owner = fields.owner;
@@ -96,42 +101,40 @@ export class KmsDelegationToken {
     const trimmed = text.trim();
     if (trimmed.length === 0) fail('the string is empty');
     if (trimmed.length > MAX_URL_STRING_LENGTH) fail(`longer than ${MAX_URL_STRING_LENGTH} characters`);
-    const bytes = decodeBase64(trimmed) ?? fail('not Base64');
     try {
-      const token = new WritableReader(bytes);
-      const identifier = Buffer.from(token.lengthPrefixed('identifier', MAX_URL_STRING_LENGTH));
-      const password = Buffer.from(token.lengthPrefixed('password', MAX_PASSWORD_BYTES));
-      const kind = token.text('kind', MAX_TEXT_BYTES);
-      const service = token.text('service', MAX_TEXT_BYTES);
-      if (token.remaining !== 0) fail(`${token.remaining} bytes after the token`);
-      const id = new WritableReader(identifier);
-      const version = id.byte();
-      if (version !== 0) fail(`unknown identifier version ${version}`);
-      const owner = id.text('owner', MAX_TEXT_BYTES);
-      const renewer = id.text('renewer', MAX_TEXT_BYTES);
-      const realUser = id.text('realUser', MAX_TEXT_BYTES);
-      const issueDate = id.safeLong('issueDate');
-      const maxDate = id.safeLong('maxDate');
-      const sequenceNumber = id.vint();
-      const masterKeyId = id.vint();
-      // Subclasses of the identifier may append fields; they are kept in `identifier` untouched.
-      return new KmsDelegationToken(trimmed, {
-        kind,
-        service,
-        owner,
-        renewer,
-        realUser,
-        issueDate,
-        maxDate,
-        sequenceNumber,
-        masterKeyId,
-        identifier,
-        password: new Redacted(password),
-      });
+      const token = Token.fromUrlString(trimmed);
+      // Subclasses of the identifier may append fields: the common part is read and the rest is
+      // kept in `identifier` untouched.
+      const id = DelegationTokenIdentifier.read(token.kind, new DataInput(token.identifier));
+      return new KmsDelegationToken(
+        trimmed,
+        {
+          kind: token.kind,
+          service: token.service,
+          owner: id.owner,
+          renewer: id.renewer,
+          realUser: id.realUser,
+          issueDate: id.issueDate,
+          maxDate: id.maxDate,
+          sequenceNumber: id.sequenceNumber,
+          masterKeyId: id.masterKeyId,
+          identifier: token.identifier,
+          password: token.password,
+        },
+        id,
+      );
     } catch (err) {
-      if (err instanceof WritableFormatError) fail(err.message);
+      if (err instanceof WireFormatError) fail(err.message);
       throw err;
     }
+  }
+
+  /**
+   * The identifier's common fields as Hadoop wrote them, dates exact (bigint beyond 2^53): what a
+   * caller needs to compare with or re-create Hadoop's identifier byte for byte.
+   */
+  get decodedIdentifier(): DelegationTokenIdentifier {
+    return this.#decoded;
   }
 
   /** Takes a token or its URL string (plain or redacted) and returns the token. */

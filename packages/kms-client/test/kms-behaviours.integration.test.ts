@@ -7,6 +7,7 @@ import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ManualClock, Redacted } from '@fastpath/core';
+import { Token } from '@fastpath/hadoop-common';
 import type { KmsServerOptions } from '@fastpath/kms-server';
 import { startZooKeeper } from '@fastpath/zookeeper-fixture';
 import type { ZooKeeperFixture } from '@fastpath/zookeeper-fixture';
@@ -17,7 +18,6 @@ import { startKmsProcess } from './support/kms-process.js';
 import type { KmsProcess } from './support/kms-process.js';
 import { startRealKms } from './support/real-kms.js';
 import type { RealKms } from './support/real-kms.js';
-import { encodeToken } from './support/token-writer.js';
 import { waitFor } from './support/wait-for.js';
 import { failure } from './support/failure.js';
 
@@ -438,7 +438,12 @@ function behaviours(storeSite: () => Record<string, string>): void {
     // A well-formed token with a forged password.
     const real = await kms.as('client').getDelegationToken();
     const forged = KmsDelegationToken.fromUrlString(
-      encodeToken(real.identifier, randomBytes(20), real.kind, real.service),
+      new Token({
+        identifier: real.identifier,
+        password: new Redacted(randomBytes(20)),
+        kind: real.kind,
+        service: real.service,
+      }).toUrlString(),
     );
     const err = await failure(kms.withAuth({}).cancelDelegationToken(forged));
     expect(err).toMatchObject({

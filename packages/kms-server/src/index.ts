@@ -17,8 +17,6 @@ export {
   type KmsErrorRow,
   type RemoteExceptionBody,
 } from './kms-error-table.js';
-export { HadoopConfiguration } from './config/hadoop-configuration.js';
-export { parseHadoopConfigurationXml, type HadoopProperty } from './config/hadoop-configuration-xml.js';
 export { KMS_ENVIRONMENT_VARIABLES, KMS_PROPERTY_DEFAULTS } from './config/kms-properties.js';
 export { defaultDataDir, type KmsSettings, type ZkTokenStoreSettings } from './config/kms-settings.js';
 export {

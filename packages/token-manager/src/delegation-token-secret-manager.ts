@@ -25,7 +25,7 @@ import {
   TokenManagerStateError,
   TokenStoreUnavailableError,
 } from './token-errors.js';
-import { DelegationKey, DelegationTokenIdentifier, Token, WireFormatError } from './wire/index.js';
+import { DelegationKey, DelegationTokenIdentifier, Token, WireFormatError } from '@fastpath/hadoop-common';
 
 /**
  * How token creation is locked.

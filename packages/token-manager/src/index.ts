@@ -24,9 +24,9 @@ export {
   type InvalidTokenReason,
 } from './token-errors.js';
 export type { TimedStep } from './internal/token-metrics.js';
+// The wire formats moved to @fastpath/hadoop-common; the types this package's API takes and
+// returns stay importable from here.
 export {
-  DataInput,
-  DataOutput,
   DELEGATION_KEY_MAX_KEY_BYTES,
   DELEGATION_TOKEN_IDENTIFIER_VERSION,
   DelegationKey,
@@ -35,7 +35,6 @@ export {
   decodeTokenNode,
   encodeSharedCount,
   encodeTokenNode,
-  TEXT_DEFAULT_MAX_LEN,
   Token,
   TOKEN_MAX_ENCODED_BYTES,
   TOKEN_MAX_IDENTIFIER_BYTES,
@@ -47,4 +46,4 @@ export {
   type DelegationTokenIdentifierFields,
   type TokenFields,
   type TokenNodePayload,
-} from './wire/index.js';
+} from '@fastpath/hadoop-common';

@@ -22,14 +22,14 @@ import {
   type ConnectionChange,
 } from './internal/zk/zk-session.js';
 import { TokenCreationAbortedError, TokenStoreError, TokenStoreUnavailableError } from './token-errors.js';
-import type { DelegationTokenIdentifier } from './wire/index.js';
+import type { DelegationTokenIdentifier } from '@fastpath/hadoop-common';
 import {
   DelegationKey,
   decodeSharedCount,
   decodeTokenNode,
   encodeSharedCount,
   encodeTokenNode,
-} from './wire/index.js';
+} from '@fastpath/hadoop-common';
 
 /** How znodes are protected: `none` (open ACL, Hadoop's default) or `digest` (user:password). */
 export type ZkAuthType = 'none' | 'digest';

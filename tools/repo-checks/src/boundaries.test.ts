@@ -11,6 +11,7 @@ const pkg = (name: string, dir: string, exportedSubpaths = ['.']): WorkspacePack
 
 const packages = [
   pkg('@fastpath/core', 'packages/core'),
+  pkg('@fastpath/hadoop-common', 'packages/hadoop-common'),
   pkg('@fastpath/secure-random', 'packages/secure-random'),
   pkg('@fastpath/token-manager', 'packages/token-manager', ['.', './zookeeper']),
   pkg('@fastpath/kms-client', 'packages/kms-client'),
@@ -56,6 +57,8 @@ describe('checkBoundaries', () => {
         'packages/token-manager/src/a.ts':
           "import { Mutex } from '@fastpath/core';\nimport { r } from '@fastpath/secure-random';",
         'packages/token-manager/src/b.ts': "import { a } from './a.js';",
+        'packages/kms-client/src/t.ts': "import { Token } from '@fastpath/hadoop-common';",
+        'packages/hadoop-common/src/e.ts': "import { FastpathError } from '@fastpath/core';",
         'benchmarks/src/x.ts': "import { z } from '@fastpath/token-manager/zookeeper';",
       }),
     ).toEqual([]);
@@ -70,6 +73,10 @@ describe('checkBoundaries', () => {
         'packages/kms-client/test/a.integration.test.ts': "import { t } from '@fastpath/token-manager';",
       }),
     ).toEqual([]);
+    // hadoop-common sits beside core: it imports nothing that speaks a service.
+    expect(
+      rules({ 'packages/hadoop-common/src/a.ts': "import { t } from '@fastpath/token-manager';" }),
+    ).toEqual(['edge']);
     expect(rules({ 'packages/core/src/x.test.ts': "import { t } from '@fastpath/secure-random';" })).toEqual(
       [],
     );

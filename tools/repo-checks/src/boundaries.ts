@@ -3,20 +3,32 @@ import type { ImportRef } from './import-scanner.js';
 import type { WorkspacePackage } from './workspace.js';
 
 /**
- * The package edges the design allows (docs/architecture.md): everything may use core;
- * token-manager and kms-server use secure-random; token-manager reaches ZooKeeper through
- * zookeeper-client (the one home of the node-zookeeper-client workarounds, which the ZooKeeper
- * fixture uses too); kms-server uses token-manager. Tests, tools and benchmarks may import any
+ * The package edges the design allows (docs/architecture.md): everything may use core; the
+ * packages that speak Hadoop's formats use hadoop-common; token-manager and kms-server use
+ * secure-random; token-manager reaches ZooKeeper through zookeeper-client (the one home of the
+ * node-zookeeper-client workarounds, which the ZooKeeper fixture uses too); kms-server uses
+ * token-manager. Tests, tools and benchmarks may import any
  * package, through its front door.
  */
 export const ALLOWED_PRODUCT_EDGES: Readonly<Record<string, readonly string[]>> = Object.freeze({
   '@fastpath/core': [],
+  '@fastpath/hadoop-common': ['@fastpath/core'],
   '@fastpath/secure-random': ['@fastpath/core'],
   '@fastpath/zookeeper-client': ['@fastpath/core'],
-  '@fastpath/token-manager': ['@fastpath/core', '@fastpath/secure-random', '@fastpath/zookeeper-client'],
-  '@fastpath/kms-server': ['@fastpath/core', '@fastpath/secure-random', '@fastpath/token-manager'],
-  '@fastpath/kms-client': ['@fastpath/core'],
-  '@fastpath/ozone-fs-client': ['@fastpath/core'],
+  '@fastpath/token-manager': [
+    '@fastpath/core',
+    '@fastpath/hadoop-common',
+    '@fastpath/secure-random',
+    '@fastpath/zookeeper-client',
+  ],
+  '@fastpath/kms-server': [
+    '@fastpath/core',
+    '@fastpath/hadoop-common',
+    '@fastpath/secure-random',
+    '@fastpath/token-manager',
+  ],
+  '@fastpath/kms-client': ['@fastpath/core', '@fastpath/hadoop-common'],
+  '@fastpath/ozone-fs-client': ['@fastpath/core', '@fastpath/hadoop-common'],
   '@fastpath/client-warmup': ['@fastpath/core'],
 });
 

@@ -8,8 +8,9 @@ import { createServer as createHttpServer } from 'node:http';
 import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { Redacted } from '@fastpath/core';
+import { DelegationTokenIdentifier, Token } from '@fastpath/hadoop-common';
 import { KmsDelegationToken } from '../../src/index.js';
-import { encodeIdentifier, encodeToken } from './token-writer.js';
 
 export interface FakeKmsOptions {
   /** Serve https with this key and certificate. */
@@ -298,7 +299,7 @@ export class FakeKms {
       const sequenceNumber = ++this.#sequence;
       const maxDate = now + (this.#options.maxLifetimeMs ?? 7 * 86_400_000);
       const renewer = query.get('renewer') ?? user;
-      const identifier = encodeIdentifier({
+      const identifier = new DelegationTokenIdentifier('kms-dt', {
         owner: user,
         renewer,
         realUser: user === realUser ? '' : realUser,
@@ -306,7 +307,7 @@ export class FakeKms {
         maxDate,
         sequenceNumber,
         masterKeyId: 1,
-      });
+      }).bytes;
       const password = createHmac('sha1', this.#masterKey).update(identifier).digest();
       this.tokens.set(sequenceNumber, {
         owner: user,
@@ -314,7 +315,12 @@ export class FakeKms {
         renewDate: Math.min(maxDate, now + (this.#options.renewIntervalMs ?? 86_400_000)),
         maxDate,
       });
-      const urlString = encodeToken(identifier, password, 'kms-dt', query.get('service') ?? '');
+      const urlString = new Token({
+        identifier,
+        password: new Redacted(password),
+        kind: 'kms-dt',
+        service: query.get('service') ?? '',
+      }).toUrlString();
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(`${JSON.stringify({ Token: { urlString } })}\n`);
       return;

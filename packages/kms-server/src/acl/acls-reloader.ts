@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs';
-import { HadoopConfiguration } from '../config/hadoop-configuration.js';
+import { HadoopConfiguration } from '@fastpath/hadoop-common';
+import { withKmsConfigErrors } from '../config/kms-config-errors.js';
 import { DEFAULT_KMS_ACLS, KmsAcls } from './kms-acls.js';
 
 /** Options of {@link AclsReloader}. */
@@ -66,10 +67,13 @@ export class AclsReloader {
   constructor(options: AclsReloaderOptions) {
     this.#options = options;
     if (options.inline !== undefined) {
-      this.#current = KmsAcls.fromConfiguration(
-        new HadoopConfiguration(
-          Object.entries(options.inline).map(([k, v]) => [k, { value: v, source: 'options' }] as const),
-          options.env,
+      const inline = options.inline;
+      this.#current = withKmsConfigErrors(() =>
+        KmsAcls.fromConfiguration(
+          new HadoopConfiguration(
+            Object.entries(inline).map(([k, v]) => [k, { value: v, source: 'options' }] as const),
+            options.env,
+          ),
         ),
       );
       options.onLoad?.(this.#current, 'options');
@@ -117,13 +121,16 @@ export class AclsReloader {
     const file = this.#options.file;
     const env = this.#options.env ?? {};
     const fromFile = file !== undefined && this.#stamp !== undefined;
-    const conf = fromFile
-      ? HadoopConfiguration.fromXmlFile(file, { env })
-      : new HadoopConfiguration(
-          Object.entries(DEFAULT_KMS_ACLS).map(([k, v]) => [k, { value: v, source: 'default' }] as const),
-          env,
-        );
-    const acls = KmsAcls.fromConfiguration(conf);
+    const acls = withKmsConfigErrors(() =>
+      KmsAcls.fromConfiguration(
+        fromFile
+          ? HadoopConfiguration.fromXmlFile(file, { env })
+          : new HadoopConfiguration(
+              Object.entries(DEFAULT_KMS_ACLS).map(([k, v]) => [k, { value: v, source: 'default' }] as const),
+              env,
+            ),
+      ),
+    );
     this.#options.onLoad?.(acls, fromFile ? file : 'built-in defaults');
     return acls;
   }

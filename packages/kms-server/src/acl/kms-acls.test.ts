@@ -1,4 +1,4 @@
-import { HadoopConfiguration } from '../config/hadoop-configuration.js';
+import { HadoopConfiguration } from '@fastpath/hadoop-common';
 import { DEFAULT_KMS_ACLS, KmsAcls } from './kms-acls.js';
 import type { KmsUser } from './kms-user.js';
 

@@ -1,4 +1,5 @@
-import type { HadoopConfiguration } from '../config/hadoop-configuration.js';
+import type { HadoopConfiguration } from '@fastpath/hadoop-common';
+import { toKmsConfigError } from '../config/kms-config-errors.js';
 import { AccessControlList } from './access-control-list.js';
 import type { KmsUser } from './kms-user.js';
 
@@ -101,7 +102,9 @@ export class KmsAcls {
     const whitelistKeyAcls = new Map<KeyOpType, AccessControlList>();
     const opType = (key: string, op: string): KeyOpType => {
       if (!(KEY_OP_TYPES as readonly string[]).includes(op)) {
-        throw conf.invalid(key, `unknown key operation "${op}"; expected one of ${KEY_OP_TYPES.join(', ')}`);
+        throw toKmsConfigError(
+          conf.invalid(key, `unknown key operation "${op}"; expected one of ${KEY_OP_TYPES.join(', ')}`),
+        );
       }
       return op as KeyOpType;
     };

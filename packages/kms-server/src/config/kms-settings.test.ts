@@ -2,7 +2,6 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KmsConfigError } from '../kms-errors.js';
-import { HadoopConfiguration } from './hadoop-configuration.js';
 import { KMS_PROPERTY_DEFAULTS } from './kms-properties.js';
 import { loadKmsSettings } from './load-kms-settings.js';
 
@@ -161,14 +160,5 @@ describe('loadKmsSettings', () => {
         loadKmsSettings({ layers: [{ source: 't', values: { 'hadoop.kms.proxyuser.client.user': 'x' } }] }),
       ).property,
     ).toBe('hadoop.kms.proxyuser.client.user');
-  });
-
-  it('typed getters refuse out-of-range and non-numeric values', () => {
-    const conf = new HadoopConfiguration([['n', { value: '12x', source: 'here' }]]);
-    expect(() => conf.getInteger('n', 1)).toThrow(/invalid value of n \(here\)/);
-    expect(new HadoopConfiguration([['n', { value: ' 7 ', source: 'here' }]]).getInteger('n', 1)).toBe(7);
-    expect(() =>
-      new HadoopConfiguration([['n', { value: '70000', source: 'x' }]]).getInteger('n', 1, 0, 65535),
-    ).toThrow(KmsConfigError);
   });
 });

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { HadoopConfiguration } from './hadoop-configuration.js';
+import { HadoopConfiguration } from '@fastpath/hadoop-common';
+import { withKmsConfigErrors } from './kms-config-errors.js';
 import { resolveKmsSettings, type KmsSettings } from './kms-settings.js';
 
 /** The site configuration file's name in the config directory. */
@@ -41,13 +42,15 @@ export function loadKmsSettings(sources: KmsSettingsSources): {
   settings: KmsSettings;
   site: HadoopConfiguration;
 } {
-  const env = sources.env ?? process.env;
-  const file =
-    sources.configDir === undefined
-      ? new HadoopConfiguration([], env)
-      : HadoopConfiguration.fromXmlFile(join(sources.configDir, KMS_SITE_FILE), { optional: true, env });
-  let site = file;
-  for (const layer of sources.layers ?? []) site = site.withOverrides(layer.values, layer.source);
-  const settings = resolveKmsSettings(site, sources.cwd === undefined ? {} : { cwd: sources.cwd });
-  return { settings, site };
+  return withKmsConfigErrors(() => {
+    const env = sources.env ?? process.env;
+    const file =
+      sources.configDir === undefined
+        ? new HadoopConfiguration([], env)
+        : HadoopConfiguration.fromXmlFile(join(sources.configDir, KMS_SITE_FILE), { optional: true, env });
+    let site = file;
+    for (const layer of sources.layers ?? []) site = site.withOverrides(layer.values, layer.source);
+    const settings = resolveKmsSettings(site, sources.cwd === undefined ? {} : { cwd: sources.cwd });
+    return { settings, site };
+  });
 }

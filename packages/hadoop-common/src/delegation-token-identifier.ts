@@ -1,6 +1,6 @@
 import { DataInput, TEXT_DEFAULT_MAX_LEN } from './data-input.js';
 import { DataOutput } from './data-output.js';
-import { checkInt32, checkSafeInteger, checkText, safeIntegerFromBigInt } from './field-checks.js';
+import { checkInt32, checkLong, checkText, exactLong } from './internal/field-checks.js';
 import { WireFormatError } from './wire-format-error.js';
 
 /** The only identifier layout version Hadoop writes and reads. */
@@ -14,10 +14,13 @@ export interface DelegationTokenIdentifierFields {
   renewer: string;
   /** The user that requested the token on behalf of `owner` (proxy users); often empty. */
   realUser: string;
-  /** Issue time, epoch ms. */
-  issueDate: number;
-  /** Time after which the token can no longer be renewed, epoch ms. */
-  maxDate: number;
+  /**
+   * Issue time, epoch ms: a Java `long`. A safe integer, or a bigint for values beyond 2^53 (a
+   * number there would already be rounded).
+   */
+  issueDate: number | bigint;
+  /** Time after which the token can no longer be renewed, epoch ms; a Java `long` as `issueDate`. */
+  maxDate: number | bigint;
   /** Sequence number handed out by the secret manager (32-bit signed). */
   sequenceNumber: number;
   /** Id of the master key the password was computed with (32-bit signed). */
@@ -28,6 +31,12 @@ export interface DelegationTokenIdentifierFields {
  * An immutable delegation token identifier whose {@link bytes} are exactly what Hadoop writes
  * (version 0): version byte, owner, renewer and realUser as Text, issueDate and maxDate as VLong,
  * sequenceNumber and masterKeyId as VInt. The kind is not part of the bytes (the token carries it).
+ *
+ * Dates are Java longs over their full range (Hadoop writes `Long.MAX_VALUE` as the `maxDate` of
+ * tokens that never expire): {@link issueDateLong} and {@link maxDateLong} hold them exactly, and
+ * {@link issueDate} and {@link maxDate} as numbers for comparing with clocks (exact up to 2^53,
+ * the nearest double beyond, which keeps their order). Sequence number and master key id are Java
+ * ints over their full range.
  *
  * A string field whose UTF-8 form is {@link TEXT_DEFAULT_MAX_LEN} bytes or more is refused with
  * "<field> is too long to be serialized!": Hadoop refuses to write more than that limit and its
@@ -43,12 +52,14 @@ export interface DelegationTokenIdentifierFields {
  * same.key === id.key; // true
  * ```
  */
-export class DelegationTokenIdentifier implements Readonly<DelegationTokenIdentifierFields> {
+export class DelegationTokenIdentifier {
   readonly kind: string;
   readonly owner: string;
   readonly renewer: string;
   readonly realUser: string;
+  /** Issue time, epoch ms, as a number (see the class comment for values beyond 2^53). */
   readonly issueDate: number;
+  /** Max date, epoch ms, as a number (see the class comment for values beyond 2^53). */
   readonly maxDate: number;
   readonly sequenceNumber: number;
   readonly masterKeyId: number;
@@ -59,6 +70,10 @@ export class DelegationTokenIdentifier implements Readonly<DelegationTokenIdenti
    * (Hadoop's identifier equality), for use as a map key.
    */
   readonly key: string;
+  // Private, behind getters, so that JSON.stringify of an identifier (logs, answers) never meets
+  // a bigint, which it cannot serialise.
+  readonly #issueDateLong: bigint;
+  readonly #maxDateLong: bigint;
 
   constructor(kind: string, fields: DelegationTokenIdentifierFields) {
     if (typeof fields !== 'object' || fields === null) {
@@ -68,8 +83,10 @@ export class DelegationTokenIdentifier implements Readonly<DelegationTokenIdenti
     this.owner = checkText('owner', fields.owner, TEXT_DEFAULT_MAX_LEN);
     this.renewer = checkText('renewer', fields.renewer, TEXT_DEFAULT_MAX_LEN);
     this.realUser = checkText('realUser', fields.realUser, TEXT_DEFAULT_MAX_LEN);
-    this.issueDate = checkSafeInteger('issueDate', fields.issueDate);
-    this.maxDate = checkSafeInteger('maxDate', fields.maxDate);
+    this.#issueDateLong = checkLong('issueDate', fields.issueDate);
+    this.#maxDateLong = checkLong('maxDate', fields.maxDate);
+    this.issueDate = Number(this.#issueDateLong);
+    this.maxDate = Number(this.#maxDateLong);
     this.sequenceNumber = checkInt32('sequenceNumber', fields.sequenceNumber);
     this.masterKeyId = checkInt32('masterKeyId', fields.masterKeyId);
     this.bytes = new DataOutput()
@@ -77,8 +94,8 @@ export class DelegationTokenIdentifier implements Readonly<DelegationTokenIdenti
       .writeText(this.owner)
       .writeText(this.renewer)
       .writeText(this.realUser)
-      .writeVLong(this.issueDate)
-      .writeVLong(this.maxDate)
+      .writeVLong(this.#issueDateLong)
+      .writeVLong(this.#maxDateLong)
       .writeVInt(this.sequenceNumber)
       .writeVInt(this.masterKeyId)
       .toBuffer();
@@ -89,6 +106,16 @@ export class DelegationTokenIdentifier implements Readonly<DelegationTokenIdenti
       .toBuffer()
       .toString('hex');
     if (new.target === DelegationTokenIdentifier) Object.freeze(this);
+  }
+
+  /** Issue time, epoch ms, exactly as on the wire. */
+  get issueDateLong(): bigint {
+    return this.#issueDateLong;
+  }
+
+  /** Max date, epoch ms, exactly as on the wire. */
+  get maxDateLong(): bigint {
+    return this.#maxDateLong;
   }
 
   /**
@@ -111,8 +138,8 @@ export class DelegationTokenIdentifier implements Readonly<DelegationTokenIdenti
     const owner = input.readText(TEXT_DEFAULT_MAX_LEN);
     const renewer = input.readText(TEXT_DEFAULT_MAX_LEN);
     const realUser = input.readText(TEXT_DEFAULT_MAX_LEN);
-    const issueDate = safeIntegerFromBigInt('issueDate', input.readVLong());
-    const maxDate = safeIntegerFromBigInt('maxDate', input.readVLong());
+    const issueDate = input.readVLong();
+    const maxDate = input.readVLong();
     const sequenceNumber = input.readVInt();
     const masterKeyId = input.readVInt();
     return new DelegationTokenIdentifier(kind, {
@@ -131,14 +158,14 @@ export class DelegationTokenIdentifier implements Readonly<DelegationTokenIdenti
     return new DelegationTokenIdentifier(this.kind, { ...this.toFields(), ...changes });
   }
 
-  /** The fields as a plain object. */
+  /** The fields as a plain object, dates exact (numbers where safe, bigints beyond). */
   toFields(): DelegationTokenIdentifierFields {
     return {
       owner: this.owner,
       renewer: this.renewer,
       realUser: this.realUser,
-      issueDate: this.issueDate,
-      maxDate: this.maxDate,
+      issueDate: exactLong(this.#issueDateLong),
+      maxDate: exactLong(this.#maxDateLong),
       sequenceNumber: this.sequenceNumber,
       masterKeyId: this.masterKeyId,
     };
@@ -152,7 +179,7 @@ export class DelegationTokenIdentifier implements Readonly<DelegationTokenIdenti
   toString(): string {
     return (
       `${this.kind} owner=${this.owner}, renewer=${this.renewer}, realUser=${this.realUser}, ` +
-      `issueDate=${this.issueDate}, maxDate=${this.maxDate}, sequenceNumber=${this.sequenceNumber}, ` +
+      `issueDate=${this.#issueDateLong}, maxDate=${this.#maxDateLong}, sequenceNumber=${this.sequenceNumber}, ` +
       `masterKeyId=${this.masterKeyId}`
     );
   }

@@ -1,4 +1,4 @@
-import { WireFormatError } from './wire-format-error.js';
+import { WireFormatError } from '../wire-format-error.js';
 
 // Checks shared by the wire types' constructors. They throw WireFormatError (not
 // InvalidOptionError): a value the format cannot carry is a wire-format problem whether it came
@@ -18,20 +18,32 @@ export function checkInt32(field: string, value: unknown): number {
   return value + 0; // -0 would survive the constructor but not a round trip
 }
 
-/** Throws unless `value` is an integer a JS number holds exactly (dates in epoch ms). */
-export function checkSafeInteger(field: string, value: unknown): number {
-  if (typeof value !== 'number' || !Number.isSafeInteger(value)) {
-    throw new WireFormatError(`${field} must be a safe integer, got ${describe(value)}`);
+const INT64_MIN = -(1n << 63n);
+const INT64_MAX = (1n << 63n) - 1n;
+
+/**
+ * Throws unless `value` fits a Java `long`: a safe integer, or a bigint of the 64-bit signed range.
+ * A number beyond 2^53 is refused because it has already been rounded: writing it would put a
+ * value on the wire that the caller never had. Returns the exact value.
+ */
+export function checkLong(field: string, value: unknown): bigint {
+  if (typeof value === 'bigint') {
+    if (value < INT64_MIN || value > INT64_MAX) {
+      throw new WireFormatError(`${field} value ${value} does not fit a 64-bit signed integer`);
+    }
+    return value;
   }
-  return value + 0;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value)) {
+    throw new WireFormatError(`${field} must be a safe integer or a bigint, got ${describe(value)}`);
+  }
+  return BigInt(value);
 }
 
-/** Converts a decoded 64-bit value to a number, refusing what a number cannot hold exactly. */
-export function safeIntegerFromBigInt(field: string, value: bigint): number {
-  if (value > BigInt(Number.MAX_SAFE_INTEGER) || value < BigInt(Number.MIN_SAFE_INTEGER)) {
-    throw new WireFormatError(`${field} ${value} is outside the safe integer range`);
-  }
-  return Number(value);
+/** A Java long as callers give it back: a number when it holds the value exactly, else the bigint. */
+export function exactLong(value: bigint): number | bigint {
+  return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER)
+    ? Number(value)
+    : value;
 }
 
 /**

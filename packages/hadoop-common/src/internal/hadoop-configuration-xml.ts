@@ -1,4 +1,4 @@
-import { KmsConfigError } from '../kms-errors.js';
+import { HadoopConfigurationError } from '../hadoop-configuration-error.js';
 
 /** One property of a Hadoop configuration file. */
 export interface HadoopProperty {
@@ -21,9 +21,10 @@ const PROPERTY_CHILDREN = new Set(['name', 'value', 'final', 'description', 'sou
 
 /**
  * Reads a Hadoop configuration file (`<configuration><property><name/><value/></property>…`):
- * the format of `kms-site.xml` and `kms-acls.xml`. The XML reader is deliberately small and
- * strict: no DTDs or external entities (so no entity expansion attacks), no XInclude; anything
- * that is not well-formed, or not a configuration, is refused with the file, line and reason.
+ * the format of `core-site.xml`, `kms-site.xml`, `kms-acls.xml` and `ozone-site.xml`. The XML
+ * reader is deliberately small and strict: no DTDs or external entities (so no entity expansion
+ * attacks), no XInclude; anything that is not well-formed, or not a configuration, is refused with
+ * the file, line and reason.
  *
  * As in Hadoop: values are kept verbatim (a single space is a meaningful ACL); `<property>` may
  * carry `name`/`value`/`final` as attributes; a property without a value is ignored; a later
@@ -38,7 +39,7 @@ const PROPERTY_CHILDREN = new Set(['name', 'value', 'final', 'description', 'sou
 export function parseHadoopConfigurationXml(text: string, source: string): Map<string, HadoopProperty> {
   const root = new XmlReader(text, source).readDocument();
   const fail = (line: number, message: string): never => {
-    throw new KmsConfigError(source, `${source}:${line}: ${message}`);
+    throw new HadoopConfigurationError(source, `${source}:${line}: ${message}`);
   };
   if (root.name !== 'configuration')
     fail(root.line, `the root element must be <configuration>, not <${root.name}>`);
@@ -116,7 +117,7 @@ class XmlReader {
   }
 
   #fail(message: string, at = this.#pos): never {
-    throw new KmsConfigError(
+    throw new HadoopConfigurationError(
       this.#source,
       `${this.#source}:${this.#line(at)}: not a valid configuration file: ${message}`,
     );

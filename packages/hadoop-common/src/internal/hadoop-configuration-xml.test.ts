@@ -1,19 +1,19 @@
-import { KmsConfigError } from '../kms-errors.js';
+import { HadoopConfigurationError } from '../hadoop-configuration-error.js';
 import { parseHadoopConfigurationXml } from './hadoop-configuration-xml.js';
 
 const wrap = (body: string): string =>
   `<?xml version="1.0" encoding="UTF-8"?>\n<?xml-stylesheet type="text/xsl" href="configuration.xsl"?>\n<!-- licence -->\n<configuration>\n${body}\n</configuration>\n`;
 
-function expectRefused(text: string, pattern: RegExp): KmsConfigError {
+function expectRefused(text: string, pattern: RegExp): HadoopConfigurationError {
   let caught: unknown;
   try {
     parseHadoopConfigurationXml(text, 'kms-site.xml');
   } catch (error) {
     caught = error;
   }
-  expect(caught).toBeInstanceOf(KmsConfigError);
-  const error = caught as KmsConfigError;
-  expect(error.code).toBe('ERR_KMS_CONFIG');
+  expect(caught).toBeInstanceOf(HadoopConfigurationError);
+  const error = caught as HadoopConfigurationError;
+  expect(error.code).toBe('ERR_HADOOP_CONFIGURATION');
   expect(error.message).toMatch(pattern);
   return error;
 }

@@ -229,7 +229,7 @@ describe('DelegationTokenIdentifier decoding errors', () => {
     wireError(() => DelegationTokenIdentifier.decode('k', key));
   });
 
-  it('refuses dates a number cannot hold exactly', () => {
+  it('reads dates beyond 2^53 exactly (Hadoop writes any Java long)', () => {
     const bytes = new DataOutput()
       .writeByte(0)
       .writeText('')
@@ -240,9 +240,10 @@ describe('DelegationTokenIdentifier decoding errors', () => {
       .writeVInt(0)
       .writeVInt(0)
       .toBuffer();
-    expect(wireError(() => DelegationTokenIdentifier.decode('k', bytes)).message).toBe(
-      'issueDate 9007199254740992 is outside the safe integer range',
-    );
+    const id = DelegationTokenIdentifier.decode('k', bytes);
+    expect(id.issueDateLong).toBe(1n << 53n);
+    expect(id.toFields().issueDate).toBe(1n << 53n);
+    expect(id.bytes.equals(bytes)).toBe(true);
   });
 });
 

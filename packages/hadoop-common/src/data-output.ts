@@ -1,8 +1,5 @@
-import { checkInt32, isWellFormed } from './field-checks.js';
+import { checkInt32, checkLong, isWellFormed } from './internal/field-checks.js';
 import { WireFormatError } from './wire-format-error.js';
-
-const INT64_MIN = -(1n << 63n);
-const INT64_MAX = (1n << 63n) - 1n;
 
 /**
  * A growable big-endian writer for the subset of Java's `DataOutput` and Hadoop's `WritableUtils`
@@ -43,7 +40,7 @@ export class DataOutput {
    * length-and-sign byte followed by 1-8 big-endian magnitude bytes (one's complement for negatives).
    */
   writeVLong(v: bigint | number): this {
-    let value = toInt64('VLong', v);
+    let value = checkLong('VLong', v);
     if (value >= -112n && value <= 127n) return this.writeByte(Number(value));
     let prefix = -112;
     if (value < 0n) {
@@ -96,7 +93,7 @@ export class DataOutput {
 
   /** An 8-byte big-endian signed long (Java `writeLong`). */
   writeInt64(v: bigint | number): this {
-    const value = toInt64('int64', v);
+    const value = checkLong('int64', v);
     this.#reserve(8);
     this.#length = this.#buf.writeBigInt64BE(value, this.#length);
     return this;
@@ -123,17 +120,4 @@ export class DataOutput {
     this.#buf.copy(grown, 0, 0, this.#length);
     this.#buf = grown;
   }
-}
-
-function toInt64(field: string, v: bigint | number): bigint {
-  if (typeof v === 'bigint') {
-    if (v < INT64_MIN || v > INT64_MAX) {
-      throw new WireFormatError(`${field} value ${v} does not fit a 64-bit signed integer`);
-    }
-    return v;
-  }
-  if (typeof v !== 'number' || !Number.isSafeInteger(v)) {
-    throw new WireFormatError(`${field} value must be a safe integer or a bigint, got ${String(v)}`);
-  }
-  return BigInt(v);
 }

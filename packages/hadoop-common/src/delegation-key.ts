@@ -1,7 +1,7 @@
 import { Redacted } from '@fastpath/core';
 import { DataInput } from './data-input.js';
 import { DataOutput } from './data-output.js';
-import { checkBytes, checkInt32, checkSafeInteger, safeIntegerFromBigInt } from './field-checks.js';
+import { checkBytes, checkInt32, checkLong } from './internal/field-checks.js';
 import { WireFormatError } from './wire-format-error.js';
 
 /** Hadoop's `DelegationKey.MAX_KEY_LEN`: the longest key its reader accepts (inclusive). */
@@ -11,8 +11,11 @@ export const DELEGATION_KEY_MAX_KEY_BYTES = 1024 * 1024;
 export interface DelegationKeyFields {
   /** Master key id (32-bit signed). */
   keyId: number;
-  /** Time after which tokens signed with this key are no longer accepted, epoch ms. */
-  expiryDate: number;
+  /**
+   * Time after which tokens signed with this key are no longer accepted, epoch ms: a Java `long`,
+   * a safe integer or a bigint beyond 2^53.
+   */
+  expiryDate: number | bigint;
   /** Raw key bytes, or `null` for a key record without material. */
   key: Buffer | null;
 }
@@ -31,24 +34,33 @@ export interface DelegationKeyFields {
  */
 export class DelegationKey {
   readonly keyId: number;
+  /** Expiry, epoch ms, as a number: exact up to 2^53, the nearest double beyond. */
   readonly expiryDate: number;
   readonly key: Redacted<Buffer> | null;
+  // Behind a getter, so that JSON.stringify of a key never meets a bigint.
+  readonly #expiryDateLong: bigint;
 
   constructor(fields: DelegationKeyFields) {
     if (typeof fields !== 'object' || fields === null)
       throw new WireFormatError('key fields must be an object');
     this.keyId = checkInt32('keyId', fields.keyId);
-    this.expiryDate = checkSafeInteger('expiryDate', fields.expiryDate);
+    this.#expiryDateLong = checkLong('expiryDate', fields.expiryDate);
+    this.expiryDate = Number(this.#expiryDateLong);
     this.key =
       fields.key === null ? null : new Redacted(checkBytes('key', fields.key, DELEGATION_KEY_MAX_KEY_BYTES));
     if (new.target === DelegationKey) Object.freeze(this);
+  }
+
+  /** Expiry, epoch ms, exactly as on the wire. */
+  get expiryDateLong(): bigint {
+    return this.#expiryDateLong;
   }
 
   /** Hadoop's Writable serialisation of the key. */
   encode(): Buffer {
     return new DataOutput()
       .writeVInt(this.keyId)
-      .writeVLong(this.expiryDate)
+      .writeVLong(this.#expiryDateLong)
       .writeVIntBytes(this.key === null ? null : this.key.unwrap())
       .toBuffer();
   }
@@ -57,7 +69,7 @@ export class DelegationKey {
   static decode(bytes: Uint8Array): DelegationKey {
     const input = new DataInput(bytes);
     const keyId = input.readVInt();
-    const expiryDate = safeIntegerFromBigInt('expiryDate', input.readVLong());
+    const expiryDate = input.readVLong();
     const key = input.readVIntBytes(DELEGATION_KEY_MAX_KEY_BYTES);
     input.expectEnd();
     return new DelegationKey({ keyId, expiryDate, key });
@@ -66,13 +78,13 @@ export class DelegationKey {
   /** Equal id, expiry and key bytes (two missing keys are equal; missing and empty are not). */
   equals(other: DelegationKey): boolean {
     if (!(other instanceof DelegationKey)) return false;
-    if (other.keyId !== this.keyId || other.expiryDate !== this.expiryDate) return false;
+    if (other.keyId !== this.keyId || other.expiryDateLong !== this.expiryDateLong) return false;
     if (this.key === null || other.key === null) return this.key === other.key;
     return this.key.unwrap().equals(other.key.unwrap());
   }
 
   /** A copy with another expiry date (master keys are re-stored with a new expiry when rolled). */
-  withExpiry(expiryDate: number): DelegationKey {
+  withExpiry(expiryDate: number | bigint): DelegationKey {
     return new DelegationKey({
       keyId: this.keyId,
       expiryDate,
@@ -81,6 +93,6 @@ export class DelegationKey {
   }
 
   toString(): string {
-    return `DelegationKey(keyId=${this.keyId}, expiryDate=${this.expiryDate}, key=${this.key === null ? 'null' : '<redacted>'})`;
+    return `DelegationKey(keyId=${this.keyId}, expiryDate=${this.#expiryDateLong}, key=${this.key === null ? 'null' : '<redacted>'})`;
   }
 }

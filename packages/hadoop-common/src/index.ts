@@ -1,8 +1,8 @@
-// The wire formats of @fastpath/token-manager: Hadoop-compatible serialisations of identifiers,
-// tokens, master keys and ZooKeeper node payloads. The package front door re-exports the public part.
+// @fastpath/hadoop-common: the one front door. What several fastpath packages speak with Hadoop
+// and Ozone: the Writable codec, tokens and their identifiers, and the configuration XML files.
 export { WireFormatError } from './wire-format-error.js';
-export { DataOutput } from './data-output.js';
 export { DataInput, TEXT_DEFAULT_MAX_LEN } from './data-input.js';
+export { DataOutput } from './data-output.js';
 export {
   DelegationTokenIdentifier,
   DELEGATION_TOKEN_IDENTIFIER_VERSION,
@@ -24,3 +24,5 @@ export {
   type TokenNodePayload,
 } from './token-node.js';
 export { decodeSharedCount, encodeSharedCount } from './shared-count.js';
+export { HadoopConfiguration, type HadoopConfigurationEntry } from './hadoop-configuration.js';
+export { HadoopConfigurationError } from './hadoop-configuration-error.js';

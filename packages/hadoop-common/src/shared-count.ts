@@ -1,4 +1,4 @@
-import { checkInt32 } from './field-checks.js';
+import { checkInt32 } from './internal/field-checks.js';
 import { WireFormatError } from './wire-format-error.js';
 
 /**

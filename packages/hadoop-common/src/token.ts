@@ -2,7 +2,7 @@ import { Redacted } from '@fastpath/core';
 import { DataInput, TEXT_DEFAULT_MAX_LEN } from './data-input.js';
 import { DataOutput } from './data-output.js';
 import { DelegationTokenIdentifier } from './delegation-token-identifier.js';
-import { checkBytes, checkText } from './field-checks.js';
+import { checkBytes, checkText } from './internal/field-checks.js';
 import { WireFormatError } from './wire-format-error.js';
 
 /**

@@ -1,7 +1,7 @@
 import { DataInput } from './data-input.js';
 import { DataOutput } from './data-output.js';
 import { DelegationTokenIdentifier } from './delegation-token-identifier.js';
-import { checkBytes, checkSafeInteger, safeIntegerFromBigInt } from './field-checks.js';
+import { checkBytes, checkLong } from './internal/field-checks.js';
 import { TOKEN_MAX_IDENTIFIER_BYTES, TOKEN_MAX_PASSWORD_BYTES } from './token.js';
 import { WireFormatError } from './wire-format-error.js';
 
@@ -9,8 +9,8 @@ import { WireFormatError } from './wire-format-error.js';
 export interface TokenNodePayload {
   /** The identifier bytes, as in the token. */
   identifier: Buffer;
-  /** Time until which the token is valid unless renewed, epoch ms. */
-  renewDate: number;
+  /** Time until which the token is valid unless renewed, epoch ms: a Java `long` (bigint beyond 2^53). */
+  renewDate: number | bigint;
   /** The token password. */
   password: Buffer;
 }
@@ -18,7 +18,10 @@ export interface TokenNodePayload {
 /** A token node read back, with its identifier parsed. */
 export interface DecodedTokenNode {
   identifier: DelegationTokenIdentifier;
+  /** Renew date, epoch ms, as a number: exact up to 2^53, the nearest double beyond. */
   renewDate: number;
+  /** Renew date, epoch ms, exactly as stored. */
+  renewDateLong: bigint;
   password: Buffer;
 }
 
@@ -36,7 +39,7 @@ export function encodeTokenNode(payload: TokenNodePayload): Buffer {
   if (typeof payload !== 'object' || payload === null)
     throw new WireFormatError('token node must be an object');
   const identifier = checkBytes('token node identifier', payload.identifier, TOKEN_MAX_IDENTIFIER_BYTES);
-  const renewDate = checkSafeInteger('renewDate', payload.renewDate);
+  const renewDate = checkLong('renewDate', payload.renewDate);
   const password = checkBytes('token node password', payload.password, TOKEN_MAX_PASSWORD_BYTES);
   return new DataOutput(identifier.length + password.length + 12)
     .writeRaw(identifier)
@@ -58,7 +61,7 @@ export function encodeTokenNode(payload: TokenNodePayload): Buffer {
 export function decodeTokenNode(kind: string, bytes: Uint8Array): DecodedTokenNode {
   const input = new DataInput(bytes);
   const identifier = DelegationTokenIdentifier.read(kind, input);
-  const renewDate = safeIntegerFromBigInt('renewDate', input.readInt64());
+  const renewDateLong = input.readInt64();
   const passwordLength = input.readInt32();
   if (passwordLength < 0)
     throw new WireFormatError(`token node password length ${passwordLength} is negative`);
@@ -69,5 +72,5 @@ export function decodeTokenNode(kind: string, bytes: Uint8Array): DecodedTokenNo
   }
   const password = input.readRaw(passwordLength);
   input.expectEnd();
-  return { identifier, renewDate, password };
+  return { identifier, renewDate: Number(renewDateLong), renewDateLong, password };
 }

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { KmsConfigError } from '../kms-errors.js';
-import { parseHadoopConfigurationXml } from './hadoop-configuration-xml.js';
+import { HadoopConfigurationError } from './hadoop-configuration-error.js';
+import { parseHadoopConfigurationXml } from './internal/hadoop-configuration-xml.js';
 
 /** A property value and where it came from (for messages). */
-interface Entry {
+export interface HadoopConfigurationEntry {
   readonly value: string;
   readonly source: string;
 }
@@ -14,7 +14,7 @@ const MAX_SUBSTITUTION_DEPTH = 20;
 /**
  * A Hadoop-style configuration: string properties with the place each came from, `${var}`
  * substitution (another property, or `${env.NAME}` for an environment variable, as Hadoop does),
- * and typed getters that refuse a bad value with a {@link KmsConfigError} naming the property and
+ * and typed getters that refuse a bad value with a {@link HadoopConfigurationError} naming the property and
  * its source.
  *
  * @example
@@ -24,11 +24,11 @@ const MAX_SUBSTITUTION_DEPTH = 20;
  * ```
  */
 export class HadoopConfiguration {
-  readonly #entries: Map<string, Entry>;
+  readonly #entries: Map<string, HadoopConfigurationEntry>;
   readonly #env: Readonly<Record<string, string | undefined>>;
 
   constructor(
-    entries: Iterable<readonly [string, Entry]> = [],
+    entries: Iterable<readonly [string, HadoopConfigurationEntry]> = [],
     env: Readonly<Record<string, string | undefined>> = {},
   ) {
     this.#entries = new Map(entries);
@@ -37,7 +37,7 @@ export class HadoopConfiguration {
 
   /**
    * Reads a Hadoop configuration XML file. With `optional`, a missing file gives an empty
-   * configuration; any other read error, and any invalid content, throws `ERR_KMS_CONFIG`.
+   * configuration; any other read error, and any invalid content, throws `ERR_HADOOP_CONFIGURATION`.
    */
   static fromXmlFile(
     path: string,
@@ -50,7 +50,7 @@ export class HadoopConfiguration {
       if (options.optional && (error as NodeJS.ErrnoException).code === 'ENOENT') {
         return new HadoopConfiguration([], options.env);
       }
-      throw new KmsConfigError(
+      throw new HadoopConfigurationError(
         path,
         `cannot read ${path}: ${(error as Error).message}; make it a readable file, or remove it to use the defaults`,
         { cause: error },
@@ -84,7 +84,7 @@ export class HadoopConfiguration {
    * ```
    */
   static layered(...layers: HadoopConfiguration[]): HadoopConfiguration {
-    const entries = new Map<string, Entry>();
+    const entries = new Map<string, HadoopConfigurationEntry>();
     const env: Record<string, string | undefined> = {};
     for (const layer of layers) {
       for (const [key, entry] of layer.#entries) entries.set(key, entry);
@@ -160,9 +160,9 @@ export class HadoopConfiguration {
   }
 
   /** The error for a bad value of `key`: names the property and where it was set. */
-  invalid(key: string, reason: string): KmsConfigError {
+  invalid(key: string, reason: string): HadoopConfigurationError {
     const source = this.sourceOf(key);
-    return new KmsConfigError(
+    return new HadoopConfigurationError(
       key,
       `invalid value of ${key}${source === undefined ? '' : ` (${source})`}: ${reason}`,
     );
