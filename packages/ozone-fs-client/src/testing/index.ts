@@ -12,4 +12,4 @@ export {
   type DatanodeFault,
   type ResultName,
 } from './mini-datanode.js';
-export { MiniOm } from './mini-om.js';
+export { MiniOm, type OmFault } from './mini-om.js';

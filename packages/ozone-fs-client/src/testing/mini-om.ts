@@ -66,6 +66,19 @@ interface OmState {
   blocksInContainer: number;
 }
 
+/**
+ * A fault the OM applies to the next matching requests: answer a given `status`, or `garbage`
+ * (bytes that are not an OMResponse), `wrong-command` (the answer of another cmdType),
+ * `grpc-error` (gRPC INTERNAL, as an OM exception arrives), `never` (no answer).
+ */
+export interface OmFault {
+  command?: keyof typeof om.Type;
+  /** How many requests it applies to. Default: all until cleared. */
+  times?: number;
+  status?: StatusName;
+  response?: 'garbage' | 'wrong-command' | 'grpc-error' | 'never';
+}
+
 /** A datanode as the OM lists it in pipelines. */
 export interface MiniDatanodeInfo {
   uuid: string;
@@ -86,6 +99,7 @@ export class MiniOm {
   readonly requests = new Map<string, number>();
   /** The last 64 requests and answers as they crossed the wire (for byte-level tests). */
   readonly exchanges: Array<{ request: Buffer; response: Buffer }> = [];
+  #faults: Array<OmFault & { left: number }> = [];
 
   constructor(
     dir: string,
@@ -105,6 +119,14 @@ export class MiniOm {
   }
 
   /** The gRPC handler of `submitRequest`, with raw bytes on both sides. */
+  injectFault(fault: OmFault): void {
+    this.#faults.push({ ...fault, left: fault.times ?? Number.POSITIVE_INFINITY });
+  }
+
+  clearFaults(): void {
+    this.#faults = [];
+  }
+
   readonly handle = (call: ServerUnaryCall<Buffer, Buffer>, callback: sendUnaryData<Buffer>): void => {
     let request: hadoop.ozone.OMRequest;
     try {
@@ -115,6 +137,33 @@ export class MiniOm {
     }
     const name = om.Type[request.cmdType] ?? String(request.cmdType);
     this.requests.set(name, (this.requests.get(name) ?? 0) + 1);
+    const fault = this.#faults.find((f) => f.left > 0 && (f.command === undefined || f.command === name));
+    if (fault) {
+      fault.left--;
+      if (fault.response === 'never') return;
+      if (fault.response === 'grpc-error') {
+        callback({ code: 13, details: 'java.lang.NullPointerException: injected' });
+        return;
+      }
+      if (fault.response === 'garbage') {
+        callback(null, Buffer.from([0x0a, 0xff, 0xff, 0xff]));
+        return;
+      }
+      const cmdType = fault.response === 'wrong-command' ? om.Type.ServiceList : request.cmdType;
+      const status = fault.status ? om.Status[fault.status] : om.Status.OK;
+      callback(
+        null,
+        Buffer.from(
+          om.OMResponse.encode({
+            cmdType,
+            status,
+            success: status === om.Status.OK,
+            message: 'injected',
+          }).finish(),
+        ),
+      );
+      return;
+    }
     let response: hadoop.ozone.IOMResponse;
     try {
       response = {

@@ -111,6 +111,7 @@ export class MiniOzoneCluster {
 
   clearFaults(): void {
     for (const d of this.datanodes) d.clearFaults();
+    this.om.clearFaults();
   }
 
   async stopDatanode(which: number | string): Promise<void> {
