@@ -336,6 +336,17 @@ export function describeOzoneContract(
       expect(on2.stats.bytesFetched).toBe(32 * KiB);
     });
 
+    it('16 concurrent positional reads on one stream each get their own bytes', async () => {
+      const stream = await client.openKey(volume(), BUCKET, key);
+      const reads = Array.from({ length: 16 }, (_, i) => {
+        const position = (i * 524_287) % (size - 70_000);
+        return stream
+          .readFully(position, 65_536 + i)
+          .then((b) => b.equals(contractKeyBytes(65_536 + i, 11, position)));
+      });
+      expect(await Promise.all(reads)).toEqual(Array.from({ length: 16 }, () => true));
+    });
+
     it('refuses reads outside the key', async () => {
       const stream = await client.openKey(volume(), BUCKET, key);
       await expect(stream.readFully(size - 1, 2)).rejects.toMatchObject({
