@@ -1,0 +1,152 @@
+import { checkInteger } from '@fastpath/core';
+import { runProcess, type ProcessResult } from '@fastpath/jvm-fixture';
+import { HadoopClientError } from './hadoop-errors.js';
+import { HADOOP_JAVA_17_OPENS } from './java-options.js';
+import type { HadoopInstallation } from './prepare-hadoop.js';
+
+const DRIVER_CLASS = 'dev.fastpath.hadoop.HadoopClientDriver';
+const KEY_SHELL_CLASS = 'org.apache.hadoop.crypto.key.KeyShell';
+
+/** An EEK as the client driver speaks it (URL-safe base64 without padding). */
+export interface DriverEek {
+  readonly keyName: string;
+  readonly versionName: string;
+  readonly iv: string;
+  readonly material: string;
+  readonly innerVersionName?: string;
+}
+
+/**
+ * One request to Hadoop's own KMS client. `user` is the simple-auth caller (default `client`);
+ * `token` (a Token URL string) makes the call authenticate with that delegation token instead.
+ * `writeToken` / `readToken` use Hadoop's Token and identifier classes without a server.
+ */
+export type HadoopClientRequest = { readonly user?: string; readonly token?: string } & (
+  | {
+      op: 'createKey';
+      name: string;
+      cipher?: string;
+      length?: number;
+      description?: string;
+      material?: string;
+    }
+  | {
+      op:
+        | 'rollNewVersion'
+        | 'deleteKey'
+        | 'invalidateCache'
+        | 'getMetadata'
+        | 'getCurrentKey'
+        | 'getKeyVersions';
+      name: string;
+    }
+  | { op: 'getKeys' }
+  | { op: 'getKeyVersion'; versionName: string }
+  | { op: 'generateEek'; name: string; num?: number }
+  | { op: 'decryptEek' | 'reencryptEek'; eek: DriverEek }
+  | { op: 'reencryptEeks'; eeks: readonly DriverEek[] }
+  | { op: 'getDelegationToken'; renewer?: string }
+  | { op: 'renewDelegationToken' | 'cancelDelegationToken'; urlString: string }
+  | { op: 'readToken'; urlString: string }
+  | {
+      op: 'writeToken';
+      owner: string;
+      renewer: string;
+      realUser: string;
+      issueDate: string;
+      maxDate: string;
+      sequenceNumber: number;
+      masterKeyId: number;
+      password: string;
+      kind?: string;
+      service?: string;
+    }
+);
+
+/** Hadoop's answer: the op's fields with `ok: true`, or the exception Hadoop's client threw. */
+export type HadoopClientAnswer =
+  | ({ readonly ok: true } & Record<string, unknown>)
+  | {
+      readonly ok: false;
+      /** Fully qualified class name of the exception, e.g. `java.io.IOException`. */
+      readonly exception: string;
+      readonly message: string | null;
+      /** `class: message` of each cause. */
+      readonly causes: readonly string[];
+    };
+
+/** Options of {@link runHadoopClient} and {@link runKeyShell}. */
+export interface HadoopClientOptions {
+  /** Upper bound for the JVM. Default 300000 ms. */
+  timeoutMs?: number;
+}
+
+const DEFAULT_TIMEOUT_MS = 300_000;
+
+function clientJvmArgs(installation: HadoopInstallation, extraClasspath: readonly string[]): string[] {
+  return [
+    '-Xmx256m',
+    '-XX:-UsePerfData',
+    // A short-lived client: the first compiler tier starts fastest.
+    '-XX:TieredStopAtLevel=1',
+    ...HADOOP_JAVA_17_OPENS,
+    '-cp',
+    [...extraClasspath, ...installation.classpath].join(':'),
+  ];
+}
+
+/**
+ * Runs `requests` through Hadoop's own KMS client (`KMSClientProvider` from `KeyProviderFactory`,
+ * `KeyProviderCryptoExtension`, the delegation-token extension) in one JVM, in order, against
+ * `providerUri` (`kms://http@host:port/kms`); one answer per request.
+ *
+ * @throws HadoopClientError when the JVM fails without answering every request
+ */
+export async function runHadoopClient(
+  installation: HadoopInstallation,
+  providerUri: string,
+  requests: readonly HadoopClientRequest[],
+  options: HadoopClientOptions = {},
+): Promise<HadoopClientAnswer[]> {
+  const timeoutMs = checkInteger('timeoutMs', options.timeoutMs ?? DEFAULT_TIMEOUT_MS, 1);
+  const result = await runProcess(
+    installation.javaPath,
+    [...clientJvmArgs(installation, [installation.driverClassesDir]), DRIVER_CLASS, providerUri],
+    { input: requests.map((r) => JSON.stringify(r)).join('\n') + '\n', timeoutMs },
+  );
+  const answers = result.stdout
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as HadoopClientAnswer);
+  if (result.code !== 0 || answers.length !== requests.length) {
+    throw new HadoopClientError(
+      `the Hadoop client driver answered ${answers.length} of ${requests.length} requests (exit ${String(result.code)})`,
+      tail(result),
+    );
+  }
+  return answers;
+}
+
+/**
+ * Runs Hadoop's `KeyShell` (`hadoop key …`) with `args` against `providerUri` as `user`
+ * (`HADOOP_USER_NAME`, simple authentication). Returns its exit status and output as they are:
+ * KeyShell reports failures through both.
+ */
+export async function runKeyShell(
+  installation: HadoopInstallation,
+  providerUri: string,
+  args: readonly string[],
+  user = 'client',
+  options: HadoopClientOptions = {},
+): Promise<ProcessResult> {
+  const timeoutMs = checkInteger('timeoutMs', options.timeoutMs ?? DEFAULT_TIMEOUT_MS, 1);
+  return runProcess(
+    installation.javaPath,
+    [...clientJvmArgs(installation, []), KEY_SHELL_CLASS, ...args, '-provider', providerUri],
+    { env: { ...process.env, HADOOP_USER_NAME: user }, timeoutMs },
+  );
+}
+
+function tail(result: ProcessResult): string {
+  return `${result.stdout}\n${result.stderr}`.trim().split('\n').slice(-30).join('\n');
+}

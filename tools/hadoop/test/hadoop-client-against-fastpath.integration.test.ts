@@ -1,0 +1,238 @@
+// Hadoop's own KMS client (KMSClientProvider, the crypto and delegation-token extensions) runs
+// one script against Hadoop's KMS and against fastpath-kms (in-memory and ZooKeeper token
+// stores), twice: authenticated as users (simple authentication), and with a delegation token on
+// every call. Every answer, failures included, is compared side by side: the exception class and
+// message as Hadoop's client reports them. Each difference found is listed below with its cause
+// and checked to be exactly that, so a fix shows up as a failing test to update together with
+// docs/hadoop-interop.md.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { prepareHadoop, startHadoopKms, type HadoopInstallation } from '@fastpath/hadoop-fixture';
+import { startZooKeeper, type ZooKeeperFixture } from '@fastpath/zookeeper-fixture';
+import {
+  fetchToken,
+  runClientScenario,
+  SCENARIO_ACLS,
+  SCENARIO_USERS,
+  type ScenarioAuth,
+  type ScenarioStep,
+} from './client-scenario.js';
+import { startFastpathKms, zooKeeperTokenStore } from './support-fastpath.js';
+
+jest.setTimeout(900_000);
+
+type Mode = ScenarioAuth['mode'];
+
+/** Why a step's answers differ, in a line the test can compare. */
+function classify(hadoop: unknown, fastpath: unknown): string {
+  if (JSON.stringify(hadoop) === JSON.stringify(fastpath)) return 'same';
+  const text = JSON.stringify(fastpath);
+  // Hadoop's client authenticates with an OPTIONS request (PseudoAuthenticator) before the call;
+  // fastpath-kms answers it 405 (key paths) or 404 (the delegation-token path).
+  if (text.includes('status: 405, message: Method Not Allowed')) return 'handshake: OPTIONS answered 405';
+  if (text.includes('FileNotFoundException: Error while authenticating with endpoint')) {
+    return 'handshake: OPTIONS answered 404';
+  }
+  return `hadoop ${summary(hadoop)} | fastpath ${summary(fastpath)}`;
+}
+
+function summary(answer: unknown): string {
+  const a = answer as { ok: boolean; exception?: string; message?: string };
+  return a.ok ? `ok ${JSON.stringify(answer)}` : `${a.exception ?? '?'}: ${a.message ?? ''}`;
+}
+
+// Hadoop's client authenticates with OPTIONS <url>?user.name=<u> first (PseudoAuthenticator, via
+// KerberosDelegationTokenAuthenticator) and needs 200 with a hadoop.auth cookie; fastpath-kms
+// answers 405 on key paths and 404 on the delegation-token path, so the call never happens.
+const HANDSHAKE_405 = 'handshake: OPTIONS answered 405';
+const HANDSHAKE_404 = 'handshake: OPTIONS answered 404';
+// Hadoop answers a failed cancel with a bare 404 (its client reports the status line as an
+// IOException); fastpath-kms sends a RemoteException body naming InvalidToken, which Hadoop's
+// client turns into SecretManager$InvalidToken.
+const CANCEL_ERROR_BODY =
+  'hadoop java.io.IOException: HTTP status [404], message [Invalid delegation token, cannot cancel], URL [http://<host:port>/kms/v1/?op=CANCELDELEGATIONTOKEN&token=<token>], exception [java.lang.IllegalArgumentException: argument "in" is null] | fastpath org.apache.hadoop.security.token.SecretManager$InvalidToken: Invalid delegation token, cannot cancel';
+
+/** What differs per mode (the same with both token stores); every step not listed answers the same. */
+const EXPECTED: Readonly<Record<Mode, Readonly<Record<string, string>>>> = {
+  simple: {
+    'create k1': HANDSHAKE_405,
+    'create k1 again': HANDSHAKE_405,
+    'list keys': HANDSHAKE_405,
+    'metadata of k1': HANDSHAKE_405,
+    'roll k1': HANDSHAKE_405,
+    'invalidate cache of k1': HANDSHAKE_405,
+    'current version of k1': HANDSHAKE_405,
+    'versions of k1': HANDSHAKE_405,
+    'version k1@0': HANDSHAKE_405,
+    'generate 2 EEKs of k1': HANDSHAKE_405,
+    'token for renewer client1': HANDSHAKE_404,
+    'missing: metadata': HANDSHAKE_405,
+    'missing: current version': HANDSHAKE_405,
+    'missing: versions': HANDSHAKE_405,
+    'missing: version missing@0': HANDSHAKE_405,
+    'missing: roll': HANDSHAKE_405,
+    'missing: generate EEK': HANDSHAKE_405,
+    'missing: delete (as admin)': HANDSHAKE_405,
+    'denied: delete k1 as client': HANDSHAKE_405,
+    'decrypt EEK': HANDSHAKE_405,
+    'reencrypt EEK': HANDSHAKE_405,
+    'reencrypt batch of 2': HANDSHAKE_405,
+    'missing: decrypt with version missing@0': HANDSHAKE_405,
+    'decrypt with another key name': HANDSHAKE_405,
+    // Follows from the handshake: fastpath never created k1 for Hadoop's client.
+    'call authenticated by the token':
+      'hadoop ok {"keys":["k1"],"ok":true} | fastpath ok {"keys":[],"ok":true}',
+    'renew as client1': HANDSHAKE_404,
+    'bad token: renew as client (not the renewer)': HANDSHAKE_404,
+    'bad token: forged password, renew': HANDSHAKE_404,
+    'bad token: forged password, cancel': CANCEL_ERROR_BODY,
+    'bad token: renew after cancel': HANDSHAKE_404,
+    'bad token: cancel again': CANCEL_ERROR_BODY,
+    'delete k1 as admin': HANDSHAKE_405,
+    'deleted: decrypt old EEK': HANDSHAKE_405,
+    'deleted: list keys': HANDSHAKE_405,
+  },
+  token: {
+    'create k1 again':
+      'hadoop java.io.IOException: Key k1 already exists in jceks://file@<keystore> | fastpath java.io.IOException: Key k1 already exists',
+    'token for renewer client1': HANDSHAKE_404,
+    'missing: roll':
+      "hadoop java.io.IOException: Can't find Metadata for key missing | fastpath java.io.IOException: Key missing not found",
+    'missing: generate EEK':
+      "hadoop java.io.IOException: java.util.concurrent.ExecutionException: java.io.IOException: org.apache.hadoop.thirdparty.com.google.common.util.concurrent.UncheckedExecutionException: java.lang.NullPointerException: No KeyVersion exists for key 'missing'  | fastpath java.io.IOException: java.util.concurrent.ExecutionException: java.io.IOException: No KeyVersion exists for key 'missing' ",
+    'missing: delete (as admin)':
+      'hadoop java.io.IOException: Key missing does not exist in jceks://file@<keystore> | fastpath java.io.IOException: Key missing does not exist',
+    'renew as client1': HANDSHAKE_404,
+    'bad token: renew as client (not the renewer)': HANDSHAKE_404,
+    'bad token: forged password, renew': HANDSHAKE_404,
+    'bad token: forged password, cancel': CANCEL_ERROR_BODY,
+    'bad token: renew after cancel': HANDSHAKE_404,
+    'bad token: cancel again': CANCEL_ERROR_BODY,
+  },
+};
+
+let installation: HadoopInstallation;
+const reference: Partial<Record<Mode, ScenarioStep[]>> = {};
+
+async function tokensOf(url: string): Promise<Record<string, string>> {
+  const tokens: Record<string, string> = {};
+  for (const user of SCENARIO_USERS) tokens[user] = await fetchToken(url, user);
+  return tokens;
+}
+
+beforeAll(async () => {
+  installation = await prepareHadoop();
+  // One Hadoop JVM at a time: the reference runs first, then the fastpath runs.
+  for (const mode of ['simple', 'token'] as const) {
+    await using kms = await startHadoopKms({ acls: SCENARIO_ACLS });
+    const auth: ScenarioAuth = mode === 'simple' ? { mode } : { mode, tokens: await tokensOf(kms.url) };
+    reference[mode] = await runClientScenario(installation, kms.providerUri, auth);
+  }
+});
+
+async function compare(mode: Mode, name: string, steps: ScenarioStep[]): Promise<Record<string, string>> {
+  const hadoop = reference[mode] ?? [];
+  const rows = hadoop.map((step, i) => {
+    const other = steps[i];
+    if (other?.label !== step.label) throw new Error(`scenario steps differ at ${i}`);
+    return {
+      step: step.label,
+      hadoop: step.answer,
+      fastpath: other.answer,
+      verdict: classify(step.answer, other.answer),
+    };
+  });
+  // Side by side, for docs/hadoop-interop.md and for whoever reads a failure.
+  const dir = join(__dirname, '..', '.cache', 'results');
+  await mkdir(dir, { recursive: true });
+  await writeFile(join(dir, `hadoop-client-${mode}-vs-${name}.json`), `${JSON.stringify(rows, null, 2)}\n`);
+  return Object.fromEntries(rows.filter((r) => r.verdict !== 'same').map((r) => [r.step, r.verdict]));
+}
+
+describe("Hadoop's KMS client against Hadoop's KMS (the reference)", () => {
+  it('covers successes, a missing key, a denied ACL and bad tokens', () => {
+    const byLabel = new Map((reference.simple ?? []).map((s) => [s.label, s.answer]));
+    expect(byLabel.get('create k1')).toMatchObject({ ok: true, versionName: 'k1@0', material: '<16 bytes>' });
+    expect(byLabel.get('denied: delete k1 as client')).toEqual({
+      ok: false,
+      exception: 'org.apache.hadoop.security.authorize.AuthorizationException',
+      message: "User:client not allowed to do 'DELETE_KEY' on 'k1'",
+      causes: [],
+    });
+    expect(byLabel.get('missing: generate EEK')).toMatchObject({
+      ok: false,
+      exception: 'java.io.IOException',
+    });
+    expect(byLabel.get('bad token: renew after cancel')).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('Renewal request for unknown token') as unknown,
+    });
+    expect(byLabel.get('call authenticated by the token')).toMatchObject({ ok: true, keys: ['k1'] });
+    // With a token on every call, the key operations run as the token's owner.
+    const byToken = new Map((reference.token ?? []).map((s) => [s.label, s.answer]));
+    expect(byToken.get('create k1')).toMatchObject({ ok: true, versionName: 'k1@0' });
+    expect(byToken.get('denied: delete k1 as client')).toMatchObject({
+      exception: 'org.apache.hadoop.security.authorize.AuthorizationException',
+    });
+  });
+});
+
+describe.each(['simple', 'token'] as const)(
+  "Hadoop's KMS client (%s authentication) against fastpath-kms",
+  (mode) => {
+    const run = async (site: Record<string, string>, name: string): Promise<Record<string, string>> => {
+      const kms = await startFastpathKms(site, SCENARIO_ACLS);
+      try {
+        const auth: ScenarioAuth = mode === 'simple' ? { mode } : { mode, tokens: await tokensOf(kms.url) };
+        return await compare(mode, name, await runClientScenario(installation, kms.providerUri, auth));
+      } finally {
+        await kms.close();
+      }
+    };
+
+    it('in-memory token store: every step as Hadoop answers it, except the listed differences', async () => {
+      expect(await run({}, 'fastpath-memory')).toEqual(EXPECTED[mode]);
+    });
+
+    describe('ZooKeeper token store', () => {
+      let zk: ZooKeeperFixture;
+      beforeAll(async () => {
+        zk = await startZooKeeper();
+      });
+      afterAll(async () => {
+        await zk?.close();
+      });
+
+      it('every step as Hadoop answers it, except the listed differences', async () => {
+        expect(
+          await run(zooKeeperTokenStore(zk.connectString, `interop-${mode}`), 'fastpath-zookeeper'),
+        ).toEqual(EXPECTED[mode]);
+      });
+    });
+  },
+);
+
+it('the handshake itself: Hadoop answers OPTIONS with 200 and a cookie, fastpath-kms with 405 and 404', async () => {
+  const options = async (url: string, path: string): Promise<[number, boolean]> => {
+    const response = await fetch(`${url}${path}`, { method: 'OPTIONS' });
+    await response.arrayBuffer();
+    return [
+      response.status,
+      (response.headers.getSetCookie?.() ?? []).some((c) => c.startsWith('hadoop.auth=')),
+    ];
+  };
+  const keyPath = '/v1/keys/names?user.name=client';
+  const tokenPath = '/v1/?op=GETDELEGATIONTOKEN&renewer=client&user.name=client';
+  {
+    await using kms = await startHadoopKms({ acls: SCENARIO_ACLS });
+    expect(await options(kms.url, keyPath)).toEqual([200, true]);
+    expect((await options(kms.url, tokenPath))[0]).toBe(200);
+  }
+  const fastpath = await startFastpathKms({}, SCENARIO_ACLS);
+  try {
+    expect((await options(fastpath.url, keyPath))[0]).toBe(405);
+    expect((await options(fastpath.url, tokenPath))[0]).toBe(404);
+  } finally {
+    await fastpath.close();
+  }
+});
