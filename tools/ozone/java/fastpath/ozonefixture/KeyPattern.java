@@ -1,0 +1,31 @@
+package fastpath.ozonefixture;
+
+/**
+ * The content of every key the launcher writes: byte {@code i} of a key with seed {@code s} is
+ * byte {@code i & 3} (little-endian) of {@code mix(s, i >>> 2)}, where mix is MurmurHash3's 32-bit
+ * finaliser over {@code wordIndex * 0x9E3779B1 + s * 0x85EBCA77} (all arithmetic mod 2^32).
+ * The TypeScript twin is tools/ozone/src/key-pattern.ts; a test compares their SHA-256 digests.
+ * A hash rather than a counter so that a read from the wrong offset never returns equal bytes,
+ * whatever the chunk or checksum alignment.
+ */
+final class KeyPattern {
+  private KeyPattern() {}
+
+  static int word(int seed, long wordIndex) {
+    int h = (int) wordIndex * 0x9E3779B1 + seed * 0x85EBCA77;
+    h ^= h >>> 16;
+    h *= 0x85EBCA6B;
+    h ^= h >>> 13;
+    h *= 0xC2B2AE35;
+    h ^= h >>> 16;
+    return h;
+  }
+
+  /** Fills {@code buffer[0, length)} with the bytes at {@code offset, offset + length)} of the key. */
+  static void fill(int seed, long offset, byte[] buffer, int length) {
+    for (int i = 0; i < length; i++) {
+      long position = offset + i;
+      buffer[i] = (byte) (word(seed, position >>> 2) >>> (8 * (int) (position & 3)));
+    }
+  }
+}

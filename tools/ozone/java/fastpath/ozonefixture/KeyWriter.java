@@ -1,0 +1,173 @@
+package fastpath.ozonefixture;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.hadoop.hdds.client.RatisReplicationConfig;
+import org.apache.hadoop.hdds.client.ReplicationConfig;
+import org.apache.hadoop.hdds.conf.OzoneConfiguration;
+import org.apache.hadoop.hdds.protocol.proto.HddsProtos;
+import org.apache.hadoop.hdds.scm.OzoneClientConfig;
+import org.apache.hadoop.ozone.client.BucketArgs;
+import org.apache.hadoop.ozone.client.ObjectStore;
+import org.apache.hadoop.ozone.client.OzoneBucket;
+import org.apache.hadoop.ozone.client.OzoneClient;
+import org.apache.hadoop.ozone.client.OzoneClientFactory;
+import org.apache.hadoop.ozone.client.OzoneKeyDetails;
+import org.apache.hadoop.ozone.client.OzoneKeyLocation;
+import org.apache.hadoop.ozone.client.OzoneVolume;
+import org.apache.hadoop.ozone.client.io.OzoneOutputStream;
+import org.apache.hadoop.ozone.om.exceptions.OMException;
+import org.apache.hadoop.ozone.om.helpers.BucketLayout;
+
+/**
+ * Writes keys with Ozone's own Java client (Hadoop RPC to the OM, Ratis to the datanodes), one
+ * client per checksum setting because OzoneClientConfig is read once per client.
+ */
+final class KeyWriter {
+  private static final int BUFFER_BYTES = 1 << 20;
+  private final OzoneConfiguration clusterConf;
+
+  KeyWriter(OzoneConfiguration clusterConf) {
+    this.clusterConf = clusterConf;
+  }
+
+  /** Writes every key of {@code specs} in order; the answer lists what each became. */
+  ArrayNode write(JsonNode specs) throws IOException {
+    ArrayNode written = JsonNodeFactory.instance.arrayNode();
+    Map<String, OzoneClient> clients = new LinkedHashMap<>();
+    try {
+      for (JsonNode spec : specs) {
+        String checksumType = spec.path("checksumType").asText("CRC32");
+        int bytesPerChecksum = spec.path("bytesPerChecksum").asInt(16 * 1024);
+        String clientKey = checksumType + "/" + bytesPerChecksum;
+        OzoneClient client = clients.get(clientKey);
+        if (client == null) {
+          OzoneConfiguration conf = new OzoneConfiguration(clusterConf);
+          conf.set("ozone.client.checksum.type", checksumType);
+          conf.set("ozone.client.bytes.per.checksum", Integer.toString(bytesPerChecksum));
+          client = OzoneClientFactory.getRpcClient(conf);
+          clients.put(clientKey, client);
+        }
+        written.add(writeOne(client, spec));
+      }
+    } finally {
+      for (OzoneClient client : clients.values()) client.close();
+    }
+    return written;
+  }
+
+  private ObjectNode writeOne(OzoneClient client, JsonNode spec) throws IOException {
+    String volumeName = required(spec, "volume");
+    String bucketName = required(spec, "bucket");
+    String keyName = required(spec, "key");
+    long size = spec.path("size").asLong(-1);
+    if (size < 0) throw new IllegalArgumentException("key " + keyName + ": size must be >= 0");
+    int seed = spec.path("seed").asInt(0);
+    ReplicationConfig replication = replication(spec.path("replication").asText("RATIS/THREE"));
+
+    ObjectStore store = client.getObjectStore();
+    OzoneVolume volume = ensureVolume(store, volumeName);
+    OzoneBucket bucket = ensureBucket(volume, bucketName, spec.path("bucketLayout").asText(""));
+
+    MessageDigest sha256 = sha256();
+    byte[] buffer = new byte[(int) Math.min(BUFFER_BYTES, Math.max(size, 1))];
+    try (OzoneOutputStream out = bucket.createKey(keyName, size, replication, new HashMap<>())) {
+      for (long offset = 0; offset < size; ) {
+        int length = (int) Math.min(buffer.length, size - offset);
+        KeyPattern.fill(seed, offset, buffer, length);
+        out.write(buffer, 0, length);
+        sha256.update(buffer, 0, length);
+        offset += length;
+      }
+    }
+
+    OzoneKeyDetails details = bucket.getKey(keyName);
+    OzoneClientConfig effective = client.getConfiguration().getObject(OzoneClientConfig.class);
+    ObjectNode result = JsonNodeFactory.instance.objectNode();
+    result.put("volume", volumeName);
+    result.put("bucket", bucketName);
+    result.put("key", keyName);
+    result.put("size", details.getDataSize());
+    result.put("seed", seed);
+    result.put("replication", details.getReplicationConfig().toString());
+    result.put("bucketLayout", bucket.getBucketLayout().name());
+    // What the client really used: OzoneClientConfig raises a too-small bytes-per-checksum.
+    result.put("checksumType", effective.getChecksumType().name());
+    result.put("bytesPerChecksum", effective.getBytesPerChecksum());
+    result.put("sha256", hex(sha256.digest()));
+    ArrayNode blocks = result.putArray("blocks");
+    for (OzoneKeyLocation location : details.getOzoneKeyLocations()) {
+      ObjectNode block = blocks.addObject();
+      // Decimal strings: local ids are Java longs far above 2^53, which JSON numbers lose.
+      block.put("containerId", Long.toString(location.getContainerID()));
+      block.put("localId", Long.toString(location.getLocalID()));
+      block.put("offset", location.getOffset());
+      block.put("length", location.getLength());
+    }
+    return result;
+  }
+
+  private static OzoneVolume ensureVolume(ObjectStore store, String name) throws IOException {
+    try {
+      store.createVolume(name);
+    } catch (OMException e) {
+      if (e.getResult() != OMException.ResultCodes.VOLUME_ALREADY_EXISTS) throw e;
+    }
+    return store.getVolume(name);
+  }
+
+  private static OzoneBucket ensureBucket(OzoneVolume volume, String name, String layout)
+      throws IOException {
+    try {
+      if (layout.isEmpty()) {
+        volume.createBucket(name);
+      } else {
+        volume.createBucket(
+            name, BucketArgs.newBuilder().setBucketLayout(BucketLayout.valueOf(layout)).build());
+      }
+    } catch (OMException e) {
+      if (e.getResult() != OMException.ResultCodes.BUCKET_ALREADY_EXISTS) throw e;
+    }
+    return volume.getBucket(name);
+  }
+
+  private static ReplicationConfig replication(String text) {
+    switch (text) {
+      case "RATIS/ONE":
+        return RatisReplicationConfig.getInstance(HddsProtos.ReplicationFactor.ONE);
+      case "RATIS/THREE":
+        return RatisReplicationConfig.getInstance(HddsProtos.ReplicationFactor.THREE);
+      default:
+        throw new IllegalArgumentException(
+            "replication must be RATIS/ONE or RATIS/THREE, not " + text);
+    }
+  }
+
+  private static String required(JsonNode spec, String field) {
+    String value = spec.path(field).asText("");
+    if (value.isEmpty()) throw new IllegalArgumentException("key spec lacks \"" + field + "\"");
+    return value;
+  }
+
+  private static MessageDigest sha256() {
+    try {
+      return MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static String hex(byte[] bytes) {
+    StringBuilder sb = new StringBuilder(bytes.length * 2);
+    for (byte b : bytes) sb.append(String.format("%02x", b));
+    return sb.toString();
+  }
+}

@@ -1,0 +1,214 @@
+package fastpath.ozonefixture;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.BufferedReader;
+import java.io.FileOutputStream;
+import java.io.FileDescriptor;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.hadoop.hdds.conf.OzoneConfiguration;
+import org.apache.hadoop.hdds.protocol.DatanodeDetails;
+import org.apache.hadoop.hdds.protocol.proto.HddsProtos;
+import org.apache.hadoop.ozone.HddsDatanodeService;
+import org.apache.hadoop.ozone.MiniOzoneCluster;
+import org.apache.hadoop.ozone.om.OzoneManager;
+import org.apache.hadoop.util.VersionInfo;
+
+/**
+ * Starts a real MiniOzoneCluster and speaks a line protocol with its parent process:
+ *
+ * <ul>
+ *   <li>stdout carries JSON lines only: one {"event":"ready",...} with every address, then one
+ *       answer per request; Ozone's own logging goes to stderr.
+ *   <li>stdin carries JSON requests, one a line: {"id":1,"op":"writeKeys","keys":[...]} and
+ *       {"id":2,"op":"stop"}. End of stdin (the parent is gone) stops the cluster too, as does
+ *       SIGTERM or SIGINT.
+ * </ul>
+ *
+ * Arguments: --base-dir DIR --datanodes N [--om-grpc-port P] [--conf key=value]...
+ */
+public final class OzoneClusterLauncher {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static PrintStream protocol;
+  private static final AtomicBoolean stopped = new AtomicBoolean();
+
+  private OzoneClusterLauncher() {}
+
+  public static void main(String[] args) throws Exception {
+    // Everything Ozone prints goes to stderr; the real stdout is reserved for the protocol.
+    protocol = new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8);
+    System.setOut(System.err);
+
+    String baseDir = null;
+    int datanodes = 3;
+    int omGrpcPort = 0;
+    Map<String, String> extra = new TreeMap<>();
+    for (int i = 0; i < args.length; i++) {
+      String value = i + 1 < args.length ? args[i + 1] : "";
+      switch (args[i]) {
+        case "--base-dir" -> baseDir = value;
+        case "--datanodes" -> datanodes = Integer.parseInt(value);
+        case "--om-grpc-port" -> omGrpcPort = Integer.parseInt(value);
+        case "--conf" -> {
+          int eq = value.indexOf('=');
+          if (eq <= 0) fail("--conf needs key=value, got " + value);
+          extra.put(value.substring(0, eq), value.substring(eq + 1));
+        }
+        default -> fail("unknown argument " + args[i]);
+      }
+      i++;
+    }
+    if (baseDir == null) fail("--base-dir is required");
+    if (datanodes < 1) fail("--datanodes must be >= 1");
+
+    // MiniOzoneCluster puts its directories under ${test.build.data}/<cluster id>.
+    System.setProperty("test.build.data", baseDir);
+    OzoneConfiguration conf = new OzoneConfiguration();
+    // MiniOzoneClusterImpl picks free ports for everything except the OM gRPC server, which it
+    // would start on the default 8981 (and clash with any other cluster on the machine).
+    conf.setInt("ozone.om.grpc.port", omGrpcPort > 0 ? omGrpcPort : freeLoopbackPort());
+    for (Map.Entry<String, String> e : extra.entrySet()) conf.set(e.getKey(), e.getValue());
+
+    MiniOzoneCluster cluster;
+    try {
+      cluster = MiniOzoneCluster.newBuilder(conf).setNumDatanodes(datanodes).build();
+    } catch (Throwable t) {
+      fail("MiniOzoneCluster did not build: " + describe(t));
+      return;
+    }
+    final MiniOzoneCluster running = cluster;
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(running), "fastpath-stop"));
+    try {
+      cluster.waitForClusterToBeReady();
+      HddsProtos.ReplicationFactor factor =
+          datanodes >= 3 ? HddsProtos.ReplicationFactor.THREE : HddsProtos.ReplicationFactor.ONE;
+      cluster.waitForPipelineTobeReady(factor, 120_000);
+    } catch (Throwable t) {
+      stop(cluster);
+      fail("MiniOzoneCluster did not become ready: " + describe(t));
+      return;
+    }
+    emit(ready(cluster));
+
+    KeyWriter writer = new KeyWriter(cluster.getConf());
+    BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+    for (String line; (line = in.readLine()) != null; ) {
+      if (line.isBlank()) continue;
+      JsonNode request;
+      try {
+        request = JSON.readTree(line);
+      } catch (Exception e) {
+        emit(error(-1, "request is not JSON: " + describe(e)));
+        continue;
+      }
+      long id = request.path("id").asLong(-1);
+      String op = request.path("op").asText("");
+      if (op.equals("stop")) break;
+      if (!op.equals("writeKeys")) {
+        emit(error(id, "unknown op \"" + op + "\""));
+        continue;
+      }
+      try {
+        ArrayNode keys = writer.write(request.path("keys"));
+        ObjectNode answer = JsonNodeFactory.instance.objectNode();
+        answer.put("id", id);
+        answer.put("event", "written");
+        answer.set("keys", keys);
+        emit(answer);
+      } catch (Throwable t) {
+        emit(error(id, describe(t)));
+      }
+    }
+    stop(cluster);
+    emit(JsonNodeFactory.instance.objectNode().put("event", "stopped"));
+    System.exit(0);
+  }
+
+  private static ObjectNode ready(MiniOzoneCluster cluster) {
+    OzoneConfiguration conf = cluster.getConf();
+    OzoneManager om = cluster.getOzoneManager();
+    ObjectNode ready = JsonNodeFactory.instance.objectNode();
+    ready.put("event", "ready");
+    ready.put("ozoneVersion", om.getVersion());
+    ready.put("hadoopVersion", VersionInfo.getVersion());
+    ready.put("pid", ProcessHandle.current().pid());
+    ready.put("startMs", ManagementFactory.getRuntimeMXBean().getUptime());
+    ready.put("clusterId", cluster.getClusterId());
+    ready.put("baseDir", cluster.getBaseDir());
+    ready.put("omGrpcAddress", "127.0.0.1:" + conf.getInt("ozone.om.grpc.port", -1));
+    InetSocketAddress omRpc = om.getOmRpcServerAddr();
+    ready.put("omRpcAddress", omRpc.getHostString() + ":" + omRpc.getPort());
+    ready.put("scmClientAddress", conf.get("ozone.scm.client.address"));
+    ready.put("omDbDir", conf.get("ozone.om.db.dirs"));
+    ArrayNode nodes = ready.putArray("datanodes");
+    for (HddsDatanodeService datanode : cluster.getHddsDatanodes()) {
+      DatanodeDetails details = datanode.getDatanodeDetails();
+      ObjectNode node = nodes.addObject();
+      node.put("uuid", details.getUuidString());
+      node.put("hostName", details.getHostName());
+      node.put("ipAddress", details.getIpAddress());
+      ObjectNode ports = node.putObject("ports");
+      for (DatanodeDetails.Port port : details.getPorts()) {
+        ports.put(port.getName().name(), port.getValue());
+      }
+      ArrayNode dataDirs = node.putArray("dataDirs");
+      for (String dir : datanode.getConf().getTrimmedStrings("hdds.datanode.dir")) dataDirs.add(dir);
+      node.put("metadataDir", datanode.getConf().get("ozone.metadata.dirs"));
+      node.put("ratisDir", datanode.getConf().get("hdds.container.ratis.datanode.storage.dir"));
+    }
+    return ready;
+  }
+
+  private static void stop(MiniOzoneCluster cluster) {
+    if (!stopped.compareAndSet(false, true)) return;
+    try {
+      cluster.shutdown();
+    } catch (Throwable t) {
+      System.err.println("fastpath: shutdown failed: " + describe(t));
+    }
+  }
+
+  private static int freeLoopbackPort() throws Exception {
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return socket.getLocalPort();
+    }
+  }
+
+  private static ObjectNode error(long id, String message) {
+    ObjectNode node = JsonNodeFactory.instance.objectNode();
+    node.put("id", id);
+    node.put("event", "error");
+    node.put("message", message);
+    return node;
+  }
+
+  private static void fail(String message) {
+    emit(JsonNodeFactory.instance.objectNode().put("event", "failed").put("message", message));
+    System.exit(1);
+  }
+
+  private static synchronized void emit(JsonNode node) {
+    protocol.println(node.toString());
+  }
+
+  private static String describe(Throwable t) {
+    StringBuilder sb = new StringBuilder();
+    for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+      if (sb.length() > 0) sb.append(" <- ");
+      sb.append(c.getClass().getName()).append(": ").append(c.getMessage());
+    }
+    return sb.toString();
+  }
+}

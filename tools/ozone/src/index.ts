@@ -1,0 +1,38 @@
+// @fastpath/ozone-fixture: a real Apache Ozone cluster for interop tests. The one front door.
+export {
+  DEFAULT_OZONE_CLUSTER_CONFIGURATION,
+  DEFAULT_REAL_OZONE_CLUSTER_OPTIONS,
+  type RealOzoneClusterOptions,
+} from './real-ozone-cluster-options.js';
+export {
+  startRealOzoneCluster,
+  type RealOzoneCluster,
+  type RealOzoneDatanode,
+} from './real-ozone-cluster.js';
+export {
+  OZONE_BUCKET_LAYOUTS,
+  OZONE_CHECKSUM_TYPES,
+  OZONE_KEY_REPLICATIONS,
+  type KeyToWrite,
+  type OzoneBucketLayout,
+  type OzoneChecksumType,
+  type OzoneKeyReplication,
+  type WrittenBlock,
+  type WrittenKey,
+} from './key-spec.js';
+export { keyPatternBytes, keyPatternSha256 } from './key-pattern.js';
+export {
+  DEFAULT_PREPARE_OZONE_JARS_OPTIONS,
+  prepareOzoneJars,
+  type OzoneJars,
+  type PrepareOzoneJarsOptions,
+  type PrepareReport,
+} from './ozone-jars.js';
+export {
+  OzoneClusterExitedError,
+  OzoneClusterTimeoutError,
+  OzoneFixtureStateError,
+  OzoneJarsUnavailableError,
+  OzoneKeyWriteError,
+  OzoneLauncherBuildError,
+} from './ozone-fixture-errors.js';

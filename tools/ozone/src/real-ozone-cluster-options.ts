@@ -1,0 +1,101 @@
+import { checkInteger, checkNonEmptyString, InvalidOptionError } from '@fastpath/core';
+
+/** Options of {@link startRealOzoneCluster}; every field has a default. */
+export interface RealOzoneClusterOptions {
+  /** Datanodes in the MiniOzoneCluster (1-9). With 3 or more, keys default to RATIS/THREE. */
+  datanodes?: number;
+  /** Java heap of the one JVM that runs SCM, OM and every datanode. */
+  heapMb?: number;
+  /** Bound on the JVM start until every datanode is registered and a pipeline is open. */
+  startTimeoutMs?: number;
+  /** Bound on one `writeKeys` call (64 MiB RATIS/THREE keys take seconds on 2 cores). */
+  writeTimeoutMs?: number;
+  /** Bound on a clean stop before the JVM is killed. */
+  stopTimeoutMs?: number;
+  /**
+   * Ozone configuration keys set on the cluster (ozone-site.xml names), on top of
+   * {@link DEFAULT_OZONE_CLUSTER_CONFIGURATION}; e.g. `{ 'ozone.scm.block.size': '1MB' }` for keys
+   * of several blocks. `ozone.om.grpc.port` is chosen by the launcher and cannot be set here.
+   */
+  configuration?: Readonly<Record<string, string>>;
+  /** Progress of a first jar resolution. Default: stderr. */
+  onProgress?: (line: string) => void;
+}
+
+/**
+ * Settings that keep a 3-datanode cluster in one JVM modest on a small machine: fewer handler
+ * threads than Ozone's production defaults (100 per RPC server), no HTTP servers (nothing here
+ * reads them), and the servers that take a bind host on 127.0.0.1.
+ */
+export const DEFAULT_OZONE_CLUSTER_CONFIGURATION: Readonly<Record<string, string>> = Object.freeze({
+  'ozone.om.handler.count.key': '8',
+  'ozone.om.grpc.read.thread.num': '4',
+  'ozone.scm.handler.count.key': '8',
+  'ozone.scm.client.handler.count.key': '8',
+  'ozone.scm.block.handler.count.key': '8',
+  'ozone.scm.datanode.handler.count.key': '8',
+  'hdds.datanode.handler.count': '4',
+  'hdds.container.ratis.num.write.chunk.threads.per.volume': '4',
+  'hdds.datanode.read.chunk.threads.per.volume': '4',
+  'ozone.om.http.enabled': 'false',
+  'ozone.scm.http.enabled': 'false',
+  'hdds.datanode.http.enabled': 'false',
+  'hdds.datanode.client.bind.host': '127.0.0.1',
+  'ozone.scm.client.bind.host': '127.0.0.1',
+  'ozone.scm.block.client.bind.host': '127.0.0.1',
+  'ozone.scm.datanode.bind.host': '127.0.0.1',
+  // Ratis servers take Ratis's own keys through Ozone's prefixes (hdds.ratis.* for datanodes,
+  // ozone.om.ha.* for the OM).
+  'hdds.ratis.raft.grpc.server.host': '127.0.0.1',
+  'hdds.ratis.raft.grpc.admin.host': '127.0.0.1',
+  'hdds.ratis.raft.grpc.client.host': '127.0.0.1',
+  'ozone.om.ha.raft.grpc.server.host': '127.0.0.1',
+});
+
+export const DEFAULT_REAL_OZONE_CLUSTER_OPTIONS: Readonly<
+  Required<Omit<RealOzoneClusterOptions, 'onProgress'>>
+> = Object.freeze({
+  datanodes: 3,
+  heapMb: 768,
+  startTimeoutMs: 300_000,
+  writeTimeoutMs: 600_000,
+  stopTimeoutMs: 60_000,
+  configuration: DEFAULT_OZONE_CLUSTER_CONFIGURATION,
+});
+
+export interface ResolvedRealOzoneClusterOptions {
+  readonly datanodes: number;
+  readonly heapMb: number;
+  readonly startTimeoutMs: number;
+  readonly writeTimeoutMs: number;
+  readonly stopTimeoutMs: number;
+  readonly configuration: Readonly<Record<string, string>>;
+}
+
+/** Checks every option before anything is started; throws `InvalidOptionError` naming the field. */
+export function resolveRealOzoneClusterOptions(
+  options: RealOzoneClusterOptions,
+): ResolvedRealOzoneClusterOptions {
+  const d = DEFAULT_REAL_OZONE_CLUSTER_OPTIONS;
+  const configuration: Record<string, string> = { ...DEFAULT_OZONE_CLUSTER_CONFIGURATION };
+  for (const [key, value] of Object.entries(options.configuration ?? {})) {
+    checkNonEmptyString('configuration', key);
+    if (typeof value !== 'string')
+      throw new InvalidOptionError(`configuration.${key}`, 'expected a string value');
+    if (key === 'ozone.om.grpc.port') {
+      throw new InvalidOptionError(`configuration.${key}`, 'the launcher picks a free loopback port itself');
+    }
+    if (/[\r\n]/.test(key) || /[\r\n]/.test(value)) {
+      throw new InvalidOptionError(`configuration.${key}`, 'keys and values cannot contain line breaks');
+    }
+    configuration[key] = value;
+  }
+  return {
+    datanodes: checkInteger('datanodes', options.datanodes ?? d.datanodes, 1, 9),
+    heapMb: checkInteger('heapMb', options.heapMb ?? d.heapMb, 256, 65_536),
+    startTimeoutMs: checkInteger('startTimeoutMs', options.startTimeoutMs ?? d.startTimeoutMs, 1),
+    writeTimeoutMs: checkInteger('writeTimeoutMs', options.writeTimeoutMs ?? d.writeTimeoutMs, 1),
+    stopTimeoutMs: checkInteger('stopTimeoutMs', options.stopTimeoutMs ?? d.stopTimeoutMs, 1),
+    configuration: Object.freeze(configuration),
+  };
+}

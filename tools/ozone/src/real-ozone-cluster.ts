@@ -1,0 +1,322 @@
+import { closeSync, openSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { spawnJvm, type JvmProcess } from './internal/jvm-process.js';
+import { logTail } from './internal/log-tail.js';
+import { checkKeysToWrite, type KeyToWrite, type WrittenKey } from './key-spec.js';
+import {
+  OzoneClusterExitedError,
+  OzoneClusterTimeoutError,
+  OzoneFixtureStateError,
+  OzoneKeyWriteError,
+} from './ozone-fixture-errors.js';
+import { prepareOzoneJars } from './ozone-jars.js';
+import {
+  resolveRealOzoneClusterOptions,
+  type RealOzoneClusterOptions,
+} from './real-ozone-cluster-options.js';
+
+/** A datanode of the real cluster, as the launcher reported it when the cluster was ready. */
+export interface RealOzoneDatanode {
+  readonly uuid: string;
+  readonly hostName: string;
+  readonly ipAddress: string;
+  /** Ozone's port names (`STANDALONE`, `RATIS`, `RATIS_ADMIN`, `RATIS_SERVER`, `REPLICATION`, `CLIENT_RPC`, ...). */
+  readonly ports: Readonly<Record<string, number>>;
+  /** `host:port` of the standalone gRPC `XceiverClientProtocolService` (ReadChunk, GetBlock). */
+  readonly standaloneAddress: string;
+  readonly dataDirs: readonly string[];
+  readonly metadataDir: string;
+  readonly ratisDir: string;
+}
+
+/** A running MiniOzoneCluster (SCM, OM and datanodes in one JVM). */
+export interface RealOzoneCluster extends AsyncDisposable {
+  /** `127.0.0.1:port` of the OM's gRPC `OzoneManagerService` (what fastpath's client speaks). */
+  readonly omGrpcAddress: string;
+  readonly omGrpcPort: number;
+  /** The OM's Hadoop RPC address (what Ozone's Java client uses). */
+  readonly omRpcAddress: string;
+  readonly scmClientAddress: string;
+  readonly datanodes: readonly RealOzoneDatanode[];
+  readonly ozoneVersion: string;
+  readonly hadoopVersion: string;
+  readonly clusterId: string;
+  /** MiniOzoneCluster's own directory (OM and SCM metadata, every datanode's data). */
+  readonly baseDir: string;
+  /** The fixture's temporary directory (holds baseDir and the log); deleted by `stop()`. */
+  readonly rootDir: string;
+  /** SCM, OM and datanode logging of the JVM. */
+  readonly logFile: string;
+  readonly pid: number;
+  /** Wall time from spawning the JVM to the ready line (jar preparation not included). */
+  readonly startMs: number;
+  /** The launcher's ready line, as printed. */
+  readonly readyLine: string;
+  /** Writes keys with Ozone's own Java client; resolves once every key is committed. */
+  writeKeys(keys: readonly KeyToWrite[]): Promise<WrittenKey[]>;
+  /** Resident set size of the JVM now (from /proc), or `undefined` once it is gone. */
+  rssBytes(): number | undefined;
+  /** Stops the cluster cleanly (SIGKILL after `stopTimeoutMs`) and deletes `rootDir`. Idempotent. */
+  stop(): Promise<void>;
+  readonly stopped: boolean;
+}
+
+interface ReadyLine {
+  ozoneVersion: string;
+  hadoopVersion: string;
+  clusterId: string;
+  baseDir: string;
+  omGrpcAddress: string;
+  omRpcAddress: string;
+  scmClientAddress: string;
+  datanodes: Array<Omit<RealOzoneDatanode, 'standaloneAddress'>>;
+}
+
+/** A block as the launcher prints it: ids as decimal strings. */
+interface RawBlock {
+  containerId: string;
+  localId: string;
+  offset: number;
+  length: number;
+}
+
+interface Pending {
+  resolve: (message: Record<string, unknown>) => void;
+  reject: (err: Error) => void;
+}
+
+// The launcher needs reflective access Java 17 closes by default: Netty and Ratis reach into NIO
+// buffers and sun.nio.ch, Hadoop's and Ozone's utilities into java.lang and java.util.
+const JAVA_17_OPENS = [
+  '--add-opens=java.base/java.lang=ALL-UNNAMED',
+  '--add-opens=java.base/java.nio=ALL-UNNAMED',
+  '--add-opens=java.base/sun.nio.ch=ALL-UNNAMED',
+  '--add-opens=java.base/java.util=ALL-UNNAMED',
+];
+
+/**
+ * Starts a real Apache Ozone MiniOzoneCluster from the Maven Central jars (resolved and compiled
+ * on first use, see {@link prepareOzoneJars}) and resolves once every datanode is registered and a
+ * pipeline is open. The OM gRPC server gets a free loopback port; the launcher prints every
+ * address as one JSON line. The JVM never outlives this process (exit hook plus a watchdog).
+ *
+ * @example
+ * ```ts
+ * await using cluster = await startRealOzoneCluster({ datanodes: 3 });
+ * const [key] = await cluster.writeKeys([{ volume: 'vol1', bucket: 'bucket1', key: 'k', size: 1024 }]);
+ * // read it back over cluster.omGrpcAddress and cluster.datanodes[i].standaloneAddress
+ * ```
+ */
+export async function startRealOzoneCluster(
+  options: RealOzoneClusterOptions = {},
+): Promise<RealOzoneCluster> {
+  const resolved = resolveRealOzoneClusterOptions(options);
+  const jars = await prepareOzoneJars(
+    options.onProgress === undefined ? {} : { onProgress: options.onProgress },
+  );
+  const rootDir = await mkdtemp(join(tmpdir(), 'fastpath-ozone-'));
+  const logFile = join(rootDir, 'cluster.log');
+  const args = [
+    `-Xmx${resolved.heapMb}m`,
+    '-XX:+UseSerialGC',
+    ...JAVA_17_OPENS,
+    `-Dlog4j.configuration=file:${jars.log4jConfig}`,
+    '-cp',
+    jars.classpath,
+    'fastpath.ozonefixture.OzoneClusterLauncher',
+    '--base-dir',
+    join(rootDir, 'data'),
+    '--datanodes',
+    String(resolved.datanodes),
+    ...Object.entries(resolved.configuration).flatMap(([key, value]) => ['--conf', `${key}=${value}`]),
+  ];
+  const logFd = openSync(logFile, 'a');
+  let jvm: JvmProcess;
+  try {
+    jvm = spawnJvm(jars.javaPath, args, { cwd: rootDir, logFd, cleanupDir: rootDir });
+  } finally {
+    closeSync(logFd);
+  }
+  const spawnedAt = Date.now();
+
+  const pending = new Map<number, Pending>();
+  let waitingForReady: Pending | undefined;
+  let nextId = 1;
+  let holds = 0;
+  const hold = (): (() => void) => {
+    if (holds++ === 0) jvm.hold(true);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      if (--holds === 0) jvm.hold(false);
+    };
+  };
+
+  createInterface({ input: jvm.stdout }).on('line', (line) => {
+    let message: Record<string, unknown>;
+    try {
+      message = JSON.parse(line) as Record<string, unknown>;
+    } catch {
+      return; // the launcher prints only JSON; anything else is not an answer
+    }
+    if (message['event'] === 'ready' || message['event'] === 'failed') {
+      const waiter = waitingForReady;
+      waitingForReady = undefined;
+      waiter?.resolve({ ...message, line });
+      return;
+    }
+    const id = typeof message['id'] === 'number' ? message['id'] : -1;
+    const request = pending.get(id);
+    if (request === undefined) return;
+    pending.delete(id);
+    request.resolve(message);
+  });
+  void jvm.exited.then(async (exit) => {
+    const tail = await logTail(logFile);
+    const error = (what: string): OzoneClusterExitedError =>
+      new OzoneClusterExitedError(
+        `the Ozone cluster JVM exited (${exit.signal ?? `code ${String(exit.code)}`}) ${what}`,
+        exit.code,
+        exit.signal,
+        tail,
+      );
+    waitingForReady?.reject(error('before it was ready'));
+    waitingForReady = undefined;
+    for (const request of pending.values()) request.reject(error('while a request was in flight'));
+    pending.clear();
+  });
+
+  const bounded = <T>(promise: Promise<T>, timeoutMs: number, what: string): Promise<T> => {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        void logTail(logFile).then((tail) => reject(new OzoneClusterTimeoutError(what, timeoutMs, tail)));
+      }, timeoutMs);
+    });
+    return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+  };
+
+  let stopped = false;
+  let stopping: Promise<void> | undefined;
+  const stop = (): Promise<void> => {
+    stopping ??= (async () => {
+      stopped = true;
+      const release = hold();
+      try {
+        if (jvm.exit() === undefined) {
+          jvm.stdin.end(`${JSON.stringify({ id: nextId++, op: 'stop' })}\n`);
+          let timer: NodeJS.Timeout | undefined;
+          const timedOut = new Promise<'timeout'>((resolve) => {
+            timer = setTimeout(() => resolve('timeout'), resolved.stopTimeoutMs);
+          });
+          const outcome = await Promise.race([jvm.exited, timedOut]);
+          clearTimeout(timer);
+          if (outcome === 'timeout') {
+            jvm.signal('SIGKILL');
+            await jvm.exited;
+          }
+        }
+      } finally {
+        release();
+        await rm(rootDir, { recursive: true, force: true });
+      }
+    })();
+    return stopping;
+  };
+
+  const releaseStart = hold();
+  let ready: Record<string, unknown>;
+  try {
+    ready = await bounded(
+      new Promise<Record<string, unknown>>((resolve, reject) => {
+        waitingForReady = { resolve, reject };
+      }),
+      resolved.startTimeoutMs,
+      'the MiniOzoneCluster to become ready',
+    );
+    if (ready['event'] === 'failed') {
+      throw new OzoneClusterExitedError(
+        `the Ozone cluster failed to start: ${String(ready['message'])}`,
+        1,
+        null,
+        await logTail(logFile),
+      );
+    }
+  } catch (err) {
+    await stop();
+    throw err;
+  } finally {
+    releaseStart();
+  }
+  const info = ready as unknown as ReadyLine & { line: string };
+  const omGrpcPort = Number(info.omGrpcAddress.slice(info.omGrpcAddress.lastIndexOf(':') + 1));
+  const datanodes: RealOzoneDatanode[] = info.datanodes.map((node) => ({
+    ...node,
+    standaloneAddress: `${node.ipAddress}:${node.ports['STANDALONE'] ?? -1}`,
+  }));
+  const defaultReplication = resolved.datanodes >= 3 ? 'RATIS/THREE' : 'RATIS/ONE';
+
+  return {
+    omGrpcAddress: info.omGrpcAddress,
+    omGrpcPort,
+    omRpcAddress: info.omRpcAddress,
+    scmClientAddress: info.scmClientAddress,
+    datanodes,
+    ozoneVersion: info.ozoneVersion,
+    hadoopVersion: info.hadoopVersion,
+    clusterId: info.clusterId,
+    baseDir: info.baseDir,
+    rootDir,
+    logFile,
+    pid: jvm.pid,
+    startMs: Date.now() - spawnedAt,
+    readyLine: info.line,
+    get stopped() {
+      return stopped;
+    },
+    async writeKeys(keys) {
+      if (stopped) throw new OzoneFixtureStateError('writeKeys after stop()');
+      const checked = checkKeysToWrite(keys, defaultReplication);
+      if (checked.length === 0) return [];
+      const id = nextId++;
+      const release = hold();
+      try {
+        const answer = await bounded(
+          new Promise<Record<string, unknown>>((resolve, reject) => {
+            pending.set(id, { resolve, reject });
+            jvm.stdin.write(`${JSON.stringify({ id, op: 'writeKeys', keys: checked })}\n`);
+          }),
+          resolved.writeTimeoutMs,
+          `Ozone's Java client to write ${checked.length} key(s)`,
+        );
+        if (answer['event'] !== 'written') throw new OzoneKeyWriteError(String(answer['message']));
+        return (answer['keys'] as Array<Omit<WrittenKey, 'blocks'> & { blocks: RawBlock[] }>).map((key) => ({
+          ...key,
+          blocks: key.blocks.map((block) => ({
+            ...block,
+            containerId: BigInt(block.containerId),
+            localId: BigInt(block.localId),
+          })),
+        }));
+      } finally {
+        pending.delete(id);
+        release();
+      }
+    },
+    rssBytes() {
+      if (jvm.exit() !== undefined) return undefined;
+      try {
+        const m = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${jvm.pid}/status`, 'utf8'));
+        return m === null ? undefined : Number(m[1]) * 1024;
+      } catch {
+        return undefined;
+      }
+    },
+    stop,
+    [Symbol.asyncDispose]: stop,
+  };
+}

@@ -1,0 +1,195 @@
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { connect } from 'node:net';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { InvalidOptionError } from '@fastpath/core';
+import {
+  keyPatternSha256,
+  OzoneFixtureStateError,
+  startRealOzoneCluster,
+  type KeyToWrite,
+  type RealOzoneCluster,
+  type WrittenKey,
+} from '@fastpath/ozone-fixture';
+import { isRunning, launcherJvmsUnder, waitUntil } from './support/processes.js';
+
+// One MiniOzoneCluster at a time (the machine is small): the suites below run in order.
+jest.setTimeout(600_000);
+
+const CHUNK = 4 * 1024 * 1024;
+
+function canConnect(address: string): Promise<boolean> {
+  const at = address.lastIndexOf(':');
+  return new Promise((resolve) => {
+    const socket = connect({ host: address.slice(0, at), port: Number(address.slice(at + 1)) });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+/** Every file under `dir` whose name is `<localId>.block` (Ozone's FILE_PER_BLOCK layout). */
+function blockFiles(dir: string, localId: bigint): string[] {
+  const found: string[] = [];
+  const walk = (d: string): void => {
+    for (const entry of readdirSync(d, { withFileTypes: true })) {
+      const path = join(d, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.name === `${localId}.block`) found.push(path);
+    }
+  };
+  walk(dir);
+  return found;
+}
+
+describe('a real MiniOzoneCluster with 3 datanodes', () => {
+  let cluster: RealOzoneCluster;
+  let written: WrittenKey[];
+  const keys: KeyToWrite[] = [
+    { volume: 'vol1', bucket: 'bucket1', key: 'empty', size: 0 },
+    { volume: 'vol1', bucket: 'bucket1', key: 'one-byte', size: 1, seed: 1 },
+    { volume: 'vol1', bucket: 'bucket1', key: 'chunk-minus-one', size: CHUNK - 1, seed: 2 },
+    {
+      volume: 'vol1',
+      bucket: 'bucket1',
+      key: 'chunk-plus-one',
+      size: CHUNK + 1,
+      seed: 3,
+      checksumType: 'CRC32C',
+    },
+    {
+      volume: 'vol1',
+      bucket: 'obs',
+      key: 'a/b/sha',
+      size: 300_000,
+      checksumType: 'SHA256',
+      bucketLayout: 'OBJECT_STORE',
+    },
+    {
+      volume: 'vol2',
+      bucket: 'md5',
+      key: 'md5',
+      size: 70_000,
+      checksumType: 'MD5',
+      bytesPerChecksum: 1 << 20,
+      seed: -5,
+    },
+    {
+      volume: 'vol2',
+      bucket: 'none',
+      key: 'none',
+      size: 2 * CHUNK + 3,
+      checksumType: 'NONE',
+      seed: 2 ** 31 - 1,
+    },
+  ];
+
+  beforeAll(async () => {
+    cluster = await startRealOzoneCluster({ datanodes: 3 });
+    written = await cluster.writeKeys(keys);
+  });
+
+  afterAll(async () => {
+    await cluster?.stop();
+  });
+
+  it('prints its addresses as one JSON line: OM gRPC on a loopback port, three datanodes', async () => {
+    const ready = JSON.parse(cluster.readyLine) as Record<string, unknown>;
+    expect(cluster.readyLine).not.toContain('\n');
+    expect(ready['event']).toBe('ready');
+    expect(cluster.ozoneVersion).toMatch(/^2\.2\.0/);
+    expect(cluster.omGrpcAddress).toBe(`127.0.0.1:${cluster.omGrpcPort}`);
+    expect(cluster.omGrpcPort).not.toBe(8981); // Ozone's default, which two clusters would share
+    expect(await canConnect(cluster.omGrpcAddress)).toBe(true);
+    expect(cluster.datanodes).toHaveLength(3);
+    expect(new Set(cluster.datanodes.map((d) => d.uuid)).size).toBe(3);
+    for (const datanode of cluster.datanodes) {
+      expect(datanode.ipAddress).toBe('127.0.0.1');
+      expect(datanode.standaloneAddress).toBe(`127.0.0.1:${datanode.ports['STANDALONE']}`);
+      expect(await canConnect(datanode.standaloneAddress)).toBe(true);
+      expect(datanode.dataDirs.length).toBeGreaterThan(0);
+      for (const dir of datanode.dataDirs) expect(dir.startsWith(cluster.rootDir)).toBe(true);
+    }
+    expect(cluster.rssBytes()).toBeGreaterThan(0);
+  });
+
+  it("writes every key with Ozone's Java client, bytes equal to the shared pattern", () => {
+    expect(written.map((k) => k.key)).toEqual(keys.map((k) => k.key));
+    for (const [i, key] of written.entries()) {
+      const spec = keys[i] as KeyToWrite;
+      expect(key.size).toBe(spec.size);
+      expect(key.sha256).toBe(keyPatternSha256(spec.seed ?? 0, spec.size));
+      expect(key.checksumType).toBe(spec.checksumType ?? 'CRC32');
+      expect(key.replication).toBe('RATIS/THREE');
+      expect(key.blocks.reduce((sum, b) => sum + b.length, 0)).toBe(spec.size);
+    }
+    expect(written[4]?.bucketLayout).toBe('OBJECT_STORE');
+    expect(written[5]?.bytesPerChecksum).toBe(1 << 20);
+  });
+
+  it('stores each block on all three datanodes (FILE_PER_BLOCK files of the block length)', () => {
+    const key = written[3] as WrittenKey;
+    const block = key.blocks[0];
+    expect(block).toBeDefined();
+    for (const datanode of cluster.datanodes) {
+      const files = datanode.dataDirs.flatMap((dir) => blockFiles(dir, block!.localId));
+      expect(files).toHaveLength(1);
+      expect(statSync(files[0] as string).size).toBe(block!.length);
+    }
+  });
+
+  it('refuses a bad batch before writing any of it, and keeps serving', async () => {
+    await expect(
+      cluster.writeKeys([
+        { volume: 'vol3', bucket: 'bucket1', key: 'fine', size: 1 },
+        { volume: 'Vol3', bucket: 'bucket1', key: 'bad', size: 1 },
+      ]),
+    ).rejects.toBeInstanceOf(InvalidOptionError);
+    const [again] = await cluster.writeKeys([
+      { volume: 'vol1', bucket: 'bucket1', key: 'after', size: 10, seed: 4 },
+    ]);
+    expect(again?.sha256).toBe(keyPatternSha256(4, 10));
+  });
+
+  it('stops cleanly: the JVM exits, its directory is gone, later writes are refused', async () => {
+    const { pid, rootDir } = cluster;
+    await cluster.stop();
+    await cluster.stop(); // idempotent
+    expect(isRunning(pid)).toBe(false);
+    expect(launcherJvmsUnder(rootDir)).toEqual([]);
+    expect(existsSync(rootDir)).toBe(false);
+    await expect(cluster.writeKeys([])).rejects.toBeInstanceOf(OzoneFixtureStateError);
+  });
+});
+
+describe('the watchdog', () => {
+  it('kills the cluster JVM when the Node process that started it is SIGKILLed', async () => {
+    const tsx = require.resolve('tsx');
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        tsx,
+        '--conditions',
+        'development',
+        join(__dirname, 'support', 'start-cluster-and-wait.ts'),
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    const line = await new Promise<string>((resolve, reject) => {
+      createInterface({ input: child.stdout }).once('line', resolve);
+      child.once('exit', (code) =>
+        reject(new Error(`the starter exited (${String(code)}) before the cluster was up`)),
+      );
+    });
+    const { pid, rootDir } = JSON.parse(line) as { pid: number; rootDir: string };
+    expect(isRunning(pid)).toBe(true);
+    child.kill('SIGKILL');
+    await waitUntil(() => !isRunning(pid), 60_000, `JVM ${pid} to die`);
+    await waitUntil(() => !existsSync(rootDir), 60_000, `${rootDir} to be removed`);
+    expect(launcherJvmsUnder(rootDir)).toEqual([]);
+  });
+});
