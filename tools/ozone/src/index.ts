@@ -31,6 +31,7 @@ export {
 export {
   OzoneClusterExitedError,
   OzoneClusterTimeoutError,
+  OzoneDatanodeControlError,
   OzoneFixtureStateError,
   OzoneJarsUnavailableError,
   OzoneKeyWriteError,

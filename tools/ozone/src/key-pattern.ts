@@ -3,13 +3,13 @@ import { createHash } from 'node:crypto';
 // The content of every key the fixture writes with Ozone's Java client, so a reader can check any
 // byte range without holding the whole key: byte i of a key with seed s is byte (i & 3) (little-
 // endian) of mix(s, floor(i / 4)), mix being MurmurHash3's 32-bit finaliser over
-// wordIndex * 0x9E3779B1 + s * 0x85EBCA77 (mod 2^32). The Java twin is
-// java/fastpath/ozonefixture/KeyPattern.java; the integration test compares their SHA-256.
-// A hash rather than a counter: a read from a wrong offset never returns the expected bytes,
-// whatever the chunk or checksum alignment.
+// wordIndex + s * 0x9E3779B9 (mod 2^32), the pattern the Ozone client's contract suite reads back.
+// The Java twin is java/fastpath/ozonefixture/KeyPattern.java; the integration test compares
+// their SHA-256. A hash rather than a counter: a read from a wrong offset never returns the
+// expected bytes, whatever the chunk or checksum alignment.
 
 function word(seed: number, wordIndex: number): number {
-  let h = (Math.imul(wordIndex >>> 0, 0x9e3779b1) + Math.imul(seed | 0, 0x85ebca77)) | 0;
+  let h = ((wordIndex >>> 0) + Math.imul(seed | 0, 0x9e3779b9)) | 0;
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
   h ^= h >>> 13;

@@ -23,6 +23,14 @@ export interface KeyToWrite {
   checksumType?: OzoneChecksumType;
   /** `ozone.client.bytes.per.checksum` of the writing client. Default 16384 (Ozone's default). */
   bytesPerChecksum?: number;
+  /** `ozone.scm.chunk.size` of the writing client. Default: the cluster's (Ozone's 4 MiB). */
+  chunkSizeBytes?: number;
+  /**
+   * Block size for this key. The OM decides block sizes (`ozone.scm.block.size`, read once), so
+   * the launcher sets the running OM's value for this key's write and restores it afterwards.
+   * Default: the cluster's (Ozone's 256 MiB).
+   */
+  blockSizeBytes?: number;
   /** Seed of the content pattern (a signed 32-bit integer). Default 0. */
   seed?: number;
   /** Default `RATIS/THREE` with 3+ datanodes, else `RATIS/ONE`. */
@@ -42,6 +50,7 @@ export interface WrittenKey {
   /** The writing client's effective settings (Ozone raises a bytes-per-checksum below its minimum). */
   readonly checksumType: OzoneChecksumType;
   readonly bytesPerChecksum: number;
+  readonly chunkSizeBytes: number;
   /** SHA-256 (hex) of the bytes the Java client wrote. */
   readonly sha256: string;
   /** The key's blocks in order; ids are Java longs (local ids exceed 2^53), hence bigint. */
@@ -51,7 +60,10 @@ export interface WrittenKey {
 export interface WrittenBlock {
   readonly containerId: bigint;
   readonly localId: bigint;
+  /** Offset of the key's data within the block (0 for every block Ozone's client writes). */
   readonly offset: number;
+  /** Offset of the block's first byte within the key. */
+  readonly offsetInKey: number;
   readonly length: number;
 }
 
@@ -92,6 +104,12 @@ export function checkKeysToWrite(
         1,
         2 ** 31 - 1,
       ),
+      ...(spec.chunkSizeBytes === undefined
+        ? {}
+        : { chunkSizeBytes: checkInteger(`${at}.chunkSizeBytes`, spec.chunkSizeBytes, 1, 2 ** 31 - 1) }),
+      ...(spec.blockSizeBytes === undefined
+        ? {}
+        : { blockSizeBytes: checkInteger(`${at}.blockSizeBytes`, spec.blockSizeBytes, 1) }),
       seed: checkInteger(`${at}.seed`, spec.seed ?? 0, -(2 ** 31), 2 ** 31 - 1),
       replication: checkOneOf(
         `${at}.replication`,

@@ -72,7 +72,18 @@ export class OzoneKeyWriteError extends FastpathError {
   }
 }
 
-/** A call the cluster's state does not allow: `writeKeys` after `stop()`. */
+/** MiniOzoneCluster refused to stop or restart a datanode; the message is its exception chain. */
+export class OzoneDatanodeControlError extends FastpathError {
+  readonly operation: string;
+  readonly uuid: string;
+  constructor(operation: string, uuid: string, message: string) {
+    super('ERR_OZONE_DATANODE_CONTROL', `${operation} ${uuid} failed: ${message}`);
+    this.operation = operation;
+    this.uuid = uuid;
+  }
+}
+
+/** A call the cluster's state does not allow: any call after `stop()`; a block not found once on a datanode. */
 export class OzoneFixtureStateError extends FastpathError {
   constructor(message: string) {
     super('ERR_OZONE_FIXTURE_STATE', message);

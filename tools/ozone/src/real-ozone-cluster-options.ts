@@ -12,6 +12,8 @@ export interface RealOzoneClusterOptions {
   writeTimeoutMs?: number;
   /** Bound on a clean stop before the JVM is killed. */
   stopTimeoutMs?: number;
+  /** Fresh JVMs tried when a port the cluster picked was taken before it bound it. */
+  portRetries?: number;
   /**
    * Ozone configuration keys set on the cluster (ozone-site.xml names), on top of
    * {@link DEFAULT_OZONE_CLUSTER_CONFIGURATION}; e.g. `{ 'ozone.scm.block.size': '1MB' }` for keys
@@ -60,6 +62,7 @@ export const DEFAULT_REAL_OZONE_CLUSTER_OPTIONS: Readonly<
   startTimeoutMs: 300_000,
   writeTimeoutMs: 600_000,
   stopTimeoutMs: 60_000,
+  portRetries: 3,
   configuration: DEFAULT_OZONE_CLUSTER_CONFIGURATION,
 });
 
@@ -69,6 +72,7 @@ export interface ResolvedRealOzoneClusterOptions {
   readonly startTimeoutMs: number;
   readonly writeTimeoutMs: number;
   readonly stopTimeoutMs: number;
+  readonly portRetries: number;
   readonly configuration: Readonly<Record<string, string>>;
 }
 
@@ -96,6 +100,7 @@ export function resolveRealOzoneClusterOptions(
     startTimeoutMs: checkInteger('startTimeoutMs', options.startTimeoutMs ?? d.startTimeoutMs, 1),
     writeTimeoutMs: checkInteger('writeTimeoutMs', options.writeTimeoutMs ?? d.writeTimeoutMs, 1),
     stopTimeoutMs: checkInteger('stopTimeoutMs', options.stopTimeoutMs ?? d.stopTimeoutMs, 1),
+    portRetries: checkInteger('portRetries', options.portRetries ?? d.portRetries, 0, 10),
     configuration: Object.freeze(configuration),
   };
 }

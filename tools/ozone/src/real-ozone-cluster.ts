@@ -1,21 +1,24 @@
 import { closeSync, openSync, readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, open, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { checkInteger, InvalidOptionError } from '@fastpath/core';
 import { spawnJvm, type JvmProcess } from './internal/jvm-process.js';
 import { logTail } from './internal/log-tail.js';
 import { checkKeysToWrite, type KeyToWrite, type WrittenKey } from './key-spec.js';
 import {
   OzoneClusterExitedError,
   OzoneClusterTimeoutError,
+  OzoneDatanodeControlError,
   OzoneFixtureStateError,
   OzoneKeyWriteError,
 } from './ozone-fixture-errors.js';
-import { prepareOzoneJars } from './ozone-jars.js';
+import { prepareOzoneJars, type OzoneJars } from './ozone-jars.js';
 import {
   resolveRealOzoneClusterOptions,
   type RealOzoneClusterOptions,
+  type ResolvedRealOzoneClusterOptions,
 } from './real-ozone-cluster-options.js';
 
 /** A datanode of the real cluster, as the launcher reported it when the cluster was ready. */
@@ -57,6 +60,22 @@ export interface RealOzoneCluster extends AsyncDisposable {
   readonly readyLine: string;
   /** Writes keys with Ozone's own Java client; resolves once every key is committed. */
   writeKeys(keys: readonly KeyToWrite[]): Promise<WrittenKey[]>;
+  /** Shuts one datanode down (MiniOzoneCluster#shutdownHddsDatanode); its files stay. */
+  stopDatanode(uuid: string): Promise<void>;
+  /**
+   * Starts a stopped datanode again on the same ports and directories; resolves once its
+   * standalone gRPC port accepts connections.
+   */
+  restartDatanode(uuid: string): Promise<void>;
+  /**
+   * Flips one byte of one datanode's copy of a block on disk (FILE_PER_BLOCK layout: the file
+   * `<localId>.block`), for checksum-failover tests; the datanode itself does not verify reads.
+   */
+  corruptBlockReplica(target: {
+    datanodeUuid: string;
+    localId: bigint;
+    offsetInBlock: number;
+  }): Promise<void>;
   /** Resident set size of the JVM now (from /proc), or `undefined` once it is gone. */
   rssBytes(): number | undefined;
   /** Stops the cluster cleanly (SIGKILL after `stopTimeoutMs`) and deletes `rootDir`. Idempotent. */
@@ -80,6 +99,7 @@ interface RawBlock {
   containerId: string;
   localId: string;
   offset: number;
+  offsetInKey: number;
   length: number;
 }
 
@@ -117,6 +137,21 @@ export async function startRealOzoneCluster(
   const jars = await prepareOzoneJars(
     options.onProgress === undefined ? {} : { onProgress: options.onProgress },
   );
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await launchCluster(resolved, jars);
+    } catch (err) {
+      // MiniOzoneCluster's ports are checked only when picked: another process can take one first.
+      const clash = err instanceof OzoneClusterExitedError && /Address already in use/.test(err.message);
+      if (!clash || attempt >= resolved.portRetries) throw err;
+    }
+  }
+}
+
+async function launchCluster(
+  resolved: ResolvedRealOzoneClusterOptions,
+  jars: OzoneJars,
+): Promise<RealOzoneCluster> {
   const rootDir = await mkdtemp(join(tmpdir(), 'fastpath-ozone-'));
   const logFile = join(rootDir, 'cluster.log');
   const args = [
@@ -258,6 +293,31 @@ export async function startRealOzoneCluster(
     ...node,
     standaloneAddress: `${node.ipAddress}:${node.ports['STANDALONE'] ?? -1}`,
   }));
+  /** Sends one request and waits (bounded) for its answer; an "error" answer is returned as is. */
+  const call = async (request: Record<string, unknown>, what: string): Promise<Record<string, unknown>> => {
+    const id = nextId++;
+    const release = hold();
+    try {
+      return await bounded(
+        new Promise<Record<string, unknown>>((resolve, reject) => {
+          pending.set(id, { resolve, reject });
+          jvm.stdin.write(`${JSON.stringify({ id, ...request })}\n`);
+        }),
+        resolved.writeTimeoutMs,
+        what,
+      );
+    } finally {
+      pending.delete(id);
+      release();
+    }
+  };
+  const datanodeCall = async (op: 'stopDatanode' | 'restartDatanode', uuid: string): Promise<void> => {
+    if (stopped) throw new OzoneFixtureStateError(`${op} after stop()`);
+    if (!datanodes.some((d) => d.uuid === uuid)) throw new InvalidOptionError('uuid', `no datanode ${uuid}`);
+    const answer = await call({ op, uuid }, `${op} ${uuid}`);
+    if (answer['event'] !== 'done') throw new OzoneDatanodeControlError(op, uuid, String(answer['message']));
+  };
+
   const defaultReplication = resolved.datanodes >= 3 ? 'RATIS/THREE' : 'RATIS/ONE';
 
   return {
@@ -282,29 +342,56 @@ export async function startRealOzoneCluster(
       if (stopped) throw new OzoneFixtureStateError('writeKeys after stop()');
       const checked = checkKeysToWrite(keys, defaultReplication);
       if (checked.length === 0) return [];
-      const id = nextId++;
-      const release = hold();
-      try {
-        const answer = await bounded(
-          new Promise<Record<string, unknown>>((resolve, reject) => {
-            pending.set(id, { resolve, reject });
-            jvm.stdin.write(`${JSON.stringify({ id, op: 'writeKeys', keys: checked })}\n`);
-          }),
-          resolved.writeTimeoutMs,
-          `Ozone's Java client to write ${checked.length} key(s)`,
+      const answer = await call(
+        { op: 'writeKeys', keys: checked },
+        `Ozone's Java client to write ${checked.length} key(s)`,
+      );
+      if (answer['event'] !== 'written') throw new OzoneKeyWriteError(String(answer['message']));
+      return (answer['keys'] as Array<Omit<WrittenKey, 'blocks'> & { blocks: RawBlock[] }>).map((key) => ({
+        ...key,
+        blocks: key.blocks.map((block) => ({
+          ...block,
+          containerId: BigInt(block.containerId),
+          localId: BigInt(block.localId),
+        })),
+      }));
+    },
+    async stopDatanode(uuid) {
+      await datanodeCall('stopDatanode', uuid);
+    },
+    async restartDatanode(uuid) {
+      await datanodeCall('restartDatanode', uuid);
+    },
+    async corruptBlockReplica(target) {
+      if (stopped) throw new OzoneFixtureStateError('corruptBlockReplica after stop()');
+      const datanode = datanodes.find((d) => d.uuid === target.datanodeUuid);
+      if (datanode === undefined)
+        throw new InvalidOptionError('datanodeUuid', `no datanode ${target.datanodeUuid}`);
+      checkInteger('offsetInBlock', target.offsetInBlock, 0);
+      const files = (
+        await Promise.all(datanode.dataDirs.map((dir) => findBlockFiles(dir, target.localId)))
+      ).flat();
+      if (files.length !== 1) {
+        throw new OzoneFixtureStateError(
+          `datanode ${datanode.uuid} holds ${files.length} files for block ${target.localId}, expected 1`,
         );
-        if (answer['event'] !== 'written') throw new OzoneKeyWriteError(String(answer['message']));
-        return (answer['keys'] as Array<Omit<WrittenKey, 'blocks'> & { blocks: RawBlock[] }>).map((key) => ({
-          ...key,
-          blocks: key.blocks.map((block) => ({
-            ...block,
-            containerId: BigInt(block.containerId),
-            localId: BigInt(block.localId),
-          })),
-        }));
+      }
+      const file = await open(files[0] as string, 'r+');
+      try {
+        const { size } = await file.stat();
+        if (target.offsetInBlock >= size) {
+          throw new InvalidOptionError(
+            'offsetInBlock',
+            `the replica has ${size} bytes, offset ${target.offsetInBlock}`,
+          );
+        }
+        const byte = Buffer.alloc(1);
+        await file.read(byte, 0, 1, target.offsetInBlock);
+        byte[0] = (byte[0] as number) ^ 0xff;
+        await file.write(byte, 0, 1, target.offsetInBlock);
+        await file.sync();
       } finally {
-        pending.delete(id);
-        release();
+        await file.close();
       }
     },
     rssBytes() {
@@ -319,4 +406,11 @@ export async function startRealOzoneCluster(
     stop,
     [Symbol.asyncDispose]: stop,
   };
+}
+
+/** Every file named `<localId>.block` under `dir` (a datanode's FILE_PER_BLOCK chunk files). */
+async function findBlockFiles(dir: string, localId: bigint): Promise<string[]> {
+  const name = `${localId}.block`;
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries.filter((e) => e.isFile() && e.name === name).map((e) => join(e.parentPath, e.name));
 }

@@ -1,10 +1,11 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { InvalidOptionError } from '@fastpath/core';
 import {
+  keyPatternBytes,
   keyPatternSha256,
   OzoneFixtureStateError,
   startRealOzoneCluster,
@@ -17,7 +18,8 @@ import { isRunning, launcherJvmsUnder, waitUntil } from './support/processes.js'
 // One MiniOzoneCluster at a time (the machine is small): the suites below run in order.
 jest.setTimeout(600_000);
 
-const CHUNK = 4 * 1024 * 1024;
+const MiB = 1024 * 1024;
+const CHUNK = 4 * MiB;
 
 function canConnect(address: string): Promise<boolean> {
   const at = address.lastIndexOf(':');
@@ -85,6 +87,16 @@ describe('a real MiniOzoneCluster with 3 datanodes', () => {
       checksumType: 'NONE',
       seed: 2 ** 31 - 1,
     },
+    // The OM's block size for this key only, and the client's chunk size.
+    {
+      volume: 'vol2',
+      bucket: 'none',
+      key: 'blocks',
+      size: 5 * MiB + 3,
+      chunkSizeBytes: MiB,
+      blockSizeBytes: 2 * MiB,
+      seed: 5,
+    },
   ];
 
   beforeAll(async () => {
@@ -128,6 +140,20 @@ describe('a real MiniOzoneCluster with 3 datanodes', () => {
     }
     expect(written[4]?.bucketLayout).toBe('OBJECT_STORE');
     expect(written[5]?.bytesPerChecksum).toBe(1 << 20);
+    expect(written[6]?.chunkSizeBytes).toBe(CHUNK);
+  });
+
+  it('honours a per-key block size (the OM allocates 2 MiB blocks for that key only) and chunk size', async () => {
+    const blocks = written[7] as WrittenKey;
+    expect(blocks.chunkSizeBytes).toBe(MiB);
+    expect(blocks.blocks.map((b) => b.length)).toEqual([2 * MiB, 2 * MiB, MiB + 3]);
+    expect(blocks.blocks.map((b) => b.offsetInKey)).toEqual([0, 2 * MiB, 4 * MiB]);
+    expect(new Set(blocks.blocks.map((b) => b.localId)).size).toBe(3);
+    // The next key without a block size gets the cluster's 256 MiB blocks again.
+    const [after] = await cluster.writeKeys([
+      { volume: 'vol2', bucket: 'none', key: 'after-blocks', size: 3 * MiB },
+    ]);
+    expect(after?.blocks.map((b) => b.length)).toEqual([3 * MiB]);
   });
 
   it('stores each block on all three datanodes (FILE_PER_BLOCK files of the block length)', () => {
@@ -152,6 +178,43 @@ describe('a real MiniOzoneCluster with 3 datanodes', () => {
       { volume: 'vol1', bucket: 'bucket1', key: 'after', size: 10, seed: 4 },
     ]);
     expect(again?.sha256).toBe(keyPatternSha256(4, 10));
+  });
+
+  it('corrupts one byte of one replica on disk, leaving the other replicas alone', async () => {
+    const key = written[3] as WrittenKey; // 4 MiB + 1 B, one block
+    const block = key.blocks[0]!;
+    const [first, second] = cluster.datanodes;
+    await cluster.corruptBlockReplica({
+      datanodeUuid: first!.uuid,
+      localId: block.localId,
+      offsetInBlock: 20_000,
+    });
+    const byteAt = (datanodeIndex: number): number => {
+      const [file] = cluster.datanodes[datanodeIndex]!.dataDirs.flatMap((dir) =>
+        blockFiles(dir, block.localId),
+      );
+      return readFileSync(file as string)[20_000] as number;
+    };
+    const expected = keyPatternBytes(key.seed, 20_000, 1)[0] as number;
+    expect(byteAt(0)).toBe(expected ^ 0xff);
+    expect(byteAt(1)).toBe(expected);
+    expect(byteAt(2)).toBe(expected);
+    await expect(
+      cluster.corruptBlockReplica({
+        datanodeUuid: second!.uuid,
+        localId: block.localId,
+        offsetInBlock: CHUNK + 1,
+      }),
+    ).rejects.toBeInstanceOf(InvalidOptionError);
+  });
+
+  it('stops a datanode and restarts it on the same standalone port', async () => {
+    const datanode = cluster.datanodes[2]!;
+    await cluster.stopDatanode(datanode.uuid);
+    expect(await canConnect(datanode.standaloneAddress)).toBe(false);
+    await cluster.restartDatanode(datanode.uuid);
+    expect(await canConnect(datanode.standaloneAddress)).toBe(true);
+    await expect(cluster.stopDatanode('no-such-datanode')).rejects.toBeInstanceOf(InvalidOptionError);
   });
 
   it('stops cleanly: the JVM exits, its directory is gone, later writes are refused', async () => {

@@ -3,7 +3,8 @@ package fastpath.ozonefixture;
 /**
  * The content of every key the launcher writes: byte {@code i} of a key with seed {@code s} is
  * byte {@code i & 3} (little-endian) of {@code mix(s, i >>> 2)}, where mix is MurmurHash3's 32-bit
- * finaliser over {@code wordIndex * 0x9E3779B1 + s * 0x85EBCA77} (all arithmetic mod 2^32).
+ * finaliser over {@code wordIndex + s * 0x9E3779B9} (all arithmetic mod 2^32), the pattern the
+ * Ozone client's contract suite reads back.
  * The TypeScript twin is tools/ozone/src/key-pattern.ts; a test compares their SHA-256 digests.
  * A hash rather than a counter so that a read from the wrong offset never returns equal bytes,
  * whatever the chunk or checksum alignment.
@@ -12,7 +13,7 @@ final class KeyPattern {
   private KeyPattern() {}
 
   static int word(int seed, long wordIndex) {
-    int h = (int) wordIndex * 0x9E3779B1 + seed * 0x85EBCA77;
+    int h = (int) wordIndex + seed * 0x9E3779B9;
     h ^= h >>> 16;
     h *= 0x85EBCA6B;
     h ^= h >>> 13;

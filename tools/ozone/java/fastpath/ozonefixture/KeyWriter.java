@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
+import java.lang.reflect.Field;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HashMap;
@@ -24,6 +25,7 @@ import org.apache.hadoop.ozone.client.OzoneKeyDetails;
 import org.apache.hadoop.ozone.client.OzoneKeyLocation;
 import org.apache.hadoop.ozone.client.OzoneVolume;
 import org.apache.hadoop.ozone.client.io.OzoneOutputStream;
+import org.apache.hadoop.ozone.om.OzoneManager;
 import org.apache.hadoop.ozone.om.exceptions.OMException;
 import org.apache.hadoop.ozone.om.helpers.BucketLayout;
 
@@ -34,29 +36,47 @@ import org.apache.hadoop.ozone.om.helpers.BucketLayout;
 final class KeyWriter {
   private static final int BUFFER_BYTES = 1 << 20;
   private final OzoneConfiguration clusterConf;
+  private final OzoneManager om;
+  private final Field omBlockSize;
+  private final long clusterBlockSize;
 
-  KeyWriter(OzoneConfiguration clusterConf) {
+  KeyWriter(OzoneConfiguration clusterConf, OzoneManager om) throws ReflectiveOperationException {
     this.clusterConf = clusterConf;
+    this.om = om;
+    // The OM, not the client, decides a key's block size (OMKeyCreateRequest allocates blocks of
+    // OzoneManager#getScmBlockSize, read once from ozone.scm.block.size). A key asking for its own
+    // block size sets that field for its write, as an OM started with that setting would have it.
+    this.omBlockSize = OzoneManager.class.getDeclaredField("scmBlockSize");
+    this.omBlockSize.setAccessible(true);
+    this.clusterBlockSize = om.getScmBlockSize();
   }
 
   /** Writes every key of {@code specs} in order; the answer lists what each became. */
-  ArrayNode write(JsonNode specs) throws IOException {
+  ArrayNode write(JsonNode specs) throws IOException, IllegalAccessException {
     ArrayNode written = JsonNodeFactory.instance.arrayNode();
     Map<String, OzoneClient> clients = new LinkedHashMap<>();
     try {
       for (JsonNode spec : specs) {
         String checksumType = spec.path("checksumType").asText("CRC32");
         int bytesPerChecksum = spec.path("bytesPerChecksum").asInt(16 * 1024);
-        String clientKey = checksumType + "/" + bytesPerChecksum;
+        long chunkSize = spec.path("chunkSizeBytes").asLong(0);
+        String clientKey = checksumType + "/" + bytesPerChecksum + "/" + chunkSize;
         OzoneClient client = clients.get(clientKey);
         if (client == null) {
           OzoneConfiguration conf = new OzoneConfiguration(clusterConf);
           conf.set("ozone.client.checksum.type", checksumType);
           conf.set("ozone.client.bytes.per.checksum", Integer.toString(bytesPerChecksum));
+          if (chunkSize > 0) conf.set("ozone.scm.chunk.size", chunkSize + "B"); // a storage size needs its unit
           client = OzoneClientFactory.getRpcClient(conf);
           clients.put(clientKey, client);
         }
-        written.add(writeOne(client, spec));
+        long blockSize = spec.path("blockSizeBytes").asLong(0);
+        omBlockSize.setLong(om, blockSize > 0 ? blockSize : clusterBlockSize);
+        try {
+          written.add(writeOne(client, spec));
+        } finally {
+          omBlockSize.setLong(om, clusterBlockSize);
+        }
       }
     } finally {
       for (OzoneClient client : clients.values()) client.close();
@@ -102,6 +122,8 @@ final class KeyWriter {
     // What the client really used: OzoneClientConfig raises a too-small bytes-per-checksum.
     result.put("checksumType", effective.getChecksumType().name());
     result.put("bytesPerChecksum", effective.getBytesPerChecksum());
+    result.put("chunkSizeBytes", (long) client.getConfiguration().getStorageSize(
+        "ozone.scm.chunk.size", "4MB", org.apache.hadoop.hdds.conf.StorageUnit.BYTES));
     result.put("sha256", hex(sha256.digest()));
     ArrayNode blocks = result.putArray("blocks");
     for (OzoneKeyLocation location : details.getOzoneKeyLocations()) {
@@ -110,6 +132,7 @@ final class KeyWriter {
       block.put("containerId", Long.toString(location.getContainerID()));
       block.put("localId", Long.toString(location.getLocalID()));
       block.put("offset", location.getOffset());
+      block.put("offsetInKey", location.getKeyOffset());
       block.put("length", location.getLength());
     }
     return result;

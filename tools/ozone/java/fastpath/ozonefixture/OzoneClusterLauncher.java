@@ -16,6 +16,7 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.hadoop.hdds.conf.OzoneConfiguration;
@@ -25,6 +26,7 @@ import org.apache.hadoop.ozone.HddsDatanodeService;
 import org.apache.hadoop.ozone.MiniOzoneCluster;
 import org.apache.hadoop.ozone.om.OzoneManager;
 import org.apache.hadoop.util.VersionInfo;
+import org.apache.ozone.test.GenericTestUtils;
 
 /**
  * Starts a real MiniOzoneCluster and speaks a line protocol with its parent process:
@@ -32,8 +34,9 @@ import org.apache.hadoop.util.VersionInfo;
  * <ul>
  *   <li>stdout carries JSON lines only: one {"event":"ready",...} with every address, then one
  *       answer per request; Ozone's own logging goes to stderr.
- *   <li>stdin carries JSON requests, one a line: {"id":1,"op":"writeKeys","keys":[...]} and
- *       {"id":2,"op":"stop"}. End of stdin (the parent is gone) stops the cluster too, as does
+ *   <li>stdin carries JSON requests, one a line: {"id":1,"op":"writeKeys","keys":[...]},
+ *       {"id":2,"op":"stopDatanode","uuid":"..."}, {"id":3,"op":"restartDatanode","uuid":"..."}
+ *       and {"id":4,"op":"stop"}. End of stdin (the parent is gone) stops the cluster too, as does
  *       SIGTERM or SIGINT.
  * </ul>
  *
@@ -75,6 +78,7 @@ public final class OzoneClusterLauncher {
 
     // MiniOzoneCluster puts its directories under ${test.build.data}/<cluster id>.
     System.setProperty("test.build.data", baseDir);
+    startPortsInFreeRange(datanodes);
     OzoneConfiguration conf = new OzoneConfiguration();
     // MiniOzoneClusterImpl picks free ports for everything except the OM gRPC server, which it
     // would start on the default 8981 (and clash with any other cluster on the machine).
@@ -102,7 +106,7 @@ public final class OzoneClusterLauncher {
     }
     emit(ready(cluster));
 
-    KeyWriter writer = new KeyWriter(cluster.getConf());
+    KeyWriter writer = new KeyWriter(cluster.getConf(), cluster.getOzoneManager());
     BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
     for (String line; (line = in.readLine()) != null; ) {
       if (line.isBlank()) continue;
@@ -116,16 +120,29 @@ public final class OzoneClusterLauncher {
       long id = request.path("id").asLong(-1);
       String op = request.path("op").asText("");
       if (op.equals("stop")) break;
-      if (!op.equals("writeKeys")) {
-        emit(error(id, "unknown op \"" + op + "\""));
-        continue;
-      }
       try {
-        ArrayNode keys = writer.write(request.path("keys"));
         ObjectNode answer = JsonNodeFactory.instance.objectNode();
         answer.put("id", id);
-        answer.put("event", "written");
-        answer.set("keys", keys);
+        switch (op) {
+          case "writeKeys" -> {
+            answer.put("event", "written");
+            answer.set("keys", writer.write(request.path("keys")));
+          }
+          case "stopDatanode" -> {
+            cluster.shutdownHddsDatanode(datanode(cluster, request.path("uuid").asText()));
+            answer.put("event", "done");
+          }
+          case "restartDatanode" -> {
+            // Same ports and directories. MiniOzoneCluster's own wait would first wait for the
+            // SCM to mark the stopped node stale (minutes); waiting for the restarted node's
+            // standalone gRPC port is what a reader needs.
+            DatanodeDetails details = datanode(cluster, request.path("uuid").asText());
+            cluster.restartHddsDatanode(details, false);
+            awaitPort(details.getStandalonePort().getValue(), 120_000);
+            answer.put("event", "done");
+          }
+          default -> throw new IllegalArgumentException("unknown op \"" + op + "\"");
+        }
         emit(answer);
       } catch (Throwable t) {
         emit(error(id, describe(t)));
@@ -171,12 +188,63 @@ public final class OzoneClusterLauncher {
     return ready;
   }
 
+  private static DatanodeDetails datanode(MiniOzoneCluster cluster, String uuid) {
+    for (HddsDatanodeService datanode : cluster.getHddsDatanodes()) {
+      if (datanode.getDatanodeDetails().getUuidString().equals(uuid)) return datanode.getDatanodeDetails();
+    }
+    throw new IllegalArgumentException("no datanode " + uuid);
+  }
+
   private static void stop(MiniOzoneCluster cluster) {
     if (!stopped.compareAndSet(false, true)) return;
     try {
       cluster.shutdown();
     } catch (Throwable t) {
       System.err.println("fastpath: shutdown failed: " + describe(t));
+    }
+  }
+
+  /**
+   * MiniOzoneCluster takes its ports from a counter that starts at 15000 in every JVM and checks
+   * nothing, so two clusters on one machine (or anything else on 15000+) collide. Start the
+   * counter at a random base in its range whose next ports are all free now; a port taken between
+   * this check and the bind fails the start, and the caller starts a fresh JVM.
+   */
+  private static void startPortsInFreeRange(int datanodes) {
+    int needed = 32 + 12 * datanodes;
+    Random random = new Random();
+    for (int attempt = 0; attempt < 100; attempt++) {
+      int base = GenericTestUtils.PortAllocator.MIN_PORT
+          + random.nextInt(GenericTestUtils.PortAllocator.MAX_PORT - GenericTestUtils.PortAllocator.MIN_PORT - needed);
+      if (allFree(base, needed)) {
+        GenericTestUtils.PortAllocator.NEXT_PORT.set(base);
+        return;
+      }
+    }
+  }
+
+  private static boolean allFree(int base, int count) {
+    for (int port = base; port < base + count; port++) {
+      // The wildcard address: several of Ozone's servers bind it.
+      try (ServerSocket socket = new ServerSocket(port)) {
+        socket.setReuseAddress(false);
+      } catch (Exception e) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static void awaitPort(int port, long boundMs) throws Exception {
+    long deadline = System.currentTimeMillis() + boundMs;
+    while (true) {
+      try (java.net.Socket socket = new java.net.Socket()) {
+        socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1000);
+        return;
+      } catch (java.io.IOException e) {
+        if (System.currentTimeMillis() > deadline) throw new java.util.concurrent.TimeoutException("port " + port + " did not open");
+        Thread.sleep(200);
+      }
     }
   }
 
