@@ -14,6 +14,7 @@ import java.util.Map;
 import org.apache.hadoop.hdds.client.RatisReplicationConfig;
 import org.apache.hadoop.hdds.client.ReplicationConfig;
 import org.apache.hadoop.hdds.conf.OzoneConfiguration;
+import org.apache.hadoop.hdds.conf.StorageUnit;
 import org.apache.hadoop.hdds.protocol.proto.HddsProtos;
 import org.apache.hadoop.hdds.scm.OzoneClientConfig;
 import org.apache.hadoop.ozone.client.BucketArgs;
@@ -66,7 +67,8 @@ final class KeyWriter {
           OzoneConfiguration conf = new OzoneConfiguration(clusterConf);
           conf.set("ozone.client.checksum.type", checksumType);
           conf.set("ozone.client.bytes.per.checksum", Integer.toString(bytesPerChecksum));
-          if (chunkSize > 0) conf.set("ozone.scm.chunk.size", chunkSize + "B"); // a storage size needs its unit
+          // A storage size needs its unit.
+          if (chunkSize > 0) conf.set("ozone.scm.chunk.size", chunkSize + "B");
           client = OzoneClientFactory.getRpcClient(conf);
           clients.put(clientKey, client);
         }
@@ -122,8 +124,9 @@ final class KeyWriter {
     // What the client really used: OzoneClientConfig raises a too-small bytes-per-checksum.
     result.put("checksumType", effective.getChecksumType().name());
     result.put("bytesPerChecksum", effective.getBytesPerChecksum());
-    result.put("chunkSizeBytes", (long) client.getConfiguration().getStorageSize(
-        "ozone.scm.chunk.size", "4MB", org.apache.hadoop.hdds.conf.StorageUnit.BYTES));
+    double chunkBytes =
+        client.getConfiguration().getStorageSize("ozone.scm.chunk.size", "4MB", StorageUnit.BYTES);
+    result.put("chunkSizeBytes", (long) chunkBytes);
     result.put("sha256", hex(sha256.digest()));
     ArrayNode blocks = result.putArray("blocks");
     for (OzoneKeyLocation location : details.getOzoneKeyLocations()) {

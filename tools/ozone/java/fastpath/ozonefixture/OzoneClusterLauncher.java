@@ -8,16 +8,19 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.BufferedReader;
 import java.io.FileOutputStream;
 import java.io.FileDescriptor;
+import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.hadoop.hdds.conf.OzoneConfiguration;
 import org.apache.hadoop.hdds.protocol.DatanodeDetails;
@@ -51,7 +54,8 @@ public final class OzoneClusterLauncher {
 
   public static void main(String[] args) throws Exception {
     // Everything Ozone prints goes to stderr; the real stdout is reserved for the protocol.
-    protocol = new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8);
+    protocol =
+        new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8);
     System.setOut(System.err);
 
     String baseDir = null;
@@ -107,7 +111,8 @@ public final class OzoneClusterLauncher {
     emit(ready(cluster));
 
     KeyWriter writer = new KeyWriter(cluster.getConf(), cluster.getOzoneManager());
-    BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+    BufferedReader in =
+        new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
     for (String line; (line = in.readLine()) != null; ) {
       if (line.isBlank()) continue;
       JsonNode request;
@@ -181,7 +186,9 @@ public final class OzoneClusterLauncher {
         ports.put(port.getName().name(), port.getValue());
       }
       ArrayNode dataDirs = node.putArray("dataDirs");
-      for (String dir : datanode.getConf().getTrimmedStrings("hdds.datanode.dir")) dataDirs.add(dir);
+      for (String dir : datanode.getConf().getTrimmedStrings("hdds.datanode.dir")) {
+        dataDirs.add(dir);
+      }
       node.put("metadataDir", datanode.getConf().get("ozone.metadata.dirs"));
       node.put("ratisDir", datanode.getConf().get("hdds.container.ratis.datanode.storage.dir"));
     }
@@ -190,7 +197,8 @@ public final class OzoneClusterLauncher {
 
   private static DatanodeDetails datanode(MiniOzoneCluster cluster, String uuid) {
     for (HddsDatanodeService datanode : cluster.getHddsDatanodes()) {
-      if (datanode.getDatanodeDetails().getUuidString().equals(uuid)) return datanode.getDatanodeDetails();
+      DatanodeDetails details = datanode.getDatanodeDetails();
+      if (details.getUuidString().equals(uuid)) return details;
     }
     throw new IllegalArgumentException("no datanode " + uuid);
   }
@@ -214,8 +222,8 @@ public final class OzoneClusterLauncher {
     int needed = 32 + 12 * datanodes;
     Random random = new Random();
     for (int attempt = 0; attempt < 100; attempt++) {
-      int base = GenericTestUtils.PortAllocator.MIN_PORT
-          + random.nextInt(GenericTestUtils.PortAllocator.MAX_PORT - GenericTestUtils.PortAllocator.MIN_PORT - needed);
+      int min = GenericTestUtils.PortAllocator.MIN_PORT;
+      int base = min + random.nextInt(GenericTestUtils.PortAllocator.MAX_PORT - min - needed);
       if (allFree(base, needed)) {
         GenericTestUtils.PortAllocator.NEXT_PORT.set(base);
         return;
@@ -238,11 +246,13 @@ public final class OzoneClusterLauncher {
   private static void awaitPort(int port, long boundMs) throws Exception {
     long deadline = System.currentTimeMillis() + boundMs;
     while (true) {
-      try (java.net.Socket socket = new java.net.Socket()) {
+      try (Socket socket = new Socket()) {
         socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1000);
         return;
-      } catch (java.io.IOException e) {
-        if (System.currentTimeMillis() > deadline) throw new java.util.concurrent.TimeoutException("port " + port + " did not open");
+      } catch (IOException e) {
+        if (System.currentTimeMillis() > deadline) {
+          throw new TimeoutException("port " + port + " did not open in " + boundMs + " ms");
+        }
         Thread.sleep(200);
       }
     }
