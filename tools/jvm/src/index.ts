@@ -3,6 +3,7 @@ export {
   forgetDirectory,
   rememberDirectory,
   spawnServer,
+  trackChild,
   type ProcessExit,
   type ServerProcess,
   type SpawnServerOptions,
@@ -14,6 +15,7 @@ export {
   type RunProcessOptions,
 } from './run-process.js';
 export { pickFreePorts } from './free-ports.js';
+export { readJvmEnvironment, type JvmEnvironment } from './environment.js';
 export { logTail } from './log-tail.js';
 export { delay, pollUntil, type PollUntilOptions } from './wait.js';
 export { findExecutable } from './find-executable.js';

@@ -22,7 +22,6 @@ export {
 } from './key-spec.js';
 export { keyPatternBytes, keyPatternSha256 } from './key-pattern.js';
 export {
-  DEFAULT_PREPARE_OZONE_JARS_OPTIONS,
   prepareOzoneJars,
   type OzoneJars,
   type PrepareOzoneJarsOptions,
@@ -33,7 +32,5 @@ export {
   OzoneClusterTimeoutError,
   OzoneDatanodeControlError,
   OzoneFixtureStateError,
-  OzoneJarsUnavailableError,
   OzoneKeyWriteError,
-  OzoneLauncherBuildError,
 } from './ozone-fixture-errors.js';

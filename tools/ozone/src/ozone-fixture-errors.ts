@@ -1,38 +1,6 @@
 import { FastpathError } from '@fastpath/core';
 
 /**
- * Maven could not resolve Ozone's jars (Maven Central refused or lacks an artifact, no network, no
- * `mvn`). `artifact` names the first coordinate Maven reported missing, when it named one.
- *
- * @example
- * ```ts
- * try {
- *   await prepareOzoneJars();
- * } catch (err) {
- *   if (err instanceof OzoneJarsUnavailableError) console.error(err.artifact, err.mavenTail);
- * }
- * ```
- */
-export class OzoneJarsUnavailableError extends FastpathError {
-  /** e.g. `org.apache.ozone:hdds-hadoop-dependency-client:pom:2.2.0`, or `undefined`. */
-  readonly artifact: string | undefined;
-  /** The last lines Maven printed. */
-  readonly mavenTail: string;
-  constructor(message: string, artifact: string | undefined, mavenTail: string) {
-    super('ERR_OZONE_JARS_UNAVAILABLE', message, { retriable: true });
-    this.artifact = artifact;
-    this.mavenTail = mavenTail;
-  }
-}
-
-/** `javac` failed on the launcher sources, or no JDK (`javac`) was found. */
-export class OzoneLauncherBuildError extends FastpathError {
-  constructor(message: string) {
-    super('ERR_OZONE_LAUNCHER_BUILD', message);
-  }
-}
-
-/**
  * The cluster JVM exited, or reported a failure, before it was ready or while a request was in
  * flight. `logTail` holds the end of the cluster's log.
  */

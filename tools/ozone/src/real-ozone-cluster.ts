@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { checkInteger, InvalidOptionError } from '@fastpath/core';
-import { spawnJvm, type JvmProcess } from './internal/jvm-process.js';
-import { logTail } from './internal/log-tail.js';
+import { logTail } from '@fastpath/jvm-fixture';
+import { spawnLauncher, type LauncherProcess } from './internal/launcher-process.js';
 import { checkKeysToWrite, type KeyToWrite, type WrittenKey } from './key-spec.js';
 import {
   OzoneClusterExitedError,
@@ -169,9 +169,9 @@ async function launchCluster(
     ...Object.entries(resolved.configuration).flatMap(([key, value]) => ['--conf', `${key}=${value}`]),
   ];
   const logFd = openSync(logFile, 'a');
-  let jvm: JvmProcess;
+  let jvm: LauncherProcess;
   try {
-    jvm = spawnJvm(jars.javaPath, args, { cwd: rootDir, logFd, cleanupDir: rootDir });
+    jvm = spawnLauncher(jars.javaPath, args, { cwd: rootDir, logFd, cleanupDir: rootDir });
   } finally {
     closeSync(logFd);
   }
