@@ -1,5 +1,5 @@
 // Entry point of the `fastpath-kms` command (also run by cluster workers and startKmsProcess).
-import { runCli } from './cli/run-cli.js';
+import { runCli } from './internal/cli/run-cli.js';
 
 const code = await runCli(process.argv.slice(2), process.env, {
   stdout: (text) => process.stdout.write(text),

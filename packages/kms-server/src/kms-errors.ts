@@ -1,5 +1,5 @@
 import { FastpathError } from '@fastpath/core';
-import { errorRow } from './kms-error-table.js';
+import { errorRow } from './internal/kms-error-table.js';
 
 /**
  * A setting in `kms-site.xml`, `kms-acls.xml`, the command line or the options has a value the

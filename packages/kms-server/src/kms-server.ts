@@ -6,27 +6,31 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { MetricsRegistry, Redacted, type Clock } from '@fastpath/core';
 import { generateSecureRandom } from '@fastpath/secure-random';
-import { AclsReloader } from './acl/acls-reloader.js';
-import { GroupResolver } from './acl/group-resolver.js';
-import { KmsAudit } from './audit/kms-audit.js';
-import { AuthCookie } from './auth/auth-cookie.js';
-import { KmsAuthenticator } from './auth/kms-authenticator.js';
-import { ProxyUsers } from './auth/proxy-users.js';
-import { createTokenService, type TokenService, type TokenServiceInfo } from './auth/token-service.js';
-import type { KmsSettings } from './config/kms-settings.js';
-import { KMS_ACLS_FILE, loadKmsSettings, type SettingsLayer } from './config/load-kms-settings.js';
-import { buildKmsApp } from './http/kms-app.js';
-import { listenError } from './http/listen-error.js';
-import { KmsInput } from './http/kms-input.js';
-import { KmsMetrics } from './http/kms-metrics.js';
-import { KmsOperations } from './http/kms-operations.js';
+import { AclsReloader } from './internal/acl/acls-reloader.js';
+import { GroupResolver } from './internal/acl/group-resolver.js';
+import { KmsAudit } from './internal/audit/kms-audit.js';
+import { AuthCookie } from './internal/auth/auth-cookie.js';
+import { KmsAuthenticator } from './internal/auth/kms-authenticator.js';
+import { ProxyUsers } from './internal/auth/proxy-users.js';
+import {
+  createTokenService,
+  type TokenService,
+  type TokenServiceInfo,
+} from './internal/auth/token-service.js';
+import type { KmsSettings } from './internal/config/kms-settings.js';
+import { KMS_ACLS_FILE, loadKmsSettings, type SettingsLayer } from './internal/config/load-kms-settings.js';
+import { buildKmsApp } from './internal/http/kms-app.js';
+import { listenError } from './internal/http/listen-error.js';
+import { KmsInput } from './internal/http/kms-input.js';
+import { KmsMetrics } from './internal/http/kms-metrics.js';
+import { KmsOperations } from './internal/http/kms-operations.js';
 import { KmsConfigError } from './kms-errors.js';
-import { SILENT_LOGGER, type KmsLogger } from './kms-logger.js';
-import { KeyProvider } from './keys/key-provider.js';
-import { FileKeyStore, type KeyStore } from './keystore/file-key-store.js';
-import type { ScryptParams } from './keystore/keystore-file.js';
-import { GENERATED_PASSWORD_FILE, resolveKeystorePassword } from './keystore/keystore-password.js';
-import { KMS_SERVER_NAME, KMS_SERVER_VERSION } from './version.js';
+import { SILENT_LOGGER, type KmsLogger } from './internal/kms-logger.js';
+import { KeyProvider } from './internal/keys/key-provider.js';
+import { FileKeyStore, type KeyStore } from './internal/keystore/file-key-store.js';
+import type { ScryptParams } from './internal/keystore/keystore-file.js';
+import { GENERATED_PASSWORD_FILE, resolveKeystorePassword } from './internal/keystore/keystore-password.js';
+import { KMS_SERVER_NAME, KMS_SERVER_VERSION } from './internal/version.js';
 
 /** Options of {@link createKmsServer}. Every field is optional: the defaults give a working KMS. */
 export interface KmsServerOptions {

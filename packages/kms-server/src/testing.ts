@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { KmsReadyMessage } from './cli/run-cli.js';
+import type { KmsReadyMessage } from './internal/cli/run-cli.js';
 
 /** Options of {@link startKmsProcess}. */
 export interface KmsProcessOptions {
@@ -165,4 +165,4 @@ export async function startKmsProcess(options: KmsProcessOptions = {}): Promise<
     },
   };
 }
-export type { KmsReadyMessage } from './cli/run-cli.js';
+export type { KmsReadyMessage } from './internal/cli/run-cli.js';

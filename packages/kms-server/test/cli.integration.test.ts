@@ -13,7 +13,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redacted } from '@fastpath/core';
-import { FileKeyStore } from '../src/index.js';
+import { FileKeyStore } from '../src/internal/keystore/file-key-store.js';
 import { startKmsProcess } from '../src/testing.js';
 import { http } from './support/http.js';
 import { PACKAGE_DIR } from './support/paths.js';

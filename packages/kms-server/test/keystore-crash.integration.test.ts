@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redacted } from '@fastpath/core';
-import { FileKeyStore } from '../src/keystore/file-key-store.js';
+import { FileKeyStore } from '../src/internal/keystore/file-key-store.js';
 import { PACKAGE_DIR, TSX_ARGS } from './support/paths.js';
 
 const ROUNDS = 12;

@@ -1,5 +1,5 @@
 import { FastpathError } from '@fastpath/core';
-import type { KmsErrorCode } from './kms-errors.js';
+import type { KmsErrorCode } from '../kms-errors.js';
 
 /** How one error code is answered over HTTP: the status and the Java exception Hadoop names. */
 export interface KmsErrorMapping {

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { KmsConfigError } from '../kms-errors.js';
+import { KmsConfigError } from '../../kms-errors.js';
 import { KMS_PROPERTY_DEFAULTS } from './kms-properties.js';
 import { loadKmsSettings } from './load-kms-settings.js';
 

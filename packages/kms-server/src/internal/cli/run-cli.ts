@@ -14,7 +14,7 @@ import { ReplicaKeyStore } from '../cluster/replica-key-store.js';
 import { KMS_ENVIRONMENT_VARIABLES } from '../config/kms-properties.js';
 import { loadKmsSettings, type SettingsLayer } from '../config/load-kms-settings.js';
 import { assertCanListen } from '../http/listen-error.js';
-import { KmsConfigError } from '../kms-errors.js';
+import { KmsConfigError } from '../../kms-errors.js';
 import { prefixLogger, streamLogger, type KmsLogger } from '../kms-logger.js';
 import { FileKeyStore, createKeystore, rekeyKeystore } from '../keystore/file-key-store.js';
 import { writeFileAtomic } from '../keystore/keystore-file.js';
@@ -23,7 +23,7 @@ import {
   readPasswordFile,
   resolveKeystorePassword,
 } from '../keystore/keystore-password.js';
-import { startKmsServer, type KmsServer, type KmsServerOptions } from '../kms-server.js';
+import { startKmsServer, type KmsServer, type KmsServerOptions } from '../../kms-server.js';
 import { KMS_SERVER_VERSION } from '../version.js';
 import { CLI_USAGE, parseCliArgs, type CliOptions } from './cli-args.js';
 

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redacted } from '@fastpath/core';
-import { KeystoreError } from '../kms-errors.js';
+import { KeystoreError } from '../../kms-errors.js';
 import { FileKeyStore, createKeystore, rekeyKeystore } from './file-key-store.js';
 import type { ScryptParams } from './keystore-file.js';
 import type { KeyStoreCommand } from './keystore-state.js';

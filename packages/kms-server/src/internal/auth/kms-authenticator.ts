@@ -1,4 +1,4 @@
-import { KmsRequestError } from '../kms-errors.js';
+import { KmsRequestError } from '../../kms-errors.js';
 import type { GroupResolver } from '../acl/group-resolver.js';
 import { shortUserName, type KmsUser } from '../acl/kms-user.js';
 import type { AuthCookie } from './auth-cookie.js';

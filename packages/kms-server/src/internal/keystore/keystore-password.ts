@@ -3,7 +3,7 @@ import { mkdir, open, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Redacted } from '@fastpath/core';
 import { generateSecureRandom } from '@fastpath/secure-random';
-import { KeystoreError, KmsConfigError } from '../kms-errors.js';
+import { KeystoreError, KmsConfigError } from '../../kms-errors.js';
 
 /** Name of the password file the embedded default creates in the data directory. */
 export const GENERATED_PASSWORD_FILE = 'kms.keystore.password';

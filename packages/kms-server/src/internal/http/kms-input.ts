@@ -3,7 +3,7 @@
 // operation runs these checks before it touches the keystore, the token store or the audit log,
 // so a refused request leaves all three as they were.
 import { Redacted } from '@fastpath/core';
-import { KmsRequestError } from '../kms-errors.js';
+import { KmsRequestError } from '../../kms-errors.js';
 import {
   EEK_VERSION_NAME,
   checkCipher,

@@ -5,7 +5,7 @@ import { Redacted } from '@fastpath/core';
 import { HadoopConfiguration } from '@fastpath/hadoop-common';
 import type { CreationLocking } from '@fastpath/token-manager';
 import type { KmsInputLimits } from '../http/kms-input.js';
-import { KmsConfigError } from '../kms-errors.js';
+import { KmsConfigError } from '../../kms-errors.js';
 import { AUTH_PREFIX, KMS_PROPERTY_DEFAULTS, ZK_DT_PREFIX } from './kms-properties.js';
 
 /** The ZooKeeper token store's settings, present when it is enabled. */

@@ -3,7 +3,7 @@ import { open, readdir, readFile, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { Redacted } from '@fastpath/core';
 import { generateSecureRandom } from '@fastpath/secure-random';
-import { KeystoreError } from '../kms-errors.js';
+import { KeystoreError } from '../../kms-errors.js';
 
 /** scrypt cost parameters of a keystore (stored in its header). */
 export interface ScryptParams {

@@ -1,5 +1,5 @@
 import { HadoopConfigurationError } from '@fastpath/hadoop-common';
-import { KmsConfigError } from '../kms-errors.js';
+import { KmsConfigError } from '../../kms-errors.js';
 
 // The configuration reader lives in @fastpath/hadoop-common and throws its own error. The server
 // reports every configuration problem as ERR_KMS_CONFIG (the CLI exits 2 on it, callers branch on

@@ -2,7 +2,7 @@ import { Redacted, systemClock, type Clock } from '@fastpath/core';
 import { createSecureRandom, type SecureRandom } from '@fastpath/secure-random';
 import type { KeyStore } from '../keystore/file-key-store.js';
 import type { StoredKey } from '../keystore/keystore-state.js';
-import { KmsRequestError } from '../kms-errors.js';
+import { KmsRequestError } from '../../kms-errors.js';
 import { EEK_IV_BYTES, decryptDek, encryptDek } from './eek-crypto.js';
 import { buildVersionName, parseVersionName } from './key-version-name.js';
 

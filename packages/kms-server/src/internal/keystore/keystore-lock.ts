@@ -1,6 +1,6 @@
 import { open, readFile, stat, unlink } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { KeystoreError } from '../kms-errors.js';
+import { KeystoreError } from '../../kms-errors.js';
 
 // Lock files held by this process: a lock naming our own pid that is not in this set was left by
 // an earlier process that had the same pid (a restarted container's pid 1), so it is stale.

@@ -12,7 +12,7 @@ import {
   type ErrorAnswer,
   type KmsErrorMapping,
 } from '../kms-error-table.js';
-import { KmsRequestError } from '../kms-errors.js';
+import { KmsRequestError } from '../../kms-errors.js';
 import type { KmsLogger } from '../kms-logger.js';
 import type { KmsInput } from './kms-input.js';
 import type { KmsMetrics } from './kms-metrics.js';

@@ -2,7 +2,7 @@ import type { KmsAcls, KeyOpType, KmsAclType } from '../acl/kms-acls.js';
 import { KEY_ACL_NAME_ATTRIBUTE } from '../acl/kms-acls.js';
 import type { KmsUser } from '../acl/kms-user.js';
 import type { KmsAudit, KmsOp } from '../audit/kms-audit.js';
-import { KmsRequestError } from '../kms-errors.js';
+import { KmsRequestError } from '../../kms-errors.js';
 import type { KeyProvider, KeyVersion } from '../keys/key-provider.js';
 import type { KmsInput } from './kms-input.js';
 import {

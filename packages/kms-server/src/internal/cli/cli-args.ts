@@ -1,4 +1,4 @@
-import { KmsConfigError } from '../kms-errors.js';
+import { KmsConfigError } from '../../kms-errors.js';
 
 /** What the command line asks for. */
 export type CliCommand =

@@ -1,6 +1,6 @@
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
-import { KmsRequestError } from '../kms-errors.js';
+import { KmsRequestError } from '../../kms-errors.js';
 import { AccessControlList } from '../acl/access-control-list.js';
 import type { KmsUser } from '../acl/kms-user.js';
 

@@ -1,5 +1,5 @@
 import { Redacted } from '@fastpath/core';
-import { KmsRequestError } from '../kms-errors.js';
+import { KmsRequestError } from '../../kms-errors.js';
 
 /** One key as stored: its metadata and the material of every version (index = version number). */
 export interface StoredKey {

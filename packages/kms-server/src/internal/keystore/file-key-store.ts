@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Redacted } from '@fastpath/core';
 import { Mutex, type MetricsRegistry } from '@fastpath/core';
-import { KeystoreError } from '../kms-errors.js';
+import { KeystoreError } from '../../kms-errors.js';
 import {
   DEFAULT_SCRYPT_PARAMS,
   decodeKeystore,

@@ -11,7 +11,7 @@ import {
   KmsRequestError,
   type KeystoreErrorCode,
   type KmsRequestErrorCode,
-} from '../kms-errors.js';
+} from '../../kms-errors.js';
 import type { PrimaryMessage, WorkerMessage } from './cluster-messages.js';
 
 interface Pending {

@@ -1,5 +1,5 @@
 import { createServer } from 'node:net';
-import { KmsListenError } from '../kms-errors.js';
+import { KmsListenError } from '../../kms-errors.js';
 
 /** What to change for each reason a listen fails. */
 const ADVICE: Readonly<Record<string, string>> = {
