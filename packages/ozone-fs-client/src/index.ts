@@ -14,6 +14,7 @@ export {
 } from './ozone-client.js';
 export {
   DEFAULT_OZONE_CLIENT_CONFIG,
+  loadOzoneSiteXml,
   MIN_BYTES_PER_CHECKSUM,
   OZONE_CLIENT_CONFIG_KEYS,
   ozoneClientConfigFromProperties,
@@ -21,6 +22,7 @@ export {
   parseStorageSize,
   validateOzoneClientConfig,
   type OzoneClientConfig,
+  type OzoneProperties,
 } from './ozone-client-config.js';
 export { KeyInputStream, type KeyBlockLocation, type KeyInputStreamStats } from './key-input-stream.js';
 export { KeyOutputStream } from './key-output-stream.js';

@@ -1,5 +1,10 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createOzoneClient } from './ozone-client.js';
 import {
   DEFAULT_OZONE_CLIENT_CONFIG,
+  loadOzoneSiteXml,
   ozoneClientConfigFromProperties,
   parseDurationMs,
   parseStorageSize,
@@ -68,5 +73,60 @@ describe('OzoneClientConfig', () => {
     expect(parseDurationMs('k', '30s')).toBe(30000);
     expect(parseDurationMs('k', '2m')).toBe(120000);
     expect(parseDurationMs('k', '1500')).toBe(1500);
+  });
+});
+
+describe('ozone-site.xml', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'fastpath-ozone-site-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  const site = (props: Record<string, string>): string =>
+    `<?xml version="1.0"?>\n<configuration>\n${Object.entries(props)
+      .map(([k, v]) => `  <property><name>${k}</name><value>${v}</value></property>`)
+      .join('\n')}\n</configuration>\n`;
+
+  it("is read with Hadoop's reader, later files winning, ${var} substituted", () => {
+    writeFileSync(
+      join(dir, 'a.xml'),
+      site({
+        'my.bpc': '1MB',
+        'ozone.client.bytes.per.checksum': '${my.bpc}',
+        'ozone.client.checksum.type': 'MD5',
+      }),
+    );
+    writeFileSync(join(dir, 'b.xml'), site({ 'ozone.client.checksum.type': 'CRC32C' }));
+    const c = ozoneClientConfigFromProperties(loadOzoneSiteXml([join(dir, 'a.xml'), join(dir, 'b.xml')]));
+    expect(c).toMatchObject({ bytesPerChecksum: 1 << 20, checksumType: 'CRC32C' });
+  });
+
+  it('configures a client, with explicit properties on top', () => {
+    writeFileSync(
+      join(dir, 'ozone-site.xml'),
+      site({ 'ozone.client.verify.checksum': 'false', 'ozone.client.read.timeout': '7s' }),
+    );
+    const client = createOzoneClient({
+      omAddress: '127.0.0.1:1',
+      configFiles: [join(dir, 'ozone-site.xml')],
+      properties: { 'ozone.client.read.timeout': '9s' },
+    });
+    try {
+      expect(client.config).toMatchObject({ verifyChecksum: false, readTimeoutMs: 9000 });
+    } finally {
+      client.close();
+    }
+  });
+
+  it('a file that is missing or not a configuration is ERR_HADOOP_CONFIGURATION', () => {
+    expect(() => loadOzoneSiteXml([join(dir, 'missing.xml')])).toThrow(
+      expect.objectContaining({ code: 'ERR_HADOOP_CONFIGURATION' }),
+    );
+    expect(loadOzoneSiteXml([join(dir, 'missing.xml')], { optional: true }).keys()).toEqual([]);
+    writeFileSync(join(dir, 'bad.xml'), '<configuration><property><name>x</name>');
+    expect(() => loadOzoneSiteXml([join(dir, 'bad.xml')])).toThrow(
+      expect.objectContaining({ code: 'ERR_HADOOP_CONFIGURATION' }),
+    );
   });
 });

@@ -1,4 +1,5 @@
 import { InvalidOptionError } from '@fastpath/core';
+import { HadoopConfiguration } from '@fastpath/hadoop-common';
 import type { ChecksumTypeName } from './internal/checksum.js';
 
 /**
@@ -86,6 +87,27 @@ const TIME_UNITS: Record<string, number> = {
   D: 86_400_000,
 };
 
+/** Properties under Ozone's keys: a Map, a plain object, or a `HadoopConfiguration` (ozone-site.xml). */
+export type OzoneProperties =
+  ReadonlyMap<string, string> | Readonly<Record<string, string>> | { get(key: string): string | undefined };
+
+/**
+ * Reads `ozone-site.xml` files with Hadoop's configuration reader, later files winning (a missing
+ * file is an error unless `optional`). Pass the result as `properties`.
+ *
+ * @example
+ * ```ts
+ * const site = loadOzoneSiteXml(['/etc/ozone/ozone-site.xml']);
+ * const client = createOzoneClient({ omAddress: 'om1:8981', properties: site });
+ * ```
+ */
+export function loadOzoneSiteXml(
+  paths: readonly string[],
+  options: { optional?: boolean } = {},
+): HadoopConfiguration {
+  return HadoopConfiguration.layered(...paths.map((path) => HadoopConfiguration.fromXmlFile(path, options)));
+}
+
 /** Hadoop storage sizes ("16KB", "4MB", "1048576"; binary units, as Hadoop's StorageUnit). */
 export function parseStorageSize(key: string, text: string): number {
   const m = /^\s*(\d+(?:\.\d+)?)\s*([a-zA-Z]*)\s*$/.exec(text);
@@ -134,12 +156,15 @@ const CHECKSUM_TYPES: readonly ChecksumTypeName[] = ['NONE', 'CRC32', 'CRC32C', 
  * ```
  */
 export function ozoneClientConfigFromProperties(
-  properties: ReadonlyMap<string, string> | Readonly<Record<string, string>>,
+  properties: OzoneProperties,
   base: Readonly<OzoneClientConfig> = DEFAULT_OZONE_CLIENT_CONFIG,
 ): OzoneClientConfig {
   const get = (k: keyof OzoneClientConfig): string | undefined => {
     const key = OZONE_CLIENT_CONFIG_KEYS[k];
-    return properties instanceof Map ? properties.get(key) : (properties as Record<string, string>)[key];
+    const getter = (properties as { get?: unknown }).get;
+    return typeof getter === 'function'
+      ? (properties as { get(key: string): string | undefined }).get(key)
+      : (properties as Readonly<Record<string, string>>)[key];
   };
   const c: OzoneClientConfig = { ...base };
   const K = OZONE_CLIENT_CONFIG_KEYS;

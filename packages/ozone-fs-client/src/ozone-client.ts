@@ -3,7 +3,9 @@ import { InvalidOptionError } from '@fastpath/core';
 import { OzoneClosedError, OzoneInvalidArgumentError, OzoneProtocolError } from './ozone-errors.js';
 import {
   DEFAULT_OZONE_CLIENT_CONFIG,
+  loadOzoneSiteXml,
   ozoneClientConfigFromProperties,
+  type OzoneProperties,
   validateOzoneClientConfig,
   type OzoneClientConfig,
 } from './ozone-client-config.js';
@@ -26,8 +28,10 @@ export interface OzoneClientOptions {
   omAddress: string;
   /** The user the OM sees (`OMRequest.userInfo.userName`). Default: the OS user. */
   userName?: string;
-  /** Hadoop-style properties under Ozone's keys (e.g. read from ozone-site.xml). Default: none. */
-  properties?: ReadonlyMap<string, string> | Readonly<Record<string, string>>;
+  /** `ozone-site.xml` files, read with Hadoop's configuration reader in order (later wins). Default: none. */
+  configFiles?: readonly string[];
+  /** Properties under Ozone's keys, on top of `configFiles` (a Map, an object, a HadoopConfiguration). Default: none. */
+  properties?: OzoneProperties;
   /** Settings that override `properties`. Default: none. */
   config?: Partial<OzoneClientConfig>;
   /** TLS for the OM and datanode channels. Default: plaintext. */
@@ -118,10 +122,11 @@ export class OzoneClient {
   constructor(options: OzoneClientOptions) {
     if (typeof options?.omAddress !== 'string' || options.omAddress.length === 0)
       throw new InvalidOptionError('omAddress', 'expected host:port of the OM gRPC service');
-    const fromProperties = ozoneClientConfigFromProperties(
-      options.properties ?? {},
+    const fromFiles = ozoneClientConfigFromProperties(
+      loadOzoneSiteXml(options.configFiles ?? []),
       DEFAULT_OZONE_CLIENT_CONFIG,
     );
+    const fromProperties = ozoneClientConfigFromProperties(options.properties ?? {}, fromFiles);
     this.config = Object.freeze(validateOzoneClientConfig({ ...fromProperties, ...options.config }));
     const omTimeoutMs = options.omTimeoutMs ?? DEFAULT_OZONE_CLIENT_OPTIONS.omTimeoutMs;
     const maxReceive = options.maxReceiveMessageBytes ?? DEFAULT_OZONE_CLIENT_OPTIONS.maxReceiveMessageBytes;
