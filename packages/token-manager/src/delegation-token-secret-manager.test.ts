@@ -8,8 +8,13 @@ import {
   DelegationTokenIdentifier,
   DelegationTokenSecretManager,
   DuplicateTokenError,
+  InMemoryTokenStore,
   TokenManagerStateError,
   type DelegationTokenSecretManagerOptions,
+  type PreparedToken,
+  type TokenInformation,
+  type TokenStore,
+  type TokenStoreContext,
 } from './index.js';
 
 describeSecretManagerContract(
@@ -33,31 +38,64 @@ describeSecretManagerContract(
 
 const T0 = Date.parse('2024-03-01T00:00:00Z');
 
-/** A manager that records Hadoop's storage hooks as they are called. */
-class RecordingManager extends DelegationTokenSecretManager {
+/**
+ * A store that records the calls of its manager (Hadoop's storage hooks, now the methods of
+ * the TokenStore it is composed with), keeping its state in the in-memory store it wraps.
+ */
+class RecordingStore implements TokenStore {
   readonly calls: string[] = [];
-  failStoreNewToken = false;
-  protected override async storeNewMasterKey(key: DelegationKey): Promise<void> {
-    this.calls.push(`storeNewMasterKey ${key.keyId}`);
+  failStoreToken = false;
+  readonly #inner = new InMemoryTokenStore();
+  readonly persistsOutsideLock = this.#inner.persistsOutsideLock;
+  readonly oneTokenPerSequenceNumber = this.#inner.oneTokenPerSequenceNumber;
+  start(context: TokenStoreContext): Promise<void> {
+    return this.#inner.start(context);
   }
-  protected override async removeStoredMasterKey(key: DelegationKey): Promise<void> {
-    this.calls.push(`removeStoredMasterKey ${key.keyId}`);
+  stop(): Promise<void> {
+    return this.#inner.stop();
   }
-  protected override async storeNewToken(id: DelegationTokenIdentifier, renewDate: number): Promise<void> {
-    if (this.failStoreNewToken) throw new Error('disk full');
-    this.calls.push(`storeNewToken ${id.sequenceNumber} ${renewDate - T0}`);
+  reset(): void {
+    this.#inner.reset();
   }
-  protected override async updateStoredToken(
-    id: DelegationTokenIdentifier,
-    renewDate: number,
-  ): Promise<void> {
-    this.calls.push(`updateStoredToken ${id.sequenceNumber} ${renewDate - T0}`);
+  allocateSequenceNumber(signal: AbortSignal | undefined): Promise<number> {
+    return this.#inner.allocateSequenceNumber(signal);
   }
-  protected override async removeStoredToken(id: DelegationTokenIdentifier): Promise<void> {
-    this.calls.push(`removeStoredToken ${id.sequenceNumber}`);
+  nextKeyId(): Promise<number> {
+    return this.#inner.nextKeyId();
   }
-  protected override async logExpireToken(id: DelegationTokenIdentifier): Promise<void> {
-    this.calls.push(`logExpireToken ${id.sequenceNumber}`);
+  async storeKey(key: DelegationKey): Promise<void> {
+    this.calls.push(`storeKey ${key.keyId}`);
+    await this.#inner.storeKey(key);
+  }
+  updateKey(key: DelegationKey): Promise<void> {
+    return this.#inner.updateKey(key);
+  }
+  async removeKey(key: DelegationKey): Promise<void> {
+    this.calls.push(`removeKey ${key.keyId}`);
+    await this.#inner.removeKey(key);
+  }
+  findKey(keyId: number): Promise<DelegationKey | undefined> {
+    return this.#inner.findKey(keyId);
+  }
+  async storeToken(prepared: PreparedToken): Promise<void> {
+    if (this.failStoreToken) throw new Error('disk full');
+    this.calls.push(`storeToken ${prepared.identifier.sequenceNumber} ${prepared.info.renewDate - T0}`);
+    await this.#inner.storeToken(prepared);
+  }
+  findTokenForUpdate(id: DelegationTokenIdentifier): Promise<TokenInformation | undefined> {
+    return this.#inner.findTokenForUpdate(id);
+  }
+  async updateToken(id: DelegationTokenIdentifier, info: TokenInformation): Promise<void> {
+    this.calls.push(`updateToken ${id.sequenceNumber} ${info.renewDate - T0}`);
+    await this.#inner.updateToken(id, info);
+  }
+  async removeToken(id: DelegationTokenIdentifier): Promise<boolean> {
+    this.calls.push(`removeToken ${id.sequenceNumber}`);
+    return this.#inner.removeToken(id);
+  }
+  async removeExpiredToken(id: DelegationTokenIdentifier): Promise<void> {
+    this.calls.push(`removeExpiredToken ${id.sequenceNumber}`);
+    await this.#inner.removeExpiredToken(id);
   }
 }
 
@@ -132,14 +170,16 @@ describe('DelegationTokenSecretManager (in-memory)', () => {
     ).rejects.toBeInstanceOf(TokenManagerStateError);
   });
 
-  it("calls Hadoop's storage hooks at the right moments", async () => {
+  it("calls Hadoop's storage hooks (its store's methods) at the right moments", async () => {
+    const store = new RecordingStore();
     const m = await started(
-      new RecordingManager({
+      new DelegationTokenSecretManager({
         clock,
         taskIntervalMs: 0,
         keyUpdateIntervalMs: 1000,
         tokenMaxLifetimeMs: 3000,
         tokenRenewIntervalMs: 2000,
+        store,
       }),
     );
     await m.rollMasterKey(); // key 1 retires with expiry T0 + 3000
@@ -151,23 +191,26 @@ describe('DelegationTokenSecretManager (in-memory)', () => {
     clock.advance(3000);
     await m.removeExpiredTokens();
     await m.rollMasterKey(); // key 1 has expired: removed from the store; key 2 retires
-    expect(m.calls).toEqual([
-      'storeNewMasterKey 1',
-      'storeNewMasterKey 2',
-      'storeNewToken 1 2000',
-      'updateStoredToken 1 2500',
-      'removeStoredToken 1',
-      'storeNewToken 2 2500',
-      'logExpireToken 2',
-      'removeStoredToken 2',
-      'removeStoredMasterKey 1',
-      'storeNewMasterKey 3',
+    // Hadoop's hooks: storeNewMasterKey = storeKey, storeNewToken = storeToken, updateStoredToken
+    // = updateToken, removeStoredToken = removeToken, logExpireToken + removeExpiredStoredToken =
+    // removeExpiredToken (one call), removeStoredMasterKey = removeKey.
+    expect(store.calls).toEqual([
+      'storeKey 1',
+      'storeKey 2',
+      'storeToken 1 2000',
+      'updateToken 1 2500',
+      'removeToken 1',
+      'storeToken 2 2500',
+      'removeExpiredToken 2',
+      'removeKey 1',
+      'storeKey 3',
     ]);
   });
 
   it('a failing store hook fails the creation and leaves nothing behind', async () => {
-    const m = await started(new RecordingManager({ clock, taskIntervalMs: 0 }));
-    m.failStoreNewToken = true;
+    const store = new RecordingStore();
+    const m = await started(new DelegationTokenSecretManager({ clock, taskIntervalMs: 0, store }));
+    store.failStoreToken = true;
     await expect(m.createToken({ owner: 'alice' })).rejects.toThrow('disk full');
     expect(m.tokenCount).toBe(0);
     expect(m.getTokenOwnerStats().size).toBe(0);

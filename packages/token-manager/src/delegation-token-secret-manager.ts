@@ -1,7 +1,6 @@
-import { createHash, createHmac, getHashes, timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import {
   InvalidOptionError,
-  LockAbortedError,
   MetricsRegistry,
   Mutex,
   ReadWriteLock,
@@ -13,49 +12,25 @@ import {
   type Clock,
   type LatencySummary,
 } from '@fastpath/core';
+import { InMemoryTokenStore } from './in-memory-token-store.js';
 import { formatTime } from './internal/format-time.js';
 import { kerberosShortName } from './internal/kerberos-short-name.js';
 import { randomKeyBytes } from './internal/random-key-bytes.js';
+import { TokenCreation, type CreationLocking, type TokenCreationHooks } from './internal/token-creation.js';
+import { TokenDecoder } from './internal/token-decoder.js';
 import { TokenMetrics, type TimedStep } from './internal/token-metrics.js';
+import { computeTokenPassword, resolveHmacAlgorithm } from './internal/token-password.js';
+import { KeyCache } from './key-cache.js';
 import {
   AccessControlError,
   DuplicateTokenError,
   InvalidTokenError,
-  TokenCreationAbortedError,
   TokenManagerStateError,
   TokenStoreUnavailableError,
 } from './token-errors.js';
-import { DelegationKey, DelegationTokenIdentifier, Token, WireFormatError } from '@fastpath/hadoop-common';
-
-/**
- * How token creation is locked.
- * - `'staged'` (HADOOP-20045): allocate the sequence number under a dedicated allocator mutex,
- *   fill the identifier and compute the password under a short global write lock with no I/O, then
- *   persist outside the global lock. Verification never waits on a creator's store I/O.
- * - `'global'`: the behaviour before the fix, the global write lock held across all three stages.
- *   Kept so tests can show it blocking and benchmarks can compare both in one run.
- */
-export type CreationLocking = 'staged' | 'global';
-
-/**
- * Fault-injection points of the creation path, for tests: each may return a promise, and the
- * creation waits for it while holding whatever the stage holds. Not for production use.
- */
-export interface TokenCreationHooks {
-  /**
-   * Runs in stage 1 just before a sequence range is reserved in the store (ZooKeeper managers
-   * only), holding the allocator mutex (`'staged'`) or the global write lock (`'global'`).
-   */
-  beforeRefill?: () => void | Promise<void>;
-  /** Runs in stage 1 once `sequenceNumber` is chosen, still holding what allocation holds. */
-  onAllocate?: (sequenceNumber: number) => void | Promise<void>;
-  /**
-   * Runs right before the prepared token is written to its store: outside the global lock for the
-   * ZooKeeper managers in `'staged'` mode; inside it in `'global'` mode and for the in-memory
-   * manager (whose store is the lock-protected cache).
-   */
-  beforePersist?: (sequenceNumber: number) => void | Promise<void>;
-}
+import { TokenCache, type TokenInformation } from './token-cache.js';
+import type { TokenStore, TokenStoreContext } from './token-store.js';
+import { DelegationKey, Token, type DelegationTokenIdentifier } from '@fastpath/hadoop-common';
 
 /** Options of {@link DelegationTokenSecretManager}. Intervals are milliseconds. */
 export interface DelegationTokenSecretManagerOptions {
@@ -100,6 +75,11 @@ export interface DelegationTokenSecretManagerOptions {
    * manager reports and tries again at the next period). Default: `process.emitWarning`.
    */
   onBackgroundError?: (error: unknown) => void;
+  /**
+   * Where keys and tokens are kept beyond the manager's cache, and where sequence numbers come
+   * from. Default: a new {@link InMemoryTokenStore}. The ZooKeeper managers bring their own.
+   */
+  store?: TokenStore;
 }
 
 /** Defaults of {@link DelegationTokenSecretManagerOptions} (Hadoop's defaults). */
@@ -116,16 +96,6 @@ export const DEFAULT_DELEGATION_TOKEN_SECRET_MANAGER_OPTIONS = Object.freeze({
   creationLocking: 'staged' as CreationLocking,
   name: 'token-manager',
 });
-
-/** What a manager keeps per token (Hadoop's `DelegationTokenInformation`). */
-export interface TokenInformation {
-  /** Time until which the token is valid unless renewed, epoch ms. */
-  readonly renewDate: number;
-  /** The password (HMAC of the identifier bytes). */
-  readonly password: Redacted<Buffer>;
-  /** MD5 hex of the identifier bytes when tracking ids are kept, else `null`. */
-  readonly trackingId: string | null;
-}
 
 /** What {@link DelegationTokenSecretManager.createToken} needs to know about the token to issue. */
 export interface CreateTokenRequest {
@@ -148,12 +118,6 @@ export interface CreateTokenOptions {
   signal?: AbortSignal;
 }
 
-/** A token that went through stages 1 and 2 and waits to be persisted. */
-export interface PreparedToken {
-  readonly identifier: DelegationTokenIdentifier;
-  readonly info: TokenInformation;
-}
-
 /** One line of {@link DelegationTokenSecretManager.getTopTokenRealOwners}. */
 export interface TokenOwnerCount {
   owner: string;
@@ -174,30 +138,19 @@ interface ResolvedOptions {
   name: string;
 }
 
-interface CacheEntry {
-  identifier: DelegationTokenIdentifier;
-  info: TokenInformation;
-}
-
-const JAVA_HMAC_NAMES: Record<string, string> = {
-  hmacsha1: 'sha1',
-  hmacsha256: 'sha256',
-  hmacsha512: 'sha512',
-};
 const MAX_INTERVAL_MS = 100 * 365 * 86_400_000;
-/** How many decoded token strings a manager remembers (a few MB at most). */
-const DECODED_STRINGS_MAX = 4096;
 
 /**
- * Hadoop's delegation token secret manager (`AbstractDelegationTokenSecretManager`), in memory:
- * issues, verifies, renews and cancels delegation tokens whose password is an HMAC of the
- * identifier bytes under a rolling master key, with Hadoop's defaults, rules and messages.
+ * Hadoop's delegation token secret manager (`AbstractDelegationTokenSecretManager`): issues,
+ * verifies, renews and cancels delegation tokens whose password is an HMAC of the identifier
+ * bytes under a rolling master key, with Hadoop's defaults, rules and messages.
  *
+ * It is composed of a token cache, a key cache, a {@link TokenStore} (in memory by default; the
+ * ZooKeeper managers in `@fastpath/token-manager/zookeeper` bring theirs), the creation path
+ * (allocate, prepare, persist; `creationLocking` sets its locking, HADOOP-20045) and a decoder.
  * Locking follows Hadoop's table (HADOOP-18851): verification and password retrieval share a
  * fair read lock; renewal, cancellation, key rolls and the collection phase of expiry take the
- * write lock. Creation runs in three stages (allocate, prepare, persist) whose locking is set by
- * `creationLocking` (HADOOP-20045). Subclasses plug in their store through the protected storage
- * methods; the ZooKeeper managers live in `@fastpath/token-manager/zookeeper`.
+ * write lock.
  *
  * @example
  * ```ts
@@ -213,31 +166,17 @@ const DECODED_STRINGS_MAX = 4096;
 export class DelegationTokenSecretManager implements AsyncDisposable {
   /** The metrics registry this manager records into. */
   readonly metrics: MetricsRegistry;
-  protected readonly options: ResolvedOptions;
-  protected readonly clock: Clock;
-  protected readonly hooks: TokenCreationHooks;
-  protected readonly tokenMetrics: TokenMetrics;
+  readonly #options: ResolvedOptions;
+  readonly #clock: Clock;
+  readonly #tokenMetrics: TokenMetrics;
   /** The global lock of Hadoop's lock table. */
-  protected readonly lock: ReadWriteLock;
-  /** The dedicated lock of stage 1 in `'staged'` mode. */
-  protected readonly allocatorLock: Mutex;
-
-  /** Master keys by id (Hadoop's `allKeys`). */
-  protected readonly allKeys = new Map<number, DelegationKey>();
-  /** The key new tokens are signed with. */
-  protected currentKey: DelegationKey | undefined;
-  /** Highest master-key id handed out by this manager (Hadoop's `currentId`). */
-  protected currentKeyIdValue = 0;
-  /** Highest sequence number handed out (Hadoop's `delegationTokenSequenceNumber`). */
-  protected sequenceNumberValue = 0;
-
-  readonly #tokens = new Map<string, CacheEntry>();
-  // Clients send the same token string on every request; decoding it (URL-safe base64, the
-  // identifier's varints, and re-encoding its canonical bytes) costs more than the rest of a
-  // cached verification, so decoded strings are remembered. Token and identifier are immutable,
-  // and only well-formed tokens of this manager's kind get in, so a hit answers exactly as a decode.
-  readonly #decodedStrings = new Map<string, { token: Token; identifier: DelegationTokenIdentifier }>();
-  readonly #ownerStats = new Map<string, number>();
+  readonly #lock: ReadWriteLock;
+  readonly #store: TokenStore;
+  readonly #tokens: TokenCache;
+  readonly #keys = new KeyCache();
+  readonly #creation: TokenCreation;
+  readonly #decoder: TokenDecoder;
+  readonly #storeContext: TokenStoreContext;
   readonly #onBackgroundError: (error: unknown) => void;
   #running = false;
   #timer: ReturnType<typeof setInterval> | undefined;
@@ -254,7 +193,7 @@ export class DelegationTokenSecretManager implements AsyncDisposable {
         min,
         MAX_INTERVAL_MS,
       );
-    this.options = {
+    const o: ResolvedOptions = {
       tokenKind: checkNonEmptyString('tokenKind', options.tokenKind ?? d.tokenKind),
       keyUpdateIntervalMs: interval('keyUpdateIntervalMs'),
       tokenMaxLifetimeMs: interval('tokenMaxLifetimeMs'),
@@ -278,27 +217,64 @@ export class DelegationTokenSecretManager implements AsyncDisposable {
       ]),
       name: checkNonEmptyString('name', options.name ?? d.name),
     };
-    this.clock = options.clock ?? systemClock;
-    if (typeof this.clock.now !== 'function')
+    this.#options = o;
+    this.#clock = options.clock ?? systemClock;
+    if (typeof this.#clock.now !== 'function')
       throw new InvalidOptionError('clock', 'must have a now() method');
-    this.hooks = { ...(options.hooks ?? {}) };
+    const store = options.store ?? new InMemoryTokenStore();
+    if (typeof store !== 'object' || store === null || typeof store.storeToken !== 'function')
+      throw new InvalidOptionError('store', 'expected a TokenStore');
+    this.#store = store;
+    this.#tokens = new TokenCache({ oneTokenPerSequenceNumber: store.oneTokenPerSequenceNumber });
+    const hooks = { ...(options.hooks ?? {}) };
     this.metrics = options.metrics ?? new MetricsRegistry();
-    this.tokenMetrics = new TokenMetrics(this.metrics);
-    this.lock = new ReadWriteLock({ name: `${this.options.name}-global`, metrics: this.metrics });
-    this.allocatorLock = new Mutex({ name: `${this.options.name}-allocator`, metrics: this.metrics });
+    this.#tokenMetrics = new TokenMetrics(this.metrics);
+    this.#lock = new ReadWriteLock({ name: `${o.name}-global`, metrics: this.metrics });
     this.#onBackgroundError =
       options.onBackgroundError ??
-      ((error) => process.emitWarning(`${this.options.name}: background task failed: ${String(error)}`));
+      ((error) => process.emitWarning(`${o.name}: background task failed: ${String(error)}`));
+    this.#decoder = new TokenDecoder(o.tokenKind);
+    this.#creation = new TokenCreation({
+      name: o.name,
+      locking: o.creationLocking,
+      tokenKind: o.tokenKind,
+      tokenMaxLifetimeMs: o.tokenMaxLifetimeMs,
+      tokenRenewIntervalMs: o.tokenRenewIntervalMs,
+      hmacAlgorithm: o.hmacAlgorithm,
+      clock: this.#clock,
+      lock: this.#lock,
+      allocatorLock: new Mutex({ name: `${o.name}-allocator`, metrics: this.metrics }),
+      store,
+      keys: this.#keys,
+      hooks,
+      trackingId: (identifier) => this.#trackingId(identifier),
+      timeStep: (step, ms) => this.#tokenMetrics.step(step, ms),
+    });
+    const metrics = this.#tokenMetrics;
+    this.#storeContext = {
+      tokenKind: o.tokenKind,
+      clock: this.#clock,
+      tokens: this.#tokens,
+      keys: this.#keys,
+      metrics: {
+        operation: (name, ms) => metrics.zookeeper(name, ms),
+        persistBatch: (size) => metrics.persistBatch(size),
+        cacheMiss: () => metrics.cacheMiss(),
+      },
+      beforeRefill: () => hooks.beforeRefill?.(),
+      trackingId: (identifier) => this.#trackingId(identifier),
+      reportBackgroundError: (error) => this.#onBackgroundError(error),
+    };
   }
 
   /** Token kind issued and accepted. */
   get tokenKind(): string {
-    return this.options.tokenKind;
+    return this.#options.tokenKind;
   }
 
   /** How creation is locked. */
   get creationLocking(): CreationLocking {
-    return this.options.creationLocking;
+    return this.#options.creationLocking;
   }
 
   /** Whether `start()` ran and `stop()` did not. */
@@ -313,7 +289,7 @@ export class DelegationTokenSecretManager implements AsyncDisposable {
 
   /** Id of the key new tokens are signed with (0 before start). */
   get currentKeyId(): number {
-    return this.currentKey?.keyId ?? 0;
+    return this.#keys.current?.keyId ?? 0;
   }
 
   /**
@@ -321,20 +297,20 @@ export class DelegationTokenSecretManager implements AsyncDisposable {
    * `startThreads`).
    */
   async start(): Promise<void> {
-    if (this.#running) throw new TokenManagerStateError(`${this.options.name} is already running`);
-    await this.startStorage();
+    if (this.#running) throw new TokenManagerStateError(`${this.#options.name} is already running`);
+    await this.#store.start(this.#storeContext);
     try {
-      await this.lock.runWrite(() => this.#installNewCurrentKey());
+      await this.#lock.runWrite(() => this.#installNewCurrentKey());
     } catch (error) {
-      await this.stopStorage();
+      await this.#store.stop();
       throw error;
     }
     this.#running = true;
-    const now = this.clock.now();
+    const now = this.#clock.now();
     this.#lastKeyUpdateMs = now;
     this.#lastCleanupMs = now;
-    const period = Math.min(this.options.taskIntervalMs, this.options.keyUpdateIntervalMs);
-    if (this.options.taskIntervalMs > 0) {
+    const period = Math.min(this.#options.taskIntervalMs, this.#options.keyUpdateIntervalMs);
+    if (this.#options.taskIntervalMs > 0) {
       this.#timer = setInterval(() => void this.#runDueTasks(), period);
       this.#timer.unref();
     }
@@ -346,7 +322,7 @@ export class DelegationTokenSecretManager implements AsyncDisposable {
     this.#timer = undefined;
     if (!this.#running) return;
     this.#running = false;
-    await this.stopStorage();
+    await this.#store.stop();
   }
 
   async [Symbol.asyncDispose](): Promise<void> {
@@ -354,7 +330,7 @@ export class DelegationTokenSecretManager implements AsyncDisposable {
   }
 
   // ---------------------------------------------------------------------------------------------
-  // Creation: three stages, one switch.
+  // Creation: the three stages live in TokenCreation.
 
   /**
    * Issues a token: allocates a sequence number, fills the identifier (issue date now, max date
@@ -368,106 +344,21 @@ export class DelegationTokenSecretManager implements AsyncDisposable {
    * ```
    */
   async createToken(request: CreateTokenRequest, options: CreateTokenOptions = {}): Promise<Token> {
-    const fields = this.#checkRequest(request);
-    if (!this.#running)
-      throw new TokenManagerStateError(`${this.options.name} is not running: call start() first`);
-    const signal = options.signal;
+    const fields = checkRequest(request);
+    this.#assertRunning();
     try {
-      const prepared =
-        this.options.creationLocking === 'global'
-          ? await this.#withAbort(() =>
-              this.lock.runWrite(
-                () => this.#createStages(fields, signal, true),
-                signal ? { signal } : undefined,
-              ),
-            )
-          : await this.#createStages(fields, signal, false);
-      this.tokenMetrics.created();
+      const prepared = await this.#creation.create(fields, options.signal);
+      this.#tokenMetrics.created();
       return new Token({
         identifier: prepared.identifier.bytes,
         password: prepared.info.password,
-        kind: this.options.tokenKind,
+        kind: this.#options.tokenKind,
         service: fields.service,
       });
     } catch (error) {
-      this.tokenMetrics.failed('create');
+      this.#tokenMetrics.failed('create');
       throw error;
     }
-  }
-
-  /**
-   * The three stages. With `underGlobalLock` the caller holds the write lock across all of them
-   * (`'global'`); otherwise stage 1 takes the allocator mutex, stage 2 the write lock, and stage 3
-   * runs outside both (`'staged'`).
-   */
-  async #createStages(
-    fields: Required<CreateTokenRequest>,
-    signal: AbortSignal | undefined,
-    underGlobalLock: boolean,
-  ): Promise<PreparedToken> {
-    const lockOptions = signal ? { signal } : undefined;
-    const allocate = (): Promise<number> => this.#allocate(signal);
-    const sequenceNumber = await this.#timed('allocate', () =>
-      underGlobalLock
-        ? allocate()
-        : this.#withAbort(() => this.allocatorLock.runExclusive(allocate, lockOptions)),
-    );
-    const prepareAndMaybeStore = async (): Promise<PreparedToken> => {
-      const prepared = this.#prepare(sequenceNumber, fields);
-      if (!this.persistsOutsideLock) {
-        // The base store is the lock-protected cache: it keeps Hadoop's storeToken-under-lock.
-        await this.hooks.beforePersist?.(sequenceNumber);
-        await this.storeToken(prepared.identifier, prepared.info);
-      }
-      return prepared;
-    };
-    const prepared = await this.#timed('prepare', () =>
-      underGlobalLock
-        ? prepareAndMaybeStore()
-        : this.#withAbort(() => this.lock.runWrite(prepareAndMaybeStore, lockOptions)),
-    );
-    if (this.persistsOutsideLock) {
-      await this.#timed('persist', async () => {
-        await this.hooks.beforePersist?.(sequenceNumber);
-        await this.persistCreatedToken(prepared);
-      });
-    }
-    return prepared;
-  }
-
-  async #allocate(signal: AbortSignal | undefined): Promise<number> {
-    if (signal?.aborted)
-      throw new TokenCreationAbortedError('token creation aborted before allocation', {
-        cause: signal.reason,
-      });
-    const sequenceNumber = await this.allocateSequenceNumber(signal);
-    await this.hooks.onAllocate?.(sequenceNumber);
-    return sequenceNumber;
-  }
-
-  /** Stage 2, under the write lock: no I/O here. */
-  #prepare(sequenceNumber: number, fields: Required<CreateTokenRequest>): PreparedToken {
-    const key = this.currentKey;
-    if (!key) throw new TokenManagerStateError(`${this.options.name} has no current master key`);
-    const now = this.clock.now();
-    const identifier = new DelegationTokenIdentifier(this.options.tokenKind, {
-      owner: fields.owner,
-      renewer: fields.renewer,
-      realUser: fields.realUser,
-      issueDate: now,
-      maxDate: now + this.options.tokenMaxLifetimeMs,
-      sequenceNumber,
-      masterKeyId: key.keyId,
-    });
-    const password = this.computePassword(identifier.bytes, key);
-    return {
-      identifier,
-      info: {
-        renewDate: now + this.options.tokenRenewIntervalMs,
-        password: new Redacted(password),
-        trackingId: this.#trackingId(identifier),
-      },
-    };
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -504,12 +395,12 @@ export class DelegationTokenSecretManager implements AsyncDisposable {
           `token (${identifier}) is invalid, password doesn't match`,
         );
       }
-      this.tokenMetrics.verified();
+      this.#tokenMetrics.verified();
     } catch (error) {
-      this.tokenMetrics.failed('verify');
+      this.#tokenMetrics.failed('verify');
       throw error;
     } finally {
-      this.tokenMetrics.step('verify', performance.now() - startedMs);
+      this.#tokenMetrics.step('verify', performance.now() - startedMs);
     }
   }
 
@@ -527,7 +418,7 @@ export class DelegationTokenSecretManager implements AsyncDisposable {
     try {
       decoded = this.decodeToken(token);
     } catch (error) {
-      this.tokenMetrics.failed('verify');
+      this.#tokenMetrics.failed('verify');
       throw error;
     }
     await this.verifyToken(decoded.identifier, decoded.token.password);
@@ -536,47 +427,18 @@ export class DelegationTokenSecretManager implements AsyncDisposable {
 
   /** Reads the identifier of a token of this manager's kind (`ERR_INVALID_TOKEN` if it cannot). */
   decodeToken(token: Token | string): { token: Token; identifier: DelegationTokenIdentifier } {
-    if (typeof token === 'string') {
-      const known = this.#decodedStrings.get(token);
-      if (known !== undefined) return known;
-    }
-    try {
-      const t = typeof token === 'string' ? Token.fromUrlString(token) : token;
-      if (!(t instanceof Token)) throw new WireFormatError('not a token');
-      if (t.kind !== this.options.tokenKind) {
-        throw new WireFormatError(`token kind "${t.kind}" is not "${this.options.tokenKind}"`);
-      }
-      const decoded = Object.freeze({
-        token: t,
-        identifier: DelegationTokenIdentifier.decode(this.options.tokenKind, t.identifier),
-      });
-      if (typeof token === 'string') {
-        // Bounded: when full, the oldest entry goes (insertion order), so a flood of distinct
-        // strings costs a decode each, as without the cache, and never grows memory.
-        if (this.#decodedStrings.size >= DECODED_STRINGS_MAX) {
-          this.#decodedStrings.delete(this.#decodedStrings.keys().next().value as string);
-        }
-        this.#decodedStrings.set(token, decoded);
-      }
-      return decoded;
-    } catch (error) {
-      if (error instanceof WireFormatError) {
-        throw new InvalidTokenError('malformed', `malformed delegation token: ${error.message}`, {
-          cause: error,
-        });
-      }
-      throw error;
-    }
+    return this.#decoder.decode(token);
   }
 
   async #findTokenInfo(identifier: DelegationTokenIdentifier): Promise<TokenInformation | undefined> {
-    const cached = await this.lock.runRead(() => this.#tokens.get(identifier.key)?.info);
-    if (cached !== undefined && cached.renewDate >= this.clock.now()) return cached;
+    const cached = await this.#lock.runRead(() => this.#tokens.get(identifier));
+    if (cached !== undefined && cached.renewDate >= this.#clock.now()) return cached;
+    if (this.#store.fetchToken === undefined) return cached;
     // Unknown or expired here: the store may know better (created or renewed by a peer since).
     // The read runs outside the lock: a slow store must not hold up writers (and, through the
     // fair lock, every reader queued behind them).
     try {
-      return (await this.fetchTokenInfo(identifier)) ?? cached;
+      return (await this.#store.fetchToken(identifier)) ?? cached;
     } catch (error) {
       // The store cannot be asked now: a token cached as expired is judged on what is known.
       if (cached !== undefined && error instanceof TokenStoreUnavailableError) return cached;
@@ -591,7 +453,7 @@ export class DelegationTokenSecretManager implements AsyncDisposable {
         `Token for real user: ${identifier.realUser}, can't be found in cache`,
       );
     }
-    const now = this.clock.now();
+    const now = this.#clock.now();
     if (info.renewDate < now) {
       throw new InvalidTokenError(
         'expired',
@@ -616,8 +478,8 @@ export class DelegationTokenSecretManager implements AsyncDisposable {
   async renewToken(token: Token | string, renewer: string): Promise<number> {
     try {
       const { token: t, identifier: id } = this.decodeToken(token);
-      const renewDate = await this.lock.runWrite(async () => {
-        const now = this.clock.now();
+      const renewDate = await this.#lock.runWrite(async () => {
+        const now = this.#clock.now();
         if (id.maxDate < now) {
           throw new InvalidTokenError(
             'renew-expired',
@@ -636,36 +498,36 @@ export class DelegationTokenSecretManager implements AsyncDisposable {
             `${renewer} tries to renew a token (${id}) with non-matching renewer ${id.renewer}`,
           );
         }
-        const key = await this.getDelegationKey(id.masterKeyId);
+        const key = await this.#store.findKey(id.masterKeyId);
         if (!key) {
           throw new InvalidTokenError(
             'unknown-master-key',
             `Unable to find master key for keyId=${id.masterKeyId} from cache. Failed to renew an unexpired token (${id}) with sequenceNumber=${id.sequenceNumber}`,
           );
         }
-        const password = this.computePassword(id.bytes, key);
+        const password = computeTokenPassword(this.#options.hmacAlgorithm, id.bytes, key);
         if (!constantTimeEqual(password, t.password.unwrap())) {
           throw new AccessControlError(
             'wrong-password',
             `${renewer} is trying to renew a token (${id}) with wrong password`,
           );
         }
-        const renewTime = Math.min(id.maxDate, now + this.options.tokenRenewIntervalMs);
-        const existing = await this.getTokenInfoForUpdate(id);
+        const renewTime = Math.min(id.maxDate, now + this.#options.tokenRenewIntervalMs);
+        const existing = await this.#store.findTokenForUpdate(id);
         if (existing === undefined) {
           throw new InvalidTokenError('unknown-token', `Renewal request for unknown token (${id})`);
         }
-        await this.updateToken(id, {
+        await this.#store.updateToken(id, {
           renewDate: renewTime,
           password: new Redacted(password),
           trackingId: this.#trackingId(id),
         });
         return renewTime;
       });
-      this.tokenMetrics.renewed();
+      this.#tokenMetrics.renewed();
       return renewDate;
     } catch (error) {
-      this.tokenMetrics.failed('renew');
+      this.#tokenMetrics.failed('renew');
       throw error;
     }
   }
@@ -682,7 +544,7 @@ export class DelegationTokenSecretManager implements AsyncDisposable {
   async cancelToken(token: Token | string, canceller: string): Promise<DelegationTokenIdentifier> {
     try {
       const { identifier: id } = this.decodeToken(token);
-      await this.lock.runWrite(async () => {
+      await this.#lock.runWrite(async () => {
         if (id.owner === '') throw new InvalidTokenError('no-owner', 'Token with no owner');
         const byRenewer = id.renewer !== '' && kerberosShortName(canceller) === id.renewer;
         if (canceller !== id.owner && !byRenewer) {
@@ -691,14 +553,14 @@ export class DelegationTokenSecretManager implements AsyncDisposable {
             `${canceller} is not authorized to cancel the token (${id})`,
           );
         }
-        if (!(await this.removeTokenForCancel(id))) {
+        if (!(await this.#store.removeToken(id))) {
           throw new InvalidTokenError('cancel-not-found', `Token not found (${id})`);
         }
       });
-      this.tokenMetrics.cancelled();
+      this.#tokenMetrics.cancelled();
       return id;
     } catch (error) {
-      this.tokenMetrics.failed('cancel');
+      this.#tokenMetrics.failed('cancel');
       throw error;
     }
   }
@@ -712,17 +574,18 @@ export class DelegationTokenSecretManager implements AsyncDisposable {
    */
   async rollMasterKey(): Promise<void> {
     this.#assertRunning();
-    await this.lock.runWrite(async () => {
+    await this.#lock.runWrite(async () => {
       await this.#removeExpiredKeys();
-      const current = this.currentKey;
+      const current = this.#keys.current;
       if (current) {
-        const retired = current.withExpiry(this.clock.now() + this.options.tokenMaxLifetimeMs);
-        this.currentKey = retired;
-        await this.updateDelegationKey(retired);
+        // The retiring key stays current until the new one is stored (a token must never name a
+        // key its peers cannot find); KeyCache replaces the current key of the same id.
+        const retired = current.withExpiry(this.#clock.now() + this.#options.tokenMaxLifetimeMs);
+        await this.#store.updateKey(retired);
       }
       await this.#installNewCurrentKey();
     });
-    this.#lastKeyUpdateMs = this.clock.now();
+    this.#lastKeyUpdateMs = this.#clock.now();
   }
 
   /**
@@ -730,23 +593,22 @@ export class DelegationTokenSecretManager implements AsyncDisposable {
    * lock, then removed from the store outside it. Resolves with the removed identifiers.
    */
   async removeExpiredTokens(): Promise<DelegationTokenIdentifier[]> {
-    const now = this.clock.now();
-    const expired = await this.lock.runWrite(() => {
+    const now = this.#clock.now();
+    const expired = await this.#lock.runWrite(() => {
       const out: DelegationTokenIdentifier[] = [];
-      for (const { identifier, info } of this.getCandidateTokensForCleanup()) {
+      for (const { identifier, info } of this.#tokens.entries()) {
         if (info.renewDate < now) {
           out.push(identifier);
-          this.cacheDelete(identifier);
+          this.#tokens.delete(identifier);
         }
       }
       return out;
     });
     for (const identifier of expired) {
       try {
-        await this.logExpireToken(identifier);
-        await this.removeExpiredStoredToken(identifier);
+        await this.#store.removeExpiredToken(identifier);
       } catch (error) {
-        this.tokenMetrics.failed('expire');
+        this.#tokenMetrics.failed('expire');
         this.#onBackgroundError(error);
       }
     }
@@ -759,25 +621,24 @@ export class DelegationTokenSecretManager implements AsyncDisposable {
    * diagnostics and tests.
    */
   cachedTokenInfo(identifier: DelegationTokenIdentifier): TokenInformation | undefined {
-    return this.#tokens.get(identifier.key)?.info;
+    return this.#tokens.get(identifier);
   }
 
   /** All master keys known (copies of the map's values). */
   async getAllKeys(): Promise<DelegationKey[]> {
-    return this.lock.runRead(() => [...this.allKeys.values()]);
+    return this.#lock.runRead(() => this.#keys.values());
   }
 
   /** The tracking id of a cached token, or `null`. */
   async getTokenTrackingId(identifier: DelegationTokenIdentifier): Promise<string | null> {
-    return this.lock.runRead(() => this.#tokens.get(identifier.key)?.info.trackingId ?? null);
+    return this.#lock.runRead(() => this.#tokens.get(identifier)?.trackingId ?? null);
   }
 
   /** Adds a key loaded from storage; only before `start()` (Hadoop's `addKey`). */
   async addKey(key: DelegationKey): Promise<void> {
     if (this.#running) throw new TokenManagerStateError("can't add a key while the manager is running");
-    await this.lock.runWrite(() => {
-      if (key.keyId > this.currentKeyIdValue) this.currentKeyIdValue = key.keyId;
-      this.allKeys.set(key.keyId, key);
+    await this.#lock.runWrite(() => {
+      this.#keys.set(key);
     });
   }
 
@@ -789,15 +650,15 @@ export class DelegationTokenSecretManager implements AsyncDisposable {
   async addPersistedToken(identifier: DelegationTokenIdentifier, renewDate: number): Promise<void> {
     if (this.#running)
       throw new TokenManagerStateError("can't add a persisted token while the manager is running");
-    await this.lock.runWrite(() => {
-      const key = this.allKeys.get(identifier.masterKeyId);
-      const password = key ? this.computePassword(identifier.bytes, key) : Buffer.alloc(0);
-      if (identifier.sequenceNumber > this.sequenceNumberValue)
-        this.sequenceNumberValue = identifier.sequenceNumber;
-      if (this.#tokens.has(identifier.key)) {
+    await this.#lock.runWrite(() => {
+      const key = this.#keys.get(identifier.masterKeyId);
+      const password = key
+        ? computeTokenPassword(this.#options.hmacAlgorithm, identifier.bytes, key)
+        : Buffer.alloc(0);
+      if (this.#tokens.has(identifier)) {
         throw new DuplicateTokenError(`Same delegation token being added twice: (${identifier})`);
       }
-      this.cachePut(identifier, {
+      this.#tokens.put(identifier, {
         renewDate: key ? renewDate : 0,
         password: new Redacted(password),
         trackingId: this.#trackingId(identifier),
@@ -807,23 +668,21 @@ export class DelegationTokenSecretManager implements AsyncDisposable {
 
   /** Forgets all keys, tokens and counters (Hadoop's `reset`). */
   async reset(): Promise<void> {
-    await this.lock.runWrite(() => {
-      this.currentKeyIdValue = 0;
-      this.allKeys.clear();
-      this.sequenceNumberValue = 0;
-      this.currentKey = undefined;
-      this.cacheClear();
+    await this.#lock.runWrite(() => {
+      this.#store.reset();
+      this.#keys.clear();
+      this.#tokens.clear();
     });
   }
 
   /** Number of cached tokens per real owner (realUser when set, else owner). */
   getTokenOwnerStats(): ReadonlyMap<string, number> {
-    return new Map(this.#ownerStats);
+    return this.#tokens.ownerCounts();
   }
 
   /** The `n` real owners holding the most cached tokens, most first. */
   getTopTokenRealOwners(n: number): TokenOwnerCount[] {
-    return [...this.#ownerStats]
+    return [...this.#tokens.ownerCounts()]
       .map(([owner, count]) => ({ owner, count }))
       .sort((a, b) => b.count - a.count || (a.owner < b.owner ? -1 : 1))
       .slice(0, Math.max(0, n));
@@ -831,200 +690,35 @@ export class DelegationTokenSecretManager implements AsyncDisposable {
 
   /** Exact latency percentiles of the creation stages and of verification since start or reset. */
   latency(): Record<TimedStep, LatencySummary> {
-    return this.tokenMetrics.summaries();
+    return this.#tokenMetrics.summaries();
   }
 
   /** Clears the in-process latency recorders (not the Prometheus series). */
   resetLatency(): void {
-    this.tokenMetrics.resetLatency();
-  }
-
-  /** Reports a failure of background work (key rolls, scans, store synchronisation). */
-  protected reportBackgroundError(error: unknown): void {
-    this.#onBackgroundError(error);
-  }
-
-  /** HMAC of `bytes` under `key` with the configured algorithm (Hadoop's `createPassword`). */
-  protected computePassword(bytes: Uint8Array, key: DelegationKey): Buffer {
-    if (key.key === null) throw new TokenManagerStateError(`master key ${key.keyId} has no material`);
-    return createHmac(this.options.hmacAlgorithm, key.key.unwrap()).update(bytes).digest();
-  }
-
-  // ---------------------------------------------------------------------------------------------
-  // Storage: what a subclass overrides. The base store is the in-memory cache itself.
-
-  /** Prepares the store before the first key is made (connect, load). */
-  protected async startStorage(): Promise<void> {}
-
-  /** Releases the store. */
-  protected async stopStorage(): Promise<void> {}
-
-  /**
-   * Whether stage 3 writes to an external store outside the global lock (`persistCreatedToken`).
-   * `false` (the base): the token is stored by `storeToken` inside stage 2's lock section.
-   */
-  protected get persistsOutsideLock(): boolean {
-    return false;
-  }
-
-  /**
-   * Stage 3 for external stores: resolves once the store has confirmed the token. Must not
-   * publish the token into the local cache before that.
-   */
-  protected async persistCreatedToken(prepared: PreparedToken): Promise<void> {
-    throw new TokenManagerStateError(
-      `${this.constructor.name} does not persist outside the lock (${prepared.identifier.sequenceNumber})`,
-    );
-  }
-
-  /** Stage 1: the next sequence number (Hadoop's `incrementDelegationTokenSeqNum`). */
-  protected async allocateSequenceNumber(_signal?: AbortSignal): Promise<number> {
-    return ++this.sequenceNumberValue;
-  }
-
-  /** The next master-key id (Hadoop's `incrementCurrentKeyId`); called under the write lock. */
-  protected async incrementCurrentKeyId(): Promise<number> {
-    return ++this.currentKeyIdValue;
-  }
-
-  /** A master key by id (Hadoop's `getDelegationKey`). */
-  protected async getDelegationKey(keyId: number): Promise<DelegationKey | undefined> {
-    return this.allKeys.get(keyId);
-  }
-
-  /** Stores a new master key (Hadoop's `storeDelegationKey`). */
-  protected async storeDelegationKey(key: DelegationKey): Promise<void> {
-    this.allKeys.set(key.keyId, key);
-    await this.storeNewMasterKey(key);
-  }
-
-  /** Re-stores a key whose expiry changed (Hadoop's `updateDelegationKey`). */
-  protected async updateDelegationKey(key: DelegationKey): Promise<void> {
-    this.allKeys.set(key.keyId, key);
-  }
-
-  /** Stores a created token (Hadoop's `storeToken`): cache, owner stats, `storeNewToken` hook. */
-  protected async storeToken(identifier: DelegationTokenIdentifier, info: TokenInformation): Promise<void> {
-    this.cachePut(identifier, info);
-    try {
-      await this.storeNewToken(identifier, info.renewDate);
-    } catch (error) {
-      // A creation is reported only once stored: undo the cache entry so nothing half-made stays.
-      this.cacheDelete(identifier);
-      throw error;
-    }
-  }
-
-  /** Stores a renewed token (Hadoop's `updateToken`): cache and `updateStoredToken` hook. */
-  protected async updateToken(identifier: DelegationTokenIdentifier, info: TokenInformation): Promise<void> {
-    this.cachePut(identifier, info);
-    await this.updateStoredToken(identifier, info.renewDate);
-  }
-
-  /** The token info renewal works on (Hadoop's `getTokenInfo` under the write lock). */
-  protected async getTokenInfoForUpdate(
-    identifier: DelegationTokenIdentifier,
-  ): Promise<TokenInformation | undefined> {
-    return this.#tokens.get(identifier.key)?.info;
-  }
-
-  /**
-   * Cancellation's removal: drops the token and calls `removeStoredToken`. Resolves `false` when
-   * the token is unknown.
-   */
-  protected async removeTokenForCancel(identifier: DelegationTokenIdentifier): Promise<boolean> {
-    if (!this.cacheDelete(identifier)) return false;
-    await this.removeStoredToken(identifier);
-    return true;
-  }
-
-  /** The cache-miss path of verification: read the token from the store. Base: no store. */
-  protected async fetchTokenInfo(
-    _identifier: DelegationTokenIdentifier,
-  ): Promise<TokenInformation | undefined> {
-    return undefined;
-  }
-
-  /** Tokens the expiry scan looks at (Hadoop's `getCandidateTokensForCleanup`). */
-  protected getCandidateTokensForCleanup(): Iterable<CacheEntry> {
-    return [...this.#tokens.values()];
-  }
-
-  /** Removes an expired token from the store (Hadoop's `removeExpiredStoredToken`). */
-  protected async removeExpiredStoredToken(identifier: DelegationTokenIdentifier): Promise<void> {
-    await this.removeStoredToken(identifier);
-  }
-
-  // Hadoop's storage hooks, all no-ops here.
-  protected async storeNewMasterKey(_key: DelegationKey): Promise<void> {}
-  protected async removeStoredMasterKey(_key: DelegationKey): Promise<void> {}
-  protected async storeNewToken(_identifier: DelegationTokenIdentifier, _renewDate: number): Promise<void> {}
-  protected async updateStoredToken(
-    _identifier: DelegationTokenIdentifier,
-    _renewDate: number,
-  ): Promise<void> {}
-  protected async removeStoredToken(_identifier: DelegationTokenIdentifier): Promise<void> {}
-  protected async logUpdateMasterKey(_key: DelegationKey): Promise<void> {}
-  protected async logExpireToken(_identifier: DelegationTokenIdentifier): Promise<void> {}
-
-  // ---------------------------------------------------------------------------------------------
-  // The local cache, with owner statistics kept in step.
-
-  protected cacheGet(identifier: DelegationTokenIdentifier): TokenInformation | undefined {
-    return this.#tokens.get(identifier.key)?.info;
-  }
-
-  /** Puts or replaces a token; counts its real owner when it is new. */
-  protected cachePut(identifier: DelegationTokenIdentifier, info: TokenInformation): void {
-    const isNew = !this.#tokens.has(identifier.key);
-    this.#tokens.set(identifier.key, { identifier, info });
-    if (isNew) {
-      const owner = realOwner(identifier);
-      this.#ownerStats.set(owner, (this.#ownerStats.get(owner) ?? 0) + 1);
-    }
-  }
-
-  /** Drops a token; resolves whether it was there. */
-  protected cacheDelete(identifier: DelegationTokenIdentifier): boolean {
-    if (!this.#tokens.delete(identifier.key)) return false;
-    const owner = realOwner(identifier);
-    const count = (this.#ownerStats.get(owner) ?? 0) - 1;
-    if (count > 0) this.#ownerStats.set(owner, count);
-    else this.#ownerStats.delete(owner);
-    return true;
-  }
-
-  protected cacheEntries(): IterableIterator<CacheEntry> {
-    return this.#tokens.values();
-  }
-
-  protected cacheClear(): void {
-    this.#tokens.clear();
-    this.#ownerStats.clear();
+    this.#tokenMetrics.resetLatency();
   }
 
   // ---------------------------------------------------------------------------------------------
 
   /** Makes and stores a new current key; the caller holds the write lock. */
   async #installNewCurrentKey(): Promise<void> {
-    const keyId = await this.incrementCurrentKeyId();
+    const keyId = await this.#store.nextKeyId();
     const key = new DelegationKey({
       keyId,
-      expiryDate: this.clock.now() + this.options.keyUpdateIntervalMs + this.options.tokenMaxLifetimeMs,
-      key: randomKeyBytes(this.options.masterKeyLengthBytes),
+      expiryDate: this.#clock.now() + this.#options.keyUpdateIntervalMs + this.#options.tokenMaxLifetimeMs,
+      key: randomKeyBytes(this.#options.masterKeyLengthBytes),
     });
-    await this.logUpdateMasterKey(key);
     // Stored before it becomes current: a token must never name a key its peers cannot find.
-    await this.storeDelegationKey(key);
-    this.currentKey = key;
+    await this.#store.storeKey(key);
+    this.#keys.setCurrent(key);
   }
 
   async #removeExpiredKeys(): Promise<void> {
-    const now = this.clock.now();
-    for (const key of [...this.allKeys.values()]) {
+    const now = this.#clock.now();
+    for (const key of this.#keys.values()) {
       if (key.expiryDate < now) {
-        this.allKeys.delete(key.keyId);
-        if (key.keyId !== this.currentKey?.keyId) await this.removeStoredMasterKey(key);
+        this.#keys.delete(key.keyId);
+        if (key.keyId !== this.#keys.current?.keyId) await this.#store.removeKey(key);
       }
     }
   }
@@ -1033,9 +727,9 @@ export class DelegationTokenSecretManager implements AsyncDisposable {
     if (this.#taskBusy || !this.#running) return;
     this.#taskBusy = true;
     try {
-      const now = this.clock.now();
-      if (this.#lastKeyUpdateMs + this.options.keyUpdateIntervalMs < now) await this.rollMasterKey();
-      if (this.#lastCleanupMs + this.options.removalScanIntervalMs < now) await this.removeExpiredTokens();
+      const now = this.#clock.now();
+      if (this.#lastKeyUpdateMs + this.#options.keyUpdateIntervalMs < now) await this.rollMasterKey();
+      if (this.#lastCleanupMs + this.#options.removalScanIntervalMs < now) await this.removeExpiredTokens();
     } catch (error) {
       this.#onBackgroundError(error);
     } finally {
@@ -1045,73 +739,37 @@ export class DelegationTokenSecretManager implements AsyncDisposable {
 
   #assertRunning(): void {
     if (!this.#running)
-      throw new TokenManagerStateError(`${this.options.name} is not running: call start() first`);
-  }
-
-  #checkRequest(request: CreateTokenRequest): Required<CreateTokenRequest> {
-    if (typeof request !== 'object' || request === null) {
-      throw new InvalidOptionError('request', 'expected { owner, renewer?, realUser?, service? }');
-    }
-    const text = (name: keyof CreateTokenRequest, value: unknown): string => {
-      if (value === undefined) return '';
-      if (typeof value !== 'string')
-        throw new InvalidOptionError(name, `expected a string, got ${typeof value}`);
-      return value;
-    };
-    return {
-      owner: text('owner', request.owner),
-      renewer: kerberosShortName(text('renewer', request.renewer)),
-      realUser: text('realUser', request.realUser),
-      service: text('service', request.service),
-    };
+      throw new TokenManagerStateError(`${this.#options.name} is not running: call start() first`);
   }
 
   #trackingId(identifier: DelegationTokenIdentifier): string | null {
-    return this.options.storeTokenTrackingId
+    return this.#options.storeTokenTrackingId
       ? createHash('md5').update(identifier.bytes).digest('hex')
       : null;
   }
-
-  async #timed<T>(step: TimedStep, fn: () => Promise<T>): Promise<T> {
-    const startedMs = performance.now();
-    try {
-      return await fn();
-    } finally {
-      this.tokenMetrics.step(step, performance.now() - startedMs);
-    }
-  }
-
-  /** Turns a lock wait given up on by the caller's signal into the creation's own error. */
-  async #withAbort<T>(fn: () => Promise<T>): Promise<T> {
-    try {
-      return await fn();
-    } catch (error) {
-      if (error instanceof LockAbortedError) {
-        throw new TokenCreationAbortedError(`token creation aborted while waiting for lock "${error.lock}"`, {
-          cause: error,
-        });
-      }
-      throw error;
-    }
-  }
 }
 
-function realOwner(identifier: DelegationTokenIdentifier): string {
-  return identifier.realUser !== '' ? identifier.realUser : identifier.owner;
+function checkRequest(request: CreateTokenRequest): Required<CreateTokenRequest> {
+  if (typeof request !== 'object' || request === null) {
+    throw new InvalidOptionError('request', 'expected { owner, renewer?, realUser?, service? }');
+  }
+  const text = (name: keyof CreateTokenRequest, value: unknown): string => {
+    if (value === undefined) return '';
+    if (typeof value !== 'string')
+      throw new InvalidOptionError(name, `expected a string, got ${typeof value}`);
+    return value;
+  };
+  return {
+    owner: text('owner', request.owner),
+    renewer: kerberosShortName(text('renewer', request.renewer)),
+    realUser: text('realUser', request.realUser),
+    service: text('service', request.service),
+  };
 }
 
 /** Equal-length buffers compared in constant time; a length difference is not secret. */
 function constantTimeEqual(a: Uint8Array, b: Uint8Array): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
-}
-
-function resolveHmacAlgorithm(value: unknown): string {
-  const name = checkNonEmptyString('hmacAlgorithm', value);
-  const resolved = JAVA_HMAC_NAMES[name.toLowerCase()] ?? name.toLowerCase();
-  if (!getHashes().includes(resolved)) {
-    throw new InvalidOptionError('hmacAlgorithm', `unknown hash "${name}"`);
-  }
-  return resolved;
 }
 
 function checkBoolean(option: string, value: unknown): boolean {

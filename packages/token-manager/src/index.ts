@@ -5,13 +5,14 @@ export {
   DelegationTokenSecretManager,
   type CreateTokenOptions,
   type CreateTokenRequest,
-  type CreationLocking,
   type DelegationTokenSecretManagerOptions,
-  type PreparedToken,
-  type TokenCreationHooks,
-  type TokenInformation,
   type TokenOwnerCount,
 } from './delegation-token-secret-manager.js';
+export type { CreationLocking, TokenCreationHooks } from './internal/token-creation.js';
+export type { PreparedToken, TokenStore, TokenStoreContext, TokenStoreMetrics } from './token-store.js';
+export { InMemoryTokenStore } from './in-memory-token-store.js';
+export type { CacheTicket, CachedToken, TokenCache, TokenInformation } from './token-cache.js';
+export type { KeyCache } from './key-cache.js';
 export {
   AccessControlError,
   DuplicateTokenError,

@@ -1,10 +1,7 @@
 import { checkInteger } from '@fastpath/core';
-import type { ConnectionChange } from './internal/zk/zk-session.js';
-import { TokenStoreUnavailableError } from './token-errors.js';
-import {
-  ZkDelegationTokenSecretManager,
-  type ZkDelegationTokenSecretManagerOptions,
-} from './zk-delegation-token-secret-manager.js';
+import type { ZkTokenStoreOptions } from './internal/zk/zk-token-store.js';
+import { ZkDelegationTokenSecretManager } from './zk-delegation-token-secret-manager.js';
+import type { ZkDelegationTokenSecretManagerOptions } from './zk-delegation-token-secret-manager-options.js';
 
 /** Options of {@link RouterZkDelegationTokenSecretManager}: the ZooKeeper options, watchers off. */
 export interface RouterZkDelegationTokenSecretManagerOptions extends Omit<
@@ -26,8 +23,10 @@ export const DEFAULT_ROUTER_ZK_DELEGATION_TOKEN_SECRET_MANAGER_OPTIONS = Object.
 /**
  * The HDFS Router's ZooKeeper secret manager (`ZKDelegationTokenSecretManagerImpl`): no token
  * watches (thousands of routers would flood ZooKeeper with them); instead the local cache is
- * loaded at start and rebuilt from `ZKDTSMTokensRoot` every `tokenSyncIntervalMs`, dropping tokens
- * that are gone. A token created or renewed elsewhere is found by the cache-miss read meanwhile.
+ * loaded at start and rebuilt from `ZKDTSMTokensRoot` every `tokenSyncIntervalMs` and after each
+ * reconnection, dropping tokens that are gone. A token created or renewed elsewhere is found by
+ * the cache-miss read meanwhile. It is the manager composed with the ZooKeeper token store in
+ * its Router configuration.
  *
  * As required by HADOOP-20045, creation publishes no cache entry, neither before persistence
  * (Hadoop's Router did, leaving an entry behind when the write failed) nor unconditionally after it
@@ -45,19 +44,19 @@ export const DEFAULT_ROUTER_ZK_DELEGATION_TOKEN_SECRET_MANAGER_OPTIONS = Object.
  * ```
  */
 export class RouterZkDelegationTokenSecretManager extends ZkDelegationTokenSecretManager {
-  readonly #syncIntervalMs: number;
-  #timer: ReturnType<typeof setInterval> | undefined;
-  #rebuilding: Promise<void> | undefined;
-
   constructor(options: RouterZkDelegationTokenSecretManagerOptions) {
-    super({ ...options, tokenWatcherEnabled: false });
-    this.#syncIntervalMs = checkInteger(
-      'tokenSyncIntervalMs',
-      options.tokenSyncIntervalMs ??
-        DEFAULT_ROUTER_ZK_DELEGATION_TOKEN_SECRET_MANAGER_OPTIONS.tokenSyncIntervalMs,
-      1,
-      86_400_000,
-    );
+    const storeOptions: ZkTokenStoreOptions = {
+      ...options,
+      tokenWatcherEnabled: false,
+      rebuildIntervalMs: checkInteger(
+        'tokenSyncIntervalMs',
+        options?.tokenSyncIntervalMs ??
+          DEFAULT_ROUTER_ZK_DELEGATION_TOKEN_SECRET_MANAGER_OPTIONS.tokenSyncIntervalMs,
+        1,
+        86_400_000,
+      ),
+    };
+    super(storeOptions);
   }
 
   /**
@@ -65,35 +64,6 @@ export class RouterZkDelegationTokenSecretManager extends ZkDelegationTokenSecre
    * every token node and drops cached tokens whose node is gone.
    */
   rebuildTokenCache(): Promise<void> {
-    if (!this.#rebuilding) {
-      this.#rebuilding = this.syncTokensFromStore({ reloadAll: true, removeMissing: true }).finally(() => {
-        this.#rebuilding = undefined;
-      });
-    }
-    return this.#rebuilding;
-  }
-
-  protected override async startStorage(): Promise<void> {
-    await super.startStorage();
-    await this.syncTokensFromStore({ reloadAll: true, removeMissing: false });
-    this.#timer = setInterval(() => {
-      this.rebuildTokenCache().catch((error: unknown) => this.#report(error));
-    }, this.#syncIntervalMs);
-    this.#timer.unref();
-  }
-
-  protected override async stopStorage(): Promise<void> {
-    if (this.#timer !== undefined) clearInterval(this.#timer);
-    this.#timer = undefined;
-    await super.stopStorage();
-  }
-
-  protected override onConnectionChange(change: ConnectionChange): void {
-    super.onConnectionChange(change);
-    this.rebuildTokenCache().catch((error: unknown) => this.#report(error));
-  }
-
-  #report(error: unknown): void {
-    if (!(error instanceof TokenStoreUnavailableError)) this.reportBackgroundError(error);
+    return this.store.rebuildTokenCache();
   }
 }
