@@ -6,19 +6,6 @@ import type {
   ZkDtsmPaths,
 } from './zk-delegation-token-secret-manager-options.js';
 
-export {
-  DEFAULT_ZK_DELEGATION_TOKEN_SECRET_MANAGER_OPTIONS,
-  ZK_DTSM_KEY_ID_ROOT,
-  ZK_DTSM_MASTER_KEY_ROOT,
-  ZK_DTSM_ROOT,
-  ZK_DTSM_SEQ_NUM_ROOT,
-  ZK_DTSM_TOKENS_ROOT,
-  zkDtsmPaths,
-  type ZkAuthType,
-  type ZkDelegationTokenSecretManagerOptions,
-  type ZkDtsmPaths,
-} from './zk-delegation-token-secret-manager-options.js';
-
 /**
  * Hadoop's `ZKDelegationTokenSecretManager`: delegation tokens shared by several managers
  * (processes, hosts) through ZooKeeper, in Hadoop's znode layout and payloads, so a tree is

@@ -1,5 +1,6 @@
 // @fastpath/token-manager/zookeeper: the ZooKeeper-backed secret managers (optional surface: it
 // is the only part of the package that loads node-zookeeper-client).
+export { ZkDelegationTokenSecretManager } from './zk-delegation-token-secret-manager.js';
 export {
   DEFAULT_ZK_DELEGATION_TOKEN_SECRET_MANAGER_OPTIONS,
   ZK_DTSM_KEY_ID_ROOT,
@@ -7,12 +8,11 @@ export {
   ZK_DTSM_ROOT,
   ZK_DTSM_SEQ_NUM_ROOT,
   ZK_DTSM_TOKENS_ROOT,
-  ZkDelegationTokenSecretManager,
   zkDtsmPaths,
   type ZkAuthType,
   type ZkDelegationTokenSecretManagerOptions,
   type ZkDtsmPaths,
-} from './zk-delegation-token-secret-manager.js';
+} from './zk-delegation-token-secret-manager-options.js';
 export {
   DEFAULT_ROUTER_ZK_DELEGATION_TOKEN_SECRET_MANAGER_OPTIONS,
   RouterZkDelegationTokenSecretManager,
