@@ -8,6 +8,7 @@ export {
   type ClientTlsOptions,
   type CreateKeyOptions,
   type KeyDetails,
+  type OzoneFileStatus,
   type OzoneClientOptions,
   type StorageType,
   type VolumeInfo,
@@ -24,7 +25,33 @@ export {
   type OzoneClientConfig,
   type OzoneProperties,
 } from './ozone-client-config.js';
-export { KeyInputStream, type KeyBlockLocation, type KeyInputStreamStats } from './key-input-stream.js';
+export {
+  DEFAULT_WINDOW_CACHE_BYTES,
+  KeyInputStream,
+  type BadReplicaReport,
+  type KeyBlockLocation,
+  type KeyInputStreamStats,
+} from './key-input-stream.js';
+export {
+  DEFAULT_OZONE_FILE_SYSTEM_OPTIONS,
+  OzoneFileSystem,
+  type CreateFileOptions,
+  type OzoneFileSystemOptions,
+} from './fs/ozone-file-system.js';
+export { closeAllFileSystems, getFileSystem, newFileSystemInstance } from './fs/file-system-cache.js';
+export { OzoneFSInputStream } from './fs/fs-input-stream.js';
+export type { FileStatus } from './fs/file-status.js';
+export { parseOzoneUri, type OzoneFsAuthority, type OzoneScheme } from './fs/ozone-path.js';
+export {
+  ChecksumError,
+  EndOfFileError,
+  FileAlreadyExistsError,
+  FileNotFoundError,
+  InvalidPathError,
+  ParentNotDirectoryError,
+  PathIsNotEmptyDirectoryError,
+  UnsupportedOperationError,
+} from './fs/file-system-errors.js';
 export { KeyOutputStream } from './key-output-stream.js';
 export type { ChecksumTypeName } from './internal/checksum.js';
 export type { DatanodeAddress } from './internal/pipeline.js';

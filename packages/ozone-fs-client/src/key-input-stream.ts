@@ -35,6 +35,23 @@ interface ChunkEntry {
   length: number;
 }
 
+/** A widened, verified window kept after a read that used only part of it (ChunkInputStream's buffers). */
+interface CachedWindow {
+  /** Offset of the window within its chunk. */
+  offset: number;
+  data: Uint8Array;
+}
+
+/** Most bytes of widened windows a stream keeps (one window per chunk, oldest dropped first). */
+export const DEFAULT_WINDOW_CACHE_BYTES = 8 * 1024 * 1024;
+
+/** A replica whose data did not match its checksums, as the stream reports it. */
+export interface BadReplicaReport {
+  datanodeUuid: string;
+  address: string;
+  location: ChunkLocation;
+}
+
 interface BlockState {
   location: KeyBlockLocation;
   chunks?: Promise<ChunkEntry[]> | undefined;
@@ -51,6 +68,8 @@ export interface KeyInputStreamStats {
   getBlockCalls: number;
   /** Replica attempts that failed and were failed over. */
   failovers: number;
+  /** Bytes served from a cached widened window without a datanode call. */
+  bytesFromCache: number;
 }
 
 /**
@@ -69,9 +88,16 @@ export class KeyInputStream {
     readChunkCalls: 0,
     getBlockCalls: 0,
     failovers: 0,
+    bytesFromCache: 0,
   };
+  /** Replicas found corrupt by this stream's reads, in the order found. */
+  readonly badReplicas: BadReplicaReport[] = [];
   readonly #blocks: BlockState[];
   readonly #ctx: ClientContext;
+  readonly #windowCacheBytes: number;
+  /** Widened windows by chunk (Map order = age); total bytes in #cachedBytes. */
+  readonly #windows = new Map<ChunkEntry, CachedWindow>();
+  #cachedBytes = 0;
   #closed = false;
 
   /** @internal built by OzoneClient#openKey */
@@ -80,11 +106,60 @@ export class KeyInputStream {
     blocks: readonly KeyBlockLocation[],
     lengthBytes: number,
     verifyChecksum: boolean,
+    windowCacheBytes = DEFAULT_WINDOW_CACHE_BYTES,
   ) {
     this.#ctx = ctx;
     this.#blocks = blocks.map((location) => ({ location }));
     this.lengthBytes = lengthBytes;
     this.verifyChecksum = verifyChecksum;
+    this.#windowCacheBytes = windowCacheBytes;
+  }
+
+  /** Bytes of widened windows held now. */
+  get cachedBytes(): number {
+    return this.#cachedBytes;
+  }
+
+  /** Drops every cached window (Hadoop's `unbuffer`); the stream stays open. */
+  unbuffer(): void {
+    this.#windows.clear();
+    this.#cachedBytes = 0;
+  }
+
+  #dropWindow(chunk: ChunkEntry): void {
+    const w = this.#windows.get(chunk);
+    if (!w) return;
+    this.#windows.delete(chunk);
+    this.#cachedBytes -= w.data.length;
+  }
+
+  /** Serves the read from the chunk's cached window when it covers it; releases a window once its last byte is read. */
+  #fromWindow(
+    chunk: ChunkEntry,
+    start: number,
+    length: number,
+    target: Uint8Array,
+    targetOffset: number,
+  ): boolean {
+    const w = this.#windows.get(chunk);
+    if (!w || start < w.offset || start + length > w.offset + w.data.length) return false;
+    target.set(w.data.subarray(start - w.offset, start - w.offset + length), targetOffset);
+    this.stats.bytesFromCache += length;
+    if (start + length === w.offset + w.data.length) this.#dropWindow(chunk);
+    return true;
+  }
+
+  /** Keeps the part of a widened window after the read, so the next sequential read needs no call. */
+  #keepWindow(chunk: ChunkEntry, offset: number, data: Uint8Array, consumedTo: number): void {
+    this.#dropWindow(chunk);
+    if (consumedTo >= offset + data.length || data.length > this.#windowCacheBytes) return;
+    // A copy: the received buffer is a view of the whole gRPC message, which must not be pinned.
+    this.#windows.set(chunk, { offset, data: Uint8Array.prototype.slice.call(data) });
+    this.#cachedBytes += data.length;
+    for (const [oldest] of this.#windows) {
+      if (this.#cachedBytes <= this.#windowCacheBytes) break;
+      this.#dropWindow(oldest);
+    }
   }
 
   /** The key's blocks, in key order. */
@@ -213,6 +288,7 @@ export class KeyInputStream {
       chunkName: chunk.info.chunkName,
       offsetInChunk: range.offset,
     };
+    if (this.#fromWindow(chunk, start, length, target, targetOffset)) return;
     if (this.verifyChecksum && type === undefined) {
       throw new OzoneProtocolError(
         'datanode',
@@ -241,14 +317,14 @@ export class KeyInputStream {
       if (verify) {
         this.stats.bytesVerified += data.length;
         const bad = findChecksumMismatch(type, bpc, cd.checksums ?? [], data, Math.floor(range.offset / bpc));
-        if (bad)
-          throw new ChecksumMismatchError(
-            dn.address,
-            { ...location, offsetInChunk: bad.window * bpc },
-            bad.detail,
-          );
+        if (bad) {
+          const at = { ...location, offsetInChunk: bad.window * bpc };
+          this.badReplicas.push({ datanodeUuid: dn.uuid, address: dn.address, location: at });
+          throw new ChecksumMismatchError(dn.address, at, bad.detail);
+        }
       }
       target.set(data.subarray(start - range.offset, start - range.offset + length), targetOffset);
+      if (verify) this.#keepWindow(chunk, range.offset, data, start + length);
     });
   }
 
@@ -295,6 +371,7 @@ export class KeyInputStream {
   /** Ends the stream; reads in flight finish, later reads throw. */
   close(): void {
     this.#closed = true;
+    this.unbuffer();
   }
 }
 

@@ -1,6 +1,11 @@
 import { userInfo } from 'node:os';
 import { InvalidOptionError } from '@fastpath/core';
-import { OzoneClosedError, OzoneInvalidArgumentError, OzoneProtocolError } from './ozone-errors.js';
+import {
+  OmStatusError,
+  OzoneClosedError,
+  OzoneInvalidArgumentError,
+  OzoneProtocolError,
+} from './ozone-errors.js';
 import {
   DEFAULT_OZONE_CLIENT_CONFIG,
   loadOzoneSiteXml,
@@ -62,6 +67,19 @@ export interface BucketInfo {
   storageType: StorageType;
   versioning: boolean;
   creationTimeMs: number;
+}
+
+/** A file or directory as the OM's file-system calls describe it. */
+export interface OzoneFileStatus {
+  volume: string;
+  bucket: string;
+  /** The key's name without a trailing slash ('' for the bucket's root). */
+  keyName: string;
+  isDirectory: boolean;
+  sizeBytes: number;
+  blockSizeBytes: number;
+  modificationTimeMs: number;
+  owner: string;
 }
 
 export interface KeyDetails {
@@ -146,6 +164,11 @@ export class OzoneClient {
       tls: options.tls,
     });
     this.#ctx = { config: this.config, om: omTransport, datanodes };
+  }
+
+  /** The user this client names in every OMRequest. */
+  get userName(): string {
+    return this.#ctx.om.options.userName;
   }
 
   /** The `clientId` this client puts in every OMRequest. */
@@ -278,34 +301,147 @@ export class OzoneClient {
     checkName('volume', volume);
     checkName('bucket', bucket);
     checkName('key', key);
-    const layout: KeyWriteLayout = validateOzoneClientConfig({
+    const layout = this.#layout(options);
+    const sizeBytes = options.sizeBytes ?? 0;
+    if (!Number.isSafeInteger(sizeBytes) || sizeBytes < 0)
+      throw new OzoneInvalidArgumentError('sizeBytes must be a non-negative integer');
+    const r = await this.#submit('CreateKey', {
+      createKeyRequest: { keyArgs: this.#writeKeyArgs(volume, bucket, key, sizeBytes, options) },
+    });
+    const body = r.createKeyResponse;
+    if (!body || !has(body, 'ID'))
+      throw new OzoneProtocolError(this.#ctx.om.options.address, 'CreateKey answered without an open-key ID');
+    return this.#outputStream(volume, bucket, key, body, layout, options);
+  }
+
+  /**
+   * Opens a file for writing with the file-system rules (OM `CreateFile`): `overwrite` replaces
+   * an existing file, `recursive` creates missing parent directories. Close the stream to commit.
+   */
+  async createFile(
+    volume: string,
+    bucket: string,
+    key: string,
+    options: CreateKeyOptions & { overwrite?: boolean; recursive?: boolean } = {},
+  ): Promise<KeyOutputStream> {
+    checkName('volume', volume);
+    checkName('bucket', bucket);
+    checkName('key', key);
+    const layout = this.#layout(options);
+    const sizeBytes = options.sizeBytes ?? 0;
+    if (!Number.isSafeInteger(sizeBytes) || sizeBytes < 0)
+      throw new OzoneInvalidArgumentError('sizeBytes must be a non-negative integer');
+    const r = await this.#submit('CreateFile', {
+      createFileRequest: {
+        keyArgs: this.#writeKeyArgs(volume, bucket, key, sizeBytes, options),
+        isRecursive: options.recursive ?? false,
+        isOverwrite: options.overwrite ?? false,
+      },
+    });
+    const body = r.createFileResponse;
+    if (!body || !has(body, 'ID'))
+      throw new OzoneProtocolError(
+        this.#ctx.om.options.address,
+        'CreateFile answered without an open-key ID',
+      );
+    return this.#outputStream(volume, bucket, key, body, layout, options);
+  }
+
+  /** Creates a directory and its missing parents (OM `CreateDirectory`); true when it already was one. */
+  async createDirectory(volume: string, bucket: string, key: string): Promise<{ existed: boolean }> {
+    checkName('volume', volume);
+    checkName('bucket', bucket);
+    checkName('key', key);
+    try {
+      await this.#submit('CreateDirectory', {
+        createDirectoryRequest: {
+          keyArgs: { volumeName: volume, bucketName: bucket, keyName: key, ownerName: this.#user },
+        },
+      });
+      return { existed: false };
+    } catch (err) {
+      if (err instanceof OmStatusError && err.status === 'DIRECTORY_ALREADY_EXISTS') return { existed: true };
+      throw err;
+    }
+  }
+
+  /** The status of a file or directory (OM `GetFileStatus`); `key` '' is the bucket's root. */
+  async getFileStatus(volume: string, bucket: string, key: string): Promise<OzoneFileStatus> {
+    checkName('volume', volume);
+    checkName('bucket', bucket);
+    const r = await this.#submit('GetFileStatus', {
+      getFileStatusRequest: { keyArgs: { volumeName: volume, bucketName: bucket, keyName: key } },
+    });
+    const status = r.getFileStatusResponse?.status;
+    if (!status)
+      throw new OzoneProtocolError(this.#ctx.om.options.address, 'GetFileStatus answered without a status');
+    return fileStatus(volume, bucket, status);
+  }
+
+  /**
+   * One page of a directory's entries (OM `ListStatus`), sorted by name; `startKey` (a full key
+   * name) is inclusive, as Ozone has it. A file lists as itself.
+   */
+  async listStatus(
+    volume: string,
+    bucket: string,
+    key: string,
+    options: { startKey?: string; numEntries?: number; recursive?: boolean } = {},
+  ): Promise<OzoneFileStatus[]> {
+    checkName('volume', volume);
+    checkName('bucket', bucket);
+    const numEntries = options.numEntries ?? 1024;
+    if (!Number.isSafeInteger(numEntries) || numEntries < 1)
+      throw new OzoneInvalidArgumentError('numEntries must be a positive integer');
+    const r = await this.#submit('ListStatus', {
+      listStatusRequest: {
+        keyArgs: { volumeName: volume, bucketName: bucket, keyName: key },
+        recursive: options.recursive ?? false,
+        startKey: options.startKey ?? '',
+        numEntries: uint64(numEntries),
+      },
+    });
+    return (r.listStatusResponse?.statuses ?? []).map((s) => fileStatus(volume, bucket, s));
+  }
+
+  #layout(options: CreateKeyOptions): KeyWriteLayout {
+    return validateOzoneClientConfig({
       ...this.config,
       ...(options.checksumType !== undefined ? { checksumType: options.checksumType } : {}),
       ...(options.bytesPerChecksum !== undefined ? { bytesPerChecksum: options.bytesPerChecksum } : {}),
       ...(options.chunkSizeBytes !== undefined ? { chunkSizeBytes: options.chunkSizeBytes } : {}),
       ...(options.blockSizeBytes !== undefined ? { blockSizeBytes: options.blockSizeBytes } : {}),
     });
-    const sizeBytes = options.sizeBytes ?? 0;
-    if (!Number.isSafeInteger(sizeBytes) || sizeBytes < 0)
-      throw new OzoneInvalidArgumentError('sizeBytes must be a non-negative integer');
-    const r = await this.#submit('CreateKey', {
-      createKeyRequest: {
-        keyArgs: {
-          volumeName: volume,
-          bucketName: bucket,
-          keyName: key,
-          ...(sizeBytes > 0 ? { dataSize: uint64(sizeBytes) } : {}),
-          type: hdds.ReplicationType.RATIS,
-          factor: hdds.ReplicationFactor[options.replication ?? 'THREE'],
-          isMultipartKey: false,
-          sortDatanodes: false,
-          ownerName: this.#user,
-        },
-      },
-    });
-    const body = r.createKeyResponse;
-    if (!body || !has(body, 'ID'))
-      throw new OzoneProtocolError(this.#ctx.om.options.address, 'CreateKey answered without an open-key ID');
+  }
+
+  #writeKeyArgs(
+    volume: string,
+    bucket: string,
+    key: string,
+    sizeBytes: number,
+    options: CreateKeyOptions,
+  ): hadoop.ozone.IKeyArgs {
+    return {
+      volumeName: volume,
+      bucketName: bucket,
+      keyName: key,
+      ...(sizeBytes > 0 ? { dataSize: uint64(sizeBytes) } : {}),
+      type: hdds.ReplicationType.RATIS,
+      factor: hdds.ReplicationFactor[options.replication ?? 'THREE'],
+      isMultipartKey: false,
+      sortDatanodes: false,
+      ownerName: this.#user,
+    };
+  }
+
+  #outputStream(
+    volume: string,
+    bucket: string,
+    key: string,
+    body: { ID?: Long | null; keyInfo?: hadoop.ozone.IKeyInfo | null },
+    layout: KeyWriteLayout,
+    options: CreateKeyOptions,
+  ): KeyOutputStream {
     const versions = body.keyInfo?.keyLocationList ?? [];
     const preallocated = [...(versions[versions.length - 1]?.keyLocations ?? [])];
     return new KeyOutputStream(
@@ -390,10 +526,23 @@ export class OzoneClient {
     return (r.listKeysResponse?.keyInfo ?? []).map((k) => this.#keyDetails(k));
   }
 
-  async deleteKey(volume: string, bucket: string, key: string): Promise<void> {
+  /** Deletes a key; on a directory (file-system buckets), `recursive` deletes what is under it. */
+  async deleteKey(
+    volume: string,
+    bucket: string,
+    key: string,
+    options: { recursive?: boolean } = {},
+  ): Promise<void> {
     checkName('key', key);
     await this.#submit('DeleteKey', {
-      deleteKeyRequest: { keyArgs: { volumeName: volume, bucketName: bucket, keyName: key } },
+      deleteKeyRequest: {
+        keyArgs: {
+          volumeName: volume,
+          bucketName: bucket,
+          keyName: key,
+          ...(options.recursive !== undefined ? { recursive: options.recursive } : {}),
+        },
+      },
     });
   }
 
@@ -413,7 +562,7 @@ export class OzoneClient {
     volume: string,
     bucket: string,
     key: string,
-    options: { verifyChecksum?: boolean } = {},
+    options: { verifyChecksum?: boolean; windowCacheBytes?: number } = {},
   ): Promise<KeyInputStream> {
     const details = await this.getKeyInfo(volume, bucket, key);
     return new KeyInputStream(
@@ -421,6 +570,7 @@ export class OzoneClient {
       details.blocks,
       details.sizeBytes,
       options.verifyChecksum ?? this.config.verifyChecksum,
+      options.windowCacheBytes,
     );
   }
 
@@ -472,6 +622,20 @@ function volumeInfo(v: hadoop.ozone.IVolumeInfo): VolumeInfo {
     admin: v.adminName,
     creationTimeMs: ms(v.creationTime),
     quotaInBytes: toNumber(v.quotaInBytes),
+  };
+}
+
+function fileStatus(volume: string, bucket: string, s: hadoop.ozone.IOzoneFileStatusProto): OzoneFileStatus {
+  const k = s.keyInfo;
+  return {
+    volume,
+    bucket,
+    keyName: (k?.keyName ?? '').replace(/\/+$/, ''),
+    isDirectory: s.isDirectory ?? false,
+    sizeBytes: s.isDirectory ? 0 : toNumber(k?.dataSize),
+    blockSizeBytes: toNumber(s.blockSize),
+    modificationTimeMs: ms(k?.modificationTime),
+    owner: k?.ownerName ?? '',
   };
 }
 

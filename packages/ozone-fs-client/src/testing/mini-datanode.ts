@@ -160,6 +160,11 @@ export class MiniDatanode {
     this.#paused ??= [];
   }
 
+  /** Requests held by {@link pause} right now: how many a client has in flight at once. */
+  get heldRequests(): number {
+    return this.#paused?.length ?? 0;
+  }
+
   resume(): void {
     const waiting = this.#paused;
     this.#paused = undefined;

@@ -9,6 +9,7 @@ import { OzoneError } from '../ozone-errors.js';
 import { hdds, int64, om, toBigInt, toNumber, uint64, type hadoop } from '../internal/proto/wire.js';
 
 type StatusName = keyof typeof om.Status;
+type Long = ReturnType<typeof uint64>;
 
 /** An OM answer with a non-OK status. */
 class OmFailure extends Error {
@@ -57,10 +58,17 @@ interface OpenKeyRecord {
   creationTimeMs: number;
   factor: number;
 }
+interface DirectoryRecord {
+  creationTimeMs: number;
+  modificationTimeMs: number;
+  owner: string;
+}
 interface OmState {
   volumes: Record<string, VolumeRecord>;
   buckets: Record<string, BucketRecord>;
   keys: Record<string, KeyRecord>;
+  /** Directories made by CreateDirectory (parents of keys are directories too, as in Ozone). */
+  directories?: Record<string, DirectoryRecord>;
   nextLocalId: string;
   nextContainerId: number;
   blocksInContainer: number;
@@ -86,6 +94,8 @@ export interface MiniDatanodeInfo {
 }
 
 const BLOCKS_PER_CONTAINER = 16;
+/** `OzoneFileStatusProto.blockSize` as the OM reports it (`ozone.scm.block.size`). */
+const FILE_STATUS_BLOCK_SIZE = 256 * 1024 * 1024;
 // Local IDs start above 2^53, as real ones do, so a client that rounds them through a double breaks.
 const FIRST_LOCAL_ID = 113750153625600001n;
 
@@ -282,28 +292,24 @@ export class MiniOm {
       }
       case T.ListKeys:
         return this.#listKeys(r);
-      case T.DeleteKey: {
-        const a = need(r.deleteKeyRequest).keyArgs;
-        const record = this.#key(a);
-        delete this.#state.keys[keyPath(a.volumeName, a.bucketName, a.keyName)];
-        this.#save();
-        return {
-          deleteKeyResponse: { keyInfo: this.#keyInfo(a.volumeName, a.bucketName, a.keyName, record) },
-        };
+      case T.DeleteKey:
+        return this.#deleteKey(need(r.deleteKeyRequest).keyArgs);
+      case T.RenameKey:
+        return this.#renameKey(need(r.renameKeyRequest));
+      case T.GetFileStatus:
+        return { getFileStatusResponse: { status: this.#fileStatus(need(r.getFileStatusRequest).keyArgs) } };
+      case T.LookupFile: {
+        const a = need(r.lookupFileRequest).keyArgs;
+        const status = this.#fileStatus(a);
+        if (status.isDirectory) throw new OmFailure('NOT_A_FILE', `${a.keyName} is a directory`);
+        return { lookupFileResponse: { keyInfo: status.keyInfo ?? null } };
       }
-      case T.RenameKey: {
-        const q = need(r.renameKeyRequest);
-        const a = q.keyArgs;
-        const record = this.#key(a);
-        if (!q.toKeyName) throw new OmFailure('INVALID_KEY_NAME', 'empty target key name');
-        const to = keyPath(a.volumeName, a.bucketName, q.toKeyName);
-        if (this.#state.keys[to])
-          throw new OmFailure('KEY_ALREADY_EXISTS', `Key ${q.toKeyName} already exists`);
-        delete this.#state.keys[keyPath(a.volumeName, a.bucketName, a.keyName)];
-        this.#state.keys[to] = { ...record, modificationTimeMs: Date.now() };
-        this.#save();
-        return { renameKeyResponse: {} };
-      }
+      case T.CreateDirectory:
+        return this.#createDirectory(r);
+      case T.CreateFile:
+        return this.#createFile(r);
+      case T.ListStatus:
+        return this.#listStatus(need(r.listStatusRequest));
       case T.ServiceList:
         return {
           ServiceListResponse: {
@@ -520,6 +526,15 @@ export class MiniOm {
     const a = need(r.createKeyRequest).keyArgs;
     this.#bucket(a.volumeName, a.bucketName);
     if (!a.keyName) throw new OmFailure('INVALID_KEY_NAME', 'empty key name');
+    const opened = this.#openNewKey(r, a);
+    return { createKeyResponse: { keyInfo: opened.keyInfo, ID: opened.ID, openVersion: uint64(0) } };
+  }
+
+  /** Opens a key for writing (CreateKey and CreateFile): its first block and the open-key ID. */
+  #openNewKey(
+    r: hadoop.ozone.OMRequest,
+    a: hadoop.ozone.IKeyArgs,
+  ): { keyInfo: hadoop.ozone.IKeyInfo; ID: Long } {
     const clientId = BigInt.asUintN(63, randomBytes(8).readBigUInt64BE());
     const factor = a.factor === hdds.ReplicationFactor.ONE ? 1 : 3;
     const first = this.#newBlock(factor);
@@ -540,7 +555,7 @@ export class MiniOm {
       blocks: [first],
       owner: a.ownerName || this.#user(r),
     });
-    return { createKeyResponse: { keyInfo, ID: uint64(clientId), openVersion: uint64(0) } };
+    return { keyInfo, ID: uint64(clientId) };
   }
 
   #openKey(a: hadoop.ozone.IKeyArgs, clientId: bigint): OpenKeyRecord {
@@ -605,6 +620,240 @@ export class MiniOm {
     return { commitKeyResponse: {} };
   }
 
+  // File-system requests with the rules of Ozone's file-system buckets: the parents of a key are
+  // directories (made by CreateDirectory or implied by the key), and a path is never both a file
+  // and a directory. Names are compared without leading or trailing slashes.
+
+  #directories(): Record<string, DirectoryRecord> {
+    return (this.#state.directories ??= {});
+  }
+
+  /** What `name` is in the bucket: a file, a directory (explicit or a key's parent), or nothing. */
+  #kind(volume: string, bucket: string, name: string): 'file' | 'directory' | undefined {
+    if (name === '') return 'directory';
+    const path = keyPath(volume, bucket, name);
+    if (this.#state.keys[path]) return 'file';
+    if (this.#directories()[path]) return 'directory';
+    const under = `${path}/`;
+    for (const p of Object.keys(this.#state.keys)) if (p.startsWith(under)) return 'directory';
+    for (const p of Object.keys(this.#directories())) if (p.startsWith(under)) return 'directory';
+    return undefined;
+  }
+
+  #directoryInfo(volume: string, bucket: string, name: string): hadoop.ozone.IKeyInfo {
+    const record = this.#directories()[keyPath(volume, bucket, name)];
+    const b = this.#bucket(volume, bucket);
+    const time = uint64(record?.modificationTimeMs ?? b.creationTimeMs);
+    return {
+      volumeName: volume,
+      bucketName: bucket,
+      keyName: name === '' ? '' : `${name}/`,
+      dataSize: uint64(0),
+      type: hdds.ReplicationType.RATIS,
+      factor: hdds.ReplicationFactor.THREE,
+      creationTime: uint64(record?.creationTimeMs ?? b.creationTimeMs),
+      modificationTime: time,
+      keyLocationList: [],
+      ownerName: record?.owner ?? b.owner,
+      isFile: false,
+    };
+  }
+
+  #statusOf(volume: string, bucket: string, name: string): hadoop.ozone.IOzoneFileStatusProto | undefined {
+    const kind = this.#kind(volume, bucket, name);
+    if (kind === 'file') {
+      const record = this.#state.keys[keyPath(volume, bucket, name)] as KeyRecord;
+      return {
+        keyInfo: this.#keyInfo(volume, bucket, name, record),
+        blockSize: uint64(FILE_STATUS_BLOCK_SIZE),
+        isDirectory: false,
+      };
+    }
+    if (kind === 'directory')
+      return {
+        keyInfo: this.#directoryInfo(volume, bucket, name),
+        blockSize: uint64(FILE_STATUS_BLOCK_SIZE),
+        isDirectory: true,
+      };
+    return undefined;
+  }
+
+  #fileStatus(a: hadoop.ozone.IKeyArgs): hadoop.ozone.IOzoneFileStatusProto {
+    this.#bucket(a.volumeName, a.bucketName);
+    const name = fileSystemName(a.keyName);
+    const status = this.#statusOf(a.volumeName, a.bucketName, name);
+    if (!status)
+      throw new OmFailure(
+        'FILE_NOT_FOUND',
+        `Unable to get file status: volume: ${a.volumeName} bucket: ${a.bucketName} key: ${name}`,
+      );
+    return status;
+  }
+
+  #createDirectory(r: hadoop.ozone.OMRequest): Omit<hadoop.ozone.IOMResponse, 'cmdType' | 'status'> {
+    const a = need(r.createDirectoryRequest).keyArgs;
+    this.#bucket(a.volumeName, a.bucketName);
+    const name = fileSystemName(a.keyName);
+    const chain = [...ancestorsOf(name), name].filter((n) => n !== '');
+    for (const path of chain) {
+      if (this.#kind(a.volumeName, a.bucketName, path) === 'file')
+        throw new OmFailure(
+          'FILE_ALREADY_EXISTS',
+          `Unable to create directory: ${name} in volume/bucket: ${a.volumeName}/${a.bucketName} as file: ${path} already exists`,
+        );
+    }
+    if (this.#kind(a.volumeName, a.bucketName, name) === 'directory')
+      throw new OmFailure('DIRECTORY_ALREADY_EXISTS', `Directory ${name} already exists`);
+    const now = Date.now();
+    const owner = a.ownerName || this.#user(r);
+    for (const path of chain) {
+      const id = keyPath(a.volumeName, a.bucketName, path);
+      this.#directories()[id] ??= { creationTimeMs: now, modificationTimeMs: now, owner };
+    }
+    this.#save();
+    return { createDirectoryResponse: {} };
+  }
+
+  #createFile(r: hadoop.ozone.OMRequest): Omit<hadoop.ozone.IOMResponse, 'cmdType' | 'status'> {
+    const q = need(r.createFileRequest);
+    const a = q.keyArgs;
+    this.#bucket(a.volumeName, a.bucketName);
+    const name = fileSystemName(a.keyName);
+    if (name === '' || this.#kind(a.volumeName, a.bucketName, name) === 'directory')
+      throw new OmFailure(
+        'NOT_A_FILE',
+        `Can not create file: ${name} as there is already directory in the given path`,
+      );
+    const ancestors = ancestorsOf(name);
+    for (const path of ancestors) {
+      if (this.#kind(a.volumeName, a.bucketName, path) === 'file')
+        throw new OmFailure(
+          'FILE_ALREADY_EXISTS',
+          `Cannot create file: ${name} as there is already file in the given path: ${path}`,
+        );
+    }
+    if (!q.isOverwrite && this.#kind(a.volumeName, a.bucketName, name) === 'file')
+      throw new OmFailure('FILE_ALREADY_EXISTS', `File ${name} already exists`);
+    const parent = ancestors[ancestors.length - 1] ?? '';
+    if (!q.isRecursive && this.#kind(a.volumeName, a.bucketName, parent) !== 'directory')
+      throw new OmFailure(
+        'DIRECTORY_NOT_FOUND',
+        `Cannot create file: ${name} as parent directory doesn't exist`,
+      );
+    // Missing parents become directories now, as Ozone's file-system buckets make them at create.
+    const now = Date.now();
+    const owner = a.ownerName || this.#user(r);
+    for (const path of ancestors)
+      this.#directories()[keyPath(a.volumeName, a.bucketName, path)] ??= {
+        creationTimeMs: now,
+        modificationTimeMs: now,
+        owner,
+      };
+    const opened = this.#openNewKey(r, { ...a, keyName: name });
+    return { createFileResponse: { keyInfo: opened.keyInfo, ID: opened.ID, openVersion: uint64(0) } };
+  }
+
+  #listStatus(q: hadoop.ozone.IListStatusRequest): Omit<hadoop.ozone.IOMResponse, 'cmdType' | 'status'> {
+    const a = q.keyArgs;
+    const status = this.#fileStatus(a);
+    if (!status.isDirectory) return { listStatusResponse: { statuses: [status] } };
+    const name = fileSystemName(a.keyName);
+    const bucketPrefix = keyPath(a.volumeName, a.bucketName, '');
+    const prefix = name === '' ? '' : `${name}/`;
+    const children = new Set<string>();
+    for (const path of [...Object.keys(this.#state.keys), ...Object.keys(this.#directories())]) {
+      if (!path.startsWith(bucketPrefix + prefix) || path.length === (bucketPrefix + prefix).length) continue;
+      const relative = path.slice(bucketPrefix.length);
+      if (q.recursive) {
+        for (const ancestor of ancestorsOf(relative))
+          if (ancestor.length > name.length) children.add(ancestor);
+        children.add(relative);
+      } else children.add(prefix + (relative.slice(prefix.length).split('/')[0] as string));
+    }
+    const startKey = q.startKey ? fileSystemName(q.startKey) : '';
+    const numEntries = toNumber(q.numEntries) > 0 ? toNumber(q.numEntries) : 1000;
+    // startKey is inclusive, as Ozone's listStatus has it (the file system drops the repeated entry).
+    const page = [...children]
+      .sort()
+      .filter((c) => c >= startKey)
+      .slice(0, numEntries);
+    return {
+      listStatusResponse: {
+        statuses: page.map(
+          (c) => this.#statusOf(a.volumeName, a.bucketName, c) as hadoop.ozone.IOzoneFileStatusProto,
+        ),
+      },
+    };
+  }
+
+  #deleteKey(a: hadoop.ozone.IKeyArgs): Omit<hadoop.ozone.IOMResponse, 'cmdType' | 'status'> {
+    this.#bucket(a.volumeName, a.bucketName);
+    const exact = this.#state.keys[keyPath(a.volumeName, a.bucketName, a.keyName)];
+    const name = exact ? a.keyName : fileSystemNameOrUndefined(a.keyName);
+    const kind = name === undefined ? undefined : this.#kind(a.volumeName, a.bucketName, name);
+    if (name === undefined || name === '' || kind === undefined)
+      throw new OmFailure('KEY_NOT_FOUND', `Key ${a.keyName} is not found`);
+    const path = keyPath(a.volumeName, a.bucketName, name);
+    if (kind === 'file') {
+      const record = this.#state.keys[path] as KeyRecord;
+      delete this.#state.keys[path];
+      this.#save();
+      return { deleteKeyResponse: { keyInfo: this.#keyInfo(a.volumeName, a.bucketName, name, record) } };
+    }
+    const under = `${path}/`;
+    const descendants = [
+      ...Object.keys(this.#state.keys).filter((p) => p.startsWith(under)),
+      ...Object.keys(this.#directories()).filter((p) => p.startsWith(under)),
+    ];
+    if (descendants.length > 0 && !a.recursive)
+      throw new OmFailure('DIRECTORY_NOT_EMPTY', `Directory is not empty. Key: ${name}`);
+    for (const p of descendants) {
+      delete this.#state.keys[p];
+      delete this.#directories()[p];
+    }
+    delete this.#directories()[path];
+    this.#save();
+    return { deleteKeyResponse: {} };
+  }
+
+  #renameKey(q: hadoop.ozone.IRenameKeyRequest): Omit<hadoop.ozone.IOMResponse, 'cmdType' | 'status'> {
+    const a = q.keyArgs;
+    this.#bucket(a.volumeName, a.bucketName);
+    if (!q.toKeyName) throw new OmFailure('INVALID_KEY_NAME', 'empty target key name');
+    const exact = this.#state.keys[keyPath(a.volumeName, a.bucketName, a.keyName)];
+    const from = exact ? a.keyName : fileSystemNameOrUndefined(a.keyName);
+    const kind = from === undefined || from === '' ? undefined : this.#kind(a.volumeName, a.bucketName, from);
+    if (from === undefined || kind === undefined)
+      throw new OmFailure('KEY_NOT_FOUND', `Key ${a.keyName} is not found`);
+    const to = exact ? q.toKeyName : fileSystemName(q.toKeyName);
+    if (
+      this.#state.keys[keyPath(a.volumeName, a.bucketName, to)] ||
+      this.#kind(a.volumeName, a.bucketName, fileSystemNameOrUndefined(to) ?? to)
+    )
+      throw new OmFailure('KEY_ALREADY_EXISTS', `Key ${q.toKeyName} already exists`);
+    const fromPath = keyPath(a.volumeName, a.bucketName, from);
+    const toPath = keyPath(a.volumeName, a.bucketName, to);
+    if (kind === 'file') {
+      const record = this.#state.keys[fromPath] as KeyRecord;
+      delete this.#state.keys[fromPath];
+      this.#state.keys[toPath] = { ...record, modificationTimeMs: Date.now() };
+    } else {
+      if (to.startsWith(`${from}/`))
+        throw new OmFailure('KEY_RENAME_ERROR', `Cannot rename a directory to its own subdirectory: ${to}`);
+      const move = <T>(table: Record<string, T>): void => {
+        for (const p of Object.keys(table)) {
+          if (p !== fromPath && !p.startsWith(`${fromPath}/`)) continue;
+          table[toPath + p.slice(fromPath.length)] = table[p] as T;
+          delete table[p];
+        }
+      };
+      move(this.#state.keys);
+      move(this.#directories());
+    }
+    this.#save();
+    return { renameKeyResponse: {} };
+  }
+
   #listKeys(r: hadoop.ozone.OMRequest): Omit<hadoop.ozone.IOMResponse, 'cmdType' | 'status'> {
     const q = need(r.listKeysRequest);
     this.#bucket(q.volumeName, q.bucketName);
@@ -635,4 +884,23 @@ function keyPath(volume: string, bucket: string, key: string): string {
 function need<T>(body: T | null | undefined): T {
   if (body == null) throw new OmFailure('INVALID_REQUEST', 'the request body for its cmdType is missing');
   return body;
+}
+
+/** A key name as the file system sees it: no leading or trailing slash, no empty, `.` or `..` part. */
+function fileSystemName(keyName: string): string {
+  const name = fileSystemNameOrUndefined(keyName);
+  if (name === undefined) throw new OmFailure('INVALID_KEY_NAME', `Invalid key name: ${keyName}`);
+  return name;
+}
+
+function fileSystemNameOrUndefined(keyName: string): string | undefined {
+  const name = keyName.replace(/^\/+/, '').replace(/\/+$/, '');
+  if (name === '') return '';
+  return name.split('/').some((part) => part === '' || part === '.' || part === '..') ? undefined : name;
+}
+
+/** The parent directories of a name, outermost first ("a/b/c" → "a", "a/b"). */
+function ancestorsOf(name: string): string[] {
+  const parts = name.split('/');
+  return parts.slice(0, -1).map((_, i) => parts.slice(0, i + 1).join('/'));
 }
