@@ -1,14 +1,63 @@
-// The scenario registry: `all` runs these in this order, and each name is a CLI argument and an
-// Nx target (`npx nx run benchmarks:<name>`, a script of the same name in benchmarks/package.json).
+// The scenario registry, the one place a scenario is added. `all` runs them in this order; each
+// name is a CLI argument and an Nx target (`npx nx run benchmarks:<name>`, a script of the same
+// name in benchmarks/package.json); the table at the top of benchmarks/README.md lists them with
+// their source and what they compare. registry.test.ts fails when the scripts or the table
+// differ from this list, and prints what they should be.
 import type { Scenario } from '../harness/index.js';
 import { kmsHttpScenario } from './kms-http/kms-http-scenario.js';
 import { locksScenario } from './locks/locks-scenario.js';
 import { secureRandomScenario } from './secure-random/secure-random-scenario.js';
 import { tokenManagerScenario } from './token-manager/token-manager-scenario.js';
 
-export const scenarios: readonly Scenario[] = [
-  locksScenario,
-  secureRandomScenario as Scenario,
-  tokenManagerScenario as Scenario,
-  kmsHttpScenario as Scenario,
+/** A scenario with what the benchmarks README says about it. */
+export interface RegisteredScenario {
+  readonly scenario: Scenario;
+  /** The source document (a JIRA key), or `—` for one of fastpath's own. */
+  readonly source: string;
+  /** One line for the README table: what is compared against what. */
+  readonly compares: string;
+}
+
+export const registry: readonly RegisteredScenario[] = [
+  {
+    scenario: locksScenario as Scenario,
+    source: '—',
+    compares:
+      'acquire/release of the core `ReadWriteLock` and `Mutex` against a bare async-mutex `Mutex` and no lock',
+  },
+  {
+    scenario: secureRandomScenario as Scenario,
+    source: 'HADOOP-16011',
+    compares:
+      "one connection's key and IV draw: the Hadoop-style device reader per op against Node's CSPRNG calls and the pooled CSPRNG, 1 and 10 threads",
+  },
+  {
+    scenario: tokenManagerScenario as Scenario,
+    source: 'HADOOP-20045',
+    compares:
+      'in-process verification while tokens are created in ZooKeeper: global lock vs staged vs staged + coalesced',
+  },
+  {
+    scenario: kmsHttpScenario as Scenario,
+    source: 'HADOOP-20045',
+    compares: 'the end-to-end KMS matrix over HTTP: original vs fixed vs fixed + coalesced, per mix',
+  },
 ];
+
+export const scenarios: readonly Scenario[] = registry.map((entry) => entry.scenario);
+
+/** The `benchmarks/package.json` script that is the Nx target of a scenario. */
+export function scenarioScript(name: string): string {
+  return `tsx --conditions development src/cli.ts ${name}`;
+}
+
+/** The README table row of a registered scenario, as cells. */
+export function readmeRow(entry: RegisteredScenario): string[] {
+  const { name } = entry.scenario;
+  return [
+    `\`${name}\``,
+    entry.source,
+    entry.compares,
+    `[src/scenarios/${name}](src/scenarios/${name}/README.md)`,
+  ];
+}

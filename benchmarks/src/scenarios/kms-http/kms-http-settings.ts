@@ -1,6 +1,6 @@
 import { integerFlag, listFlag, parseScenarioFlags } from '../../harness/index.js';
-import { mixesFlag, secondsFlagMs } from '../mixed-load/mixed-load-flags.js';
-import { DEFAULT_MIXES, type OperationMix } from '../mixed-load/operation-mix.js';
+import { mixesFlag, secondsFlagMs } from '../../harness/mixed-load/mixed-load-flags.js';
+import { DEFAULT_MIXES, type OperationMix } from '../../harness/mixed-load/operation-mix.js';
 import { ALL_VERSIONS, type KmsVersion } from './kms-versions.js';
 
 export interface KmsHttpSettings {

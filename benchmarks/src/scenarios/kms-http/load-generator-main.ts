@@ -4,9 +4,9 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Pool } from 'undici';
 import { serveCalls } from '../../harness/index.js';
-import { BlockScheduler } from '../mixed-load/block-scheduler.js';
-import { GoodputWindow, type WindowSummary } from '../mixed-load/goodput-window.js';
-import { parseMix, seededRandom, type KmsOperation } from '../mixed-load/operation-mix.js';
+import { BlockScheduler } from '../../harness/mixed-load/block-scheduler.js';
+import { GoodputWindow, type WindowSummary } from '../../harness/mixed-load/goodput-window.js';
+import { parseMix, seededRandom, type KmsOperation } from '../../harness/mixed-load/operation-mix.js';
 
 export interface LoadInput {
   /** `http://127.0.0.1:<port>` of the KMS (or of the baseline server). */

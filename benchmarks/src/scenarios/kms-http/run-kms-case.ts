@@ -7,8 +7,8 @@ import {
   zkGetChildren,
 } from '@fastpath/zookeeper-fixture';
 import { BenchmarkCheckError, startChild, type ScenarioContext } from '../../harness/index.js';
-import type { WindowSummary } from '../mixed-load/goodput-window.js';
-import type { OperationMix } from '../mixed-load/operation-mix.js';
+import type { WindowSummary } from '../../harness/mixed-load/goodput-window.js';
+import type { OperationMix } from '../../harness/mixed-load/operation-mix.js';
 import type { KmsHttpSettings } from './kms-http-settings.js';
 import { KMS_VERSIONS, type KmsVersion } from './kms-versions.js';
 import type { LoadInput, LoadOutput } from './load-generator-main.js';

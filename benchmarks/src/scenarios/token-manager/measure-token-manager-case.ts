@@ -1,9 +1,9 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Token } from '@fastpath/token-manager';
 import type { ZkDelegationTokenSecretManager } from '@fastpath/token-manager/zookeeper';
-import { BlockScheduler } from '../mixed-load/block-scheduler.js';
-import { GoodputWindow } from '../mixed-load/goodput-window.js';
-import { seededRandom, type OperationMix } from '../mixed-load/operation-mix.js';
+import { BlockScheduler } from '../../harness/mixed-load/block-scheduler.js';
+import { GoodputWindow } from '../../harness/mixed-load/goodput-window.js';
+import { seededRandom, type OperationMix } from '../../harness/mixed-load/operation-mix.js';
 
 export interface CaseLoad {
   mix: OperationMix;

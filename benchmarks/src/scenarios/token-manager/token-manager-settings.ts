@@ -1,6 +1,6 @@
 import { integerFlag, listFlag, parseScenarioFlags } from '../../harness/index.js';
-import { mixesFlag, secondsFlagMs } from '../mixed-load/mixed-load-flags.js';
-import { DEFAULT_MIXES, type OperationMix } from '../mixed-load/operation-mix.js';
+import { mixesFlag, secondsFlagMs } from '../../harness/mixed-load/mixed-load-flags.js';
+import { DEFAULT_MIXES, type OperationMix } from '../../harness/mixed-load/operation-mix.js';
 
 /** The creation paths compared: the pre-fix global lock, staged creation, staged + coalesced persists. */
 export type CreationMode = 'global' | 'staged' | 'coalesced';

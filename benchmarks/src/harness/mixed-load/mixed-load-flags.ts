@@ -1,4 +1,5 @@
-import { BenchmarkUsageError, numberFlag } from '../../harness/index.js';
+import { BenchmarkUsageError } from '../benchmark-errors.js';
+import { numberFlag } from '../scenario-flags.js';
 import { DEFAULT_MIXES, parseMix, type OperationMix } from './operation-mix.js';
 
 /** `--mixes 100:0,90:10`; absent gives the source document's four mixes. */

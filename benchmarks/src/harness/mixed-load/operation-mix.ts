@@ -1,4 +1,4 @@
-import { BenchmarkInputError } from '../../harness/index.js';
+import { BenchmarkInputError } from '../benchmark-errors.js';
 
 /** The two kinds of request the KMS benchmark sends. */
 export type KmsOperation = 'verify' | 'create';
