@@ -1,3 +1,5 @@
+import { parseArgs } from 'node:util';
+import { KMS_EDGE_ENVIRONMENT, KMS_SETTINGS } from '../config/kms-settings-table.js';
 import { KmsConfigError } from '../../kms-errors.js';
 
 /** What the command line asks for. */
@@ -16,20 +18,34 @@ export interface CliOptions {
   logLevel: string | undefined;
 }
 
-/** Flags with a value, and the property each one sets. */
-const PROPERTY_FLAGS: Readonly<Record<string, string>> = Object.freeze({
-  '--port': 'hadoop.kms.http.port',
-  '--host': 'hadoop.kms.http.host',
-  '--data-dir': 'fastpath.kms.data.dir',
-  '--workers': 'fastpath.kms.workers',
-  '--keystore-file': 'fastpath.kms.keystore.file',
-  '--keystore-password-file': 'fastpath.kms.keystore.password.file',
-  '--audit-log': 'fastpath.kms.audit.log.file',
-  '--tls-cert': 'fastpath.kms.ssl.certificate.file',
-  '--tls-key': 'fastpath.kms.ssl.private.key.file',
-});
+/** Flags with a value, and the property each one sets (from the settings table). */
+const PROPERTY_FLAGS: ReadonlyMap<string, string> = new Map(
+  KMS_SETTINGS.flatMap((row) => (row.flag === undefined ? [] : [[row.flag.name, row.key] as const])),
+);
 
-export const CLI_USAGE = `Usage:
+/** The flags that set no property. */
+const OWN_FLAGS = [
+  { name: 'config-dir', value: '<dir>', help: 'directory of kms-site.xml and kms-acls.xml (both optional)' },
+  { name: 'log-level', value: '<level>', help: 'request log: silent (default), error, warn, info, debug' },
+] as const;
+
+const OPTIONS = {
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean' },
+  'config-dir': { type: 'string' },
+  'log-level': { type: 'string' },
+  'new-password-file': { type: 'string' },
+  define: { type: 'string', short: 'D', multiple: true },
+  ...Object.fromEntries([...PROPERTY_FLAGS.keys()].map((name) => [name, { type: 'string' as const }])),
+} as const;
+
+function flagLine(flag: string, help: string): string {
+  return `  ${flag.length >= 30 ? `${flag}  ` : flag.padEnd(30)}${help}\n`;
+}
+
+/** `--help`, generated from the settings table. */
+export const CLI_USAGE =
+  `Usage:
   fastpath-kms [options]                     start a KMS (REST API v1 under /kms/v1)
   fastpath-kms keystore create [options]     create an empty keystore
   fastpath-kms keystore rekey [options] --new-password-file <file>
@@ -37,29 +53,45 @@ export const CLI_USAGE = `Usage:
   fastpath-kms --help | --version
 
 Options:
-  --port <n>                    listen port (hadoop.kms.http.port, default 9600; 0 = any free port)
-  --host <address>              listen address (hadoop.kms.http.host, default 0.0.0.0)
-  --config-dir <dir>            directory of kms-site.xml and kms-acls.xml (both optional)
-  --data-dir <dir>              keystore, generated password file, audit log (default ~/.fastpath-kms)
-  --workers <n>                 processes sharing the port (needs the ZooKeeper token store), default 1
-  --keystore-file <file>        keystore (default <data-dir>/kms.keystore)
-  --keystore-password-file <f>  keystore password file (else FASTPATH_KMS_KEYSTORE_PASSWORD, else a
-                                generated owner-only file <data-dir>/kms.keystore.password)
-  --tls-cert <pem> --tls-key <pem>   serve HTTPS
-  --audit-log <file>            audit log (default <data-dir>/kms-audit.log)
-  --log-level <level>           request log: silent (default), error, warn, info, debug
-  -D <property>=<value>         any kms-site.xml property, e.g. -D hadoop.kms.authentication.zk-dt-secret-manager.enable=true
+` +
+  KMS_SETTINGS.map((row) =>
+    row.flag === undefined
+      ? ''
+      : flagLine(`--${row.flag.name} ${row.flag.value}`, `${row.flag.help} (${row.key})`),
+  ).join('') +
+  OWN_FLAGS.map((flag) => flagLine(`--${flag.name} ${flag.value}`, flag.help)).join('') +
+  flagLine(
+    '-D <property>=<value>',
+    'any kms-site.xml property, e.g. -D hadoop.kms.authentication.zk-dt-secret-manager.enable=true',
+  ) +
+  `
+Environment (command-line options win over the environment, which wins over kms-site.xml):
+` +
+  KMS_SETTINGS.map((row) => (row.env === undefined ? '' : flagLine(row.env, row.key))).join('') +
+  Object.entries(KMS_EDGE_ENVIRONMENT)
+    .map(([name, doc]) => flagLine(name, doc.replace(/`/g, '')))
+    .join('');
 
-Environment: FASTPATH_KMS_PORT, FASTPATH_KMS_HOST, FASTPATH_KMS_CONFIG_DIR, FASTPATH_KMS_DATA_DIR,
-  FASTPATH_KMS_WORKERS, FASTPATH_KMS_KEYSTORE_PASSWORD, FASTPATH_KMS_KEYSTORE_PASSWORD_FILE,
-  FASTPATH_KMS_KEYSTORE_NEW_PASSWORD (rekey), FASTPATH_KMS_AUDIT_LOG, FASTPATH_KMS_TLS_CERT,
-  FASTPATH_KMS_TLS_KEY, FASTPATH_KMS_LOG_LEVEL. Command-line options win over the environment,
-  which wins over kms-site.xml.
-`;
+/** A `node:util` parse error as the one-line `ERR_KMS_CONFIG` this command prints. */
+function usageError(error: unknown): KmsConfigError {
+  const { code, message } = error as { code?: string; message?: string };
+  const flag = /'(-{1,2}[^' ,]+)/.exec(message ?? '')?.[1] ?? 'command line';
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE')
+    return new KmsConfigError(flag, `${flag} needs a value`);
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION')
+    return new KmsConfigError(flag, `unknown option ${JSON.stringify(flag)} (see --help)`);
+  return new KmsConfigError(flag, message ?? 'invalid command line');
+}
+
+function assignment(text: string): [string, string] {
+  const at = text.indexOf('=');
+  if (at <= 0) throw new KmsConfigError('-D', `-D expects <property>=<value>, got ${JSON.stringify(text)}`);
+  return [text.slice(0, at), text.slice(at + 1)];
+}
 
 /**
- * Parses the command line. Refuses unknown flags and missing values with `ERR_KMS_CONFIG` naming
- * the flag.
+ * Parses the command line with `node:util`'s `parseArgs`. Refuses unknown flags and missing
+ * values with `ERR_KMS_CONFIG` naming the flag. Flags and `-D` apply in the order given.
  *
  * @example
  * ```ts
@@ -67,57 +99,61 @@ Environment: FASTPATH_KMS_PORT, FASTPATH_KMS_HOST, FASTPATH_KMS_CONFIG_DIR, FAST
  * ```
  */
 export function parseCliArgs(argv: readonly string[]): CliCommand {
-  const args = [...argv];
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      options: OPTIONS,
+      allowPositionals: true,
+      strict: true,
+      tokens: true,
+    });
+  } catch (error) {
+    throw usageError(error);
+  }
+  if (parsed.values.help === true) return { kind: 'help' };
+  if (parsed.values.version === true) return { kind: 'version' };
+  const [first, second, ...rest] = parsed.positionals;
   let kind: 'serve' | 'keystore-create' | 'keystore-rekey' = 'serve';
-  if (args[0] === 'keystore') {
-    const sub = args[1];
-    if (sub === 'create') kind = 'keystore-create';
-    else if (sub === 'rekey') kind = 'keystore-rekey';
+  if (first === 'keystore') {
+    if (second === 'create') kind = 'keystore-create';
+    else if (second === 'rekey') kind = 'keystore-rekey';
     else
       throw new KmsConfigError(
         'keystore',
-        `unknown keystore command ${JSON.stringify(sub ?? '')}: use create or rekey`,
+        `unknown keystore command ${JSON.stringify(second ?? '')}: use create or rekey`,
       );
-    args.splice(0, 2);
-  } else if (args[0] === 'serve') {
-    args.shift();
+  } else if (first !== undefined && first !== 'serve') {
+    throw new KmsConfigError(first, `unknown command ${JSON.stringify(first)} (see --help)`);
   }
+  const extra = first === 'keystore' ? rest : [second, ...rest].filter((p) => p !== undefined);
+  if (extra.length > 0)
+    throw new KmsConfigError(String(extra[0]), `unexpected argument ${JSON.stringify(extra[0])}`);
+
   const options: CliOptions = { configDir: undefined, properties: {}, logLevel: undefined };
   let newPasswordFile: string | undefined;
-  for (let i = 0; i < args.length; i++) {
-    const raw = args[i] as string;
-    if (raw === '--help' || raw === '-h') return { kind: 'help' };
-    if (raw === '--version') return { kind: 'version' };
-    const eq = raw.startsWith('--') ? raw.indexOf('=') : -1;
-    const flag = eq === -1 ? raw : raw.slice(0, eq);
-    const value = (): string => {
-      if (eq !== -1) return raw.slice(eq + 1);
-      const next = args[++i];
-      if (next === undefined) throw new KmsConfigError(flag, `${flag} needs a value`);
-      return next;
-    };
-    if (flag === '-D') {
-      const assignment = value();
-      const at = assignment.indexOf('=');
-      if (at <= 0)
-        throw new KmsConfigError('-D', `-D expects <property>=<value>, got ${JSON.stringify(assignment)}`);
-      options.properties[assignment.slice(0, at)] = assignment.slice(at + 1);
-    } else if (flag.startsWith('-D') && flag.length > 2) {
-      const assignment = raw.slice(2);
-      const at = assignment.indexOf('=');
-      if (at <= 0)
-        throw new KmsConfigError('-D', `-D expects <property>=<value>, got ${JSON.stringify(assignment)}`);
-      options.properties[assignment.slice(0, at)] = assignment.slice(at + 1);
-    } else if (flag === '--config-dir') {
-      options.configDir = value();
-    } else if (flag === '--log-level') {
-      options.logLevel = value();
-    } else if (flag === '--new-password-file' && kind === 'keystore-rekey') {
-      newPasswordFile = value();
-    } else if (flag in PROPERTY_FLAGS) {
-      options.properties[PROPERTY_FLAGS[flag] as string] = value();
+  for (const token of parsed.tokens) {
+    if (token.kind !== 'option' || token.value === undefined) continue;
+    const value = token.value;
+    // The property flags come from the table, so the name is any string here.
+    const name: string = token.name;
+    if (name === 'define') {
+      const [key, v] = assignment(value);
+      options.properties[key] = v;
+    } else if (name === 'config-dir') {
+      options.configDir = value;
+    } else if (name === 'log-level') {
+      options.logLevel = value;
+    } else if (name === 'new-password-file') {
+      if (kind !== 'keystore-rekey')
+        throw new KmsConfigError(
+          token.rawName,
+          `unknown option ${JSON.stringify(token.rawName)} (see --help)`,
+        );
+      newPasswordFile = value;
     } else {
-      throw new KmsConfigError(flag, `unknown option ${JSON.stringify(flag)} (see --help)`);
+      const property = PROPERTY_FLAGS.get(name);
+      if (property !== undefined) options.properties[property] = value;
     }
   }
   if (kind === 'keystore-rekey') return { kind, options, newPasswordFile };

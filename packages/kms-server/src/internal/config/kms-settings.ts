@@ -7,6 +7,7 @@ import type { CreationLocking } from '@fastpath/token-manager';
 import type { KmsInputLimits } from '../http/kms-input.js';
 import { KmsConfigError } from '../../kms-errors.js';
 import { AUTH_PREFIX, KMS_PROPERTY_DEFAULTS, ZK_DT_PREFIX } from './kms-properties.js';
+import { settingRow, type KmsSettingRow, type SettingParser } from './kms-settings-table.js';
 
 /** The ZooKeeper token store's settings, present when it is enabled. */
 export interface ZkTokenStoreSettings {
@@ -15,7 +16,6 @@ export interface ZkTokenStoreSettings {
   readonly sessionTimeoutMs: number;
   readonly connectionTimeoutMs: number;
   readonly numRetries: number;
-  readonly shutdownTimeoutMs: number;
   readonly seqNumBatchSize: number;
   readonly tokenWatcherEnabled: boolean;
   readonly persistCoalescing: boolean;
@@ -78,7 +78,6 @@ export function defaultDataDir(): string {
   return join(homedir(), '.fastpath-kms');
 }
 
-const MAX_INTERVAL_SEC = 100 * 365 * 86_400;
 /** Header bytes kept free beside a key's URL: method, version, host, cookie, a delegation token. */
 const KEY_URL_HEADROOM_BYTES = 4096;
 
@@ -109,11 +108,28 @@ export function resolveKmsSettings(conf: HadoopConfiguration, options: { cwd?: s
     if (value.includes('\0')) throw withDataDir.invalid(key, 'a path cannot contain NUL');
     return isAbsolute(value) ? value : resolve(cwd, value);
   };
-  const int = (key: string, min: number, max: number): number =>
-    withDataDir.getInteger(key, Number(KMS_PROPERTY_DEFAULTS[key]), min, max);
-  const bool = (key: string): boolean => withDataDir.getBoolean(key, KMS_PROPERTY_DEFAULTS[key] === 'true');
+  // Every read goes through the settings table: its default, its parser and its bounds.
+  const rowOf = <T extends SettingParser['type']>(
+    key: string,
+    type: T,
+  ): KmsSettingRow & { parser: Extract<SettingParser, { type: T }> } => {
+    const row = settingRow(key);
+    if (row.parser.type !== type)
+      throw new Error(`${key} is read as ${type}, the settings table says ${row.parser.type}`);
+    return row as KmsSettingRow & { parser: Extract<SettingParser, { type: T }> };
+  };
+  const int = (key: string): number => {
+    const row = rowOf(key, 'int');
+    return withDataDir.getInteger(key, Number(row.default), row.parser.min, row.parser.max);
+  };
+  const bool = (key: string): boolean => withDataDir.getBoolean(key, rowOf(key, 'bool').default === 'true');
+  const oneOf = <T extends string>(key: string): T => {
+    const row = rowOf(key, 'oneOf');
+    return withDataDir.getOneOf(key, row.default as T, row.parser.values as readonly T[]);
+  };
+  const text = (key: string): string => withDataDir.getString(key, rowOf(key, 'string').default);
 
-  const authType = withDataDir.getTrimmed(`${AUTH_PREFIX}type`) ?? 'simple';
+  const authType = text(`${AUTH_PREFIX}type`).trim();
   if (authType.toLowerCase() !== 'simple') {
     throw withDataDir.invalid(
       `${AUTH_PREFIX}type`,
@@ -123,7 +139,7 @@ export function resolveKmsSettings(conf: HadoopConfiguration, options: { cwd?: s
     );
   }
 
-  const host = withDataDir.getString('hadoop.kms.http.host', '0.0.0.0');
+  const host = text('hadoop.kms.http.host');
   const tlsEnabled = bool('hadoop.kms.ssl.enabled');
   const certFile = path('fastpath.kms.ssl.certificate.file');
   const keyFile = path('fastpath.kms.ssl.private.key.file');
@@ -146,14 +162,14 @@ export function resolveKmsSettings(conf: HadoopConfiguration, options: { cwd?: s
     );
   }
 
-  const cipher = withDataDir.getString('hadoop.security.key.default.cipher', 'AES/CTR/NoPadding');
+  const cipher = text('hadoop.security.key.default.cipher');
   if (cipher.split('/')[0]?.toUpperCase() !== 'AES') {
     throw withDataDir.invalid(
       'hadoop.security.key.default.cipher',
       `only AES ciphers are supported, got ${JSON.stringify(cipher)}`,
     );
   }
-  const bitLength = int('hadoop.security.key.default.bitlength', 1, 4096);
+  const bitLength = int('hadoop.security.key.default.bitlength');
   if (![128, 192, 256].includes(bitLength)) {
     throw withDataDir.invalid(
       'hadoop.security.key.default.bitlength',
@@ -161,14 +177,11 @@ export function resolveKmsSettings(conf: HadoopConfiguration, options: { cwd?: s
     );
   }
 
-  const groupMapping = withDataDir.getOneOf('fastpath.kms.group.mapping', 'unix', ['unix', 'none'] as const);
+  const groupMapping = oneOf<'unix' | 'none'>('fastpath.kms.group.mapping');
 
-  const signerProvider = withDataDir.getOneOf(`${AUTH_PREFIX}signer.secret.provider`, 'random', [
-    'random',
-    'string',
-    'file',
-    'zookeeper',
-  ] as const);
+  const signerProvider = oneOf<'random' | 'string' | 'file' | 'zookeeper'>(
+    `${AUTH_PREFIX}signer.secret.provider`,
+  );
   if (signerProvider === 'zookeeper') {
     throw withDataDir.invalid(
       `${AUTH_PREFIX}signer.secret.provider`,
@@ -210,14 +223,14 @@ export function resolveKmsSettings(conf: HadoopConfiguration, options: { cwd?: s
         `${ZK_DT_PREFIX}zkConnectionString is required when ${ZK_DT_PREFIX}enable is true`,
       );
     }
-    const zkAuthType = withDataDir.getOneOf(`${ZK_DT_PREFIX}zkAuthType`, 'none', ['none', 'sasl'] as const);
+    const zkAuthType = oneOf<'none' | 'sasl'>(`${ZK_DT_PREFIX}zkAuthType`);
     if (zkAuthType === 'sasl') {
       throw withDataDir.invalid(
         `${ZK_DT_PREFIX}zkAuthType`,
         'SASL (Kerberos) authentication to ZooKeeper is not supported; use "none"',
       );
     }
-    const workingPath = withDataDir.getString(`${ZK_DT_PREFIX}znodeWorkingPath`, 'zkdtsm');
+    const workingPath = text(`${ZK_DT_PREFIX}znodeWorkingPath`);
     if (!/^\/*[^/\s]+(\/[^/\s]+)*\/*$/.test(workingPath)) {
       throw withDataDir.invalid(
         `${ZK_DT_PREFIX}znodeWorkingPath`,
@@ -227,17 +240,16 @@ export function resolveKmsSettings(conf: HadoopConfiguration, options: { cwd?: s
     zookeeper = {
       connectionString,
       znodeWorkingPath: workingPath,
-      sessionTimeoutMs: int(`${ZK_DT_PREFIX}zkSessionTimeout`, 1, 3_600_000),
-      connectionTimeoutMs: int(`${ZK_DT_PREFIX}zkConnectionTimeout`, 1, 3_600_000),
-      numRetries: int(`${ZK_DT_PREFIX}zkNumRetries`, 0, 1000),
-      shutdownTimeoutMs: int(`${ZK_DT_PREFIX}zkShutdownTimeout`, 0, 3_600_000),
-      seqNumBatchSize: int(`${ZK_DT_PREFIX}token.seqnum.batch.size`, 1, 1_000_000),
+      sessionTimeoutMs: int(`${ZK_DT_PREFIX}zkSessionTimeout`),
+      connectionTimeoutMs: int(`${ZK_DT_PREFIX}zkConnectionTimeout`),
+      numRetries: int(`${ZK_DT_PREFIX}zkNumRetries`),
+      seqNumBatchSize: int(`${ZK_DT_PREFIX}token.seqnum.batch.size`),
       tokenWatcherEnabled: bool(`${ZK_DT_PREFIX}token.watcher.enabled`),
       persistCoalescing: bool('fastpath.kms.token.persist.coalescing'),
     };
   }
 
-  const workers = int('fastpath.kms.workers', 1, 256);
+  const workers = int('fastpath.kms.workers');
   if (workers > 1 && zookeeper === undefined) {
     throw new KmsConfigError(
       `${ZK_DT_PREFIX}enable`,
@@ -255,15 +267,15 @@ export function resolveKmsSettings(conf: HadoopConfiguration, options: { cwd?: s
     proxyUserProperties.set(key, withDataDir.get(key) ?? '');
   }
 
-  const sec = (key: string): number => int(key, 1, MAX_INTERVAL_SEC) * 1000;
+  const sec = (key: string): number => int(key) * 1000;
   const keystoreFile = path('fastpath.kms.keystore.file');
   const auditFile = path('fastpath.kms.audit.log.file');
   if (keystoreFile === undefined)
     throw withDataDir.invalid('fastpath.kms.keystore.file', 'must not be empty');
   if (auditFile === undefined) throw withDataDir.invalid('fastpath.kms.audit.log.file', 'must not be empty');
 
-  const maxHeaderBytes = int('fastpath.kms.http.max.header.bytes', 1024, 1024 * 1024);
-  const keyNameMaxBytes = int('fastpath.kms.key.name.max.bytes', 1, 1024 * 1024);
+  const maxHeaderBytes = int('fastpath.kms.http.max.header.bytes');
+  const keyNameMaxBytes = int('fastpath.kms.key.name.max.bytes');
   // A key name is percent-encoded in URLs (three characters per byte at worst); the request line
   // must still fit under the header limit with room for the rest of the request's headers.
   if (3 * keyNameMaxBytes + KEY_URL_HEADROOM_BYTES > maxHeaderBytes) {
@@ -278,13 +290,13 @@ export function resolveKmsSettings(conf: HadoopConfiguration, options: { cwd?: s
   return Object.freeze({
     http: Object.freeze({
       host,
-      port: int('hadoop.kms.http.port', 0, 65535),
+      port: int('hadoop.kms.http.port'),
       tls: certFile !== undefined && keyFile !== undefined ? Object.freeze({ certFile, keyFile }) : undefined,
-      maxBodyBytes: int('fastpath.kms.http.max.body.bytes', 1024, 1024 * 1024 * 1024),
+      maxBodyBytes: int('fastpath.kms.http.max.body.bytes'),
       maxHeaderBytes,
-      requestTimeoutMs: int('fastpath.kms.http.request.timeout.ms', 0, 3_600_000),
-      keepAliveTimeoutMs: int('fastpath.kms.http.keepalive.timeout.ms', 0, 3_600_000),
-      shutdownTimeoutMs: int('fastpath.kms.shutdown.timeout.ms', 0, 3_600_000),
+      requestTimeoutMs: int('fastpath.kms.http.request.timeout.ms'),
+      keepAliveTimeoutMs: int('fastpath.kms.http.keepalive.timeout.ms'),
+      shutdownTimeoutMs: int('fastpath.kms.shutdown.timeout.ms'),
     }),
     workers,
     dataDir,
@@ -296,41 +308,38 @@ export function resolveKmsSettings(conf: HadoopConfiguration, options: { cwd?: s
       defaultCipher: cipher,
       defaultBitLength: bitLength,
       authorizationEnabled: bool('hadoop.kms.key.authorization.enable'),
-      maxEekPerRequest: int('fastpath.kms.eek.max.keys.per.request', 1, 1_000_000),
+      maxEekPerRequest: int('fastpath.kms.eek.max.keys.per.request'),
     }),
     limits: Object.freeze({
       keyNameMaxBytes,
-      userNameMaxBytes: int('fastpath.kms.user.name.max.bytes', 1, 4096),
-      descriptionMaxBytes: int('fastpath.kms.key.description.max.bytes', 0, 1024 * 1024),
-      attributesMaxCount: int('fastpath.kms.key.attributes.max.count', 0, 10_000),
-      attributeMaxBytes: int('fastpath.kms.key.attribute.max.bytes', 1, 1024 * 1024),
+      userNameMaxBytes: int('fastpath.kms.user.name.max.bytes'),
+      descriptionMaxBytes: int('fastpath.kms.key.description.max.bytes'),
+      attributesMaxCount: int('fastpath.kms.key.attributes.max.count'),
+      attributeMaxBytes: int('fastpath.kms.key.attribute.max.bytes'),
     }),
-    acls: Object.freeze({ reloadIntervalMs: int('fastpath.kms.acls.reload.interval.ms', 10, 3_600_000) }),
+    acls: Object.freeze({ reloadIntervalMs: int('fastpath.kms.acls.reload.interval.ms') }),
     groups: Object.freeze({
       staticMapping: parseStaticMapping(withDataDir),
       mapping: groupMapping,
-      cacheMs: int('fastpath.kms.group.cache.ms', 0, 86_400_000),
+      cacheMs: int('fastpath.kms.group.cache.ms'),
     }),
     audit: Object.freeze({
       file: auditFile,
-      aggregationWindowMs: int('hadoop.kms.audit.aggregation.window.ms', 1, 86_400_000),
+      aggregationWindowMs: int('hadoop.kms.audit.aggregation.window.ms'),
     }),
     auth: Object.freeze({
       anonymousAllowed: bool(`${AUTH_PREFIX}simple.anonymous.allowed`),
-      tokenValiditySec: int(`${AUTH_PREFIX}token.validity`, 1, MAX_INTERVAL_SEC),
+      tokenValiditySec: int(`${AUTH_PREFIX}token.validity`),
       signatureSecret,
       cookieDomain: withDataDir.getTrimmed(`${AUTH_PREFIX}cookie.domain`),
-      cookiePath: withDataDir.getString(`${AUTH_PREFIX}cookie.path`, '/'),
+      cookiePath: text(`${AUTH_PREFIX}cookie.path`),
     }),
     tokens: Object.freeze({
       updateIntervalMs: sec(`${AUTH_PREFIX}delegation-token.update-interval.sec`),
       maxLifetimeMs: sec(`${AUTH_PREFIX}delegation-token.max-lifetime.sec`),
       renewIntervalMs: sec(`${AUTH_PREFIX}delegation-token.renew-interval.sec`),
       removalScanIntervalMs: sec(`${AUTH_PREFIX}delegation-token.removal-scan-interval.sec`),
-      creationLocking: withDataDir.getOneOf('fastpath.kms.token.creation.locking', 'staged', [
-        'staged',
-        'global',
-      ] as const),
+      creationLocking: oneOf<'staged' | 'global'>('fastpath.kms.token.creation.locking'),
       zookeeper,
     }),
     proxyUserProperties,
