@@ -20,7 +20,6 @@ export {
   type WrittenBlock,
   type WrittenKey,
 } from './key-spec.js';
-export { keyPatternBytes, keyPatternSha256 } from './key-pattern.js';
 export {
   prepareOzoneJars,
   type OzoneJars,

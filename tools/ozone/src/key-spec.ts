@@ -11,7 +11,8 @@ export const OZONE_KEY_REPLICATIONS = ['RATIS/THREE', 'RATIS/ONE'] as const;
 export type OzoneKeyReplication = (typeof OZONE_KEY_REPLICATIONS)[number];
 
 /**
- * One key for Ozone's Java client to write. Its bytes are `keyPatternBytes(seed, 0, size)`.
+ * One key for Ozone's Java client to write. Its bytes are the Ozone client contract suite's
+ * `contractKeyBytes(size, seed)`.
  * A missing volume or bucket is created (the bucket with `bucketLayout`, else the OM's default).
  */
 export interface KeyToWrite {

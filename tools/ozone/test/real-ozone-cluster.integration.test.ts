@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { InvalidOptionError } from '@fastpath/core';
+import { contractKeyBytes } from '@fastpath/ozone-fs-client/testing/contract';
 import {
-  keyPatternBytes,
-  keyPatternSha256,
   OzoneFixtureStateError,
   startRealOzoneCluster,
   type KeyToWrite,
@@ -19,6 +19,13 @@ import { isRunning, launcherJvmsUnder, waitUntil } from './support/processes.js'
 jest.setTimeout(600_000);
 
 const MiB = 1024 * 1024;
+
+/** SHA-256 of a whole key of the contract suite's content pattern, in 1 MiB pieces. */
+function patternSha256(seed: number, size: number): string {
+  const hash = createHash('sha256');
+  for (let at = 0; at < size; at += MiB) hash.update(contractKeyBytes(Math.min(MiB, size - at), seed, at));
+  return hash.digest('hex');
+}
 const CHUNK = 4 * MiB;
 
 function canConnect(address: string): Promise<boolean> {
@@ -128,12 +135,12 @@ describe('a real MiniOzoneCluster with 3 datanodes', () => {
     expect(cluster.rssBytes()).toBeGreaterThan(0);
   });
 
-  it("writes every key with Ozone's Java client, bytes equal to the shared pattern", () => {
+  it("writes every key with Ozone's Java client, bytes equal to the contract suite's pattern", () => {
     expect(written.map((k) => k.key)).toEqual(keys.map((k) => k.key));
     for (const [i, key] of written.entries()) {
       const spec = keys[i] as KeyToWrite;
       expect(key.size).toBe(spec.size);
-      expect(key.sha256).toBe(keyPatternSha256(spec.seed ?? 0, spec.size));
+      expect(key.sha256).toBe(patternSha256(spec.seed ?? 0, spec.size));
       expect(key.checksumType).toBe(spec.checksumType ?? 'CRC32');
       expect(key.replication).toBe('RATIS/THREE');
       expect(key.blocks.reduce((sum, b) => sum + b.length, 0)).toBe(spec.size);
@@ -177,7 +184,7 @@ describe('a real MiniOzoneCluster with 3 datanodes', () => {
     const [again] = await cluster.writeKeys([
       { volume: 'vol1', bucket: 'bucket1', key: 'after', size: 10, seed: 4 },
     ]);
-    expect(again?.sha256).toBe(keyPatternSha256(4, 10));
+    expect(again?.sha256).toBe(patternSha256(4, 10));
   });
 
   it('corrupts one byte of one replica on disk, leaving the other replicas alone', async () => {
@@ -195,7 +202,7 @@ describe('a real MiniOzoneCluster with 3 datanodes', () => {
       );
       return readFileSync(file as string)[20_000] as number;
     };
-    const expected = keyPatternBytes(key.seed, 20_000, 1)[0] as number;
+    const expected = contractKeyBytes(1, key.seed, 20_000)[0] as number;
     expect(byteAt(0)).toBe(expected ^ 0xff);
     expect(byteAt(1)).toBe(expected);
     expect(byteAt(2)).toBe(expected);

@@ -5,7 +5,8 @@ package fastpath.ozonefixture;
  * byte {@code i & 3} (little-endian) of {@code mix(s, i >>> 2)}, where mix is MurmurHash3's 32-bit
  * finaliser over {@code wordIndex + s * 0x9E3779B9} (all arithmetic mod 2^32), the pattern the
  * Ozone client's contract suite reads back.
- * The TypeScript twin is tools/ozone/src/key-pattern.ts; a test compares their SHA-256 digests.
+ * The TypeScript twin is contractKeyBytes of @fastpath/ozone-fs-client/testing/contract; the
+ * fixture's integration test compares their SHA-256 digests.
  * A hash rather than a counter so that a read from the wrong offset never returns equal bytes,
  * whatever the chunk or checksum alignment.
  */
