@@ -58,7 +58,7 @@ export async function prepareOzoneJars(options: PrepareOzoneJarsOptions = {}): P
     copyJars: true,
     onProgress,
   });
-  const parentless = await fetchParentlessJars(toolDir, join(cache, 'parentless'), ozoneVersion, onProgress);
+  const parentless = await fetchParentlessJars(join(cache, 'parentless'), ozoneVersion, onProgress);
   const jars = [...tree.classpath, ...parentless.jars];
   const launcher = await compileJava({
     sourceDir: join(toolDir, 'java'),
