@@ -2,7 +2,7 @@
 // errors; everything else is internal. Test helpers live at `@fastpath/kms-server/testing`.
 export { createKmsServer, type KmsBuildInfo, type KmsServer, type KmsServerOptions } from './kms-server.js';
 export type { KmsSettings, ZkTokenStoreSettings } from './internal/config/kms-settings.js';
-export type { KmsInputLimits } from './internal/http/kms-input.js';
+export type { KmsInputLimits } from './internal/operations/kms-input.js';
 export type { KmsLogger } from './internal/kms-logger.js';
 export type { ScryptParams } from './internal/keystore/keystore-file.js';
 export type { TokenServiceInfo } from './internal/auth/token-service.js';

@@ -21,9 +21,9 @@ import type { KmsSettings } from './internal/config/kms-settings.js';
 import { KMS_ACLS_FILE, loadKmsSettings, type SettingsLayer } from './internal/config/load-kms-settings.js';
 import { buildKmsApp } from './internal/http/kms-app.js';
 import { listenError } from './internal/http/listen-error.js';
-import { KmsInput } from './internal/http/kms-input.js';
+import { KmsInput } from './internal/operations/kms-input.js';
 import { KmsMetrics } from './internal/http/kms-metrics.js';
-import { KmsOperations } from './internal/http/kms-operations.js';
+import { KmsOperations } from './internal/operations/kms-operations.js';
 import { KmsConfigError } from './kms-errors.js';
 import { SILENT_LOGGER, type KmsLogger } from './internal/kms-logger.js';
 import { KeyProvider } from './internal/keys/key-provider.js';
@@ -353,7 +353,7 @@ export async function startKmsServer(
       tls,
       logLevel: options.requestLogLevel ?? 'silent',
       closing: () => closing,
-      ops: {
+      endpoints: {
         health: () => ({
           status: closing ? 503 : 200,
           body: {

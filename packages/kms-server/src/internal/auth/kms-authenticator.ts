@@ -3,7 +3,7 @@ import type { GroupResolver } from '../acl/group-resolver.js';
 import { shortUserName, type KmsUser } from '../acl/kms-user.js';
 import type { AuthCookie } from './auth-cookie.js';
 import type { ProxyUsers } from './proxy-users.js';
-import { isTokenUrlString } from '../http/kms-input.js';
+import { isTokenUrlString } from '../operations/kms-input.js';
 import { isTokenRefusal, javaExceptionText, type TokenService } from './token-service.js';
 
 /** Header carrying a delegation token (checked before the `delegation` parameter). */

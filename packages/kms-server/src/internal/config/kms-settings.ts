@@ -4,7 +4,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { Redacted } from '@fastpath/core';
 import { HadoopConfiguration } from '@fastpath/hadoop-common';
 import type { CreationLocking } from '@fastpath/token-manager';
-import type { KmsInputLimits } from '../http/kms-input.js';
+import type { KmsInputLimits } from '../operations/kms-input.js';
 import { KmsConfigError } from '../../kms-errors.js';
 import { AUTH_PREFIX, KMS_PROPERTY_DEFAULTS, ZK_DT_PREFIX } from './kms-properties.js';
 import { settingRow, type KmsSettingRow, type SettingParser } from './kms-settings-table.js';

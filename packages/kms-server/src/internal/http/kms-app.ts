@@ -14,9 +14,9 @@ import {
 } from '../kms-error-table.js';
 import { KmsRequestError } from '../../kms-errors.js';
 import type { KmsLogger } from '../kms-logger.js';
-import type { KmsInput } from './kms-input.js';
+import type { KmsInput } from '../operations/kms-input.js';
 import type { KmsMetrics } from './kms-metrics.js';
-import type { KmsOperations, OperationResult } from './kms-operations.js';
+import type { KmsOperations, OperationResult } from '../operations/kms-operations.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -48,7 +48,8 @@ export interface KmsAppOptions {
   authenticator: KmsAuthenticator;
   audit: KmsAudit;
   metrics: KmsMetrics;
-  ops: KmsOpsEndpoints;
+  /** The operational endpoints outside the REST API (`/health`, `/build-info`, `/metrics`). */
+  endpoints: KmsOpsEndpoints;
   http: {
     maxBodyBytes: number;
     maxHeaderBytes: number;
@@ -235,16 +236,16 @@ export function buildKmsApp(options: KmsAppOptions): FastifyInstance {
 
   app.get('/health', async (request, reply) => {
     request.kmsOp = 'HEALTH';
-    const health = options.ops.health();
+    const health = options.endpoints.health();
     return reply.code(health.status).type(JSON_TYPE).send(JSON.stringify(health.body));
   });
   app.get('/build-info', async (request, reply) => {
     request.kmsOp = 'BUILD_INFO';
-    return reply.type(JSON_TYPE).send(JSON.stringify(options.ops.buildInfo()));
+    return reply.type(JSON_TYPE).send(JSON.stringify(options.endpoints.buildInfo()));
   });
   app.get('/metrics', async (request, reply) => {
     request.kmsOp = 'METRICS';
-    const text = await options.ops.metrics();
+    const text = await options.endpoints.metrics();
     return reply.type(text.contentType).send(text.body);
   });
 
