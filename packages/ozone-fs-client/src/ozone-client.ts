@@ -80,6 +80,8 @@ export interface OzoneFileStatus {
   blockSizeBytes: number;
   modificationTimeMs: number;
   owner: string;
+  /** Replicas of each block (the key's replication factor; 0 for a directory). */
+  replication: number;
 }
 
 export interface KeyDetails {
@@ -636,6 +638,7 @@ function fileStatus(volume: string, bucket: string, s: hadoop.ozone.IOzoneFileSt
     blockSizeBytes: toNumber(s.blockSize),
     modificationTimeMs: ms(k?.modificationTime),
     owner: k?.ownerName ?? '',
+    replication: s.isDirectory ? 0 : k?.factor === hdds.ReplicationFactor.ONE ? 1 : 3,
   };
 }
 

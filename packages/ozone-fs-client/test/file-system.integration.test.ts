@@ -66,6 +66,9 @@ describe('ofs operations', () => {
     });
     expect(s.modificationTime).toBeGreaterThanOrEqual(before - 1000);
     expect((await cat(fs, '/vol1/bucket1/a/file1')).toString()).toBe('hello, ofs');
+    expect(s.replication).toBe(3);
+    await put(fs, '/vol1/bucket1/a/single', Buffer.from('1'), { replication: 'ONE' });
+    expect((await fs.getFileStatus('/vol1/bucket1/a/single')).replication).toBe(1);
   });
 
   it('create: overwrite flag, recursive parents, and the errors of Hadoop', async () => {

@@ -12,6 +12,6 @@ export interface FileStatus {
   readonly blockSize: number;
   readonly modificationTime: number;
   readonly owner: string;
-  /** Ozone replicates a key's blocks; 3 for RATIS/THREE, 0 for a directory. */
+  /** Replicas of each block: the key's replication factor (3 for RATIS/THREE, 1 for ONE), 0 for a directory. */
   readonly replication: number;
 }

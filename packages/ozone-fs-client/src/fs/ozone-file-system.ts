@@ -190,7 +190,7 @@ export class OzoneFileSystem {
       blockSize: s.isDirectory ? 0 : s.blockSizeBytes,
       modificationTime: s.modificationTimeMs,
       owner: s.owner,
-      replication: s.isDirectory ? 0 : 3,
+      replication: s.replication,
     };
   }
 

@@ -512,7 +512,7 @@ export class MiniOm {
       keyName: key,
       dataSize: uint64(k.size),
       type: hdds.ReplicationType.RATIS,
-      factor: hdds.ReplicationFactor.THREE,
+      factor: k.blocks[0]?.datanodes.length === 1 ? hdds.ReplicationFactor.ONE : hdds.ReplicationFactor.THREE,
       creationTime: uint64(k.creationTimeMs),
       modificationTime: uint64(k.modificationTimeMs),
       latestVersion: uint64(0),
