@@ -2,20 +2,12 @@ import fc from 'fast-check';
 import { DataInput, TEXT_DEFAULT_MAX_LEN } from './data-input.js';
 import { DataOutput } from './data-output.js';
 import { WireFormatError } from './wire-format-error.js';
+import { expectError } from '@fastpath/test-support';
 
 const input = (h: string): DataInput => new DataInput(Buffer.from(h.replace(/ /g, ''), 'hex'));
 
-function wireError(fn: () => unknown): WireFormatError {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(WireFormatError);
-    expect((err as WireFormatError).code).toBe('ERR_WIRE_FORMAT');
-    expect((err as WireFormatError).retriable).toBe(false);
-    return err as WireFormatError;
-  }
-  throw new Error('expected a WireFormatError');
-}
+const wireError = (fn: () => unknown): WireFormatError =>
+  expectError(fn, WireFormatError, { code: 'ERR_WIRE_FORMAT', retriable: false });
 
 describe('DataInput.readVLong', () => {
   it('accepts the non-minimal forms Hadoop accepts', () => {

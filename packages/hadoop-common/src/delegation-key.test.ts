@@ -3,16 +3,10 @@ import fc from 'fast-check';
 import { DataOutput } from './data-output.js';
 import { DELEGATION_KEY_MAX_KEY_BYTES, DelegationKey } from './delegation-key.js';
 import { WireFormatError } from './wire-format-error.js';
+import { expectError } from '@fastpath/test-support';
 
-function wireError(fn: () => unknown): WireFormatError {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(WireFormatError);
-    return err as WireFormatError;
-  }
-  throw new Error('expected a WireFormatError');
-}
+const wireError = (fn: () => unknown): WireFormatError =>
+  expectError(fn, WireFormatError, { code: 'ERR_WIRE_FORMAT', retriable: false });
 
 const KEY = Buffer.from('0102030405060708', 'hex');
 

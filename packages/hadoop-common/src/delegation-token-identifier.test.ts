@@ -6,6 +6,7 @@ import {
   type DelegationTokenIdentifierFields,
 } from './delegation-token-identifier.js';
 import { WireFormatError } from './wire-format-error.js';
+import { expectError } from '@fastpath/test-support';
 
 const FIELDS: DelegationTokenIdentifierFields = {
   owner: 'bjørn',
@@ -41,15 +42,8 @@ const fieldsArb: fc.Arbitrary<DelegationTokenIdentifierFields> = fc.record({
   masterKeyId: int32,
 });
 
-function wireError(fn: () => unknown): WireFormatError {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(WireFormatError);
-    return err as WireFormatError;
-  }
-  throw new Error('expected a WireFormatError');
-}
+const wireError = (fn: () => unknown): WireFormatError =>
+  expectError(fn, WireFormatError, { code: 'ERR_WIRE_FORMAT', retriable: false });
 
 describe('DelegationTokenIdentifier bytes', () => {
   it('matches the hand-computed golden serialisation', () => {

@@ -3,16 +3,10 @@ import { DataOutput } from './data-output.js';
 import { DelegationTokenIdentifier } from './delegation-token-identifier.js';
 import { decodeTokenNode, encodeTokenNode } from './token-node.js';
 import { WireFormatError } from './wire-format-error.js';
+import { expectError } from '@fastpath/test-support';
 
-function wireError(fn: () => unknown): WireFormatError {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(WireFormatError);
-    return err as WireFormatError;
-  }
-  throw new Error('expected a WireFormatError');
-}
+const wireError = (fn: () => unknown): WireFormatError =>
+  expectError(fn, WireFormatError, { code: 'ERR_WIRE_FORMAT', retriable: false });
 
 const ID = new DelegationTokenIdentifier('kms-dt', {
   owner: 'bjørn',

@@ -11,16 +11,10 @@ import {
   TOKEN_MAX_URL_STRING_LENGTH,
 } from './token.js';
 import { WireFormatError } from './wire-format-error.js';
+import { expectError } from '@fastpath/test-support';
 
-function wireError(fn: () => unknown): WireFormatError {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(WireFormatError);
-    return err as WireFormatError;
-  }
-  throw new Error('expected a WireFormatError');
-}
+const wireError = (fn: () => unknown): WireFormatError =>
+  expectError(fn, WireFormatError, { code: 'ERR_WIRE_FORMAT', retriable: false });
 
 // Identifier FB FF BF gives the characters that differ between the alphabets (62 and 63).
 const SMALL = new Token({

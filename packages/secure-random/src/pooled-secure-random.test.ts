@@ -5,6 +5,7 @@ import {
   inspectPool,
   PooledSecureRandom,
 } from './pooled-secure-random.js';
+import { waitFor } from '@fastpath/test-support';
 
 const opened: PooledSecureRandom[] = [];
 function pooled(options: ConstructorParameters<typeof PooledSecureRandom>[0] = {}): PooledSecureRandom {
@@ -22,14 +23,6 @@ function isZero(bytes: Uint8Array): boolean {
 
 function sorted(bytes: Uint8Array): number[] {
   return [...bytes].sort((a, b) => a - b);
-}
-
-async function waitFor(condition: () => boolean, boundMs = 5000): Promise<void> {
-  const deadline = Date.now() + boundMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${boundMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
 }
 
 describe('PooledSecureRandom', () => {
@@ -135,7 +128,9 @@ describe('PooledSecureRandom', () => {
     const pool = inspectPool(random).pool;
     expect(inspectPool(random).expiryArmed).toBe(true);
 
-    await waitFor(() => inspectPool(random).end === 0);
+    await waitFor('the idle pool to be wiped and released', () => inspectPool(random).end === 0, {
+      intervalMs: 5,
+    });
 
     expect(isZero(pool)).toBe(true);
     expect(inspectPool(random)).toMatchObject({ pos: 0, end: 0, expiryArmed: false });

@@ -1,7 +1,7 @@
 import { inspect } from 'node:util';
 import { InvalidOptionError, ManualClock } from '@fastpath/core';
 import { describeSecretManagerContract } from '../test/support/secret-manager-contract.js';
-import { gate, isPending, waitFor } from '../test/support/wait-for.js';
+import { gate, isPending, waitFor } from '@fastpath/test-support';
 import {
   DEFAULT_DELEGATION_TOKEN_SECRET_MANAGER_OPTIONS,
   DelegationKey,

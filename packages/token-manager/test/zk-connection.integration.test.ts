@@ -4,7 +4,7 @@ import {
   ZkDelegationTokenSecretManager,
   type ZkDelegationTokenSecretManagerOptions,
 } from '../src/zookeeper.js';
-import { waitFor } from './support/wait-for.js';
+import { waitFor } from '@fastpath/test-support';
 import { ManagerPool, startTestZooKeeper } from './support/zookeeper.js';
 
 // Connection loss and session expiry: retriable errors while ZooKeeper is out of reach, cached

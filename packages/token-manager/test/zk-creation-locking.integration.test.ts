@@ -7,7 +7,7 @@ import {
   type Token,
 } from '../src/index.js';
 import type { ZkDelegationTokenSecretManager } from '../src/zookeeper.js';
-import { gate, isPending, waitFor } from './support/wait-for.js';
+import { gate, isPending, waitFor } from '@fastpath/test-support';
 import { ManagerPool, startTestZooKeeper } from './support/zookeeper.js';
 
 // The six tests of HADOOP-20045, against a real ZooKeeper.

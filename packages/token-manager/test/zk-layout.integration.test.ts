@@ -17,7 +17,7 @@ import {
   Token,
 } from '../src/index.js';
 import { zkDtsmPaths } from '../src/zookeeper.js';
-import { waitFor } from './support/wait-for.js';
+import { waitFor } from '@fastpath/test-support';
 import { ManagerPool, startTestZooKeeper } from './support/zookeeper.js';
 
 // Hadoop's znode layout and payloads, so a tree is interchangeable with Hadoop's; the watch-driven

@@ -2,7 +2,7 @@ import { zkCreate, zkGetChildren, zkGetData, type ZooKeeperFixture } from '@fast
 import type { Client } from 'node-zookeeper-client';
 import { encodeTokenNode, TokenStoreError, TokenStoreUnavailableError, type Token } from '../src/index.js';
 import type { ZkDelegationTokenSecretManager } from '../src/zookeeper.js';
-import { gate, waitFor } from './support/wait-for.js';
+import { gate, waitFor } from '@fastpath/test-support';
 import { ManagerPool, startTestZooKeeper } from './support/zookeeper.js';
 
 // Creations that are ready to persist together go to ZooKeeper in one multi-operation: all

@@ -2,7 +2,7 @@ import { ManualClock } from '@fastpath/core';
 import { zkGetChildren, type ZooKeeperFixture } from '@fastpath/zookeeper-fixture';
 import { InvalidTokenError } from '../src/index.js';
 import type { RouterZkDelegationTokenSecretManager } from '../src/zookeeper.js';
-import { waitFor } from './support/wait-for.js';
+import { waitFor } from '@fastpath/test-support';
 import { ManagerPool, startTestZooKeeper } from './support/zookeeper.js';
 
 // The HDFS Router variant: token watchers off, the cache rebuilt from ZooKeeper on a schedule.

@@ -8,7 +8,7 @@ import {
   type DelegationTokenSecretManager,
   type DelegationTokenSecretManagerOptions,
 } from '../../src/index.js';
-import { waitFor } from './wait-for.js';
+import { waitFor } from '@fastpath/test-support';
 
 /**
  * One store under test: every manager `create` makes shares it (for ZooKeeper: one working path),

@@ -1,3 +1,4 @@
+// Bounded waiting for tests: on conditions, never fixed sleeps; a failure names what it awaited.
 /**
  * Polls `condition` until it returns a truthy value (or a promise of one) and resolves with it;
  * rejects with `what` after `timeoutMs`. Tests wait on conditions, never on fixed sleeps.
