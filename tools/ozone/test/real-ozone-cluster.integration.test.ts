@@ -155,6 +155,9 @@ describe('a real MiniOzoneCluster with 3 datanodes', () => {
     expect(blocks.chunkSizeBytes).toBe(MiB);
     expect(blocks.blocks.map((b) => b.length)).toEqual([2 * MiB, 2 * MiB, MiB + 3]);
     expect(blocks.blocks.map((b) => b.offsetInKey)).toEqual([0, 2 * MiB, 4 * MiB]);
+    // Ozone's KeyLocation.offset is the data's offset within its block, not the block's offset in
+    // the key: a reader adds up the block lengths.
+    expect(blocks.blocks.map((b) => b.offset)).toEqual([0, 0, 0]);
     expect(new Set(blocks.blocks.map((b) => b.localId)).size).toBe(3);
     // The next key without a block size gets the cluster's 256 MiB blocks again.
     const [after] = await cluster.writeKeys([
