@@ -162,7 +162,7 @@ describe('fastpath-kms command', () => {
       '--data-dir',
       join(dir, 'never'),
     ]);
-    expect(unreadable.code).toBe(2);
+    expect(unreadable.code).toBe(1);
     expect(unreadable.stderr).toBe(
       `fastpath-kms: cannot read ${join(configDir, 'kms-site.xml')}: EISDIR: illegal operation on a directory, read; ` +
         'make it a readable file, or remove it to use the defaults\n',

@@ -88,12 +88,29 @@ export async function runCli(
         `fastpath-kms: ${error.message}${error.code === 'ERR_KMS_CONFIG' ? '' : ` (${error.code})`}` +
           `${advice === undefined ? '' : `; ${advice}`}\n`,
       );
-      return error instanceof KmsConfigError ? 2 : 1;
+      return exitCodeOf(error);
     }
     const text = error instanceof Error ? error.message : String(error);
     io.stderr(`fastpath-kms: unexpected failure: ${text.split('\n')[0] ?? ''}\n`);
     return 1;
   }
+}
+
+/**
+ * 2 for invalid settings or usage (the message names the property or flag), 1 for everything that
+ * went wrong at run time. A configuration file that exists but cannot be read is a run-time
+ * failure (permissions, a directory in its place): its content was never judged.
+ */
+function exitCodeOf(error: FastpathError): 1 | 2 {
+  if (!(error instanceof KmsConfigError)) return 1;
+  return causedByFileSystem(error) ? 1 : 2;
+}
+
+function causedByFileSystem(error: unknown): boolean {
+  for (let cause = error; cause instanceof Error; cause = cause.cause) {
+    if (typeof (cause as NodeJS.ErrnoException).syscall === 'string') return true;
+  }
+  return false;
 }
 
 /** What to do about the failures a start meets most, appended to their one line. */

@@ -2,7 +2,7 @@ import { HadoopConfigurationError } from '@fastpath/hadoop-common';
 import { KmsConfigError } from '../../kms-errors.js';
 
 // The configuration reader lives in @fastpath/hadoop-common and throws its own error. The server
-// reports every configuration problem as ERR_KMS_CONFIG (the CLI exits 2 on it, callers branch on
+// reports every configuration problem as ERR_KMS_CONFIG (the CLI exits 2 on invalid content, 1 on a file it cannot read; callers branch on
 // it), so a refusal of the reader is translated here, keeping its property and message.
 
 /** A {@link HadoopConfigurationError} as the server's {@link KmsConfigError}; anything else as it is. */
