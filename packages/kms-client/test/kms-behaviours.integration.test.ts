@@ -18,7 +18,7 @@ import { startKmsProcess } from './support/kms-process.js';
 import type { KmsProcess } from './support/kms-process.js';
 import { startRealKms } from './support/real-kms.js';
 import type { RealKms } from './support/real-kms.js';
-import { waitFor } from './support/wait-for.js';
+import { waitFor } from '@fastpath/test-support';
 import { failure } from './support/failure.js';
 
 jest.setTimeout(120_000);
@@ -266,8 +266,9 @@ function behaviours(storeSite: () => Record<string, string>): void {
       );
       renameSync(`${aclFile}.new`, aclFile);
       await waitFor(
-        async () => (await client.createKey('k2').catch((e: unknown) => e)) instanceof KmsError,
         'the reloaded CREATE ACL',
+        async () => (await client.createKey('k2').catch((e: unknown) => e)) instanceof KmsError,
+        { timeoutMs: 15_000 },
       );
       expect((await failure(client.createKey('k3'))).code).toBe('ERR_KMS_ACCESS_DENIED');
       expect((await failure(client.generateEncryptedKeys('k'))).code).toBe('ERR_KMS_ACCESS_DENIED');
@@ -464,8 +465,9 @@ function behaviours(storeSite: () => Record<string, string>): void {
     expect(raw.headers['www-authenticate']).toBe('PseudoAuth');
     expect(JSON.parse(raw.body).RemoteException.message).toBe('Authentication required');
     await waitFor(
-      () => kms.auditLines().some((l) => l.includes('UNAUTHENTICATED')),
       'an UNAUTHENTICATED audit line',
+      () => kms.auditLines().some((l) => l.includes('UNAUTHENTICATED')),
+      { timeoutMs: 15_000 },
     );
   });
 
@@ -608,12 +610,13 @@ describe('KMS behaviours 21-42 over HTTP', () => {
         );
         // A learns of the cancellation through ZooKeeper.
         await waitFor(
+          'the cancellation to reach the other server',
           async () =>
             (await a
               .withAuth({ delegationToken: token })
               .getKeyNames()
               .catch((e: unknown) => e)) instanceof KmsError,
-          'the cancellation to reach the other server',
+          { timeoutMs: 15_000 },
         );
         expect((await failure(a.withAuth({ delegationToken: token }).getKeyNames())).code).toBe(
           'ERR_KMS_AUTHENTICATION_FAILED',

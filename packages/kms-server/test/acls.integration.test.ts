@@ -2,7 +2,7 @@ import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestKms, remote, type TestKms } from './support/test-kms.js';
-import { waitFor } from './support/wait-for.js';
+import { waitFor } from '@fastpath/test-support';
 
 const ALL_OPS = [
   'CREATE',
@@ -128,10 +128,10 @@ describe('ACLs', () => {
     renameSync(`${aclFile}.new`, aclFile);
     const live = kms;
     await waitFor(
+      'the reloaded CREATE ACL',
       async () =>
         (await live.call('POST', '/kms/v1/keys', { user: 'client', body: { name: 'k2' } })).statusCode ===
         403,
-      'the reloaded CREATE ACL',
     );
     expect((await kms.call('GET', '/kms/v1/key/k/_eek?eek_op=generate', { user: 'client' })).statusCode).toBe(
       403,
@@ -153,18 +153,17 @@ describe('ACLs', () => {
     );
     // A file that does not parse is reported and ignored.
     writeFileSync(aclFile, '<configuration><property>');
-    await waitFor(
-      () => errors.some((e) => e.includes('kms-acls.xml changed but cannot be loaded')),
-      'the reload error',
+    await waitFor('the reload error', () =>
+      errors.some((e) => e.includes('kms-acls.xml changed but cannot be loaded')),
     );
     expect((await kms.call('POST', '/kms/v1/keys', { user: 'foo', body: { name: 'k4' } })).statusCode).toBe(
       201,
     );
     writeFileSync(aclFile, aclXml({ ...opAcls(() => '*'), ...DEFAULT_KEY_ACLS }));
     await waitFor(
+      'the repaired file',
       async () =>
         (await live.call('GET', '/kms/v1/key/k/_eek?eek_op=generate', { user: 'client' })).statusCode === 200,
-      'the repaired file',
     );
   });
 

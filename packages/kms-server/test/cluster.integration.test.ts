@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { startZooKeeper, type ZooKeeperFixture } from '@fastpath/zookeeper-fixture';
 import { startKmsProcess, type KmsProcess } from '../src/testing.js';
 import { http } from './support/http.js';
-import { waitFor } from './support/wait-for.js';
+import { waitFor } from '@fastpath/test-support';
 
 const ZK = 'hadoop.kms.authentication.zk-dt-secret-manager.';
 let zk: ZooKeeperFixture;
@@ -45,10 +45,10 @@ describe('cluster mode (--workers N)', () => {
       expect(info.tokenManager.implementation).toBe('zookeeper');
       expect(info.keystore.replica).toBe(true);
       let seen = new Set<number>();
-      await waitFor(async () => {
+      await waitFor('both workers to answer', async () => {
         seen = new Set([...seen, ...(await workerIds(kms.url, 4))]);
         return seen.size === 2;
-      }, 'both workers to answer');
+      });
 
       // A key created through one worker is visible to every worker as soon as the create answered.
       expect(
@@ -93,6 +93,7 @@ describe('cluster mode (--workers N)', () => {
       process.kill(victim.pid, 'SIGKILL');
       let after = new Set<number>();
       await waitFor(
+        'a replacement worker',
         async () => {
           try {
             after = new Set([...after, ...(await workerIds(kms.url, 4))]);
@@ -101,8 +102,7 @@ describe('cluster mode (--workers N)', () => {
           }
           return after.size >= 2 && !after.has(victim.worker);
         },
-        'a replacement worker',
-        30_000,
+        { timeoutMs: 30_000 },
       );
       expect((await http(`${kms.url}/kms/v1/keys/names?user.name=alice`)).json()).toEqual(['k1']);
     } finally {

@@ -11,7 +11,7 @@ import { KMS_SERVER_VERSION } from '../src/internal/version.js';
 import { http } from './support/http.js';
 import { PACKAGE_DIR } from './support/paths.js';
 import { startTestKms, type TestKms } from './support/test-kms.js';
-import { waitFor } from './support/wait-for.js';
+import { waitFor } from '@fastpath/test-support';
 
 const readPassword = (kms: TestKms): Redacted<Buffer> =>
   new Redacted(
@@ -165,12 +165,12 @@ describe('operations', () => {
       return { socket, closed };
     });
     await waitFor(
+      'the connections to be accepted',
       () =>
         new Promise<boolean>((resolve) => kms?.server.app.server.getConnections((_e, n) => resolve(n >= 3))),
-      'the connections to be accepted',
     );
     const closing = kms.server.close();
-    await waitFor(() => kms?.server.app.server.listening === false, 'the listener to close');
+    await waitFor('the listener to close', () => kms?.server.app.server.listening === false);
     await expect(http(`${url}/health`, { timeoutMs: 2000 })).rejects.toThrow();
     // Requests completed now are refused with 503, and /health says why.
     for (const { socket } of pending) socket.write('\r\n');

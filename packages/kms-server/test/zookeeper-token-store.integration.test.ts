@@ -1,6 +1,6 @@
 import { startZooKeeper, type ZooKeeperFixture } from '@fastpath/zookeeper-fixture';
 import { startTestKms, remote, type TestKms } from './support/test-kms.js';
-import { waitFor } from './support/wait-for.js';
+import { waitFor } from '@fastpath/test-support';
 
 const ZK = 'hadoop.kms.authentication.zk-dt-secret-manager.';
 let zk: ZooKeeperFixture;
@@ -59,8 +59,8 @@ describe('ZooKeeper token store', () => {
         .statusCode,
     ).toBe(200);
     await waitFor(
-      async () => (await b.call('GET', `/kms/v1/keys/names?delegation=${urlString}`)).statusCode === 403,
       'the cancellation to reach the second KMS',
+      async () => (await b.call('GET', `/kms/v1/keys/names?delegation=${urlString}`)).statusCode === 403,
     );
     const afterCancel = await b.call('GET', `/kms/v1/keys/names?delegation=${urlString}`);
     expect(remote(afterCancel).exception).toBe('AuthenticationException');

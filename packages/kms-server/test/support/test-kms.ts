@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
-import { waitFor } from './wait-for.js';
+import { waitFor } from '@fastpath/test-support';
 import { createKmsServer, type KmsServer, type KmsServerOptions } from '../../src/index.js';
 
 /** A KMS on a fresh data directory with a cheap key derivation, disposed with its directory. */
@@ -67,8 +67,8 @@ export async function startTestKms(options: KmsServerOptions = {}): Promise<Test
     async waitForAudit(pattern) {
       let found: string | undefined;
       await waitFor(
-        () => (found = kms.auditLines().find((l) => pattern.test(l))) !== undefined,
         `an audit line matching ${pattern}`,
+        () => (found = kms.auditLines().find((l) => pattern.test(l))) !== undefined,
       );
       return found as string;
     },
