@@ -10,6 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { ServerCredentials } from '@grpc/grpc-js';
 import { Server, type ServerDuplexStream, type UntypedServiceImplementation } from '@grpc/grpc-js';
 import { OzoneError } from '../ozone-errors.js';
+import { rawMethod } from '../internal/grpc/raw-bytes.js';
 import { checksumTypeName, findChecksumMismatch } from '../internal/checksum.js';
 import { DATANODE_SEND_PATH } from '../internal/grpc/datanode-channel.js';
 import { dn, has, toBigInt, toNumber, uint64, type hadoop } from '../internal/proto/wire.js';
@@ -60,17 +61,7 @@ export interface MiniDatanodeOptions {
   credentials: ServerCredentials;
 }
 
-const serviceDefinition = {
-  send: {
-    path: DATANODE_SEND_PATH,
-    requestStream: true,
-    responseStream: true,
-    requestSerialize: (b: Buffer) => b,
-    requestDeserialize: (b: Buffer) => b,
-    responseSerialize: (b: Buffer) => b,
-    responseDeserialize: (b: Buffer) => b,
-  },
-};
+const serviceDefinition = { send: rawMethod(DATANODE_SEND_PATH, true, true) };
 
 /** A failure answered as a ContainerCommandResponseProto with a non-SUCCESS result. */
 class DatanodeFailure extends Error {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Server, ServerCredentials, type UntypedServiceImplementation } from '@grpc/grpc-js';
 import { OzoneError } from '../ozone-errors.js';
+import { rawMethod } from '../internal/grpc/raw-bytes.js';
 import { OM_SUBMIT_REQUEST_PATH } from '../internal/grpc/om-transport.js';
 import { MiniDatanode, type DatanodeCounters, type DatanodeFault } from './mini-datanode.js';
 import { MiniOm } from './mini-om.js';
@@ -22,17 +23,7 @@ export interface MiniOzoneClusterOptions {
 
 export const DEFAULT_MINI_OZONE_CLUSTER_OPTIONS = Object.freeze({ datanodes: 3, tls: false, omPort: 0 });
 
-const omServiceDefinition = {
-  submitRequest: {
-    path: OM_SUBMIT_REQUEST_PATH,
-    requestStream: false,
-    responseStream: false,
-    requestSerialize: (b: Buffer) => b,
-    requestDeserialize: (b: Buffer) => b,
-    responseSerialize: (b: Buffer) => b,
-    responseDeserialize: (b: Buffer) => b,
-  },
-};
+const omServiceDefinition = { submitRequest: rawMethod(OM_SUBMIT_REQUEST_PATH, false, false) };
 
 /**
  * An Ozone Manager and datanodes in this Node process, serving Ozone's own gRPC services on

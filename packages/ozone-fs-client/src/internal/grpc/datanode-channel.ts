@@ -3,10 +3,10 @@ import { DatanodeResultError, OzoneProtocolError } from '../../ozone-errors.js';
 import { dn, type hadoop } from '../proto/wire.js';
 import { channelCredentials, channelOptions, type ClientTlsOptions } from './channel-options.js';
 import { rpcError } from './grpc-errors.js';
+import { rawBytes } from './raw-bytes.js';
 import { InFlightLimiter } from './in-flight-limiter.js';
 
 export const DATANODE_SEND_PATH = '/hadoop.hdds.datanode.XceiverClientProtocolService/send';
-const identity = (b: Buffer): Buffer => b;
 
 export interface DatanodeChannelOptions {
   maxReceiveBytes: number;
@@ -79,8 +79,8 @@ export class DatanodeChannel {
       let settled = false;
       const call: ClientDuplexStream<Buffer, Buffer> = this.#client.makeBidiStreamRequest(
         DATANODE_SEND_PATH,
-        identity,
-        identity,
+        rawBytes,
+        rawBytes,
         new Metadata(),
         {
           deadline: Date.now() + timeoutMs,

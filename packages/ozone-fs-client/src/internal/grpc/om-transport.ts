@@ -4,12 +4,11 @@ import { OmStatusError, OzoneProtocolError } from '../../ozone-errors.js';
 import { has, om, type hadoop } from '../proto/wire.js';
 import { channelCredentials, channelOptions, type ClientTlsOptions } from './channel-options.js';
 import { rpcError } from './grpc-errors.js';
+import { rawBytes } from './raw-bytes.js';
 
 export const OM_SUBMIT_REQUEST_PATH = '/hadoop.ozone.OzoneManagerService/submitRequest';
 /** ClientVersion.CURRENT of the Java client (BUCKET_LAYOUT_SUPPORT); older values make the OM force LEGACY layouts. */
 export const CLIENT_VERSION = 3;
-
-const identity = (b: Buffer): Buffer => b;
 
 export interface OmTransportOptions {
   address: string;
@@ -53,8 +52,8 @@ export class OmTransport {
     const raw = await new Promise<Buffer>((resolve, reject) => {
       this.#client.makeUnaryRequest(
         OM_SUBMIT_REQUEST_PATH,
-        identity,
-        identity,
+        rawBytes,
+        rawBytes,
         request,
         new Metadata(),
         { deadline: Date.now() + this.options.timeoutMs },
