@@ -379,12 +379,20 @@ export class KeyInputStream {
 export function keyBlockLocations(info: hadoop.ozone.IKeyInfo, from: string): KeyBlockLocation[] {
   const versions = info.keyLocationList ?? [];
   const latest = versions[versions.length - 1];
-  return (latest?.keyLocations ?? []).map((loc) => ({
-    containerId: toBigInt(loc.blockID.containerBlockID.containerID),
-    localId: toBigInt(loc.blockID.containerBlockID.localID),
-    blockCommitSequenceId: toBigInt(loc.blockID.blockCommitSequenceId),
-    offsetInKey: toNumber(loc.offset),
-    lengthBytes: toNumber(loc.length),
-    datanodes: pipelineDatanodes(loc.pipeline, from),
-  }));
+  // KeyLocation.offset is the offset within the block (0 on a real cluster): a block's place in
+  // the key is the sum of the lengths before it, as MultipartInputStream computes its partOffsets.
+  let offsetInKey = 0;
+  return (latest?.keyLocations ?? []).map((loc) => {
+    const lengthBytes = toNumber(loc.length);
+    const block = {
+      containerId: toBigInt(loc.blockID.containerBlockID.containerID),
+      localId: toBigInt(loc.blockID.containerBlockID.localID),
+      blockCommitSequenceId: toBigInt(loc.blockID.blockCommitSequenceId),
+      offsetInKey,
+      lengthBytes,
+      datanodes: pipelineDatanodes(loc.pipeline, from),
+    };
+    offsetInKey += lengthBytes;
+    return block;
+  });
 }

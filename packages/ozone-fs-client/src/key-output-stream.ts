@@ -99,7 +99,8 @@ export class KeyOutputStream {
               containerBlockID: { containerID: int64(b.ref.containerId), localID: int64(b.ref.localId) },
               blockCommitSequenceId: uint64(b.ref.blockCommitSequenceId),
             },
-            offset: uint64(b.offsetInKey),
+            // The offset within the block, 0 as Ozone's Java writer sends it.
+            offset: uint64(0),
             length: uint64(b.lengthBytes),
           })),
         },

@@ -491,7 +491,7 @@ export class MiniOm {
         },
         blockCommitSequenceId: uint64(BigInt(block.bcsid)),
       },
-      offset: uint64(block.offset),
+      offset: uint64(0),
       length: uint64(block.length),
       createVersion: uint64(0),
       pipeline: {
@@ -586,12 +586,14 @@ export class MiniOm {
       const allocated = open.allocated.find((b) => b.localId === localId);
       if (!allocated)
         throw new OmFailure('INVALID_REQUEST', `block ${localId} was not allocated to this key`);
-      const offset = toNumber(loc.offset);
-      if (offset !== expectedOffset)
+      // KeyLocation.offset is the offset within the block (0, as Ozone's writers send it); the
+      // block's place in the key is the sum of the lengths before it.
+      if (toNumber(loc.offset) !== 0)
         throw new OmFailure(
           'INVALID_REQUEST',
-          `block ${localId} at offset ${offset}, expected ${expectedOffset}`,
+          `block ${localId} at block offset ${toNumber(loc.offset)}, expected 0`,
         );
+      const offset = expectedOffset;
       const length = toNumber(loc.length);
       expectedOffset += length;
       blocks.push({
