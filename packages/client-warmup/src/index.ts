@@ -1,0 +1,11 @@
+// @fastpath/client-warmup: the one front door. Everything public is re-exported here by name.
+export {
+  currentWarmup,
+  runWarmup,
+  startWarmup,
+  type WarmupHandle,
+  type WarmupPlan,
+  type WarmupStep,
+  type WarmupStepOutcome,
+  type WarmupStepState,
+} from './start-warmup.js';
