@@ -23,7 +23,21 @@ describe('OzoneClientConfig', () => {
       readRetryIntervalMs: 1000,
       maxOutstandingRequests: 32,
       omGrpcPort: 8981,
+      warmupEnabled: true,
+      warmupTlsEnabled: true,
     });
+  });
+
+  it('reads the warm-up settings and refuses a non-boolean', () => {
+    expect(
+      ozoneClientConfigFromProperties({
+        'ozone.client.warmup.enabled': 'false',
+        'ozone.client.warmup.tls.enabled': 'FALSE',
+      }),
+    ).toMatchObject({ warmupEnabled: false, warmupTlsEnabled: false });
+    expect(() => ozoneClientConfigFromProperties({ 'ozone.client.warmup.enabled': 'on' })).toThrow(
+      /ozone\.client\.warmup\.enabled/,
+    );
   });
 
   it("reads Ozone's keys, with Hadoop's size and time units", () => {

@@ -28,6 +28,13 @@ export interface OzoneClientConfig {
   maxOutstandingRequests: number;
   /** `ozone.om.grpc.port`, the OM gRPC port used when the OM address has none, default 8981. */
   omGrpcPort: number;
+  /**
+   * `ozone.client.warmup.enabled` (HDDS-17357), default true: the first client of a process warms
+   * the datanode path (protocol codecs, checksums, the TLS credentials) while it waits on the OM.
+   */
+  warmupEnabled: boolean;
+  /** `ozone.client.warmup.tls.enabled` (fastpath's own key), default true: the warm-up's TLS part, which runs only with TLS on. */
+  warmupTlsEnabled: boolean;
 }
 
 const KB = 1024;
@@ -45,6 +52,8 @@ export const DEFAULT_OZONE_CLIENT_CONFIG: Readonly<OzoneClientConfig> = Object.f
   readRetryIntervalMs: 1_000,
   maxOutstandingRequests: 32,
   omGrpcPort: 8981,
+  warmupEnabled: true,
+  warmupTlsEnabled: true,
 });
 
 /** The configuration key of each setting. */
@@ -59,6 +68,8 @@ export const OZONE_CLIENT_CONFIG_KEYS: Readonly<Record<keyof OzoneClientConfig, 
   readRetryIntervalMs: 'ozone.client.read.retry.interval',
   maxOutstandingRequests: 'hdds.ratis.raft.client.async.outstanding-requests.max',
   omGrpcPort: 'ozone.om.grpc.port',
+  warmupEnabled: 'ozone.client.warmup.enabled',
+  warmupTlsEnabled: 'ozone.client.warmup.tls.enabled',
 });
 
 /** Ozone clamps bytes per checksum to at least this (OzoneClientConfig.validate). */
@@ -190,6 +201,8 @@ export function ozoneClientConfigFromProperties(
   if ((v = get('maxOutstandingRequests')) !== undefined)
     c.maxOutstandingRequests = parseInteger(K.maxOutstandingRequests, v, 1);
   if ((v = get('omGrpcPort')) !== undefined) c.omGrpcPort = parseInteger(K.omGrpcPort, v, 1);
+  if ((v = get('warmupEnabled')) !== undefined) c.warmupEnabled = parseBoolean(K.warmupEnabled, v);
+  if ((v = get('warmupTlsEnabled')) !== undefined) c.warmupTlsEnabled = parseBoolean(K.warmupTlsEnabled, v);
   return validateOzoneClientConfig(c);
 }
 
@@ -212,5 +225,9 @@ export function validateOzoneClientConfig(config: OzoneClientConfig): OzoneClien
     throw new InvalidOptionError(K.maxOutstandingRequests, 'must be an integer ≥ 1');
   if (!(CHECKSUM_TYPES as readonly string[]).includes(c.checksumType))
     throw new InvalidOptionError(K.checksumType, `expected one of ${CHECKSUM_TYPES.join(', ')}`);
+  if (typeof c.warmupEnabled !== 'boolean')
+    throw new InvalidOptionError(K.warmupEnabled, 'must be a boolean');
+  if (typeof c.warmupTlsEnabled !== 'boolean')
+    throw new InvalidOptionError(K.warmupTlsEnabled, 'must be a boolean');
   return c;
 }

@@ -1,4 +1,5 @@
 import { userInfo } from 'node:os';
+import { startWarmup } from '@fastpath/client-warmup';
 import { InvalidOptionError } from '@fastpath/core';
 import {
   OmStatusError,
@@ -19,6 +20,7 @@ import { KeyOutputStream, type KeyWriteLayout } from './key-output-stream.js';
 import type { ChecksumTypeName } from './internal/checksum.js';
 import type { ClientContext } from './internal/client-context.js';
 import type { ClientTlsOptions } from './internal/grpc/channel-options.js';
+import { clientWarmupPlan } from './internal/client-warmup-plan.js';
 import { DatanodeClientManager } from './internal/grpc/datanode-client-manager.js';
 import { OmTransport } from './internal/grpc/om-transport.js';
 import { has, hdds, om, toBigInt, toNumber, uint64, type hadoop } from './internal/proto/wire.js';
@@ -166,6 +168,9 @@ export class OzoneClient {
       tls: options.tls,
     });
     this.#ctx = { config: this.config, om: omTransport, datanodes };
+    // Once per process, and never in the caller's way: see @fastpath/client-warmup.
+    if (this.config.warmupEnabled)
+      startWarmup(clientWarmupPlan({ config: this.config, tls: options.tls, datanodes }));
   }
 
   /** The user this client names in every OMRequest. */

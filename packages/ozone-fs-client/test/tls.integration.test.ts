@@ -14,23 +14,32 @@ afterAll(async () => {
 });
 
 describe('a TLS mini cluster', () => {
-  it('serves a client that trusts its CA: OM calls, writes, verified reads', async () => {
-    expect(cluster.caFile).toBeDefined();
-    const client = createOzoneClient({
-      omAddress: cluster.omAddress,
-      tls: { caFile: cluster.caFile as string },
-    });
-    try {
-      await client.createVolume('tlsvol');
-      await client.createBucket('tlsvol', 'bucket1');
-      await client.writeKey('tlsvol', 'bucket1', 'k', contractKeyBytes(300_000, 4));
-      expect((await client.readKey('tlsvol', 'bucket1', 'k')).equals(contractKeyBytes(300_000, 4))).toBe(
-        true,
-      );
-    } finally {
-      client.close();
-    }
-  });
+  // Warm-up off first, so that the second client is the one that starts the process's warm-up.
+  it.each([
+    ['off', 'false'],
+    ['on', 'true'],
+  ])(
+    'serves a client that trusts its CA (warm-up %s): OM calls, writes, verified reads',
+    async (mode, enabled) => {
+      expect(cluster.caFile).toBeDefined();
+      const client = createOzoneClient({
+        omAddress: cluster.omAddress,
+        tls: { caFile: cluster.caFile as string },
+        properties: { 'ozone.client.warmup.enabled': enabled },
+      });
+      const volume = `tlsvol${mode}`;
+      try {
+        await client.createVolume(volume);
+        await client.createBucket(volume, 'bucket1');
+        await client.writeKey(volume, 'bucket1', 'k', contractKeyBytes(300_000, 4));
+        expect((await client.readKey(volume, 'bucket1', 'k')).equals(contractKeyBytes(300_000, 4))).toBe(
+          true,
+        );
+      } finally {
+        client.close();
+      }
+    },
+  );
 
   it('refuses a plaintext client with a retriable unavailable error', async () => {
     const client = createOzoneClient({ omAddress: cluster.omAddress, omTimeoutMs: 5000 });

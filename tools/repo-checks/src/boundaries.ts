@@ -28,7 +28,7 @@ export const ALLOWED_PRODUCT_EDGES: Readonly<Record<string, readonly string[]>> 
     '@fastpath/token-manager',
   ],
   '@fastpath/kms-client': ['@fastpath/core', '@fastpath/hadoop-common'],
-  '@fastpath/ozone-fs-client': ['@fastpath/core', '@fastpath/hadoop-common'],
+  '@fastpath/ozone-fs-client': ['@fastpath/core', '@fastpath/hadoop-common', '@fastpath/client-warmup'],
   '@fastpath/client-warmup': ['@fastpath/core'],
 });
 

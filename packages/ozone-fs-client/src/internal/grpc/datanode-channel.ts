@@ -1,4 +1,4 @@
-import { Client, Metadata, type ClientDuplexStream } from '@grpc/grpc-js';
+import { Client, Metadata, type ChannelCredentials, type ClientDuplexStream } from '@grpc/grpc-js';
 import { DatanodeResultError, OzoneProtocolError } from '../../ozone-errors.js';
 import { dn, type hadoop } from '../proto/wire.js';
 import { channelCredentials, channelOptions, type ClientTlsOptions } from './channel-options.js';
@@ -12,6 +12,8 @@ export interface DatanodeChannelOptions {
   maxReceiveBytes: number;
   maxInFlight: number;
   tls: ClientTlsOptions | undefined;
+  /** Credentials built ahead (by the warm-up) from `tls`; without them the channel builds its own. */
+  credentials?: ChannelCredentials | undefined;
 }
 
 /**
@@ -27,7 +29,7 @@ export class DatanodeChannel {
   ) {
     this.#client = new Client(
       address,
-      channelCredentials(options.tls),
+      options.credentials ?? channelCredentials(options.tls),
       channelOptions(options.maxReceiveBytes, options.tls),
     );
     this.#limiter = new InFlightLimiter(options.maxInFlight);

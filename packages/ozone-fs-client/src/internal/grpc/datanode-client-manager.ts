@@ -1,3 +1,4 @@
+import type { ChannelCredentials } from '@grpc/grpc-js';
 import { OzoneClosedError } from '../../ozone-errors.js';
 import type { ClientTlsOptions } from './channel-options.js';
 import { DatanodeChannel } from './datanode-channel.js';
@@ -6,6 +7,7 @@ import { DatanodeChannel } from './datanode-channel.js';
 export class DatanodeClientManager {
   readonly #channels = new Map<string, DatanodeChannel>();
   #closed = false;
+  #warmCredentials: ChannelCredentials | undefined;
   constructor(
     private readonly options: {
       maxReceiveBytes: number;
@@ -18,10 +20,24 @@ export class DatanodeClientManager {
     if (this.#closed) throw new OzoneClosedError('the datanode client manager');
     let channel = this.#channels.get(address);
     if (!channel) {
-      channel = new DatanodeChannel(address, this.options);
+      channel = new DatanodeChannel(address, { ...this.options, credentials: this.#warmCredentials });
       this.#channels.set(address, channel);
     }
     return channel;
+  }
+
+  /**
+   * Credentials the warm-up built from the same CA file; channels created afterwards use them
+   * instead of reading the CA themselves. Until then (or if the warm-up failed) each channel
+   * builds its own, as it always has.
+   */
+  offerCredentials(credentials: ChannelCredentials): void {
+    if (!this.#closed) this.#warmCredentials ??= credentials;
+  }
+
+  /** Whether channels created now use the warm-up's credentials. */
+  get hasWarmCredentials(): boolean {
+    return this.#warmCredentials !== undefined;
   }
 
   get size(): number {
