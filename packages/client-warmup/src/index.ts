@@ -9,3 +9,9 @@ export {
   type WarmupStepOutcome,
   type WarmupStepState,
 } from './start-warmup.js';
+export {
+  requireWithCodeCache,
+  type CodeCacheOptions,
+  type CodeCacheResult,
+  type CodeCacheUse,
+} from './require-with-code-cache.js';
