@@ -4,6 +4,7 @@
 // their source and what they compare. registry.test.ts fails when the scripts or the table
 // differ from this list, and prints what they should be.
 import type { Scenario } from '../harness/index.js';
+import { coldClientScenario } from './cold-client/cold-client-scenario.js';
 import { kmsHttpScenario } from './kms-http/kms-http-scenario.js';
 import { locksScenario } from './locks/locks-scenario.js';
 import { secureRandomScenario } from './secure-random/secure-random-scenario.js';
@@ -41,6 +42,12 @@ export const registry: readonly RegisteredScenario[] = [
     scenario: kmsHttpScenario as Scenario,
     source: 'HADOOP-20045',
     compares: 'the end-to-end KMS matrix over HTTP: original vs fixed vs fixed + coalesced, per mix',
+  },
+  {
+    scenario: coldClientScenario,
+    source: 'HDDS-17357',
+    compares:
+      'a cold Ozone client over TLS, a fresh process per run: warm-up off vs its parts vs one bundled file vs a V8 code cache',
   },
 ];
 

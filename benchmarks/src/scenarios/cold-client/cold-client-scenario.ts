@@ -1,0 +1,243 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { createOzoneClient } from '@fastpath/ozone-fs-client';
+import {
+  BenchmarkCheckError,
+  BenchmarkProcessError,
+  barChartSvg,
+  shellQuote,
+  summarize,
+  type Scenario,
+  type ScenarioContext,
+  type Summary,
+} from '../../harness/index.js';
+import type { ProbeInput, ProbeTimes } from './cold-client-probe.js';
+import type { Breakdown, BreakdownInput } from './cold-start-breakdown.js';
+import { BASELINE_VARIANT, COLD_CLIENT_VARIANTS, type ColdClientVariant } from './cold-client-variants.js';
+import { buildProbeBundles, type ProbeBundles } from './probe-bundles.js';
+import { breakdownMarkdown, coldClientMarkdown, type VariantResult } from './cold-client-report.js';
+
+const ROUNDS = 10;
+const QUICK_ROUNDS = 3;
+const BREAKDOWN_ROUNDS = 5;
+const QUICK_BREAKDOWN_ROUNDS = 2;
+const READ_BYTES = 64 * 1024;
+const PROCESS_TIMEOUT_MS = 60_000;
+const KEY = { volume: 'coldvol', bucket: 'coldbucket', key: 'key-64k' };
+
+interface MiniCluster {
+  omAddress: string;
+  caFile: string;
+  datanodes: string[];
+  stop(): Promise<void>;
+}
+
+/** fastpath-ozone-mini start --tls in its own process; resolves once it printed its address. */
+async function startCluster(ctx: ScenarioContext): Promise<MiniCluster> {
+  const bin = join(
+    dirname(createRequire(import.meta.url).resolve('@fastpath/ozone-fs-client/package.json')),
+    'bin/fastpath-ozone-mini.js',
+  );
+  const args = [bin, 'start', '--tls', '--datanodes', '3'];
+  ctx.results.recordCommand([process.execPath, ...args].map(shellQuote).join(' '), 'the TLS mini cluster');
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4096)));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const line = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout }).once('line', resolve);
+    child.once('exit', (code) =>
+      reject(
+        new BenchmarkProcessError(`fastpath-ozone-mini exited (${code}) before it was ready: ${stderr}`),
+      ),
+    );
+  });
+  const ready = JSON.parse(line) as { omAddress: string; caFile: string; datanodes: { address: string }[] };
+  return {
+    omAddress: ready.omAddress,
+    caFile: ready.caFile,
+    datanodes: ready.datanodes.map((d) => d.address),
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+interface ChildRun {
+  stdout: string;
+  wallMs: number;
+}
+
+/** Runs one fresh `node` process and returns its JSON line and its wall time from spawn to exit. */
+function runNode(ctx: ScenarioContext, args: readonly string[], input: unknown): Promise<ChildRun> {
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    const child = spawn(process.execPath, args, {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, COLD_CLIENT_PROBE_INPUT: JSON.stringify(input), NODE_OPTIONS: '' },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4096)));
+    const timer = setTimeout(() => child.kill('SIGKILL'), PROCESS_TIMEOUT_MS);
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
+      if (code !== 0) {
+        ctx.log(`probe ${args.join(' ')} failed: ${stderr}`);
+        reject(new BenchmarkProcessError(`a probe process exited with ${code ?? signal}: ${stderr.trim()}`));
+      } else resolve({ stdout, wallMs });
+    });
+  });
+}
+
+function probeArgs(variant: ColdClientVariant, bundles: ProbeBundles, cacheFile: string): string[] {
+  if (variant.load === 'single') return [bundles.single];
+  if (variant.load === 'code-cache') return [bundles.codeCacheRunner, bundles.single, cacheFile];
+  return [bundles.modules];
+}
+
+function rotate<T>(items: readonly T[], by: number): T[] {
+  const k = items.length ? by % items.length : 0;
+  return [...items.slice(k), ...items.slice(0, k)];
+}
+
+export const coldClientScenario: Scenario = {
+  name: 'cold-client',
+  title: 'Cold Ozone client: the datanode set-up moved into the OM wait (HDDS-17357)',
+  description:
+    'Each round starts a fresh Node process per variant that creates the Ozone client against a TLS mini cluster running in its own process, looks the key up, reads 64 KiB and closes. Variants: as today (warm-up off), the warm-up of the datanode protocol and checksums, plus the TLS credentials, and the full warm-up loaded from one bundled file and through a V8 code cache. Rounds are interleaved; medians and min-max ranges.',
+  async run(ctx) {
+    const rounds = ctx.quick ? QUICK_ROUNDS : ROUNDS;
+    const breakdownRounds = ctx.quick ? QUICK_BREAKDOWN_ROUNDS : BREAKDOWN_ROUNDS;
+    const outDir = ctx.results.path('probes');
+    mkdirSync(outDir, { recursive: true });
+    const bundles = await buildProbeBundles(
+      dirname(ctx.sourcePath('scenarios/cold-client/cold-client-probe.ts')),
+      outDir,
+    );
+    const cacheFile = join(outDir, 'probe-single.cjs.v8cache');
+    ctx.progress.begin('cold-client processes', rounds * COLD_CLIENT_VARIANTS.length + 2 * breakdownRounds);
+    const cluster = await startCluster(ctx);
+    try {
+      const setup = createOzoneClient({ omAddress: cluster.omAddress, tls: { caFile: cluster.caFile } });
+      try {
+        await setup.createVolume(KEY.volume);
+        await setup.createBucket(KEY.volume, KEY.bucket);
+        await setup.writeKey(KEY.volume, KEY.bucket, KEY.key, Buffer.alloc(READ_BYTES, 0x5a));
+      } finally {
+        setup.close();
+      }
+      const input = (properties: Record<string, string>): ProbeInput => ({
+        omAddress: cluster.omAddress,
+        caFile: cluster.caFile,
+        ...KEY,
+        readBytes: READ_BYTES,
+        properties,
+      });
+      // One unmeasured run fills the code cache and the OS file cache for every file.
+      for (const v of COLD_CLIENT_VARIANTS)
+        await runNode(ctx, probeArgs(v, bundles, cacheFile), input(v.properties));
+      for (const v of COLD_CLIENT_VARIANTS)
+        ctx.results.recordCommand(
+          `COLD_CLIENT_PROBE_INPUT='<json>' ${[process.execPath, ...probeArgs(v, bundles, cacheFile)].map(shellQuote).join(' ')}`,
+          v.label,
+        );
+
+      const samples = new Map<string, { times: ProbeTimes[]; wallMs: number[] }>(
+        COLD_CLIENT_VARIANTS.map((v) => [v.id, { times: [], wallMs: [] }]),
+      );
+      for (let r = 0; r < rounds; r++) {
+        for (const v of rotate(COLD_CLIENT_VARIANTS, r)) {
+          if (ctx.signal.aborted) throw new Error('interrupted');
+          const run = await runNode(ctx, probeArgs(v, bundles, cacheFile), input(v.properties));
+          const times = JSON.parse(run.stdout) as ProbeTimes;
+          if (times.bytesRead !== READ_BYTES)
+            throw new BenchmarkCheckError(`${v.id} read ${times.bytesRead} bytes, not ${READ_BYTES}`);
+          const s = samples.get(v.id)!;
+          s.times.push(times);
+          s.wallMs.push(run.wallMs);
+          ctx.progress.advance(1, `round ${r + 1}/${rounds}`);
+        }
+      }
+
+      const breakdowns: { mode: string; rounds: Breakdown[] }[] = [
+        { mode: 'warm-up off', rounds: [] },
+        { mode: 'warm-up on', rounds: [] },
+      ];
+      const bInput = (properties: Record<string, string>): BreakdownInput => ({
+        ...input(properties),
+        datanodes: cluster.datanodes,
+      });
+      for (let r = 0; r < breakdownRounds; r++) {
+        for (const b of rotate(breakdowns, r)) {
+          const props =
+            b.mode === 'warm-up off'
+              ? COLD_CLIENT_VARIANTS[0]!.properties
+              : COLD_CLIENT_VARIANTS.find((v) => v.id === 'transport-tls')!.properties;
+          const run = await runNode(ctx, [bundles.breakdown], bInput(props));
+          b.rounds.push(JSON.parse(run.stdout) as Breakdown);
+          ctx.progress.advance(1, `breakdown ${r + 1}/${breakdownRounds}`);
+        }
+      }
+
+      const results: VariantResult[] = COLD_CLIENT_VARIANTS.map((v) => {
+        const s = samples.get(v.id)!;
+        const pick = (f: (t: ProbeTimes) => number): Summary => summarize(s.times.map(f));
+        return {
+          variant: v,
+          createMs: pick((t) => t.createMs),
+          metadataMs: pick((t) => t.metadataMs),
+          readMs: pick((t) => t.readMs),
+          lookupAndReadMs: pick((t) => t.metadataMs + t.readMs),
+          totalMs: pick((t) => t.totalMs),
+          wallMs: summarize(s.wallMs),
+          rounds: s.times,
+        };
+      });
+      for (const r of results) {
+        ctx.results.writeCase(r.variant.id, r);
+        ctx.results.recordComparison(r.variant.id, {
+          label: r.variant.label,
+          medianCreateMs: r.createMs.median,
+          medianReadMs: r.lookupAndReadMs.median,
+          medianTotalMs: r.totalMs.median,
+          totalRangeMs: [r.totalMs.min, r.totalMs.max],
+          medianWallMs: r.wallMs.median,
+        });
+      }
+      ctx.results.writeJson('breakdown.json', breakdowns);
+      const categories = ['create the client', 'lookup + read 64 KiB', 'total (process start to close)'];
+      await ctx.results.writeChart(
+        'cold-client',
+        'Cold Ozone client over TLS: medians, min-max whiskers',
+        barChartSvg({
+          title: 'Cold Ozone client over TLS (fresh Node process per round)',
+          subtitle: `${rounds} interleaved rounds, medians with min-max`,
+          categories,
+          series: results.map((r) => ({
+            name: r.variant.label,
+            points: [r.createMs, r.lookupAndReadMs, r.totalMs].map((s) => ({
+              value: s.median,
+              min: s.min,
+              max: s.max,
+            })),
+          })),
+          yLabel: 'ms',
+          formatValue: (v) => `${Math.round(v)}`,
+        }),
+      );
+      const baseline = results.find((r) => r.variant.id === BASELINE_VARIANT)!;
+      const markdown = `${coldClientMarkdown(results, baseline, rounds)}\n\n${breakdownMarkdown(breakdowns)}`;
+      ctx.progress.end();
+      return { markdown, summary: coldClientMarkdown(results, baseline, rounds) };
+    } finally {
+      await cluster.stop();
+    }
+  },
+};

@@ -1,0 +1,69 @@
+// Builds the probes as plain CommonJS files that `node` runs with no loader, so a round's
+// process pays what a user's process pays. `modules`: fastpath's own packages compiled into the
+// file, every npm dependency loaded from node_modules as usual (what an installed client loads,
+// give or take fastpath's ~30 files). `single`: everything in one file but the native CRC32C
+// addon. The files go in the results folder, inside the repository, so node_modules resolves.
+import { dirname } from 'node:path';
+import { build, type Plugin } from 'esbuild';
+
+export interface ProbeBundles {
+  modules: string;
+  single: string;
+  breakdown: string;
+  codeCacheRunner: string;
+}
+
+// Bare imports other than fastpath's own are left to node_modules.
+const npmExternal: Plugin = {
+  name: 'npm-external',
+  setup(b) {
+    b.onResolve({ filter: /^[^./]/ }, (args) =>
+      args.path.startsWith('@fastpath/') || args.path.startsWith('node:')
+        ? undefined
+        : { path: args.path, external: true },
+    );
+  },
+};
+
+export async function buildProbeBundles(sourceDir: string, outDir: string): Promise<ProbeBundles> {
+  const common = {
+    bundle: true,
+    platform: 'node' as const,
+    format: 'cjs' as const,
+    target: 'node20',
+    conditions: ['development'],
+    logLevel: 'warning' as const,
+    absWorkingDir: dirname(sourceDir),
+  };
+  const out: ProbeBundles = {
+    modules: `${outDir}/probe-modules.cjs`,
+    single: `${outDir}/probe-single.cjs`,
+    breakdown: `${outDir}/breakdown.cjs`,
+    codeCacheRunner: `${outDir}/code-cache-runner.cjs`,
+  };
+  await build({
+    ...common,
+    entryPoints: [`${sourceDir}/cold-client-probe.ts`],
+    outfile: out.modules,
+    plugins: [npmExternal],
+  });
+  await build({
+    ...common,
+    entryPoints: [`${sourceDir}/cold-start-breakdown.ts`],
+    outfile: out.breakdown,
+    plugins: [npmExternal],
+  });
+  await build({
+    ...common,
+    entryPoints: [`${sourceDir}/code-cache-runner.ts`],
+    outfile: out.codeCacheRunner,
+    plugins: [npmExternal],
+  });
+  await build({
+    ...common,
+    entryPoints: [`${sourceDir}/cold-client-probe.ts`],
+    outfile: out.single,
+    external: ['@node-rs/crc32'],
+  });
+  return out;
+}
