@@ -58,7 +58,7 @@ export function coldClientMarkdown(
     ],
     results.map((r) => [r.variant.label, ms(r.metadataMs.median), ms(r.readMs.median), range(r.readMs)]),
   );
-  return `${rounds} interleaved rounds (the variants rotate within each round), medians; fresh \`node\` process per run, TLS mini cluster in its own process.\n\n${table}\n\nThe lookup and the read apart:\n\n${split}\n\nJava anchor (Ozone's own cold client on a real MiniOzoneCluster): not run — the repository has no real-Ozone fixture with a Java client yet.`;
+  return `${rounds} interleaved rounds (the variants rotate within each round), medians; fresh \`node\` process per run, TLS mini cluster in its own process.\n\n${table}\n\nThe lookup and the read apart:\n\n${split}\n\nJava anchor (Ozone's own cold client, fresh JVM, on a real MiniOzoneCluster): not run. tools/ozone starts a real MiniOzoneCluster, but it runs Ozone's Java client only inside its launcher JVM, to write keys; there is no fresh-JVM Java cold client (lookup, read 64 KiB, close) to time yet.`;
 }
 
 /** Medians of each step of the cold-start breakdown, with warm-up off and on. */
