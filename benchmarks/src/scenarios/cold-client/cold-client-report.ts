@@ -1,4 +1,4 @@
-import { markdownTable, type Summary } from '../../harness/index.js';
+import { markdownTable, median, type Summary } from '../../harness/index.js';
 import type { ProbeTimes } from './cold-client-probe.js';
 import type { Breakdown } from './cold-start-breakdown.js';
 import type { ColdClientVariant } from './cold-client-variants.js';
@@ -66,14 +66,9 @@ export function breakdownMarkdown(
   breakdowns: readonly { mode: string; rounds: readonly Breakdown[] }[],
 ): string {
   const steps = [...new Set(breakdowns.flatMap((b) => b.rounds.flatMap((r) => Object.keys(r))))];
-  const med = (values: number[]): number => {
-    const s = [...values].sort((a, b) => a - b);
-    const m = s.length >> 1;
-    return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-  };
   const cell = (rounds: readonly Breakdown[], step: string): string => {
     const v = rounds.map((r) => r[step]).filter((x): x is number => x !== undefined);
-    return v.length ? `${med(v).toFixed(1)} ms` : '—';
+    return v.length ? `${median(v).toFixed(1)} ms` : '—';
   };
   const table = markdownTable(
     [
