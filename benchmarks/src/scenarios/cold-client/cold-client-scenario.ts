@@ -38,7 +38,7 @@ interface MiniCluster {
 /** fastpath-ozone-mini start --tls in its own process; resolves once it printed its address. */
 async function startCluster(ctx: ScenarioContext): Promise<MiniCluster> {
   const bin = join(
-    dirname(createRequire(import.meta.url).resolve('@fastpath/ozone-fs-client/package.json')),
+    dirname(createRequire(ctx.sourcePath('index.ts')).resolve('@fastpath/ozone-fs-client/package.json')),
     'bin/fastpath-ozone-mini.js',
   );
   const args = [bin, 'start', '--tls', '--datanodes', '3'];
