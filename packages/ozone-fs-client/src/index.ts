@@ -8,6 +8,7 @@ export {
   type ClientTlsOptions,
   type CreateKeyOptions,
   type KeyDetails,
+  type KeyListing,
   type OzoneFileStatus,
   type OzoneClientOptions,
   type StorageType,

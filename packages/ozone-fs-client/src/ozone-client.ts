@@ -86,7 +86,8 @@ export interface OzoneFileStatus {
   replication: number;
 }
 
-export interface KeyDetails {
+/** A key as a listing shows it. */
+export interface KeyListing {
   volume: string;
   bucket: string;
   name: string;
@@ -94,6 +95,10 @@ export interface KeyDetails {
   creationTimeMs: number;
   modificationTimeMs: number;
   replicationType: string;
+}
+
+/** A key with the blocks of its latest version, as a lookup answers it. */
+export interface KeyDetails extends KeyListing {
   blocks: readonly KeyBlockLocation[];
 }
 
@@ -518,7 +523,7 @@ export class OzoneClient {
     volume: string,
     bucket: string,
     options: { prefix?: string; startAfter?: string; count?: number } = {},
-  ): Promise<KeyDetails[]> {
+  ): Promise<KeyListing[]> {
     checkName('volume', volume);
     checkName('bucket', bucket);
     const r = await this.#submit('ListKeys', {
@@ -530,7 +535,9 @@ export class OzoneClient {
         count: options.count ?? 1000,
       },
     });
-    return (r.listKeysResponse?.keyInfo ?? []).map((k) => this.#keyDetails(k));
+    // Ozone's OM lists key locations without their pipelines (a listing is not a read), so a
+    // listing carries no blocks; open or look up a key to read it.
+    return (r.listKeysResponse?.keyInfo ?? []).map((k) => keyListing(k));
   }
 
   /** Deletes a key; on a directory (file-system buckets), `recursive` deletes what is under it. */
@@ -597,16 +604,7 @@ export class OzoneClient {
   }
 
   #keyDetails(k: hadoop.ozone.IKeyInfo): KeyDetails {
-    return {
-      volume: k.volumeName,
-      bucket: k.bucketName,
-      name: k.keyName,
-      sizeBytes: toNumber(k.dataSize),
-      creationTimeMs: ms(k.creationTime),
-      modificationTimeMs: ms(k.modificationTime),
-      replicationType: hdds.ReplicationType[k.type] ?? String(k.type),
-      blocks: keyBlockLocations(k, this.#ctx.om.options.address),
-    };
+    return { ...keyListing(k), blocks: keyBlockLocations(k, this.#ctx.om.options.address) };
   }
 
   /** Closes the OM channel and every datanode channel. Later calls throw `ERR_OZONE_CLOSED`. */
@@ -661,4 +659,16 @@ function bucketInfo(b: hadoop.ozone.IBucketInfo): BucketInfo {
 /** Creates an {@link OzoneClient}. */
 export function createOzoneClient(options: OzoneClientOptions): OzoneClient {
   return new OzoneClient(options);
+}
+
+function keyListing(k: hadoop.ozone.IKeyInfo): KeyListing {
+  return {
+    volume: k.volumeName,
+    bucket: k.bucketName,
+    name: k.keyName,
+    sizeBytes: toNumber(k.dataSize),
+    creationTimeMs: ms(k.creationTime),
+    modificationTimeMs: ms(k.modificationTime),
+    replicationType: hdds.ReplicationType[k.type] ?? String(k.type),
+  };
 }

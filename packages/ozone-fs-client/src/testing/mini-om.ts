@@ -870,13 +870,26 @@ export class MiniOm {
     const page = names.slice(0, count);
     return {
       listKeysResponse: {
+        // As Ozone's OM does: a listing's key locations carry no pipeline.
         keyInfo: page.map((n) =>
-          this.#keyInfo(q.volumeName, q.bucketName, n, this.#state.keys[prefix + n] as KeyRecord),
+          withoutPipelines(
+            this.#keyInfo(q.volumeName, q.bucketName, n, this.#state.keys[prefix + n] as KeyRecord),
+          ),
         ),
         isTruncated: names.length > page.length,
       },
     };
   }
+}
+
+function withoutPipelines(info: hadoop.ozone.IKeyInfo): hadoop.ozone.IKeyInfo {
+  return {
+    ...info,
+    keyLocationList: (info.keyLocationList ?? []).map((v) => ({
+      ...v,
+      keyLocations: (v.keyLocations ?? []).map(({ pipeline: _pipeline, ...location }) => location),
+    })),
+  };
 }
 
 function keyPath(volume: string, bucket: string, key: string): string {
