@@ -13,8 +13,10 @@ export interface HadoopKmsZooKeeperOptions {
 
 /** How to start a Hadoop KMS. */
 export interface HadoopKmsOptions {
-  /** Entries of kms-acls.xml on top of {@link DEFAULT_HADOOP_KMS_ACLS}. */
+  /** Entries of kms-acls.xml, on top of {@link DEFAULT_HADOOP_KMS_ACLS} unless `aclDefaults` is false. */
   acls?: Readonly<Record<string, string>>;
+  /** Start kms-acls.xml from {@link DEFAULT_HADOOP_KMS_ACLS}. Default `true`; `false` writes `acls` alone. */
+  aclDefaults?: boolean;
   /** Extra entries of kms-site.xml (they override what the fixture writes). */
   site?: Readonly<Record<string, string>>;
   /** Extra entries of core-site.xml. */
@@ -57,6 +59,7 @@ export const DEFAULT_HADOOP_KMS_OPTIONS = Object.freeze({
 
 export interface ResolvedHadoopKmsOptions {
   readonly acls: Readonly<Record<string, string>>;
+  readonly aclDefaults: boolean;
   readonly site: Readonly<Record<string, string>>;
   readonly core: Readonly<Record<string, string>>;
   readonly zooKeeper:
@@ -74,8 +77,13 @@ export interface ResolvedHadoopKmsOptions {
 
 export function resolveHadoopKmsOptions(options: HadoopKmsOptions): ResolvedHadoopKmsOptions {
   const zk = options.zooKeeper;
+  const aclDefaults = options.aclDefaults ?? true;
+  if (typeof aclDefaults !== 'boolean') {
+    throw new InvalidOptionError('aclDefaults', `expected a boolean, got ${typeof aclDefaults}`);
+  }
   return Object.freeze({
-    acls: { ...DEFAULT_HADOOP_KMS_ACLS, ...checkStrings('acls', options.acls) },
+    acls: { ...(aclDefaults ? DEFAULT_HADOOP_KMS_ACLS : {}), ...checkStrings('acls', options.acls) },
+    aclDefaults,
     site: checkStrings('site', options.site),
     core: checkStrings('core', options.core),
     zooKeeper:

@@ -41,7 +41,7 @@ export interface HadoopKms {
   readonly installation: HadoopInstallation;
   /** Milliseconds from spawning the JVM to its first HTTP answer. */
   readonly startMs: number;
-  /** Rewrites kms-acls.xml (defaults plus `acls`); Hadoop reloads it within about a second. */
+  /** Rewrites kms-acls.xml (`acls`, on top of the defaults unless started with `aclDefaults: false`); Hadoop reloads it within about a second. */
   setAcls(acls: Readonly<Record<string, string>>): Promise<void>;
   /** The audit log so far. */
   auditLog(): Promise<string>;
@@ -290,7 +290,7 @@ class RunningHadoopKms implements HadoopKms {
   }
 
   async setAcls(acls: Readonly<Record<string, string>>): Promise<void> {
-    const merged = resolveHadoopKmsOptions({ acls }).acls;
+    const merged = resolveHadoopKmsOptions({ acls, aclDefaults: this.#options.aclDefaults }).acls;
     await writeFile(join(this.confDir, 'kms-acls.xml'), hadoopConfigXml(merged));
   }
 

@@ -1,7 +1,6 @@
 // One ZooKeeper, two implementations: a Hadoop KMS and a fastpath KMS with the same token-store
 // working path and the same cookie signing secret, as during a migration from one to the other.
 import { randomBytes } from 'node:crypto';
-import { KmsClient, KmsError, type KmsDelegationToken } from '@fastpath/kms-client';
 import { startHadoopKms, type HadoopKms } from '@fastpath/hadoop-fixture';
 import {
   closeZooKeeperClient,
@@ -11,6 +10,7 @@ import {
   type ZooKeeperFixture,
 } from '@fastpath/zookeeper-fixture';
 import { eventually } from './support.js';
+import { rejected, Rest, type IssuedToken } from './support-rest.js';
 import { startFastpathKms, zooKeeperTokenStore, type FastpathKms } from './support-fastpath.js';
 
 jest.setTimeout(900_000);
@@ -28,8 +28,8 @@ const ACLS = {
 let zk: ZooKeeperFixture;
 let hadoop: HadoopKms;
 let fastpath: FastpathKms;
-let viaHadoop: KmsClient;
-let viaFastpath: KmsClient;
+let viaHadoop: Rest;
+let viaFastpath: Rest;
 
 beforeAll(async () => {
   zk = await startZooKeeper();
@@ -50,27 +50,15 @@ beforeAll(async () => {
     },
     ACLS,
   );
-  viaHadoop = new KmsClient({ url: hadoop.url, user: 'client' });
-  viaFastpath = new KmsClient({ url: fastpath.url, user: 'client' });
+  viaHadoop = new Rest(hadoop.url, 'client');
+  viaFastpath = new Rest(fastpath.url, 'client');
 });
 
 afterAll(async () => {
-  await viaHadoop?.close();
-  await viaFastpath?.close();
   await fastpath?.close();
   await hadoop?.close();
   await zk?.close();
 });
-
-async function rejected(promise: Promise<unknown>): Promise<KmsError> {
-  try {
-    await promise;
-  } catch (err) {
-    if (err instanceof KmsError) return err;
-    throw err;
-  }
-  throw new Error('the call succeeded');
-}
 
 async function tokenNodes(): Promise<string[]> {
   const client = await connectZooKeeper(zk.connectString);
@@ -88,19 +76,19 @@ describe.each([
   it('is accepted, renewed and cancelled through the other; then refused by both', async () => {
     const issuer = issuerOf();
     const other = otherOf();
-    const token = await issuer.getDelegationToken({ renewer: 'client' });
+    const token = await issuer.getDelegationToken('client');
     expect(token.kind).toBe('kms-dt');
     // Accepted by the other: a call authenticated by the token alone.
-    await eventually(() => other.withAuth({ delegationToken: token }).getKeyNames(), 10_000);
+    await eventually(() => other.keyNamesWithToken(token), 10_000);
     const renewed = await other.renewDelegationToken(token);
     expect(renewed).toBeGreaterThan(Date.now());
     // The renewal is in ZooKeeper: the issuer renews again from there.
     expect(await issuer.renewDelegationToken(token)).toBeGreaterThanOrEqual(renewed);
     await other.cancelDelegationToken(token);
-    expect((await rejected(other.withAuth({ delegationToken: token }).getKeyNames())).status).toBe(403);
+    expect((await rejected(other.keyNamesWithToken(token))).status).toBe(403);
     // The issuer learns of the cancellation through ZooKeeper's watch.
     await eventually(async () => {
-      const err = await rejected(issuer.withAuth({ delegationToken: token }).getKeyNames());
+      const err = await rejected(issuer.keyNamesWithToken(token));
       expect(err.status).toBe(403);
     }, 15_000);
     expect((await rejected(issuer.renewDelegationToken(token))).status).toBe(403);
@@ -138,12 +126,12 @@ it('cookies: the same signature under the shared secret, refused by the other fo
 });
 
 it('master keys rolled by either are used by both', async () => {
-  const first = await viaHadoop.getDelegationToken({ renewer: 'client' });
-  const firstFastpath = await viaFastpath.getDelegationToken({ renewer: 'client' });
+  const first = await viaHadoop.getDelegationToken('client');
+  const firstFastpath = await viaFastpath.getDelegationToken('client');
   // Wait for each side to roll its own master key at least once (interval 3 s).
   const rolledHadoop = await eventually(
     async () => {
-      const t = await viaHadoop.getDelegationToken({ renewer: 'client' });
+      const t = await viaHadoop.getDelegationToken('client');
       if (t.masterKeyId === first.masterKeyId) throw new Error('Hadoop has not rolled yet');
       return t;
     },
@@ -152,7 +140,7 @@ it('master keys rolled by either are used by both', async () => {
   );
   const rolledFastpath = await eventually(
     async () => {
-      const t = await viaFastpath.getDelegationToken({ renewer: 'client' });
+      const t = await viaFastpath.getDelegationToken('client');
       if (t.masterKeyId === firstFastpath.masterKeyId) throw new Error('fastpath has not rolled yet');
       return t;
     },
@@ -170,7 +158,7 @@ it('master keys rolled by either are used by both', async () => {
   ).toBe(4);
   for (const token of [first, rolledHadoop, firstFastpath, rolledFastpath]) {
     for (const client of [viaHadoop, viaFastpath]) {
-      await eventually(() => client.withAuth({ delegationToken: token }).getKeyNames(), 10_000);
+      await eventually(() => client.keyNamesWithToken(token), 10_000);
     }
   }
 });
@@ -178,8 +166,8 @@ it('master keys rolled by either are used by both', async () => {
 it('sequence numbers never collide under concurrent issuance on both', async () => {
   const before = new Set(await tokenNodes());
   const perSide = 40;
-  const issue = (client: KmsClient): Promise<KmsDelegationToken[]> =>
-    Promise.all(Array.from({ length: perSide }, () => client.getDelegationToken({ renewer: 'client' })));
+  const issue = (client: Rest): Promise<IssuedToken[]> =>
+    Promise.all(Array.from({ length: perSide }, () => client.getDelegationToken('client')));
   const [fromHadoop, fromFastpath] = await Promise.all([issue(viaHadoop), issue(viaFastpath)]);
   const sequenceNumbers = [...fromHadoop, ...fromFastpath].map((t) => t.sequenceNumber);
   expect(sequenceNumbers).toHaveLength(2 * perSide);
