@@ -1,6 +1,7 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import type { Redacted } from '@fastpath/core';
 import { connectZooKeeper, ZooKeeperConnectTimeoutError } from '@fastpath/zookeeper-client';
+import { waitFor } from '@fastpath/test-support';
 
 // connectZooKeeper without a ZooKeeper: what it does when nothing or something silent listens.
 // Its workarounds against a real server are tested with the ZooKeeper fixture, in tools/zookeeper.
@@ -12,18 +13,6 @@ async function closedPort(): Promise<number> {
   const { port } = server.address() as { port: number };
   await new Promise((resolve) => server.close(resolve));
   return port;
-}
-
-async function eventually(check: () => Promise<void>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() >= deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
 }
 
 describe('connectZooKeeper', () => {
@@ -51,12 +40,14 @@ describe('connectZooKeeper', () => {
       await expect(connect).rejects.toMatchObject({ code: 'ERR_ZOOKEEPER_CONNECT_TIMEOUT', attempts: 3 });
       expect(accepted.length).toBeGreaterThanOrEqual(3);
       // Every abandoned client destroyed its socket: the server sees no connection left.
-      await eventually(async () => {
-        const open = await new Promise<number>((resolve, reject) =>
-          silent.getConnections((err, count) => (err ? reject(err) : resolve(count))),
-        );
-        expect(open).toBe(0);
-      }, 10_000);
+      await waitFor(
+        'the server to see no connection left',
+        async () =>
+          (await new Promise<number>((resolve, reject) =>
+            silent.getConnections((err, count) => (err ? reject(err) : resolve(count))),
+          )) === 0,
+        { timeoutMs: 10_000, intervalMs: 100 },
+      );
     } finally {
       for (const socket of accepted) socket.destroy();
       await new Promise((resolve) => silent.close(resolve));

@@ -13,7 +13,8 @@ import {
   type RealOzoneCluster,
   type WrittenKey,
 } from '@fastpath/ozone-fixture';
-import { isRunning, launcherJvmsUnder, waitUntil } from './support/processes.js';
+import { waitFor } from '@fastpath/test-support';
+import { isRunning, launcherJvmsUnder } from './support/processes.js';
 
 // One MiniOzoneCluster at a time (the machine is small): the suites below run in order.
 jest.setTimeout(600_000);
@@ -261,8 +262,11 @@ describe('the watchdog', () => {
     const { pid, rootDir } = JSON.parse(line) as { pid: number; rootDir: string };
     expect(isRunning(pid)).toBe(true);
     child.kill('SIGKILL');
-    await waitUntil(() => !isRunning(pid), 60_000, `JVM ${pid} to die`);
-    await waitUntil(() => !existsSync(rootDir), 60_000, `${rootDir} to be removed`);
+    await waitFor(`JVM ${pid} to die`, () => !isRunning(pid), { timeoutMs: 60_000, intervalMs: 200 });
+    await waitFor(`${rootDir} to be removed`, () => !existsSync(rootDir), {
+      timeoutMs: 60_000,
+      intervalMs: 200,
+    });
     expect(launcherJvmsUnder(rootDir)).toEqual([]);
   });
 });

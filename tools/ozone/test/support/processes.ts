@@ -18,12 +18,3 @@ export function launcherJvmsUnder(dir: string): number[] {
     .filter((line) => line.includes('fastpath.ozonefixture.OzoneClusterLauncher') && line.includes(dir))
     .map((line) => Number(line.trim().split(/\s+/)[0]));
 }
-
-/** Polls `condition` every 200 ms until it holds; fails after `boundMs` (a bound, not a timing claim). */
-export async function waitUntil(condition: () => boolean, boundMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + boundMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`still waiting after ${boundMs} ms for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
