@@ -51,6 +51,29 @@ describe('authentication', () => {
     );
   });
 
+  it("answers Hadoop's OPTIONS log-in on every KMS path: 401 asking for PseudoAuth without a user, 200 with the cookie with one", async () => {
+    for (const path of [
+      '/kms/v1/keys',
+      '/kms/v1/key/k1/_metadata',
+      '/kms/v1/?op=GETDELEGATIONTOKEN&renewer=x',
+    ]) {
+      const anonymous = await kms.call('OPTIONS', path);
+      expect(anonymous.statusCode).toBe(401);
+      expect(anonymous.headers['www-authenticate']).toBe('PseudoAuth');
+      const login = await kms.call('OPTIONS', path, { user: 'alice' });
+      expect(login.statusCode).toBe(200);
+      expect(login.body).toBe('');
+      const cookie = String(login.headers['set-cookie']);
+      expect(cookie).toMatch(/^hadoop\.auth="u=alice&p=alice&t=simple&e=\d+&s=[^"]+"; /);
+      const call = await kms.call('GET', '/kms/v1/keys/names', {
+        headers: { cookie: cookie.slice(0, cookie.indexOf(';')) },
+      });
+      expect(call.statusCode).toBe(200);
+    }
+    // The log-in is no key operation: it creates nothing.
+    expect((await kms.call('GET', '/kms/v1/keys/names', { user: 'alice' })).json()).toEqual([]);
+  });
+
   it('authenticates by the signed hadoop.auth cookie issued on a user.name request', async () => {
     const first = await kms.call('GET', '/kms/v1/keys/names', { user: 'alice' });
     const setCookie = String(first.headers['set-cookie']);

@@ -80,6 +80,9 @@ const KEY_SUFFIXES = new Set([
  * (`/metrics`, `/health`, `/build-info`), and Hadoop `RemoteException` bodies for every error,
  * including malformed requests, oversized bodies and headers, and unknown paths.
  */
+/** Methods some KMS path serves, for the `Allow` header of an `OPTIONS` answer. */
+const KMS_ALLOWED_METHODS = 'GET, POST, PUT, DELETE, OPTIONS';
+
 export function buildKmsApp(options: KmsAppOptions): FastifyInstance {
   const { operations, authenticator, audit, metrics } = options;
   const app = Fastify({
@@ -208,6 +211,13 @@ export function buildKmsApp(options: KmsAppOptions): FastifyInstance {
     const outcome = await authenticator.authenticate(auth);
     request.kmsUser = outcome.user;
     if (outcome.setCookie !== undefined) reply.header('set-cookie', outcome.setCookie);
+    if (request.method === 'OPTIONS') {
+      // Hadoop's clients log in with `OPTIONS <call URL>?user.name=…` before the call (its
+      // Kerberos authenticator falling back to the pseudo one) and need 200 with the hadoop.auth
+      // cookie; Hadoop's KMS answers OPTIONS on every path under /kms once authenticated. The
+      // answer touches no key and writes no audit line.
+      return reply.code(200).header('allow', KMS_ALLOWED_METHODS).send();
+    }
     return undefined;
   });
 
