@@ -5,7 +5,7 @@ export {
   BenchmarkProcessError,
   BenchmarkUsageError,
 } from './benchmark-errors.js';
-export type { Scenario, ScenarioContext, ScenarioReport } from './scenario.js';
+export type { Scenario, ScenarioContext, ScenarioFlagOptions, ScenarioReport } from './scenario.js';
 export {
   describeFlags,
   integerFlag,

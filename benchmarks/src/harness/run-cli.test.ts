@@ -17,15 +17,16 @@ class Sink {
 const FLAGS = { size: { type: 'string', value: '<n>', description: 'how many' } } as const;
 
 // Scenarios that measure nothing: they exercise the harness around them.
-const echo: Scenario<{ size: number }> = {
+const echo: Scenario<{ size: number; all: boolean }> = {
   name: 'echo',
   title: 'Echo scenario',
   description: 'Records its flags.',
   flags: FLAGS,
-  parseFlags: (args, { quick }) => ({
+  parseFlags: (args, { quick, all }) => ({
     size: integerFlag('echo', 'size', parseScenarioFlags('echo', args, FLAGS).size, quick ? 1 : 2, {
       min: 1,
     }),
+    all,
   }),
   async run(ctx) {
     ctx.progress.begin('echo', ctx.flags.size);
@@ -100,7 +101,7 @@ describe('runCli', () => {
     expect(await run(['echo', '--quick', '--output', out])).toBe(0);
     expect(JSON.parse(readFileSync(path.join(out, 'config.json'), 'utf8'))).toMatchObject({
       quick: true,
-      flags: { size: 1 },
+      flags: { size: 1, all: false },
     });
   });
 
@@ -140,6 +141,10 @@ describe('runCli', () => {
     const out = path.join(dir, 'results', '2024-05-01T093012Z-all');
     expect(existsSync(path.join(out, 'echo', 'report.md'))).toBe(true);
     expect(existsSync(path.join(out, 'broken', 'report.md'))).toBe(true);
+    // A scenario's flags are parsed knowing that it runs as part of "all".
+    expect(JSON.parse(readFileSync(path.join(out, 'echo', 'config.json'), 'utf8'))).toMatchObject({
+      flags: { all: true },
+    });
     const summary = readFileSync(path.join(out, 'summary.md'), 'utf8');
     expect(summary).toContain('# Benchmark summary (quick run)');
     expect(summary).toMatch(/\| echo +\| complete +\|/);

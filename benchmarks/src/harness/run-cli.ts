@@ -92,7 +92,7 @@ export async function runCli(argv: readonly string[], options: RunCliOptions): P
       if (scenario.parseFlags) {
         planned.push({
           scenario,
-          flags: scenario.parseFlags(args.scenarioArgs, { quick: args.quick }),
+          flags: scenario.parseFlags(args.scenarioArgs, { quick: args.quick, all: args.target === 'all' }),
           args: args.scenarioArgs,
         });
       } else if (args.scenarioArgs.length > 0) {

@@ -33,6 +33,17 @@ export interface ScenarioReport {
   summary?: string;
 }
 
+/** What `parseFlags` is told besides the scenario's own flags. */
+export interface ScenarioFlagOptions {
+  /** `--quick` was given. */
+  readonly quick: boolean;
+  /**
+   * The scenario runs as part of `all`: a scenario may include in `all` a part that its own
+   * default run leaves out because it takes long (kms-http's Hadoop KMS column).
+   */
+  readonly all: boolean;
+}
+
 /**
  * One benchmark scenario, registered in `src/scenarios/index.ts`.
  *
@@ -64,6 +75,6 @@ export interface Scenario<F = unknown> {
    * Parses and checks its flags (throwing `BenchmarkUsageError` on a bad one) before any scenario
    * starts. Without it, the scenario accepts no flags.
    */
-  parseFlags?(args: readonly string[], options: { quick: boolean }): F;
+  parseFlags?(args: readonly string[], options: ScenarioFlagOptions): F;
   run(ctx: ScenarioContext<F>): Promise<ScenarioReport>;
 }
