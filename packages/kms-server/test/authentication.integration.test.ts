@@ -64,7 +64,7 @@ describe('authentication', () => {
       expect(login.statusCode).toBe(200);
       expect(login.body).toBe('');
       const cookie = String(login.headers['set-cookie']);
-      expect(cookie).toMatch(/^hadoop\.auth="u=alice&p=alice&t=simple&e=\d+&s=[^"]+"; /);
+      expect(cookie).toMatch(/^hadoop\.auth="u=alice&p=alice&t=simple-dt&e=\d+&s=[^"]+"; /);
       const call = await kms.call('GET', '/kms/v1/keys/names', {
         headers: { cookie: cookie.slice(0, cookie.indexOf(';')) },
       });
@@ -78,7 +78,7 @@ describe('authentication', () => {
     const first = await kms.call('GET', '/kms/v1/keys/names', { user: 'alice' });
     const setCookie = String(first.headers['set-cookie']);
     expect(setCookie).toMatch(
-      /^hadoop\.auth="u=alice&p=alice&t=simple&e=\d+&s=[^"]+"; Path=\/; Expires=.*; HttpOnly$/,
+      /^hadoop\.auth="u=alice&p=alice&t=simple-dt&e=\d+&s=[^"]+"; Path=\/; Expires=.*; HttpOnly$/,
     );
     const cookie = setCookie.slice(0, setCookie.indexOf(';'));
     const withCookie = await kms.call('POST', '/kms/v1/keys', { headers: { cookie }, body: { name: 'k' } });

@@ -10,7 +10,8 @@ describe('AuthCookie', () => {
     const cookies = new AuthCookie(secret, 60_000, { clock });
     const signed = cookies.sign('alice');
     expect(signed).toBeDefined();
-    const text = 'u=alice&p=alice&t=simple&e=1060000';
+    // Hadoop's KMS writes the type of its delegation-token-aware pseudo handler, simple-dt.
+    const text = 'u=alice&p=alice&t=simple-dt&e=1060000';
     const sig = createHmac('sha256', 'shared-secret').update(text).digest('base64');
     expect(signed?.value).toBe(`${text}&s=${sig}`);
     const header = cookies.setCookieHeader(signed as { value: string; expiresMs: number }, { secure: true });
@@ -30,6 +31,20 @@ describe('AuthCookie', () => {
     });
     clock.advance(60_001);
     expect(cookies.verify(`hadoop.auth=${signed?.value}`)).toEqual({ error: 'AuthenticationToken expired' });
+  });
+
+  it('accepts the types simple-dt (Hadoop, and this server) and simple (this server before), no other', () => {
+    const clock = new ManualClock(0);
+    const cookies = new AuthCookie(secret, 60_000, { clock });
+    const signedAs = (type: string): string => {
+      const text = `u=alice&p=alice&t=${type}&e=60000`;
+      return `hadoop.auth="${text}&s=${createHmac('sha256', 'shared-secret').update(text).digest('base64')}"`;
+    };
+    expect(cookies.verify(signedAs('simple-dt'))).toEqual({ user: 'alice' });
+    expect(cookies.verify(signedAs('simple'))).toEqual({ user: 'alice' });
+    for (const type of ['kerberos-dt', 'simple-DT', 'simple-dt ', '']) {
+      expect(cookies.verify(signedAs(type))).toEqual({ error: 'Invalid AuthenticationToken type' });
+    }
   });
 
   it('refuses tampered, foreign-type and malformed cookies, and names that cannot be carried', () => {

@@ -3,8 +3,16 @@ import { systemClock, type Clock, type Redacted } from '@fastpath/core';
 
 /** Name of Hadoop's authentication cookie. */
 export const AUTH_COOKIE_NAME = 'hadoop.auth';
-/** The authentication type written in cookies of the simple (pseudo) handler. */
-export const SIMPLE_AUTH_TYPE = 'simple';
+/**
+ * The authentication type written in cookies: that of Hadoop's delegation-token-aware pseudo
+ * handler, which is what Hadoop's KMS writes in simple mode and the only type it accepts.
+ */
+export const SIMPLE_AUTH_TYPE = 'simple-dt';
+/**
+ * The types accepted: Hadoop's, and `simple`, which this server wrote before it wrote Hadoop's,
+ * so cookies issued by an older fastpath-kms sharing the secret stay valid until they expire.
+ */
+const ACCEPTED_AUTH_TYPES: ReadonlySet<string> = new Set([SIMPLE_AUTH_TYPE, 'simple']);
 
 const SIGNATURE = '&s=';
 /** RFC 6265 cookie-octet, minus `&` and `=`. */
@@ -17,7 +25,7 @@ export type CookieCheck = { user: string } | { error: string } | undefined;
  * Hadoop's signed `hadoop.auth` cookie: `u=<user>&p=<principal>&t=<type>&e=<expires ms>&s=<sig>`,
  * the signature being standard base64 of HMAC-SHA256 over the part before `&s=` under the
  * signature secret (`hadoop-auth`'s `Signer`). Servers sharing the secret accept each other's
- * cookies, Hadoop's included.
+ * cookies, Hadoop's included: the type is Hadoop's `simple-dt` both ways.
  *
  * @example
  * ```ts
@@ -82,7 +90,7 @@ export class AuthCookie {
     if (!user || !fields.has('p') || !fields.has('t') || !Number.isSafeInteger(expires)) {
       return { error: 'Invalid AuthenticationToken, it must have u, p, t and e attributes' };
     }
-    if (fields.get('t') !== SIMPLE_AUTH_TYPE) return { error: 'Invalid AuthenticationToken type' };
+    if (!ACCEPTED_AUTH_TYPES.has(fields.get('t') ?? '')) return { error: 'Invalid AuthenticationToken type' };
     if (expires !== -1 && this.#clock.now() > expires) return { error: 'AuthenticationToken expired' };
     return { user };
   }
