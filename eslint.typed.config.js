@@ -33,6 +33,9 @@ export default tseslint.config(
       // its error and its ordering, one passed where a callback is expected is never awaited.
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-misused-promises': 'error',
+      // Passing on a caught value (`catch (e)`, a rejection handler's reason) is allowed, as
+      // only-throw-error allows rethrowing it; a new rejection must still be an Error.
+      '@typescript-eslint/prefer-promise-reject-errors': ['error', { allowThrowingUnknown: true }],
       'no-restricted-imports': [
         'error',
         {
