@@ -1,4 +1,6 @@
 import { MetricsRegistry } from './metrics-registry.js';
+import { expectError } from '@fastpath/test-support';
+import { FastpathError } from './fastpath-error.js';
 
 describe('FastHistogram', () => {
   it('prints exactly what a prom-client histogram prints for the same observations', async () => {
@@ -22,9 +24,7 @@ describe('FastHistogram', () => {
     const metrics = new MetricsRegistry();
     const a = metrics.fastHistogram('x_seconds', 'x', ['l'], [1]);
     expect(metrics.fastHistogram('x_seconds', 'x', ['l'], [1])).toBe(a);
-    expect(() => metrics.counter('x_seconds', 'x')).toThrow(
-      expect.objectContaining({ code: 'ERR_METRIC_TYPE_CONFLICT' }),
-    );
+    expectError(() => metrics.counter('x_seconds', 'x'), FastpathError, { code: 'ERR_METRIC_TYPE_CONFLICT' });
     a.series('v').observe(2);
     expect(await metrics.metrics()).toContain('x_seconds_count{l="v"} 1');
     a.reset();

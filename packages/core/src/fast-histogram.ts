@@ -58,8 +58,8 @@ export class FastHistogram<L extends string = string> {
     };
   }
 
-  /** Called by prom-client when the registry is scraped. */
-  async get(): Promise<{
+  /** Called by prom-client when the registry is scraped; prom-client's collector interface is async. */
+  get(): Promise<{
     name: string;
     help: string;
     type: 'histogram';
@@ -77,7 +77,13 @@ export class FastHistogram<L extends string = string> {
       values.push({ labels: s.labels, value: s.sum, metricName: `${this.name}_sum` });
       values.push({ labels: s.labels, value: s.count, metricName: `${this.name}_count` });
     }
-    return { name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values };
+    return Promise.resolve({
+      name: this.name,
+      help: this.help,
+      type: this.type,
+      aggregator: this.aggregator,
+      values,
+    });
   }
 
   reset(): void {

@@ -1,4 +1,6 @@
 import { LatencyRecorder } from './latency-recorder.js';
+import { expectError } from '@fastpath/test-support';
+import { FastpathError } from './fastpath-error.js';
 
 describe('LatencyRecorder', () => {
   it('gives exact percentiles to three significant digits', () => {
@@ -39,13 +41,11 @@ describe('LatencyRecorder', () => {
 
   it('rejects negative values and garbage encodings with typed errors', () => {
     const recorder = new LatencyRecorder();
-    expect(() => recorder.recordMs(-1)).toThrow(expect.objectContaining({ code: 'ERR_INVALID_LATENCY' }));
-    expect(() => recorder.recordMs(Number.NaN)).toThrow(
-      expect.objectContaining({ code: 'ERR_INVALID_LATENCY' }),
-    );
-    expect(() => LatencyRecorder.fromBase64('not a histogram')).toThrow(
-      expect.objectContaining({ code: 'ERR_INVALID_LATENCY' }),
-    );
+    expectError(() => recorder.recordMs(-1), FastpathError, { code: 'ERR_INVALID_LATENCY' });
+    expectError(() => recorder.recordMs(Number.NaN), FastpathError, { code: 'ERR_INVALID_LATENCY' });
+    expectError(() => LatencyRecorder.fromBase64('not a histogram'), FastpathError, {
+      code: 'ERR_INVALID_LATENCY',
+    });
   });
 
   it('reports zeros when empty and after reset', () => {

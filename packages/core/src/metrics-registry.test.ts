@@ -1,4 +1,6 @@
 import { MetricsRegistry } from './metrics-registry.js';
+import { expectError } from '@fastpath/test-support';
+import { FastpathError } from './fastpath-error.js';
 
 describe('MetricsRegistry', () => {
   it('gets or creates metrics by name, and refuses a second type under one name', async () => {
@@ -8,9 +10,9 @@ describe('MetricsRegistry', () => {
     expect(c2).toBe(c1);
     c1.labels('kms-dt').inc(3);
     expect(await metrics.metrics()).toContain('token_manager_created_total{kind="kms-dt",instance="a"} 3');
-    expect(() => metrics.gauge('token_manager_created_total', 'x')).toThrow(
-      expect.objectContaining({ code: 'ERR_METRIC_TYPE_CONFLICT' }),
-    );
+    expectError(() => metrics.gauge('token_manager_created_total', 'x'), FastpathError, {
+      code: 'ERR_METRIC_TYPE_CONFLICT',
+    });
     expect(metrics.contentType).toContain('text/plain');
   });
 

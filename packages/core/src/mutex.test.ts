@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { MetricsRegistry } from './metrics-registry.js';
 import { Mutex } from './mutex.js';
+import { expectError } from '@fastpath/test-support';
+import { FastpathError } from './fastpath-error.js';
 
 const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
@@ -116,7 +118,7 @@ describe('Mutex', () => {
     expect(text).toContain('core_lock_holders{lock="alloc",mode="exclusive"} 1');
     expect(text).toContain('core_lock_waiters{lock="alloc",mode="exclusive"} 1');
     release();
-    expect(() => release()).toThrow(expect.objectContaining({ code: 'ERR_LOCK_STATE' }));
+    expectError(() => release(), FastpathError, { code: 'ERR_LOCK_STATE' });
     (await waiter)();
     text = await metrics.metrics();
     expect(text).toContain('core_lock_wait_seconds_count{lock="alloc",mode="exclusive"} 2');

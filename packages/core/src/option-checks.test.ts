@@ -1,4 +1,6 @@
 import { checkInteger, checkNonEmptyString, checkNumber, checkOneOf } from './option-checks.js';
+import { expectError } from '@fastpath/test-support';
+import { FastpathError } from './fastpath-error.js';
 
 describe('option checks', () => {
   it('accept good values and name the field in errors', () => {
@@ -14,7 +16,7 @@ describe('option checks', () => {
       () => checkOneOf('mode', 'fast', ['staged', 'global']),
       () => checkNonEmptyString('path', ''),
     ]) {
-      expect(bad).toThrow(expect.objectContaining({ code: 'ERR_INVALID_OPTION' }));
+      expectError(bad, FastpathError, { code: 'ERR_INVALID_OPTION' });
     }
     expect(() => checkInteger('batchSize', 0, 1)).toThrow(/invalid option "batchSize"/);
   });

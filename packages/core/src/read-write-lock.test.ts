@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { FastpathError } from './fastpath-error.js';
 import { MetricsRegistry } from './metrics-registry.js';
 import { ReadWriteLock } from './read-write-lock.js';
+import { expectError } from '@fastpath/test-support';
 
 /** Lets every queued promise callback run. */
 const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
@@ -128,7 +129,7 @@ describe('ReadWriteLock', () => {
     const lock = new ReadWriteLock();
     const release = await lock.acquireRead();
     release();
-    expect(() => release()).toThrow(expect.objectContaining({ code: 'ERR_LOCK_STATE' }));
+    expectError(() => release(), FastpathError, { code: 'ERR_LOCK_STATE' });
     expect(lock.activeReaders).toBe(0);
   });
 

@@ -221,7 +221,7 @@ export function runHeld<T>(fn: () => T | PromiseLike<T>, release: Release): Prom
     return Promise.reject(error);
   }
   if (isThenable(result)) {
-    return Promise.resolve(result).then(
+    return Promise.resolve(result).then<Awaited<T>, never>(
       (value) => {
         release();
         return value;
@@ -230,7 +230,7 @@ export function runHeld<T>(fn: () => T | PromiseLike<T>, release: Release): Prom
         release();
         throw error;
       },
-    ) as Promise<Awaited<T>>;
+    );
   }
   release();
   return Promise.resolve(result as Awaited<T>);

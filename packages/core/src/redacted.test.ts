@@ -8,6 +8,7 @@ describe('Redacted', () => {
   it('never prints the secret through the usual ways of turning a value into text', () => {
     const renderings = [
       String(boxed),
+      // eslint-disable-next-line @typescript-eslint/restrict-template-expressions -- interpolation is one of the ways under test
       `${boxed}`,
       JSON.stringify({ boxed }),
       inspect(boxed),
