@@ -2,7 +2,7 @@ import { randomFillSync } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { InvalidOptionError } from '@fastpath/core';
+import { InvalidOptionError, FastpathError } from '@fastpath/core';
 import {
   createSecureRandom,
   DEFAULT_SECURE_RANDOM_OPTIONS,
@@ -13,6 +13,7 @@ import { DeviceSecureRandom } from './device-secure-random.js';
 import { NodeCryptoSecureRandom } from './node-crypto-secure-random.js';
 import { inspectPool, PooledSecureRandom } from './pooled-secure-random.js';
 import type { SecureRandom } from './secure-random.js';
+import { expectError } from '@fastpath/test-support';
 
 let dir: string;
 let devicePath: string;
@@ -101,20 +102,34 @@ describe('createSecureRandom', () => {
 
   it('fails clearly on a configured device that does not exist', () => {
     const path = join(dir, 'missing');
-    expect(() =>
-      createSecureRandom({ impl: 'device', hadoopConfig: { [HADOOP_RANDOM_DEVICE_FILE_PATH_KEY]: path } }),
-    ).toThrow(expect.objectContaining({ code: 'ERR_SECURE_RANDOM_DEVICE_UNAVAILABLE', path }));
+    expect(
+      expectError(
+        () =>
+          createSecureRandom({
+            impl: 'device',
+            hadoopConfig: { [HADOOP_RANDOM_DEVICE_FILE_PATH_KEY]: path },
+          }),
+        FastpathError,
+        { code: 'ERR_SECURE_RANDOM_DEVICE_UNAVAILABLE' },
+      ),
+    ).toMatchObject({ path });
   });
 
   it('rejects unknown implementation names, naming the option or key', () => {
-    expect(() => createSecureRandom({ impl: 'sha1prng' as never })).toThrow(
-      expect.objectContaining({ code: 'ERR_INVALID_OPTION', option: 'impl' }),
-    );
+    expect(
+      expectError(() => createSecureRandom({ impl: 'sha1prng' as never }), FastpathError, {
+        code: 'ERR_INVALID_OPTION',
+      }),
+    ).toMatchObject({ option: 'impl' });
     expect(() =>
       createSecureRandom({ hadoopConfig: { [HADOOP_SECURE_RANDOM_IMPL_KEY]: 'com.example.Unknown' } }),
     ).toThrow(InvalidOptionError);
-    expect(() =>
-      createSecureRandom({ hadoopConfig: { [HADOOP_SECURE_RANDOM_IMPL_KEY]: 'com.example.Unknown' } }),
-    ).toThrow(expect.objectContaining({ option: HADOOP_SECURE_RANDOM_IMPL_KEY }));
+    expect(
+      expectError(
+        () =>
+          createSecureRandom({ hadoopConfig: { [HADOOP_SECURE_RANDOM_IMPL_KEY]: 'com.example.Unknown' } }),
+        FastpathError,
+      ),
+    ).toMatchObject({ option: HADOOP_SECURE_RANDOM_IMPL_KEY });
   });
 });

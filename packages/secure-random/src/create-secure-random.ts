@@ -81,7 +81,9 @@ export function createSecureRandom(options: SecureRandomOptions = {}): SecureRan
 
 function readConfig(config: HadoopConfig | undefined, key: string): string | undefined {
   if (config === undefined) return undefined;
-  const raw = config instanceof Map ? config.get(key) : (config as Readonly<Record<string, unknown>>)[key];
+  // `instanceof Map` narrows to Map<any, any>; the value is checked below, so take it as unknown.
+  const raw: unknown =
+    config instanceof Map ? config.get(key) : (config as Readonly<Record<string, unknown>>)[key];
   if (raw === undefined) return undefined;
   if (typeof raw !== 'string') throw new InvalidOptionError(key, `expected a string, got ${typeof raw}`);
   const value = raw.trim();

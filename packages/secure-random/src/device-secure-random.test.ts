@@ -2,9 +2,10 @@ import { randomFillSync } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { InvalidOptionError } from '@fastpath/core';
+import { InvalidOptionError, FastpathError } from '@fastpath/core';
 import { DEFAULT_DEVICE_SECURE_RANDOM_OPTIONS, DeviceSecureRandom } from './device-secure-random.js';
 import { DeviceReadError, DeviceShortReadError, DeviceUnavailableError } from './secure-random-errors.js';
+import { expectError } from '@fastpath/test-support';
 
 let dir: string;
 beforeAll(() => {
@@ -70,9 +71,7 @@ describe('DeviceSecureRandom', () => {
     using random = new DeviceSecureRandom({ path: dir }); // a directory opens but does not read
     const target = Buffer.alloc(16, 0xaa);
     expect(() => random.fill(target)).toThrow(DeviceReadError);
-    expect(() => random.fill(target)).toThrow(
-      expect.objectContaining({ code: 'ERR_SECURE_RANDOM_DEVICE_READ' }),
-    );
+    expectError(() => random.fill(target), FastpathError, { code: 'ERR_SECURE_RANDOM_DEVICE_READ' });
     expect(target.every((b) => b === 0)).toBe(true);
   });
 
@@ -90,17 +89,18 @@ describe('DeviceSecureRandom', () => {
     expect(error).toMatchObject({ code: 'ERR_SECURE_RANDOM_SHORT_READ', expectedBytes: 64, actualBytes: 36 });
     expect(target.every((b) => b === 0)).toBe(true);
     // The device stays at its end: later draws keep failing instead of serving leftovers.
-    expect(() => random.bytes(1)).toThrow(
-      expect.objectContaining({ code: 'ERR_SECURE_RANDOM_SHORT_READ', actualBytes: 0 }),
-    );
+    expect(
+      expectError(() => random.bytes(1), FastpathError, { code: 'ERR_SECURE_RANDOM_SHORT_READ' }),
+    ).toMatchObject({ actualBytes: 0 });
   });
 
   it('fails a short device with the default reservoir before serving a single byte', () => {
     const device = fakeDevice('tiny', 100);
     using random = new DeviceSecureRandom({ path: device.path });
-    expect(() => random.bytes(16)).toThrow(
-      expect.objectContaining({ expectedBytes: 8192, actualBytes: 100 }),
-    );
+    expect(expectError(() => random.bytes(16), FastpathError)).toMatchObject({
+      expectedBytes: 8192,
+      actualBytes: 100,
+    });
   });
 
   it('closes its descriptor once, wipes the reservoir and refuses later draws', () => {
@@ -108,9 +108,9 @@ describe('DeviceSecureRandom', () => {
     random.bytes(16);
     random.close();
     random.close();
-    expect(() => random.bytes(16)).toThrow(expect.objectContaining({ code: 'ERR_SECURE_RANDOM_CLOSED' }));
+    expectError(() => random.bytes(16), FastpathError, { code: 'ERR_SECURE_RANDOM_CLOSED' });
     const target = Buffer.alloc(8, 1);
-    expect(() => random.fill(target)).toThrow(expect.objectContaining({ code: 'ERR_SECURE_RANDOM_CLOSED' }));
+    expectError(() => random.fill(target), FastpathError, { code: 'ERR_SECURE_RANDOM_CLOSED' });
     expect(target.every((b) => b === 0)).toBe(true);
   });
 
@@ -121,6 +121,6 @@ describe('DeviceSecureRandom', () => {
     ['reservoirBytes', { reservoirBytes: 64 * 1024 * 1024 }],
   ])('rejects a bad %s', (option, options) => {
     expect(() => new DeviceSecureRandom(options)).toThrow(InvalidOptionError);
-    expect(() => new DeviceSecureRandom(options)).toThrow(expect.objectContaining({ option }));
+    expect(expectError(() => new DeviceSecureRandom(options), FastpathError)).toMatchObject({ option });
   });
 });

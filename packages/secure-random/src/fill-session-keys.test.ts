@@ -2,7 +2,7 @@ import { randomFillSync } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { InvalidOptionError, ManualClock } from '@fastpath/core';
+import { InvalidOptionError, ManualClock, FastpathError } from '@fastpath/core';
 import fc from 'fast-check';
 import { DeviceSecureRandom } from './device-secure-random.js';
 import { allocSessionKeyBuffers, fillSessionKeys, type SessionKeyBuffers } from './fill-session-keys.js';
@@ -11,6 +11,7 @@ import { NodeCryptoSecureRandom } from './node-crypto-secure-random.js';
 import { inspectPool, PooledSecureRandom } from './pooled-secure-random.js';
 import { InvalidDrawTargetError } from './secure-random-errors.js';
 import type { SecureRandom } from './secure-random.js';
+import { expectError } from '@fastpath/test-support';
 
 const PATTERN = 0xa5;
 
@@ -249,9 +250,7 @@ describe('fillSessionKeys order and failures', () => {
     const path = deviceFile('short', randomFillSync(Buffer.alloc(40)));
     const source = track(new DeviceSecureRandom({ path, reservoirBytes: 8 }));
     const { keys } = guarded(16);
-    expect(() => fillSessionKeys(keys, source)).toThrow(
-      expect.objectContaining({ code: 'ERR_SECURE_RANDOM_SHORT_READ' }),
-    );
+    expectError(() => fillSessionKeys(keys, source), FastpathError, { code: 'ERR_SECURE_RANDOM_SHORT_READ' });
     for (const part of partsOf(keys)) expect(isZero(part)).toBe(true);
   });
 
@@ -265,9 +264,7 @@ describe('fillSessionKeys order and failures', () => {
       const source = create();
       source.close();
       const { keys } = guarded(16);
-      expect(() => fillSessionKeys(keys, source)).toThrow(
-        expect.objectContaining({ code: 'ERR_SECURE_RANDOM_CLOSED' }),
-      );
+      expectError(() => fillSessionKeys(keys, source), FastpathError, { code: 'ERR_SECURE_RANDOM_CLOSED' });
       for (const part of partsOf(keys)) expect(isZero(part)).toBe(true);
     },
   );
@@ -307,7 +304,7 @@ describe('fillSessionKeys order and failures', () => {
     );
     const attempt = (): unknown => fillSessionKeys(target as unknown as SessionKeyBuffers, random);
     expect(attempt).toThrow(InvalidDrawTargetError);
-    expect(attempt).toThrow(expect.objectContaining({ code: 'ERR_SECURE_RANDOM_INVALID_TARGET' }));
+    expectError(attempt, FastpathError, { code: 'ERR_SECURE_RANDOM_INVALID_TARGET' });
     expect(attempt).toThrow(message);
     const after = views.map((view) =>
       Buffer.from(view.buffer, view.byteOffset, view.byteLength).toString('hex'),
@@ -343,8 +340,8 @@ describe('allocSessionKeyBuffers', () => {
   it('defaults to 16-byte keys and rejects key sizes AES does not have', () => {
     expect(allocSessionKeyBuffers().inKey.length).toBe(16);
     expect(() => allocSessionKeyBuffers(20 as never)).toThrow(InvalidOptionError);
-    expect(() => allocSessionKeyBuffers(20 as never)).toThrow(
-      expect.objectContaining({ option: 'keyBytes' }),
-    );
+    expect(expectError(() => allocSessionKeyBuffers(20 as never), FastpathError)).toMatchObject({
+      option: 'keyBytes',
+    });
   });
 });

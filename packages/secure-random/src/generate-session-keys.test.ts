@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inspect } from 'node:util';
-import { Redacted } from '@fastpath/core';
+import { Redacted, FastpathError } from '@fastpath/core';
 import { DeviceSecureRandom } from './device-secure-random.js';
 import { defaultSecureRandom, generateSecureRandom } from './generate-secure-random.js';
 import {
@@ -12,6 +12,7 @@ import {
   SESSION_IV_BYTES,
 } from './generate-session-keys.js';
 import { inspectPool } from './pooled-secure-random.js';
+import { expectError } from '@fastpath/test-support';
 
 let dir: string;
 beforeAll(() => {
@@ -32,9 +33,9 @@ describe('generateSecureRandom', () => {
   });
 
   it.each([-1, 1.5, Number.NaN, '16', 2 ** 31])('rejects the size %p', (size) => {
-    expect(() => generateSecureRandom(size as number)).toThrow(
-      expect.objectContaining({ code: 'ERR_SECURE_RANDOM_INVALID_SIZE' }),
-    );
+    expectError(() => generateSecureRandom(size as number), FastpathError, {
+      code: 'ERR_SECURE_RANDOM_INVALID_SIZE',
+    });
   });
 });
 
@@ -59,6 +60,7 @@ describe('generateSessionKeys', () => {
     const keys = generateSessionKeys();
     expect(keys.inKey).toBeInstanceOf(Redacted);
     const secret = keys.outKey.unwrap().toString('hex');
+    // eslint-disable-next-line @typescript-eslint/restrict-template-expressions -- interpolation is one of the ways under test
     for (const text of [JSON.stringify(keys), inspect(keys), `${keys.inIv}`]) {
       expect(text).not.toContain(secret);
       expect(text).toContain('<redacted>');
@@ -80,14 +82,16 @@ describe('generateSessionKeys', () => {
     const path = join(dir, 'short');
     writeFileSync(path, randomFillSync(Buffer.alloc(40)));
     using source = new DeviceSecureRandom({ path, reservoirBytes: 8 });
-    expect(() => generateSessionKeys({ source })).toThrow(
-      expect.objectContaining({ code: 'ERR_SECURE_RANDOM_SHORT_READ' }),
-    );
+    expectError(() => generateSessionKeys({ source }), FastpathError, {
+      code: 'ERR_SECURE_RANDOM_SHORT_READ',
+    });
   });
 
   it('rejects a key size AES does not have', () => {
-    expect(() => generateSessionKeys({ keyBytes: 20 as never })).toThrow(
-      expect.objectContaining({ code: 'ERR_INVALID_OPTION', option: 'keyBytes' }),
-    );
+    expect(
+      expectError(() => generateSessionKeys({ keyBytes: 20 as never }), FastpathError, {
+        code: 'ERR_INVALID_OPTION',
+      }),
+    ).toMatchObject({ option: 'keyBytes' });
   });
 });

@@ -96,6 +96,6 @@ function describe(value: unknown): string {
   if (typeof value === 'number') return String(value);
   if (value === null) return 'null';
   if (ArrayBuffer.isView(value)) return `${value.constructor.name} of ${value.byteLength} bytes`;
-  if (typeof value === 'object') return (value as object).constructor?.name ?? 'object';
+  if (typeof value === 'object') return value.constructor?.name ?? 'object';
   return typeof value;
 }

@@ -7,6 +7,8 @@ import {
   type SecureRandom,
   type SecureRandomImpl,
 } from '@fastpath/secure-random';
+import { expectError } from '@fastpath/test-support';
+import { FastpathError } from '@fastpath/core';
 
 const implementations: [string, SecureRandomImpl, () => SecureRandom][] = [
   ['pooled (defaults)', 'pooled', () => new PooledSecureRandom()],
@@ -70,26 +72,26 @@ describe.each(implementations)('SecureRandom contract: %s', (_name, impl, create
   it.each([-1, 0.5, Number.NaN, Number.POSITIVE_INFINITY, MAX_DRAW_BYTES + 1, '16', null, undefined])(
     'rejects the size %p',
     (size) => {
-      expect(() => random.bytes(size as number)).toThrow(
-        expect.objectContaining({ code: 'ERR_SECURE_RANDOM_INVALID_SIZE' }),
-      );
+      expectError(() => random.bytes(size as number), FastpathError, {
+        code: 'ERR_SECURE_RANDOM_INVALID_SIZE',
+      });
     },
   );
 
   it.each([[{}], [[1, 2, 3]], [null], [new ArrayBuffer(8)], ['string']])(
     'rejects the target %p',
     (target) => {
-      expect(() => random.fill(target as never)).toThrow(
-        expect.objectContaining({ code: 'ERR_SECURE_RANDOM_INVALID_TARGET' }),
-      );
+      expectError(() => random.fill(target as never), FastpathError, {
+        code: 'ERR_SECURE_RANDOM_INVALID_TARGET',
+      });
     },
   );
 
   it('refuses to draw after close, leaving no random-looking bytes behind', () => {
     random.close();
-    expect(() => random.bytes(16)).toThrow(expect.objectContaining({ code: 'ERR_SECURE_RANDOM_CLOSED' }));
+    expectError(() => random.bytes(16), FastpathError, { code: 'ERR_SECURE_RANDOM_CLOSED' });
     const target = Buffer.alloc(16, 0xaa);
-    expect(() => random.fill(target)).toThrow(expect.objectContaining({ code: 'ERR_SECURE_RANDOM_CLOSED' }));
+    expectError(() => random.fill(target), FastpathError, { code: 'ERR_SECURE_RANDOM_CLOSED' });
     expect(target.every((b) => b === 0)).toBe(true);
   });
 });
