@@ -1,5 +1,6 @@
-import * as hdr from 'hdr-histogram-js';
+import type * as hdr from 'hdr-histogram-js';
 import { FastpathError } from './fastpath-error.js';
+import { hdrHistogram } from './internal/heavy-dependencies.js';
 
 /** Percentiles of a {@link LatencyRecorder}, in milliseconds (resolution: 1 µs, 3 significant digits). */
 export interface LatencySummary {
@@ -18,7 +19,7 @@ const US_PER_MS = 1000;
 const HIGHEST_TRACKABLE_US = 3_600_000_000;
 
 function newHistogram(): hdr.Histogram {
-  return hdr.build({
+  return hdrHistogram().build({
     bitBucketSize: 64,
     lowestDiscernibleValue: 1,
     highestTrackableValue: HIGHEST_TRACKABLE_US,
@@ -86,7 +87,7 @@ export class LatencyRecorder {
 
   /** A compact, compressed form to send to another thread or process. */
   toBase64(): string {
-    return hdr.encodeIntoCompressedBase64(this.#histogram);
+    return hdrHistogram().encodeIntoCompressedBase64(this.#histogram);
   }
 
   /** Rebuilds a recorder from {@link LatencyRecorder.toBase64}; bad input throws `ERR_INVALID_LATENCY`. */
@@ -94,7 +95,7 @@ export class LatencyRecorder {
     const recorder = new LatencyRecorder();
     let decoded: hdr.Histogram;
     try {
-      decoded = hdr.decodeFromCompressedBase64(encoded, 64, false);
+      decoded = hdrHistogram().decodeFromCompressedBase64(encoded, 64, false);
     } catch (cause) {
       throw new FastpathError('ERR_INVALID_LATENCY', 'not an encoded latency histogram', { cause });
     }

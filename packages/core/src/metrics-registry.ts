@@ -1,6 +1,7 @@
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { FastHistogram } from './fast-histogram.js';
 import { FastpathError } from './fastpath-error.js';
+import { promClient } from './internal/heavy-dependencies.js';
 
 /** Options of {@link MetricsRegistry}. */
 export interface MetricsRegistryOptions {
@@ -28,6 +29,7 @@ export class MetricsRegistry {
   readonly registry: Registry;
 
   constructor(options: MetricsRegistryOptions = {}) {
+    const { Registry, collectDefaultMetrics } = promClient();
     this.registry = new Registry();
     if (options.defaultLabels) this.registry.setDefaultLabels(options.defaultLabels);
     if (options.processMetrics) collectDefaultMetrics({ register: this.registry });
@@ -44,6 +46,7 @@ export class MetricsRegistry {
   }
 
   counter<L extends string>(name: string, help: string, labelNames: readonly L[] = []): Counter<L> {
+    const { Counter } = promClient();
     return this.#getOrCreate(
       name,
       Counter,
@@ -58,6 +61,7 @@ export class MetricsRegistry {
     labelNames: readonly L[] = [],
     collect?: (this: Gauge<L>) => void | Promise<void>,
   ): Gauge<L> {
+    const { Gauge } = promClient();
     return this.#getOrCreate(
       name,
       Gauge,
@@ -73,6 +77,7 @@ export class MetricsRegistry {
     labelNames: readonly L[] = [],
     buckets?: readonly number[],
   ): Histogram<L> {
+    const { Histogram } = promClient();
     return this.#getOrCreate(
       name,
       Histogram,

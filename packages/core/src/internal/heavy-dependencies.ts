@@ -1,0 +1,19 @@
+// The two dependencies that make up most of this package's load time, loaded on first use.
+// Modules that need their values call these; their types come from `import type`, which costs
+// nothing at run time.
+import type * as PromClient from 'prom-client';
+import type * as HdrHistogram from 'hdr-histogram-js';
+import packageRequire from './package-require.cjs';
+
+let promClientModule: typeof PromClient | undefined;
+let hdrHistogramModule: typeof HdrHistogram | undefined;
+
+/** prom-client, loaded the first time a metrics registry is created. */
+export function promClient(): typeof PromClient {
+  return (promClientModule ??= packageRequire('prom-client') as typeof PromClient);
+}
+
+/** hdr-histogram-js, loaded the first time a latency recorder is created or decoded. */
+export function hdrHistogram(): typeof HdrHistogram {
+  return (hdrHistogramModule ??= packageRequire('hdr-histogram-js') as typeof HdrHistogram);
+}

@@ -1,0 +1,2 @@
+declare const packageRequire: NodeJS.Require;
+export = packageRequire;
