@@ -20,7 +20,6 @@ export { parseCliArgs, type CliArgs } from './cli-args.js';
 export { runCli, runStamp, usage, type RunCliOptions } from './run-cli.js';
 export {
   runScenarios,
-  summaryMarkdown,
   type PlannedScenario,
   type RunScenariosOptions,
   type ScenarioOutcome,
@@ -48,10 +47,17 @@ export {
   estimateRemainingMs,
   formatProgressLine,
   Progress,
+  type ProgressEvent,
   type ProgressOptions,
   type ProgressState,
   type ProgressStream,
 } from './progress.js';
+export {
+  isProgressMessage,
+  progressChannel,
+  PROGRESS_CHANNEL_ENV,
+  type ProgressMessage,
+} from './progress-channel.js';
 export { markdownTable, type TableColumn } from './markdown-table.js';
 export { barChartSvg } from './bar-chart.js';
 export { latencyChartSvg, type LatencyChartSpec } from './latency-chart.js';

@@ -21,7 +21,16 @@ export interface ProgressOptions {
   autoRefresh?: boolean;
   /** Clock in ms. Default: `performance.now`. */
   now?: () => number;
+  /**
+   * Told of every change, unthrottled: the state after it (`active` false once ended), or a note.
+   * The process of one scenario of `all` passes it on to the parent, which draws the whole run.
+   */
+  observer?: (event: ProgressEvent) => void;
 }
+
+/** What a {@link ProgressOptions.observer} is told. */
+export type ProgressEvent =
+  { kind: 'state'; active: boolean; state: ProgressState } | { kind: 'note'; message: string };
 
 export const DEFAULT_PROGRESS_OPTIONS = Object.freeze({
   plainIntervalMs: 5000,
@@ -99,6 +108,7 @@ export class Progress {
   readonly #ttyRefreshMs: number;
   readonly #autoRefresh: boolean;
   readonly #now: () => number;
+  readonly #observer: ((event: ProgressEvent) => void) | undefined;
   #label = '';
   #total = 0;
   #done = 0;
@@ -116,6 +126,7 @@ export class Progress {
     this.#ttyRefreshMs = options.ttyRefreshMs ?? DEFAULT_PROGRESS_OPTIONS.ttyRefreshMs;
     this.#autoRefresh = options.autoRefresh ?? DEFAULT_PROGRESS_OPTIONS.autoRefresh;
     this.#now = options.now ?? (() => performance.now());
+    this.#observer = options.observer;
   }
 
   /** Starts a task of `total` units (any unit: ops, planned milliseconds, cases). */
@@ -128,6 +139,7 @@ export class Progress {
     this.#startedAt = this.#now();
     this.#active = true;
     this.#draw(true);
+    this.#tell();
     if (this.#autoRefresh) {
       this.#timer = setInterval(() => this.#draw(false), this.tty ? 1000 : this.#plainIntervalMs);
       this.#timer.unref();
@@ -139,11 +151,25 @@ export class Progress {
     this.#done += units;
     if (detail !== undefined) this.#detail = detail;
     this.#draw(false);
+    this.#tell();
   }
 
   /** Says what runs now without counting progress. */
   setDetail(detail: string): void {
     this.#detail = detail;
+    this.#draw(false);
+    this.#tell();
+  }
+
+  /**
+   * Sets what the line shows without starting a new task (the elapsed time keeps running): for a
+   * display that follows work measured elsewhere, such as the whole run of `all`.
+   */
+  update(state: { label?: string; done?: number; total?: number; detail?: string }): void {
+    if (state.label !== undefined) this.#label = state.label;
+    if (state.done !== undefined) this.#done = state.done;
+    if (state.total !== undefined) this.#total = Math.max(0, state.total);
+    if (state.detail !== undefined) this.#detail = state.detail;
     this.#draw(false);
   }
 
@@ -152,6 +178,7 @@ export class Progress {
     this.#clearLine();
     this.#stream.write(`${message}\n`);
     if (this.#active && this.tty) this.#draw(true);
+    this.#observer?.({ kind: 'note', message });
   }
 
   /** Ends the task: the last line stays, followed by `message` when given. */
@@ -162,6 +189,8 @@ export class Progress {
       this.#draw(true);
       if (this.tty && this.#lineShown) this.#stream.write('\n');
       this.#lineShown = false;
+      this.#active = false;
+      this.#tell();
     }
     this.#active = false;
     this.#stopTimer();
@@ -184,6 +213,10 @@ export class Progress {
       elapsedMs: this.#now() - this.#startedAt,
       detail: this.#detail,
     };
+  }
+
+  #tell(): void {
+    this.#observer?.({ kind: 'state', active: this.#active, state: this.#state() });
   }
 
   #draw(force: boolean): void {

@@ -45,7 +45,7 @@ function safeName(name: string): string {
  * - `cases/<case>.json`: one file per measured case (raw rounds and their summary);
  * - `comparison.json`: the side-by-side figures, rewritten atomically after every entry;
  * - `config.json`, `environment.json`, `commands.txt` (every command line run), `run.log`, `logs/`;
- * - charts (`<name>.svg`, `<name>.png`) and `report.md`.
+ * - charts (`<name>.svg`, `<name>.png`, listed with their titles in `charts.json`) and `report.md`.
  *
  * Writes are synchronous and whole-file files are replaced by rename, so a run that crashes or is
  * killed between two cases leaves valid JSON holding every case finished before it.
@@ -166,6 +166,8 @@ export class ResultsWriter {
       this.log(`PNG of chart ${base} skipped: ${png.reason}`);
     }
     this.#charts.push(chart);
+    // The list of charts with their titles, for the combined report of `all`.
+    this.writeJson('charts.json', this.#charts);
     return chart;
   }
 

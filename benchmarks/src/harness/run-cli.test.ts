@@ -118,7 +118,7 @@ describe('runCli', () => {
 
   it('prints help for the harness and for one scenario', async () => {
     expect(await run(['--help'])).toBe(0);
-    expect(stdout.text).toMatch(/all +every scenario below/);
+    expect(stdout.text).toMatch(/all +every scenario below, each in its own process/);
     expect(stdout.text).toMatch(/echo +Echo scenario/);
     stdout.text = '';
     expect(await run(['echo', '--help'])).toBe(0);
@@ -136,31 +136,12 @@ describe('runCli', () => {
     );
   });
 
-  it('"all" runs every scenario into its own folder, goes on after a failure, and ends with one summary', async () => {
-    expect(await run(['all', '--quick'])).toBe(1);
-    const out = path.join(dir, 'results', '2024-05-01T093012Z-all');
-    expect(existsSync(path.join(out, 'echo', 'report.md'))).toBe(true);
-    expect(existsSync(path.join(out, 'broken', 'report.md'))).toBe(true);
-    // A scenario's flags are parsed knowing that it runs as part of "all".
-    expect(JSON.parse(readFileSync(path.join(out, 'echo', 'config.json'), 'utf8'))).toMatchObject({
+  it('tells a scenario it runs as part of all when all started its process (--as-part-of-all)', async () => {
+    const out = path.join(dir, 'part');
+    expect(await run(['echo', '--as-part-of-all', '--output', out])).toBe(0);
+    expect(JSON.parse(readFileSync(path.join(out, 'config.json'), 'utf8'))).toMatchObject({
       flags: { all: true },
     });
-    const summary = readFileSync(path.join(out, 'summary.md'), 'utf8');
-    expect(summary).toContain('# Benchmark summary (quick run)');
-    expect(summary).toMatch(/\| echo +\| complete +\|/);
-    expect(summary).toMatch(/\| broken +\| failed +\|/);
-    expect(summary).toContain('size 1');
-    expect(stdout.text.lastIndexOf('# Benchmark summary')).toBeGreaterThan(
-      stdout.text.indexOf('## Broken scenario'),
-    );
-  });
-
-  it('"all" gives a subfolder and a summary even to a single registered scenario', async () => {
-    expect(await run(['all'], [echo as Scenario])).toBe(0);
-    const out = path.join(dir, 'results', '2024-05-01T093012Z-all');
-    expect(existsSync(path.join(out, 'echo', 'comparison.json'))).toBe(true);
-    expect(readFileSync(path.join(out, 'summary.md'), 'utf8')).toMatch(/^# Benchmark summary\n/);
-    expect(stdout.text).toContain('Summary: ');
   });
 
   it('names run folders by UTC time without colons', () => {

@@ -1,16 +1,16 @@
-import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { BenchmarkUsageError } from './benchmark-errors.js';
 import { shellQuote } from './start-child.js';
 import { parseCliArgs } from './cli-args.js';
 import { Progress } from './progress.js';
-import { runScenarios, summaryMarkdown, type PlannedScenario } from './run-scenarios.js';
+import { progressChannel } from './progress-channel.js';
+import { runScenarios, type PlannedScenario } from './run-scenarios.js';
 import type { Scenario } from './scenario.js';
 import { describeFlags } from './scenario-flags.js';
 
 /** Options of {@link runCli}. */
 export interface RunCliOptions {
-  /** The registry: every scenario `all` runs, in order. */
+  /** The registry: the scenarios that can be run by name. */
   scenarios: readonly Scenario[];
   /** The benchmarks workspace folder; results go to `<it>/results` unless `--output` is given. */
   benchmarksDir: string;
@@ -31,15 +31,17 @@ export function usage(scenarios: readonly Scenario[]): string {
   const width = Math.max(3, ...scenarios.map((s) => s.name.length));
   return [
     'Usage: npx nx run benchmarks:<all|scenario> [-- flags]',
-    '   or (in benchmarks/): npx tsx --conditions development src/cli.ts <all|scenario> [flags]',
+    '   or (in benchmarks/): npx tsx --conditions development src/cli.ts <all|report|scenario> [flags]',
     '',
     'Scenarios:',
-    `  ${'all'.padEnd(width)}  every scenario below, one after another, then a combined summary`,
+    `  ${'all'.padEnd(width)}  every scenario below, each in its own process, then report.md and report.html (all --help)`,
+    `  ${'report'.padEnd(width)}  write report.md and report.html of a results folder of all again: report <dir> [--compare <dir>]`,
     ...scenarios.map((s) => `  ${s.name.padEnd(width)}  ${s.title}`),
     '',
     'Flags:',
     '  --output <dir>  results folder (default: benchmarks/results/<timestamp>-<scenario>)',
     '  --quick         a smoke run of a few seconds per scenario; numbers are not to be quoted',
+    '  --as-part-of-all  run as all runs it (all passes this to each scenario process it starts)',
     '  --help          this text; after a scenario name, that scenario and its flags',
     '',
     'Scenario flags follow the scenario name: npx nx run benchmarks:locks -- --rounds 9',
@@ -58,8 +60,9 @@ function scenarioHelp(scenario: Scenario): string {
 }
 
 /**
- * The benchmark command line: parses the arguments, checks every selected scenario's flags before
- * anything runs, runs, writes the reports and, for several scenarios, a combined summary.
+ * The command line of one scenario: parses the arguments, checks the scenario's flags before
+ * anything runs, runs it and writes its report (`all` runs each scenario through this, in its own
+ * process).
  * Resolves with the exit status: 0 done, 1 a scenario failed, 2 bad usage, 130 interrupted.
  */
 export async function runCli(argv: readonly string[], options: RunCliOptions): Promise<number> {
@@ -78,12 +81,9 @@ export async function runCli(argv: readonly string[], options: RunCliOptions): P
   } catch (err) {
     return fail(err);
   }
-  const selected =
-    args.target === 'all' ? options.scenarios : options.scenarios.filter((s) => s.name === args.target);
+  const selected = options.scenarios.filter((s) => s.name === args.target);
   if (args.help) {
-    stdout.write(
-      `${args.target === undefined || args.target === 'all' ? usage(options.scenarios) : scenarioHelp(selected[0]!)}\n`,
-    );
+    stdout.write(`${args.target === undefined ? usage(options.scenarios) : scenarioHelp(selected[0]!)}\n`);
     return 0;
   }
   const planned: PlannedScenario[] = [];
@@ -92,7 +92,7 @@ export async function runCli(argv: readonly string[], options: RunCliOptions): P
       if (scenario.parseFlags) {
         planned.push({
           scenario,
-          flags: scenario.parseFlags(args.scenarioArgs, { quick: args.quick, all: args.target === 'all' }),
+          flags: scenario.parseFlags(args.scenarioArgs, { quick: args.quick, all: args.partOfAll }),
           args: args.scenarioArgs,
         });
       } else if (args.scenarioArgs.length > 0) {
@@ -118,29 +118,29 @@ export async function runCli(argv: readonly string[], options: RunCliOptions): P
     controller.abort();
   };
   process.on('SIGINT', onSigint);
+  // Under `all`, a parent that is gone (killed, crashed) stops this scenario as Ctrl-C would, so
+  // it writes what it has instead of running on unobserved.
+  const observer = progressChannel();
+  const onDisconnect = (): void => {
+    if (!controller.signal.aborted) controller.abort();
+  };
+  if (observer) process.on('disconnect', onDisconnect);
   try {
     const outcomes = await runScenarios({
       planned,
       quick: args.quick,
       runDir,
-      perScenarioFolders: args.target === 'all',
       benchmarksDir: options.benchmarksDir,
       commandLine,
       stdout,
-      progress: new Progress({ stream: stderr }),
+      progress: new Progress({ stream: stderr, ...(observer ? { observer } : {}) }),
       signal: controller.signal,
       now,
     });
-    if (args.target === 'all') {
-      const summary = summaryMarkdown(outcomes, { quick: args.quick, runDir });
-      writeFileSync(path.join(runDir, 'summary.md'), summary);
-      stdout.write(
-        `\n${summary}\nSummary: ${path.relative(process.cwd(), path.join(runDir, 'summary.md'))}\n`,
-      );
-    }
     if (controller.signal.aborted || outcomes.some((o) => o.status === 'interrupted')) return 130;
     return outcomes.some((o) => o.status !== 'complete') ? 1 : 0;
   } finally {
     process.off('SIGINT', onSigint);
+    process.off('disconnect', onDisconnect);
   }
 }

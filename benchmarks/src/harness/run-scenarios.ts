@@ -1,7 +1,5 @@
 import path from 'node:path';
 import { captureEnvironment } from './environment.js';
-import { formatClock } from './format.js';
-import { markdownTable } from './markdown-table.js';
 import type { PngOptions } from './png.js';
 import type { Progress } from './progress.js';
 import { reportMarkdown } from './report-markdown.js';
@@ -31,10 +29,8 @@ export interface ScenarioOutcome {
 export interface RunScenariosOptions {
   planned: readonly PlannedScenario[];
   quick: boolean;
-  /** The run's folder: a single scenario writes straight into it, unless `perScenarioFolders`. */
+  /** The run's folder: a single scenario writes straight into it, several into subfolders. */
   runDir: string;
-  /** Give every scenario a subfolder named after it (as `all` does). Default: only when there are several. */
-  perScenarioFolders?: boolean;
   /** The benchmarks workspace folder (holds `src/`). */
   benchmarksDir: string;
   /** The command line of this run, recorded in every `commands.txt`. */
@@ -58,7 +54,7 @@ function describeError(err: unknown): string {
 export async function runScenarios(options: RunScenariosOptions): Promise<ScenarioOutcome[]> {
   const now = options.now ?? (() => new Date());
   const outcomes: ScenarioOutcome[] = [];
-  const several = options.perScenarioFolders ?? options.planned.length > 1;
+  const several = options.planned.length > 1;
   for (const [index, { scenario, flags, args }] of options.planned.entries()) {
     if (options.signal.aborted) break;
     const dir = several ? path.join(options.runDir, scenario.name) : options.runDir;
@@ -136,24 +132,4 @@ export async function runScenarios(options: RunScenariosOptions): Promise<Scenar
     );
   }
   return outcomes;
-}
-
-/** The combined summary of a run of several scenarios: a status table, then each summary. */
-export function summaryMarkdown(
-  outcomes: readonly ScenarioOutcome[],
-  options: { quick: boolean; runDir: string },
-): string {
-  const table = markdownTable(
-    ['scenario', 'status', { header: 'took', align: 'right' }, 'report'],
-    outcomes.map((o) => [
-      o.name,
-      o.status,
-      formatClock(o.tookMs),
-      path.relative(options.runDir, o.reportPath),
-    ]),
-  );
-  const sections = outcomes.map(
-    (o) => `## ${o.title}\n\n${o.summary?.trim() ?? `**${o.status}**: ${o.error?.split('\n')[0] ?? ''}`}`,
-  );
-  return `# Benchmark summary${options.quick ? ' (quick run)' : ''}\n\n${table}\n\n${sections.join('\n\n')}\n`;
 }

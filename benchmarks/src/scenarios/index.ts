@@ -1,14 +1,21 @@
 // The scenario registry, the one place a scenario is added. `all` runs them in this order; each
 // name is a CLI argument and an Nx target (`npx nx run benchmarks:<name>`, a script of the same
 // name in benchmarks/package.json); the table at the top of benchmarks/README.md lists them with
-// their source and what they compare. registry.test.ts fails when the scripts or the table
-// differ from this list, and prints what they should be.
+// their source and what they compare; its `summary` is its section of the combined report of
+// `all` (the source's table, ours in the same layout, headline and goals). registry.test.ts
+// fails when the scripts or the table differ from this list, and prints what they should be.
+import type { ScenarioSummary } from '../all/scenario-summary.js';
 import type { Scenario } from '../harness/index.js';
 import { coldClientScenario } from './cold-client/cold-client-scenario.js';
+import { coldClientSummary } from './cold-client/cold-client-summary.js';
 import { kmsHttpScenario } from './kms-http/kms-http-scenario.js';
+import { kmsHttpSummary } from './kms-http/kms-http-summary.js';
 import { locksScenario } from './locks/locks-scenario.js';
+import { locksSummary } from './locks/locks-summary.js';
 import { secureRandomScenario } from './secure-random/secure-random-scenario.js';
+import { secureRandomSummary } from './secure-random/secure-random-summary.js';
 import { tokenManagerScenario } from './token-manager/token-manager-scenario.js';
+import { tokenManagerSummary } from './token-manager/token-manager-summary.js';
 
 /** A scenario with what the benchmarks README says about it. */
 export interface RegisteredScenario {
@@ -17,6 +24,8 @@ export interface RegisteredScenario {
   readonly source: string;
   /** One line for the README table: what is compared against what. */
   readonly compares: string;
+  /** Its section of the combined report of `all`, read from its results folder. */
+  readonly summary: ScenarioSummary;
 }
 
 export const registry: readonly RegisteredScenario[] = [
@@ -25,29 +34,34 @@ export const registry: readonly RegisteredScenario[] = [
     source: '—',
     compares:
       'acquire/release of the core `ReadWriteLock` and `Mutex` against a bare async-mutex `Mutex` and no lock',
+    summary: locksSummary as ScenarioSummary,
   },
   {
     scenario: secureRandomScenario as Scenario,
     source: 'HADOOP-16011',
     compares:
       "one connection's key and IV draw: the Hadoop-style device reader per op against Node's CSPRNG calls and the pooled CSPRNG, 1 and 10 threads",
+    summary: secureRandomSummary as ScenarioSummary,
   },
   {
     scenario: tokenManagerScenario as Scenario,
     source: 'HADOOP-20045',
     compares:
       'in-process verification while tokens are created in ZooKeeper: global lock vs staged vs staged + coalesced',
+    summary: tokenManagerSummary as ScenarioSummary,
   },
   {
     scenario: kmsHttpScenario as Scenario,
     source: 'HADOOP-20045',
     compares: 'the end-to-end KMS matrix over HTTP: original vs fixed vs fixed + coalesced, per mix',
+    summary: kmsHttpSummary as ScenarioSummary,
   },
   {
     scenario: coldClientScenario,
     source: 'HDDS-17357',
     compares:
       'a cold Ozone client over TLS, a fresh process per run: warm-up off vs its parts vs one bundled file vs a V8 code cache',
+    summary: coldClientSummary,
   },
 ];
 
