@@ -104,3 +104,51 @@ describe('Progress', () => {
     ]);
   });
 });
+
+describe('Progress for a run observed from elsewhere', () => {
+  it('tells its observer every state and note, unthrottled', () => {
+    let t = 0;
+    const events: unknown[] = [];
+    const p = new Progress({
+      stream: new MemoryStream(false),
+      autoRefresh: false,
+      now: () => t,
+      observer: (e) => events.push(e),
+    });
+    p.begin('kms-http', 10);
+    t = 1000;
+    p.advance(5, 'case 2');
+    p.note('a line');
+    p.end();
+    expect(events).toEqual([
+      {
+        kind: 'state',
+        active: true,
+        state: { label: 'kms-http', done: 0, total: 10, elapsedMs: 0, detail: '' },
+      },
+      {
+        kind: 'state',
+        active: true,
+        state: { label: 'kms-http', done: 5, total: 10, elapsedMs: 1000, detail: 'case 2' },
+      },
+      { kind: 'note', message: 'a line' },
+      {
+        kind: 'state',
+        active: false,
+        state: { label: 'kms-http', done: 10, total: 10, elapsedMs: 1000, detail: 'done' },
+      },
+    ]);
+  });
+
+  it('updates label and counts in place without restarting the clock', () => {
+    let t = 0;
+    const stream = new MemoryStream(false);
+    const p = new Progress({ stream, autoRefresh: false, plainIntervalMs: 0, now: () => t });
+    p.begin('all', 100);
+    t = 30_000;
+    p.update({ label: '[2/3] kms-http · case 4/13', done: 50, detail: 'kms-http 20%' });
+    expect(stream.text.trim().split('\n').at(-1)).toBe(
+      '[2/3] kms-http · case 4/13  50% · kms-http 20% · elapsed 0:30 · ETA 0:30',
+    );
+  });
+});
