@@ -188,7 +188,7 @@ export async function runAll(argv: readonly string[], options: RunAllOptions): P
   );
 
   try {
-    for (const [index, plan] of planned.entries()) {
+    for (const index of planned.keys()) {
       const record = manifest.scenarios[index]!;
       if (signal.aborted) {
         record.status = 'not run';
