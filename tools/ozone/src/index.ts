@@ -26,6 +26,7 @@ export {
   type PrepareOzoneJarsOptions,
   type PrepareReport,
 } from './ozone-jars.js';
+export { javaColdReadCommand, type JavaColdReadInput, type JavaColdReadTimes } from './java-cold-read.js';
 export {
   OzoneClusterExitedError,
   OzoneClusterTimeoutError,

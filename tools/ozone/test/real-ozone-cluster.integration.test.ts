@@ -8,7 +8,10 @@ import { InvalidOptionError } from '@fastpath/core';
 import { contractKeyBytes } from '@fastpath/ozone-fs-client/testing/contract';
 import {
   OzoneFixtureStateError,
+  javaColdReadCommand,
+  prepareOzoneJars,
   startRealOzoneCluster,
+  type JavaColdReadTimes,
   type KeyToWrite,
   type RealOzoneCluster,
   type WrittenKey,
@@ -38,6 +41,22 @@ function canConnect(address: string): Promise<boolean> {
       resolve(true);
     });
     socket.once('error', () => resolve(false));
+  });
+}
+
+/** Runs a command to its end; its exit code and output. */
+function runToEnd(command: {
+  file: string;
+  args: string[];
+}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command.file, command.args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.once('error', reject);
+    child.once('exit', (code) => resolve({ code, stdout, stderr }));
   });
 }
 
@@ -189,6 +208,38 @@ describe('a real MiniOzoneCluster with 3 datanodes', () => {
       { volume: 'vol1', bucket: 'bucket1', key: 'after', size: 10, seed: 4 },
     ]);
     expect(again?.sha256).toBe(patternSha256(4, 10));
+  });
+
+  it("reads a key's first bytes in a fresh JVM of Ozone's Java client (the cold-client anchor)", async () => {
+    const jars = await prepareOzoneJars({ onProgress: () => undefined });
+    const coldRead = (key: string, readBytes: number) =>
+      runToEnd(
+        javaColdReadCommand(jars, {
+          omRpcAddress: cluster.omRpcAddress,
+          volume: 'vol1',
+          bucket: 'bucket1',
+          key,
+          readBytes,
+        }),
+      );
+    const sha256Of = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
+
+    const full = await coldRead('chunk-minus-one', 64 * 1024);
+    expect(full.code).toBe(0);
+    const times = JSON.parse(full.stdout.trim()) as JavaColdReadTimes;
+    expect(times.bytesRead).toBe(64 * 1024);
+    expect(times.sha256).toBe(sha256Of(contractKeyBytes(64 * 1024, 2, 0)));
+    for (const phase of [times.createMs, times.metadataMs, times.readMs, times.closeMs])
+      expect(phase).toBeGreaterThanOrEqual(0);
+
+    // A key shorter than the read: it reads what there is.
+    const short = JSON.parse((await coldRead('one-byte', 64 * 1024)).stdout.trim()) as JavaColdReadTimes;
+    expect(short.bytesRead).toBe(1);
+    expect(short.sha256).toBe(sha256Of(contractKeyBytes(1, 1, 0)));
+
+    const missing = await coldRead('no-such-key', 10);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('KEY_NOT_FOUND');
   });
 
   it('corrupts one byte of one replica on disk, leaving the other replicas alone', async () => {

@@ -1,5 +1,5 @@
-// One cold client, the whole life of a fresh process: create the Ozone client, look the key up,
-// read 64 KiB, close. The scenario bundles this file (see probe-bundles.ts) and runs it with
+// One cold client, the whole life of a fresh process: create the ofs:// file system, look the file
+// up (getFileStatus), read 64 KiB, close. The scenario bundles this file (see probe-bundles.ts) and runs it with
 // plain `node`, never through tsx, so the process pays what a user's process pays. It prints one
 // JSON line of times in ms since the process started (performance.timeOrigin is set as Node
 // starts, before any user code).
@@ -7,7 +7,8 @@ import { performance } from 'node:perf_hooks';
 
 export interface ProbeInput {
   omAddress: string;
-  caFile: string;
+  /** The cluster's CA; without one the client speaks plain gRPC (the real cluster here has no TLS). */
+  caFile?: string;
   volume: string;
   bucket: string;
   key: string;
@@ -18,11 +19,11 @@ export interface ProbeInput {
 export interface ProbeTimes {
   /** Process start to the first line of this module. */
   startToUserMs: number;
-  /** First line to a constructed client: loading and compiling the client's modules, then its constructor. */
+  /** First line to a constructed file system: loading and compiling the client's modules, then its constructor. */
   createMs: number;
-  /** The metadata lookup (GetKeyInfo; the OM channel's connection and TLS handshake included). */
+  /** `getFileStatus` (the OM channel's connection and TLS handshake included). */
   metadataMs: number;
-  /** Opening the key (a second OM call) and reading `readBytes`: the first datanode contact. */
+  /** Opening the file (a second OM call) and reading `readBytes`: the first datanode contact. */
   readMs: number;
   /** Process start to the client closed. */
   totalMs: number;
@@ -31,20 +32,21 @@ export interface ProbeTimes {
 
 export async function runProbe(input: ProbeInput): Promise<ProbeTimes> {
   const t0 = performance.now();
-  const { createOzoneClient } = await import('@fastpath/ozone-fs-client');
-  const client = createOzoneClient({
-    omAddress: input.omAddress,
-    tls: { caFile: input.caFile },
+  const { newFileSystemInstance } = await import('@fastpath/ozone-fs-client');
+  const fs = newFileSystemInstance(`ofs://${input.omAddress}/`, {
+    ...(input.caFile === undefined ? {} : { tls: { caFile: input.caFile } }),
     properties: input.properties,
   });
   const tCreate = performance.now();
-  await client.getKeyInfo(input.volume, input.bucket, input.key);
+  const path = `/${input.volume}/${input.bucket}/${input.key}`;
+  await fs.getFileStatus(path);
   const tMeta = performance.now();
-  const stream = await client.openKey(input.volume, input.bucket, input.key);
-  const data = await stream.readFully(0, input.readBytes);
+  const stream = await fs.open(path);
+  const data = new Uint8Array(input.readBytes);
+  await stream.readFully(0, data);
   const tRead = performance.now();
   stream.close();
-  client.close();
+  fs.close();
   const tEnd = performance.now();
   return {
     startToUserMs: t0,

@@ -52,13 +52,13 @@ export function coldClientMarkdown(
   const split = markdownTable(
     [
       'client',
-      { header: 'metadata lookup (first OM call)', align: 'right' },
+      { header: 'getFileStatus (first OM call)', align: 'right' },
       { header: 'open + read 64 KiB (first datanode contact)', align: 'right' },
       { header: 'read min–max', align: 'right' },
     ],
     results.map((r) => [r.variant.label, ms(r.metadataMs.median), ms(r.readMs.median), range(r.readMs)]),
   );
-  return `${rounds} interleaved rounds (the variants rotate within each round), medians; fresh \`node\` process per run, TLS mini cluster in its own process.\n\n${table}\n\nThe lookup and the read apart:\n\n${split}\n\nJava anchor (Ozone's own cold client, fresh JVM, on a real MiniOzoneCluster): not run. tools/ozone starts a real MiniOzoneCluster, but it runs Ozone's Java client only inside its launcher JVM, to write keys; there is no fresh-JVM Java cold client (lookup, read 64 KiB, close) to time yet.`;
+  return `${rounds} interleaved rounds (the variants rotate within each round), medians; fresh \`node\` process per run, TLS mini cluster in its own process.\n\n${table}\n\nThe lookup and the read apart:\n\n${split}`;
 }
 
 /** Medians of each step of the cold-start breakdown, with warm-up off and on. */

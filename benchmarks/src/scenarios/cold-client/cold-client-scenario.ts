@@ -6,6 +6,7 @@ import { createInterface } from 'node:readline';
 import { createOzoneClient } from '@fastpath/ozone-fs-client';
 import {
   BenchmarkCheckError,
+  parseScenarioFlags,
   BenchmarkProcessError,
   barChartSvg,
   shellQuote,
@@ -18,6 +19,8 @@ import type { ProbeInput, ProbeTimes } from './cold-client-probe.js';
 import type { Breakdown, BreakdownInput } from './cold-start-breakdown.js';
 import { BASELINE_VARIANT, COLD_CLIENT_VARIANTS, type ColdClientVariant } from './cold-client-variants.js';
 import { buildProbeBundles, type ProbeBundles } from './probe-bundles.js';
+import { runProbeProcess } from './probe-process.js';
+import { javaAnchorMarkdown, runJavaAnchor } from './java-anchor.js';
 import { breakdownMarkdown, coldClientMarkdown, type VariantResult } from './cold-client-report.js';
 
 const ROUNDS = 10;
@@ -25,7 +28,6 @@ const QUICK_ROUNDS = 3;
 const BREAKDOWN_ROUNDS = 5;
 const QUICK_BREAKDOWN_ROUNDS = 2;
 const READ_BYTES = 64 * 1024;
-const PROCESS_TIMEOUT_MS = 60_000;
 const KEY = { volume: 'coldvol', bucket: 'coldbucket', key: 'key-64k' };
 
 interface MiniCluster {
@@ -67,35 +69,6 @@ async function startCluster(ctx: ScenarioContext): Promise<MiniCluster> {
   };
 }
 
-interface ChildRun {
-  stdout: string;
-  wallMs: number;
-}
-
-/** Runs one fresh `node` process and returns its JSON line and its wall time from spawn to exit. */
-function runNode(ctx: ScenarioContext, args: readonly string[], input: unknown): Promise<ChildRun> {
-  return new Promise((resolve, reject) => {
-    const started = process.hrtime.bigint();
-    const child = spawn(process.execPath, args, {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, COLD_CLIENT_PROBE_INPUT: JSON.stringify(input), NODE_OPTIONS: '' },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4096)));
-    const timer = setTimeout(() => child.kill('SIGKILL'), PROCESS_TIMEOUT_MS);
-    child.once('exit', (code, signal) => {
-      clearTimeout(timer);
-      const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
-      if (code !== 0) {
-        ctx.log(`probe ${args.join(' ')} failed: ${stderr}`);
-        reject(new BenchmarkProcessError(`a probe process exited with ${code ?? signal}: ${stderr.trim()}`));
-      } else resolve({ stdout, wallMs });
-    });
-  });
-}
-
 function probeArgs(variant: ColdClientVariant, bundles: ProbeBundles, cacheFile: string): string[] {
   if (variant.load === 'single') return [bundles.single];
   if (variant.load === 'code-cache') return [bundles.codeCacheRunner, bundles.single, cacheFile];
@@ -107,11 +80,31 @@ function rotate<T>(items: readonly T[], by: number): T[] {
   return [...items.slice(k), ...items.slice(0, k)];
 }
 
-export const coldClientScenario: Scenario = {
+const COLD_CLIENT_FLAGS = {
+  'java-anchor': {
+    type: 'boolean',
+    description:
+      "also run the cold read with Ozone's own Java client (fresh JVM) beside fastpath's against a real MiniOzoneCluster (resolves Ozone's jars with Maven on first use; default: on in `all` without --quick, else off)",
+  },
+} as const;
+
+export interface ColdClientFlags {
+  javaAnchor: boolean;
+}
+
+/** The variants run beside Java: the client as today, and the fastest way to load it. */
+const ANCHOR_VARIANTS = ['as-today', 'code-cache'] as const;
+
+export const coldClientScenario: Scenario<ColdClientFlags> = {
   name: 'cold-client',
   title: 'Cold Ozone client: the datanode set-up moved into the OM wait (HDDS-17357)',
   description:
-    'Each round starts a fresh Node process per variant that creates the Ozone client against a TLS mini cluster running in its own process, looks the key up, reads 64 KiB and closes. Variants: as today (warm-up off), the warm-up of the datanode protocol and checksums, plus the TLS credentials, and the full warm-up loaded from one bundled file and through a V8 code cache. Rounds are interleaved; medians and min-max ranges.',
+    "Each round starts a fresh Node process per variant that creates the ofs:// file system against a TLS mini cluster running in its own process, calls getFileStatus, reads 64 KiB and closes. Variants: as today (warm-up off), the warm-up of the datanode protocol and checksums, plus the TLS credentials, and the full warm-up loaded from one bundled file and through a V8 code cache. Rounds are interleaved; medians and min-max ranges. With --java-anchor, the same cold read by Ozone's own Java client in a fresh JVM beside fastpath's, on a real MiniOzoneCluster.",
+  flags: COLD_CLIENT_FLAGS,
+  parseFlags: (args, { quick, all }) => {
+    const flags = parseScenarioFlags('cold-client', args, COLD_CLIENT_FLAGS);
+    return { javaAnchor: flags['java-anchor'] ?? (all && !quick) };
+  },
   async run(ctx) {
     const rounds = ctx.quick ? QUICK_ROUNDS : ROUNDS;
     const breakdownRounds = ctx.quick ? QUICK_BREAKDOWN_ROUNDS : BREAKDOWN_ROUNDS;
@@ -122,7 +115,13 @@ export const coldClientScenario: Scenario = {
       outDir,
     );
     const cacheFile = join(outDir, 'probe-single.cjs.v8cache');
-    ctx.progress.begin('cold-client processes', rounds * COLD_CLIENT_VARIANTS.length + 2 * breakdownRounds);
+    const anchorProcesses = ctx.flags.javaAnchor ? rounds * (ANCHOR_VARIANTS.length + 1) : 0;
+    ctx.progress.begin(
+      'cold-client processes',
+      rounds * COLD_CLIENT_VARIANTS.length + 2 * breakdownRounds + anchorProcesses,
+    );
+    let mainTable = '';
+    let breakdownTable = '';
     const cluster = await startCluster(ctx);
     try {
       const setup = createOzoneClient({ omAddress: cluster.omAddress, tls: { caFile: cluster.caFile } });
@@ -142,7 +141,7 @@ export const coldClientScenario: Scenario = {
       });
       // One unmeasured run fills the code cache and the OS file cache for every file.
       for (const v of COLD_CLIENT_VARIANTS)
-        await runNode(ctx, probeArgs(v, bundles, cacheFile), input(v.properties));
+        await runProbeProcess(ctx, process.execPath, probeArgs(v, bundles, cacheFile), input(v.properties));
       for (const v of COLD_CLIENT_VARIANTS)
         ctx.results.recordCommand(
           `COLD_CLIENT_PROBE_INPUT='<json>' ${[process.execPath, ...probeArgs(v, bundles, cacheFile)].map(shellQuote).join(' ')}`,
@@ -155,7 +154,12 @@ export const coldClientScenario: Scenario = {
       for (let r = 0; r < rounds; r++) {
         for (const v of rotate(COLD_CLIENT_VARIANTS, r)) {
           if (ctx.signal.aborted) throw new Error('interrupted');
-          const run = await runNode(ctx, probeArgs(v, bundles, cacheFile), input(v.properties));
+          const run = await runProbeProcess(
+            ctx,
+            process.execPath,
+            probeArgs(v, bundles, cacheFile),
+            input(v.properties),
+          );
           const times = JSON.parse(run.stdout) as ProbeTimes;
           if (times.bytesRead !== READ_BYTES)
             throw new BenchmarkCheckError(`${v.id} read ${times.bytesRead} bytes, not ${READ_BYTES}`);
@@ -172,6 +176,7 @@ export const coldClientScenario: Scenario = {
       ];
       const bInput = (properties: Record<string, string>): BreakdownInput => ({
         ...input(properties),
+        caFile: cluster.caFile,
         datanodes: cluster.datanodes,
       });
       for (let r = 0; r < breakdownRounds; r++) {
@@ -180,7 +185,7 @@ export const coldClientScenario: Scenario = {
             b.mode === 'warm-up off'
               ? COLD_CLIENT_VARIANTS[0]!.properties
               : COLD_CLIENT_VARIANTS.find((v) => v.id === 'transport-tls')!.properties;
-          const run = await runNode(ctx, [bundles.breakdown], bInput(props));
+          const run = await runProbeProcess(ctx, process.execPath, [bundles.breakdown], bInput(props));
           b.rounds.push(JSON.parse(run.stdout) as Breakdown);
           ctx.progress.advance(1, `breakdown ${r + 1}/${breakdownRounds}`);
         }
@@ -233,11 +238,39 @@ export const coldClientScenario: Scenario = {
         }),
       );
       const baseline = results.find((r) => r.variant.id === BASELINE_VARIANT)!;
-      const markdown = `${coldClientMarkdown(results, baseline, rounds)}\n\n${breakdownMarkdown(breakdowns)}`;
-      ctx.progress.end();
-      return { markdown, summary: coldClientMarkdown(results, baseline, rounds) };
+      mainTable = coldClientMarkdown(results, baseline, rounds);
+      breakdownTable = breakdownMarkdown(breakdowns);
     } finally {
       await cluster.stop();
     }
+
+    // After the TLS cluster is gone, so the two clusters never share the machine.
+    let anchorTable = '';
+    if (ctx.flags.javaAnchor) {
+      const anchor = await runJavaAnchor(ctx, {
+        rounds,
+        readBytes: READ_BYTES,
+        key: KEY,
+        variants: ANCHOR_VARIANTS.map((id) => {
+          const variant = COLD_CLIENT_VARIANTS.find((v) => v.id === id)!;
+          return { variant, args: probeArgs(variant, bundles, cacheFile) };
+        }),
+      });
+      ctx.results.writeCase('java-anchor', anchor);
+      ctx.results.recordComparison('java-anchor', {
+        label: 'fastpath cold client total / Java cold client total (real MiniOzoneCluster, no TLS)',
+        ratioToJava: anchor.ratioToJava,
+        medianWallMs: Object.fromEntries(anchor.rows.map((r) => [r.id, r.wallMs.median])),
+      });
+      anchorTable = javaAnchorMarkdown(anchor);
+    } else {
+      anchorTable =
+        "The Java anchor (Ozone's own Java client, fresh JVM, on a real MiniOzoneCluster) was not run: add `--java-anchor` (on by default in `all` without `--quick`).";
+    }
+    ctx.progress.end();
+    return {
+      markdown: `${mainTable}\n\n${anchorTable}\n\n${breakdownTable}`,
+      summary: `${mainTable}\n\n${anchorTable}`,
+    };
   },
 };

@@ -9,6 +9,8 @@ import { crc32 } from 'node:zlib';
 import type { ProbeInput } from './cold-client-probe.js';
 
 export interface BreakdownInput extends ProbeInput {
+  /** The breakdown times the TLS steps, so it always runs against the TLS mini cluster. */
+  caFile: string;
   datanodes: string[];
 }
 
@@ -45,7 +47,7 @@ export async function runBreakdown(input: BreakdownInput): Promise<Breakdown> {
   await timed(out, 'load @node-rs/crc32', () => import('@node-rs/crc32'));
   await timed(out, 'load @fastpath/core', () => import('@fastpath/core'));
   await timed(out, 'load @fastpath/client-warmup', () => import('@fastpath/client-warmup'));
-  const { createOzoneClient } = await timed(
+  const { newFileSystemInstance } = await timed(
     out,
     'load @fastpath/ozone-fs-client (its code and the protocol codecs built)',
     () => import('@fastpath/ozone-fs-client'),
@@ -56,27 +58,23 @@ export async function runBreakdown(input: BreakdownInput): Promise<Breakdown> {
   const sample = Buffer.alloc(16 * 1024, 1);
   await timed(out, 'CRC32 of 16 KiB, first', () => crc32(sample));
   await timed(out, 'CRC32 of 16 KiB, second', () => crc32(sample));
-  const client = await timed(out, 'client constructor', () =>
-    createOzoneClient({
-      omAddress: input.omAddress,
+  const fs = await timed(out, 'file system constructor', () =>
+    newFileSystemInstance(`ofs://${input.omAddress}/`, {
       tls: { caFile: input.caFile },
       properties: input.properties,
     }),
   );
-  await timed(out, 'first OM call (OM channel connect + TLS + OM)', () =>
-    client.getKeyInfo(input.volume, input.bucket, input.key),
-  );
-  await timed(out, 'second OM call (the OM wait alone)', () =>
-    client.getKeyInfo(input.volume, input.bucket, input.key),
-  );
+  const path = `/${input.volume}/${input.bucket}/${input.key}`;
+  await timed(out, 'first getFileStatus (OM channel connect + TLS + OM)', () => fs.getFileStatus(path));
+  await timed(out, 'second getFileStatus (the OM wait alone)', () => fs.getFileStatus(path));
   for (const round of ['first', 'second'] as const) {
     await timed(out, `open + read 64 KiB, ${round}`, async () => {
-      const stream = await client.openKey(input.volume, input.bucket, input.key);
-      await stream.readFully(0, input.readBytes);
+      const stream = await fs.open(path);
+      await stream.readFully(0, new Uint8Array(input.readBytes));
       stream.close();
     });
   }
-  client.close();
+  fs.close();
   for (const [i, address] of input.datanodes.entries())
     await timed(out, `TLS handshake, datanode ${i + 1}`, () => handshake(address, ca));
   const { currentWarmup } = await import('@fastpath/client-warmup');
