@@ -13,7 +13,7 @@ import { WireFormatError } from './wire-format-error.js';
 interface Decoder {
   name: string;
   /** Decodes and, on success, re-encodes and decodes again to check the value is self-consistent. */
-  run(bytes: Uint8Array): void;
+  run: (bytes: Uint8Array) => void;
   valid: fc.Arbitrary<Buffer>;
 }
 

@@ -61,7 +61,8 @@ export function parseHadoopConfigurationXml(text: string, source: string): Map<s
       if (!PROPERTY_CHILDREN.has(part.name)) fail(part.line, `unexpected <${part.name}> inside <property>`);
       const nested = part.children.find((c): c is Element => typeof c !== 'string');
       if (nested) fail(nested.line, `unexpected <${nested.name}> inside <${part.name}>`);
-      fields.set(part.name, part.children.join(''));
+      // No element is nested here (checked above): the children are the text pieces.
+      fields.set(part.name, part.children.filter((c): c is string => typeof c === 'string').join(''));
     }
     const rawName = fields.get('name');
     if (rawName === undefined || rawName.trim() === '') fail(child.line, '<property> without a <name>');
@@ -157,8 +158,8 @@ class XmlReader {
     NAME.lastIndex = this.#pos;
     const m = NAME.exec(this.#text);
     if (!m) this.#fail('expected a name');
-    this.#pos += (m as RegExpExecArray)[0].length;
-    return (m as RegExpExecArray)[0];
+    this.#pos += m[0].length;
+    return m[0];
   }
 
   #skipSpace(): boolean {
@@ -192,7 +193,7 @@ class XmlReader {
       const quote = this.#text[this.#pos];
       if (quote !== '"' && quote !== "'") this.#fail(`attribute ${attr}: the value must be quoted`);
       this.#pos++;
-      const raw = this.#skipUntil(quote as string, `attribute ${attr}`);
+      const raw = this.#skipUntil(quote, `attribute ${attr}`);
       if (raw.includes('<')) this.#fail(`attribute ${attr}: "<" is not allowed in a value`);
       if (attributes.has(attr)) this.#fail(`attribute ${attr} given twice`);
       attributes.set(attr, this.#decodeEntities(raw, start));
