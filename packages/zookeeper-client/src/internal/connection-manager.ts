@@ -11,8 +11,10 @@ export interface ConnectionManagerInternals {
   socket?: { destroy(): void; destroyed?: boolean };
   /** Bytes of a frame not complete yet; glued in front of the next bytes read. */
   pendingBuffer: Buffer | null;
-  onSocketData(buffer: Buffer): void;
-  onSocketClosed(hadError: boolean): void;
+  // Socket handlers as properties typed with their `this`: the socket guard takes them off the
+  // manager and calls them with `.call(manager, ...)`, which the method form would not allow.
+  onSocketData: (this: ConnectionManagerInternals, buffer: Buffer) => void;
+  onSocketClosed: (this: ConnectionManagerInternals, hadError: boolean) => void;
   /** Queues a request to be numbered, sent and answered in order. */
   queue(request: unknown, callback: (error: unknown) => void): void;
   watcherManager: { emit(event: { type: number; path: string }): void };
