@@ -1,4 +1,5 @@
 import { expectError } from './expect-error.js';
+import { remoteExceptionOf } from './remote-exception.js';
 import { gate, isPending, waitFor } from './wait-for.js';
 
 class CodedError extends Error {
@@ -40,5 +41,26 @@ describe('expectError', () => {
 
   it('fails when nothing is thrown', () => {
     expect(() => expectError(() => 1, CodedError)).toThrow('expected a CodedError, but nothing was thrown');
+  });
+});
+
+describe('remoteExceptionOf', () => {
+  const body = {
+    RemoteException: { exception: 'IOException', message: 'boom', javaClassName: 'java.io.IOException' },
+  };
+
+  it('returns the three fields of a RemoteException body, from text or bytes', () => {
+    expect(remoteExceptionOf(JSON.stringify(body))).toEqual(body.RemoteException);
+    expect(remoteExceptionOf(Buffer.from(JSON.stringify(body))).message).toBe('boom');
+  });
+
+  it('fails, naming what was wrong, on a body that is not one', () => {
+    expect(() => remoteExceptionOf('<html>')).toThrow(/not JSON: <html>/);
+    expect(() => remoteExceptionOf('{"error":"x"}')).toThrow(
+      /expected a RemoteException body, got \{"error":"x"\}/,
+    );
+    expect(() => remoteExceptionOf('{"RemoteException":{"exception":1}}')).toThrow(
+      /RemoteException.exception is not a string/,
+    );
   });
 });
