@@ -19,7 +19,7 @@ import {
 
 describeSecretManagerContract(
   'in-memory',
-  async () => {
+  () => {
     const managers: DelegationTokenSecretManager[] = [];
     return {
       async create(options: DelegationTokenSecretManagerOptions = {}) {

@@ -93,7 +93,7 @@ export const DEFAULT_DELEGATION_TOKEN_SECRET_MANAGER_OPTIONS = Object.freeze({
   hmacAlgorithm: 'sha1',
   masterKeyLengthBytes: 8,
   storeTokenTrackingId: false,
-  creationLocking: 'staged' as CreationLocking,
+  creationLocking: 'staged',
   name: 'token-manager',
 });
 
@@ -392,7 +392,7 @@ export class DelegationTokenSecretManager implements AsyncDisposable {
       if (!constantTimeEqual(stored.unwrap(), password instanceof Redacted ? password.unwrap() : password)) {
         throw new InvalidTokenError(
           'password-mismatch',
-          `token (${identifier}) is invalid, password doesn't match`,
+          `token (${String(identifier)}) is invalid, password doesn't match`,
         );
       }
       this.#tokenMetrics.verified();
@@ -483,39 +483,39 @@ export class DelegationTokenSecretManager implements AsyncDisposable {
         if (id.maxDate < now) {
           throw new InvalidTokenError(
             'renew-expired',
-            `${renewer} tried to renew an expired token (${id}) max expiration date: ${formatTime(id.maxDate)} currentTime: ${formatTime(now)}`,
+            `${renewer} tried to renew an expired token (${String(id)}) max expiration date: ${formatTime(id.maxDate)} currentTime: ${formatTime(now)}`,
           );
         }
         if (id.renewer === '') {
           throw new AccessControlError(
             'no-renewer',
-            `${renewer} tried to renew a token (${id}) without a renewer`,
+            `${renewer} tried to renew a token (${String(id)}) without a renewer`,
           );
         }
         if (id.renewer !== renewer) {
           throw new AccessControlError(
             'renewer-mismatch',
-            `${renewer} tries to renew a token (${id}) with non-matching renewer ${id.renewer}`,
+            `${renewer} tries to renew a token (${String(id)}) with non-matching renewer ${id.renewer}`,
           );
         }
         const key = await this.#store.findKey(id.masterKeyId);
         if (!key) {
           throw new InvalidTokenError(
             'unknown-master-key',
-            `Unable to find master key for keyId=${id.masterKeyId} from cache. Failed to renew an unexpired token (${id}) with sequenceNumber=${id.sequenceNumber}`,
+            `Unable to find master key for keyId=${id.masterKeyId} from cache. Failed to renew an unexpired token (${String(id)}) with sequenceNumber=${id.sequenceNumber}`,
           );
         }
         const password = computeTokenPassword(this.#options.hmacAlgorithm, id.bytes, key);
         if (!constantTimeEqual(password, t.password.unwrap())) {
           throw new AccessControlError(
             'wrong-password',
-            `${renewer} is trying to renew a token (${id}) with wrong password`,
+            `${renewer} is trying to renew a token (${String(id)}) with wrong password`,
           );
         }
         const renewTime = Math.min(id.maxDate, now + this.#options.tokenRenewIntervalMs);
         const existing = await this.#store.findTokenForUpdate(id);
         if (existing === undefined) {
-          throw new InvalidTokenError('unknown-token', `Renewal request for unknown token (${id})`);
+          throw new InvalidTokenError('unknown-token', `Renewal request for unknown token (${String(id)})`);
         }
         await this.#store.updateToken(id, {
           renewDate: renewTime,
@@ -550,11 +550,11 @@ export class DelegationTokenSecretManager implements AsyncDisposable {
         if (canceller !== id.owner && !byRenewer) {
           throw new AccessControlError(
             'cancel-not-authorized',
-            `${canceller} is not authorized to cancel the token (${id})`,
+            `${canceller} is not authorized to cancel the token (${String(id)})`,
           );
         }
         if (!(await this.#store.removeToken(id))) {
-          throw new InvalidTokenError('cancel-not-found', `Token not found (${id})`);
+          throw new InvalidTokenError('cancel-not-found', `Token not found (${String(id)})`);
         }
       });
       this.#tokenMetrics.cancelled();
@@ -656,7 +656,7 @@ export class DelegationTokenSecretManager implements AsyncDisposable {
         ? computeTokenPassword(this.#options.hmacAlgorithm, identifier.bytes, key)
         : Buffer.alloc(0);
       if (this.#tokens.has(identifier)) {
-        throw new DuplicateTokenError(`Same delegation token being added twice: (${identifier})`);
+        throw new DuplicateTokenError(`Same delegation token being added twice: (${String(identifier)})`);
       }
       this.#tokens.put(identifier, {
         renewDate: key ? renewDate : 0,

@@ -21,8 +21,11 @@ export class InMemoryTokenStore implements TokenStore {
   #lastSequenceNumber = 0;
   #lastKeyId = 0;
 
-  async start(context: TokenStoreContext): Promise<void> {
+  // The store keeps nothing of its own: each operation is done when it returns, and answers with
+  // a settled promise because the TokenStore interface is asynchronous.
+  start(context: TokenStoreContext): Promise<void> {
     this.#context = context;
+    return Promise.resolve();
   }
 
   async stop(): Promise<void> {}
@@ -32,44 +35,48 @@ export class InMemoryTokenStore implements TokenStore {
     this.#lastKeyId = 0;
   }
 
-  async allocateSequenceNumber(_signal?: AbortSignal): Promise<number> {
+  allocateSequenceNumber(_signal?: AbortSignal): Promise<number> {
     this.#lastSequenceNumber = Math.max(this.#lastSequenceNumber, this.#ctx.tokens.highestSequenceNumber) + 1;
-    return this.#lastSequenceNumber;
+    return Promise.resolve(this.#lastSequenceNumber);
   }
 
-  async nextKeyId(): Promise<number> {
+  nextKeyId(): Promise<number> {
     this.#lastKeyId = Math.max(this.#lastKeyId, this.#ctx.keys.highestKeyId) + 1;
-    return this.#lastKeyId;
+    return Promise.resolve(this.#lastKeyId);
   }
 
-  async storeKey(key: DelegationKey): Promise<void> {
+  storeKey(key: DelegationKey): Promise<void> {
     this.#ctx.keys.set(key);
+    return Promise.resolve();
   }
 
-  async updateKey(key: DelegationKey): Promise<void> {
+  updateKey(key: DelegationKey): Promise<void> {
     this.#ctx.keys.set(key);
+    return Promise.resolve();
   }
 
   async removeKey(_key: DelegationKey): Promise<void> {}
 
-  async findKey(keyId: number): Promise<DelegationKey | undefined> {
-    return this.#ctx.keys.get(keyId);
+  findKey(keyId: number): Promise<DelegationKey | undefined> {
+    return Promise.resolve(this.#ctx.keys.get(keyId));
   }
 
-  async storeToken(prepared: PreparedToken): Promise<void> {
+  storeToken(prepared: PreparedToken): Promise<void> {
     this.#ctx.tokens.put(prepared.identifier, prepared.info);
+    return Promise.resolve();
   }
 
-  async findTokenForUpdate(identifier: DelegationTokenIdentifier): Promise<TokenInformation | undefined> {
-    return this.#ctx.tokens.get(identifier);
+  findTokenForUpdate(identifier: DelegationTokenIdentifier): Promise<TokenInformation | undefined> {
+    return Promise.resolve(this.#ctx.tokens.get(identifier));
   }
 
-  async updateToken(identifier: DelegationTokenIdentifier, info: TokenInformation): Promise<void> {
+  updateToken(identifier: DelegationTokenIdentifier, info: TokenInformation): Promise<void> {
     this.#ctx.tokens.put(identifier, info);
+    return Promise.resolve();
   }
 
-  async removeToken(identifier: DelegationTokenIdentifier): Promise<boolean> {
-    return this.#ctx.tokens.delete(identifier);
+  removeToken(identifier: DelegationTokenIdentifier): Promise<boolean> {
+    return Promise.resolve(this.#ctx.tokens.delete(identifier));
   }
 
   async removeExpiredToken(_identifier: DelegationTokenIdentifier): Promise<void> {}

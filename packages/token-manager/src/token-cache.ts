@@ -145,7 +145,7 @@ export class TokenCache {
   closeTicket(sequenceNumber: number, ticket: CacheTicket): void {
     const set = this.#tickets.get(sequenceNumber);
     if (!set) return;
-    set.delete(ticket as { stale: boolean });
+    set.delete(ticket);
     if (set.size === 0) this.#tickets.delete(sequenceNumber);
   }
 

@@ -55,7 +55,7 @@ export const DEFAULT_ZK_DELEGATION_TOKEN_SECRET_MANAGER_OPTIONS = Object.freeze(
   operationTimeoutMs: 5000,
   seqNumBatchSize: 100,
   tokenWatcherEnabled: true,
-  authType: 'none' as ZkAuthType,
+  authType: 'none',
   persistCoalescing: true,
   persistMaxBatchSize: 100,
 });

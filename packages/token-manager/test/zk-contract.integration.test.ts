@@ -14,7 +14,7 @@ afterAll(async () => {
 for (const persistCoalescing of [true, false]) {
   describeSecretManagerContract(
     `ZooKeeper (persistCoalescing: ${persistCoalescing})`,
-    async () => {
+    () => {
       const pool = new ManagerPool(zk.connectString);
       return {
         create: (options = {}) => pool.make({ persistCoalescing, ...options }),

@@ -43,7 +43,9 @@ const DAY = 86_400_000;
 
 function getAcl(client: Client, path: string): Promise<ACL[]> {
   return new Promise((resolve, reject) =>
-    client.getACL(path, (error, acls) => (error ? reject(error) : resolve(acls))),
+    client.getACL(path, (error, acls) =>
+      error ? reject(new Error(`getACL ${path} failed`, { cause: error })) : resolve(acls),
+    ),
   );
 }
 

@@ -31,8 +31,9 @@ describe('PersistBatcher', () => {
   it('splits at the batch size limit', async () => {
     const sizes: number[] = [];
     const batcher = new PersistBatcher(
-      async (batch) => {
+      (batch) => {
         sizes.push(batch.length);
+        return Promise.resolve();
       },
       4,
       10,
@@ -44,9 +45,7 @@ describe('PersistBatcher', () => {
   it('fails every request of a failed batch with its error, and goes on with the next', async () => {
     let calls = 0;
     const batcher = new PersistBatcher(
-      async () => {
-        if (++calls === 1) throw new Error('node exists');
-      },
+      () => (++calls === 1 ? Promise.reject(new Error('node exists')) : Promise.resolve()),
       100,
       1,
     );
