@@ -8,7 +8,13 @@ describe('runWarmup', () => {
     const handle = runWarmup({
       steps: [
         { name: 'a', run: () => void ran.push('a') },
-        { name: 'b', run: async () => void ran.push('b') },
+        {
+          name: 'b',
+          run: () => {
+            ran.push('b');
+            return Promise.resolve();
+          },
+        },
       ],
     });
     // The caller's own synchronous work comes first: nothing ran during the call.

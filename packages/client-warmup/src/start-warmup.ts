@@ -50,6 +50,12 @@ function nextTurn(): Promise<void> {
   });
 }
 
+// The plan comes from a client's code, possibly plain JavaScript: steps without a run function
+// are left out rather than failing the client that asked for a warm-up.
+function isStep(value: unknown): value is WarmupStep {
+  return typeof (value as { run?: unknown } | null)?.run === 'function';
+}
+
 function isThenable(value: unknown): value is PromiseLike<unknown> {
   return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
@@ -59,7 +65,8 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
  * {@link startWarmup} is what clients call; this is the runner it uses.
  */
 export function runWarmup(plan: WarmupPlan): WarmupHandle {
-  const steps = Array.isArray(plan?.steps) ? plan.steps.filter((s) => typeof s?.run === 'function') : [];
+  const listed: unknown = plan?.steps;
+  const steps = Array.isArray(listed) ? listed.filter(isStep) : [];
   const states = new Map<string, WarmupStepState>(steps.map((s) => [String(s.name), 'pending']));
   const run = async (): Promise<WarmupStepOutcome[]> => {
     const outcomes: WarmupStepOutcome[] = [];
