@@ -53,4 +53,26 @@ describe('the scenario registry', () => {
   it('is the table at the top of benchmarks/README.md, in the same order', () => {
     expect(readmeTable()).toEqual(registry.map(readmeRow));
   });
+
+  it('gives every scenario a summary that plans its cases and time, shorter with --quick', () => {
+    for (const { scenario, summary } of registry) {
+      const plan = (quick: boolean) => {
+        const flags = scenario.parseFlags ? scenario.parseFlags([], { quick, all: true }) : {};
+        return { cases: summary.cases(flags, quick), estimateMs: summary.estimateMs(flags, quick) };
+      };
+      const full = plan(false);
+      const quick = plan(true);
+      expect({ name: scenario.name, cases: quick.cases > 0 && full.cases >= quick.cases }).toEqual({
+        name: scenario.name,
+        cases: true,
+      });
+      expect({
+        name: scenario.name,
+        shorter: quick.estimateMs > 0 && quick.estimateMs < full.estimateMs,
+      }).toEqual({
+        name: scenario.name,
+        shorter: true,
+      });
+    }
+  });
 });
