@@ -1,0 +1,13 @@
+// Where the optional native addon is built (scripts/build-native.mjs), as a CommonJS module so
+// that its place is found the same way from src/ under jest and from dist/ once built.
+const { join } = require('node:path');
+
+const addonPath = join(__dirname, '../../../native/build/Release/fastpath_unix_fd.node');
+
+module.exports = {
+  addonPath,
+  /** Loads the addon from `path` (default: the built one); throws when it cannot. */
+  loadAddon(path = addonPath) {
+    return require(path);
+  },
+};
