@@ -13,3 +13,4 @@ export {
   type ResultName,
 } from './mini-datanode.js';
 export { MiniOm, type OmFault } from './mini-om.js';
+export type { ShortCircuitFault } from './mini-domain-socket-server.js';

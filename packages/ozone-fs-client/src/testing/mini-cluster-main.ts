@@ -4,11 +4,15 @@ import { parseArgs } from 'node:util';
 import { startMiniOzoneCluster } from './mini-ozone-cluster.js';
 
 const USAGE = `usage: fastpath-ozone-mini start [--datanodes N] [--tls] [--dir DIR] [--om-port PORT]
+                                [--domain-socket-path PATH]
 
   --datanodes N   number of datanodes (default 3)
   --tls           serve TLS with a generated CA; its file is printed as "caFile"
   --dir DIR       data directory, kept and reused (default: a fresh temporary one, removed on exit)
-  --om-port PORT  OM gRPC port (default: a free one)`;
+  --om-port PORT  OM gRPC port (default: a free one)
+  --domain-socket-path PATH
+                  serve short-circuit reads on this Unix socket (ozone.domain.socket.path;
+                  _PORT becomes each datanode's port; needs the native addon)`;
 
 async function main(argv: string[]): Promise<number> {
   let parsed;
@@ -21,6 +25,7 @@ async function main(argv: string[]): Promise<number> {
         tls: { type: 'boolean', default: false },
         dir: { type: 'string' },
         'om-port': { type: 'string', default: '0' },
+        'domain-socket-path': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -58,13 +63,14 @@ async function main(argv: string[]): Promise<number> {
       tls: values.tls,
       omPort,
       ...(values.dir ? { dir: values.dir } : {}),
+      ...(values['domain-socket-path'] ? { domainSocketPath: values['domain-socket-path'] } : {}),
     });
   } catch (err) {
     process.stderr.write(`fastpath-ozone-mini: cannot start: ${(err as Error).message}\n`);
     return 1;
   }
   process.stdout.write(
-    `${JSON.stringify({ omAddress: cluster.omAddress, datanodes: cluster.datanodes.map((d) => ({ uuid: d.uuid, address: d.address })), dir: cluster.dir, ...(cluster.caFile ? { caFile: cluster.caFile } : {}) })}\n`,
+    `${JSON.stringify({ omAddress: cluster.omAddress, datanodes: cluster.datanodes.map((d) => ({ uuid: d.uuid, address: d.address, ...(d.domainSocketPath ? { domainSocketPath: d.domainSocketPath } : {}) })), dir: cluster.dir, ...(cluster.caFile ? { caFile: cluster.caFile } : {}) })}\n`,
   );
   await new Promise<void>((resolve) => {
     for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, () => resolve());

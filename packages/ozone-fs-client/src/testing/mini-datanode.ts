@@ -14,6 +14,11 @@ import { rawMethod } from '../internal/grpc/raw-bytes.js';
 import { checksumTypeName, findChecksumMismatch } from '../internal/checksum.js';
 import { DATANODE_SEND_PATH } from '../internal/grpc/datanode-channel.js';
 import { dn, has, toBigInt, toNumber, uint64, type hadoop } from '../internal/proto/wire.js';
+import {
+  MiniDomainSocketServer,
+  type DomainSocketAnswer,
+  type ShortCircuitFault,
+} from './mini-domain-socket-server.js';
 
 export type ResultName = keyof typeof dn.Result;
 export type CommandName = keyof typeof dn.Type;
@@ -52,13 +57,22 @@ export interface DatanodeCounters {
   bytesWritten: number;
   /** Requests received, all commands. */
   requests: number;
-  /** Requests received per command. */
+  /** Requests received per command (gRPC). */
   byCommand: Record<string, number>;
+  /** Requests received on the domain socket (short-circuit GetBlock and Echo). */
+  shortCircuitRequests: number;
+  /** Block file descriptors passed to clients with SCM_RIGHTS. */
+  shortCircuitFdsPassed: number;
 }
 
 export interface MiniDatanodeOptions {
   dir: string;
   credentials: ServerCredentials;
+  /**
+   * Serve short-circuit reads on this Unix domain socket (`ozone.domain.socket.path`; `_PORT`
+   * becomes the datanode's standalone port). Default: none.
+   */
+  domainSocketPath?: string;
 }
 
 const serviceDefinition = { send: rawMethod(DATANODE_SEND_PATH, true, true) };
@@ -77,18 +91,29 @@ export class MiniDatanode {
   readonly uuid: string;
   readonly #dir: string;
   readonly #credentials: ServerCredentials;
+  readonly #domainSocketTemplate: string | undefined;
   #server: Server | undefined;
+  #domainSocket: MiniDomainSocketServer | undefined;
+  #shortCircuitFaults: ShortCircuitFault[] = [];
   #port = 0;
   #faults: Array<DatanodeFault & { left: number }> = [];
   #paused: Array<() => void> | undefined;
   readonly #streams = new Set<ServerDuplexStream<Buffer, Buffer>>();
   /** The last 64 requests as they crossed the wire (for byte-level tests). */
   readonly received: Buffer[] = [];
-  readonly counters: DatanodeCounters = { bytesRead: 0, bytesWritten: 0, requests: 0, byCommand: {} };
+  readonly counters: DatanodeCounters = {
+    bytesRead: 0,
+    bytesWritten: 0,
+    requests: 0,
+    byCommand: {},
+    shortCircuitRequests: 0,
+    shortCircuitFdsPassed: 0,
+  };
 
   constructor(options: MiniDatanodeOptions) {
     this.#dir = options.dir;
     this.#credentials = options.credentials;
+    this.#domainSocketTemplate = options.domainSocketPath;
     mkdirSync(this.#dir, { recursive: true });
     const idFile = join(this.#dir, 'datanode.id');
     if (existsSync(idFile)) this.uuid = readFileSync(idFile, 'utf8').trim();
@@ -126,6 +151,25 @@ export class MiniDatanode {
       ),
     );
     this.#server = server;
+    if (this.#domainSocketTemplate !== undefined) {
+      try {
+        this.#domainSocket = await MiniDomainSocketServer.listen(
+          this.#domainSocketTemplate.replaceAll('_PORT', String(this.#port)),
+          (request) => this.#answerDomainSocket(request),
+          this.counters,
+        );
+        for (const f of this.#shortCircuitFaults) this.#domainSocket.injectFault(f);
+      } catch (err) {
+        this.#server = undefined;
+        server.forceShutdown();
+        throw err;
+      }
+    }
+  }
+
+  /** The domain socket this datanode serves short-circuit reads on, while it runs. */
+  get domainSocketPath(): string | undefined {
+    return this.#domainSocket?.path;
   }
 
   /** Stops gracefully: calls in flight finish, new ones are refused. */
@@ -133,6 +177,7 @@ export class MiniDatanode {
     const server = this.#server;
     if (!server) return;
     this.#server = undefined;
+    this.#closeDomainSocket();
     this.resume();
     await new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
   }
@@ -142,6 +187,7 @@ export class MiniDatanode {
     const server = this.#server;
     if (!server) return;
     this.#server = undefined;
+    this.#closeDomainSocket();
     this.resume();
     server.forceShutdown();
   }
@@ -162,12 +208,25 @@ export class MiniDatanode {
     for (const w of waiting ?? []) w();
   }
 
+  #closeDomainSocket(): void {
+    this.#domainSocket?.close();
+    this.#domainSocket = undefined;
+  }
+
+  /** Applies a fault to the next short-circuit requests on the domain socket (kept across restarts until cleared). */
+  injectShortCircuitFault(fault: ShortCircuitFault): void {
+    this.#shortCircuitFaults.push(fault);
+    this.#domainSocket?.injectFault(fault);
+  }
+
   injectFault(fault: DatanodeFault): void {
     this.#faults.push({ ...fault, left: fault.times ?? Number.POSITIVE_INFINITY });
   }
 
   clearFaults(): void {
     this.#faults = [];
+    this.#shortCircuitFaults = [];
+    this.#domainSocket?.clearFaults();
   }
 
   #blockFile(containerId: bigint, localId: bigint): string {
@@ -272,6 +331,35 @@ export class MiniDatanode {
     if (request.callId != null && has(request, 'callId')) response.callId = request.callId;
     const bytes = Buffer.from(dn.ContainerCommandResponseProto.encode(response).finish());
     call.write(fault?.response === 'truncated' ? bytes.subarray(0, Math.max(1, bytes.length >> 1)) : bytes);
+  }
+
+  /** A request that came over the domain socket: GetBlock (with the block file to pass) or Echo. */
+  #answerDomainSocket(request: hadoop.hdds.datanode.ContainerCommandRequestProto): DomainSocketAnswer {
+    try {
+      if (request.datanodeUuid !== this.uuid)
+        throw new DatanodeFailure(
+          'INVALID_ARGUMENT',
+          `request for datanode ${request.datanodeUuid} reached ${this.uuid}`,
+        );
+      if (request.cmdType === dn.Type.Echo)
+        return {
+          response: {
+            cmdType: request.cmdType,
+            result: dn.Result.SUCCESS,
+            echo: { payload: Buffer.alloc(request.echo?.payloadSizeResp ?? 0) },
+          },
+        };
+      const g = need(request.getBlock);
+      const blockData = this.#blockData(g.blockID);
+      const file = this.#blockFile(toBigInt(g.blockID.containerID), toBigInt(g.blockID.localID));
+      return {
+        response: { cmdType: request.cmdType, result: dn.Result.SUCCESS, getBlock: { blockData } },
+        ...(existsSync(file) ? { blockFile: file } : {}),
+      };
+    } catch (err) {
+      if (!(err instanceof DatanodeFailure)) throw err;
+      return { response: { cmdType: request.cmdType, result: dn.Result[err.result], message: err.message } };
+    }
   }
 
   async #serve(

@@ -480,7 +480,8 @@ export class MiniOm {
           { name: 'RATIS', value: d?.port ?? 0 },
         ],
         persistedOpState: hdds.NodeOperationalState.IN_SERVICE,
-        currentVersion: 3,
+        // DatanodeVersion SHORT_CIRCUIT_READS: a client may ask these datanodes for short-circuit access.
+        currentVersion: 4,
       };
     });
     return {

@@ -6,6 +6,7 @@ import { OzoneError } from '../ozone-errors.js';
 import { rawMethod } from '../internal/grpc/raw-bytes.js';
 import { OM_SUBMIT_REQUEST_PATH } from '../internal/grpc/om-transport.js';
 import { MiniDatanode, type DatanodeCounters, type DatanodeFault } from './mini-datanode.js';
+import type { ShortCircuitFault } from './mini-domain-socket-server.js';
 import { MiniOm } from './mini-om.js';
 import { createTlsFixture } from './tls-fixture.js';
 
@@ -19,6 +20,12 @@ export interface MiniOzoneClusterOptions {
   tls?: boolean;
   /** OM port. Default: 0 (a free port). */
   omPort?: number;
+  /**
+   * Datanodes serve short-circuit reads on this Unix domain socket path (`ozone.domain.socket.path`;
+   * `_PORT` becomes each datanode's standalone port, so one template serves them all). Needs the
+   * native addon. Default: none (gRPC only).
+   */
+  domainSocketPath?: string;
 }
 
 export const DEFAULT_MINI_OZONE_CLUSTER_OPTIONS = Object.freeze({ datanodes: 3, tls: false, omPort: 0 });
@@ -92,7 +99,14 @@ export class MiniOzoneCluster {
       d.counters.bytesWritten = 0;
       d.counters.requests = 0;
       d.counters.byCommand = {};
+      d.counters.shortCircuitRequests = 0;
+      d.counters.shortCircuitFdsPassed = 0;
     }
+  }
+
+  /** Applies a fault to one datanode's next short-circuit requests on its domain socket. */
+  injectShortCircuitFault(which: number | string, fault: ShortCircuitFault): void {
+    this.datanode(which).injectShortCircuitFault(fault);
   }
 
   /** Applies a fault to one datanode's next matching requests. */
@@ -189,7 +203,11 @@ export async function startMiniOzoneCluster(
       caFile = tls.caFile;
     }
     for (let i = 0; i < count; i++) {
-      const d = new MiniDatanode({ dir: join(dir, `datanode-${i}`), credentials });
+      const d = new MiniDatanode({
+        dir: join(dir, `datanode-${i}`),
+        credentials,
+        ...(options.domainSocketPath !== undefined ? { domainSocketPath: options.domainSocketPath } : {}),
+      });
       await d.start(0);
       started.push(d);
     }
