@@ -67,6 +67,7 @@ export {
   OzoneProtocolError,
   OzoneRpcError,
   ReplicasExhaustedError,
+  ShortCircuitError,
   ShortReadError,
   type ChunkLocation,
 } from './ozone-errors.js';

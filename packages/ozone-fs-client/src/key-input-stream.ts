@@ -7,6 +7,7 @@ import {
   OzoneInvalidArgumentError,
   OzoneProtocolError,
   ReplicasExhaustedError,
+  ShortCircuitError,
   ShortReadError,
   type ChunkLocation,
 } from './ozone-errors.js';
@@ -15,6 +16,7 @@ import type { ClientContext } from './internal/client-context.js';
 import { getBlockRequest, readChunkRequest, type BlockRef } from './internal/block-requests.js';
 import { pipelineDatanodes, type DatanodeAddress } from './internal/pipeline.js';
 import { orderReplicas } from './internal/replica-order.js';
+import type { LocalBlockFile } from './internal/short-circuit/local-block-file.js';
 import { has, toBigInt, toNumber, type hadoop } from './internal/proto/wire.js';
 
 /** One block of a key as the OM lists it. */
@@ -56,6 +58,8 @@ interface BlockState {
   location: KeyBlockLocation;
   chunks?: Promise<ChunkEntry[]> | undefined;
   preferredUuid?: string;
+  /** The block file a local datanode passed (short-circuit), while its reads succeed. */
+  local?: { file: LocalBlockFile; datanode: DatanodeAddress } | undefined;
 }
 
 /** What a read asked the datanodes for, per chunk request (for tests and metrics). */
@@ -70,6 +74,14 @@ export interface KeyInputStreamStats {
   failovers: number;
   /** Bytes served from a cached widened window without a datanode call. */
   bytesFromCache: number;
+  /** GetBlock calls answered over a datanode's domain socket with the block file (counted in getBlockCalls too). */
+  shortCircuitGetBlocks: number;
+  /** Chunk ranges read from a passed block file (instead of ReadChunk). */
+  shortCircuitReads: number;
+  /** Bytes read from passed block files (counted in bytesFetched too). */
+  bytesReadShortCircuit: number;
+  /** Short-circuit failures that sent a read to gRPC (and disabled short-circuit for that datanode). */
+  shortCircuitFallbacks: number;
 }
 
 /**
@@ -89,6 +101,10 @@ export class KeyInputStream {
     getBlockCalls: 0,
     failovers: 0,
     bytesFromCache: 0,
+    shortCircuitGetBlocks: 0,
+    shortCircuitReads: 0,
+    bytesReadShortCircuit: 0,
+    shortCircuitFallbacks: 0,
   };
   /** Replicas found corrupt by this stream's reads, in the order found. */
   readonly badReplicas: BadReplicaReport[] = [];
@@ -247,25 +263,57 @@ export class KeyInputStream {
 
   #chunks(block: BlockState): Promise<ChunkEntry[]> {
     if (!block.chunks) {
-      block.chunks = this.#withReplicas(block, 'GetBlock', async (dn) => {
-        this.stats.getBlockCalls++;
-        const r = await this.#ctx.datanodes
-          .channel(dn.address)
-          .send(getBlockRequest(this.#ref(block), dn.uuid), this.#ctx.config.readTimeoutMs);
-        if (!r.getBlock)
-          throw new OzoneProtocolError(dn.address, 'GetBlock answered without a getBlock body');
-        let start = 0;
-        return (r.getBlock.blockData.chunks ?? []).map((info) => {
-          const length = toNumber(info.len);
-          const entry = { info, start, length };
-          start += length;
-          return entry;
-        });
-      });
+      block.chunks = this.#getBlock(block);
       // A failed GetBlock is not cached: the next read asks again.
       block.chunks.catch(() => (block.chunks = undefined));
     }
     return block.chunks;
+  }
+
+  /** GetBlock: over a local datanode's domain socket when short-circuit is on (keeping the block file), else over gRPC. */
+  async #getBlock(block: BlockState): Promise<ChunkEntry[]> {
+    const sc = this.#ctx.shortCircuit;
+    const target = sc?.target(orderReplicas(block.location.datanodes, block.preferredUuid));
+    if (sc && target) {
+      try {
+        this.stats.getBlockCalls++;
+        const { blockData, file } = await sc.getBlock(
+          target,
+          this.#ref(block),
+          this.#ctx.config.readTimeoutMs,
+        );
+        if (this.#closed) {
+          file.release();
+          throw new OzoneClosedError('the key input stream');
+        }
+        this.stats.shortCircuitGetBlocks++;
+        block.local = { file, datanode: target.datanode };
+        block.preferredUuid = target.datanode.uuid;
+        return chunkEntries(blockData);
+      } catch (err) {
+        if (!(err instanceof ShortCircuitError)) throw err;
+        this.#shortCircuitFailed(target.datanode, err);
+      }
+    }
+    return this.#withReplicas(block, 'GetBlock', async (dn) => {
+      this.stats.getBlockCalls++;
+      const r = await this.#ctx.datanodes
+        .channel(dn.address)
+        .send(getBlockRequest(this.#ref(block), dn.uuid), this.#ctx.config.readTimeoutMs);
+      if (!r.getBlock) throw new OzoneProtocolError(dn.address, 'GetBlock answered without a getBlock body');
+      return chunkEntries(r.getBlock.blockData);
+    });
+  }
+
+  /** A short-circuit failure: that datanode's reads go over gRPC for the disable interval. */
+  #shortCircuitFailed(datanode: DatanodeAddress, err: ShortCircuitError): void {
+    this.stats.shortCircuitFallbacks++;
+    this.#ctx.shortCircuit?.disable(datanode, err);
+  }
+
+  #dropLocal(block: BlockState): void {
+    block.local?.file.release();
+    block.local = undefined;
   }
 
   async #readChunk(
@@ -295,25 +343,7 @@ export class KeyInputStream {
         `chunk ${chunk.info.chunkName} has an unknown checksum type ${cd.type}`,
       );
     }
-    await this.#withReplicas(block, 'ReadChunk', async (dn) => {
-      this.stats.readChunkCalls++;
-      const r = await this.#ctx.datanodes
-        .channel(dn.address)
-        .send(
-          readChunkRequest(this.#ref(block), chunk.info, chunkOffset + range.offset, range.length, dn.uuid),
-          this.#ctx.config.readTimeoutMs,
-        );
-      const body = r.readChunk;
-      if (!body) throw new OzoneProtocolError(dn.address, 'ReadChunk answered without a readChunk body');
-      const buffers: Uint8Array[] = body.dataBuffers
-        ? (body.dataBuffers.buffers ?? []).filter((b): b is Uint8Array => b != null)
-        : has(body, 'data') && body.data
-          ? [body.data]
-          : [];
-      const received = buffers.reduce((n, b) => n + b.length, 0);
-      this.stats.bytesFetched += received;
-      if (received !== range.length) throw new ShortReadError(dn.address, location, range.length, received);
-      const data = buffers.length === 1 ? (buffers[0] as Uint8Array) : Buffer.concat(buffers);
+    const deliver = (dn: DatanodeAddress, data: Uint8Array): void => {
       if (verify) {
         this.stats.bytesVerified += data.length;
         const bad = findChecksumMismatch(type, bpc, cd.checksums ?? [], data, Math.floor(range.offset / bpc));
@@ -325,7 +355,58 @@ export class KeyInputStream {
       }
       target.set(data.subarray(start - range.offset, start - range.offset + length), targetOffset);
       if (verify) this.#keepWindow(chunk, range.offset, data, start + length);
-    });
+    };
+    const failures: Error[] = [];
+    let skipUuid: string | undefined;
+    const local = block.local;
+    if (local) {
+      // The same range, widening and verification as ReadChunk, read from the passed block file.
+      try {
+        const data = await local.file.read(chunkOffset + range.offset, range.length);
+        this.stats.shortCircuitReads++;
+        this.stats.bytesFetched += data.length;
+        this.stats.bytesReadShortCircuit += data.length;
+        deliver(local.datanode, data);
+        return;
+      } catch (err) {
+        if (err instanceof ChecksumMismatchError) {
+          // The replica is bad, not the short-circuit path: read the others over gRPC.
+          this.stats.failovers++;
+          failures.push(err);
+          skipUuid = local.datanode.uuid;
+          if (block.local === local) this.#dropLocal(block);
+        } else if (err instanceof ShortCircuitError) {
+          this.#shortCircuitFailed(local.datanode, err);
+          if (block.local === local) this.#dropLocal(block);
+        } else throw err;
+      }
+    }
+    await this.#withReplicas(
+      block,
+      'ReadChunk',
+      async (dn) => {
+        this.stats.readChunkCalls++;
+        const r = await this.#ctx.datanodes
+          .channel(dn.address)
+          .send(
+            readChunkRequest(this.#ref(block), chunk.info, chunkOffset + range.offset, range.length, dn.uuid),
+            this.#ctx.config.readTimeoutMs,
+          );
+        const body = r.readChunk;
+        if (!body) throw new OzoneProtocolError(dn.address, 'ReadChunk answered without a readChunk body');
+        const buffers: Uint8Array[] = body.dataBuffers
+          ? (body.dataBuffers.buffers ?? []).filter((b): b is Uint8Array => b != null)
+          : has(body, 'data') && body.data
+            ? [body.data]
+            : [];
+        const received = buffers.reduce((n, b) => n + b.length, 0);
+        this.stats.bytesFetched += received;
+        if (received !== range.length) throw new ShortReadError(dn.address, location, range.length, received);
+        const data = buffers.length === 1 ? (buffers[0] as Uint8Array) : Buffer.concat(buffers);
+        deliver(dn, data);
+      },
+      { skipUuid, failures },
+    );
   }
 
   /** Runs `attempt` on each replica in turn until one succeeds; repeats the sweep while failures are retriable and retries remain. */
@@ -333,11 +414,13 @@ export class KeyInputStream {
     block: BlockState,
     what: string,
     attempt: (dn: DatanodeAddress) => Promise<T>,
+    // skipUuid: a replica already found bad (read short-circuit); failures: what failed before.
+    { skipUuid, failures = [] }: { skipUuid?: string | undefined; failures?: Error[] } = {},
   ): Promise<T> {
-    const failures: Error[] = [];
     for (let sweep = 0; ; sweep++) {
       let retriable = false;
       for (const dn of orderReplicas(block.location.datanodes, block.preferredUuid)) {
+        if (dn.uuid === skipUuid) continue;
         if (this.#closed) throw new OzoneClosedError('the key input stream');
         try {
           const value = await attempt(dn);
@@ -372,7 +455,19 @@ export class KeyInputStream {
   close(): void {
     this.#closed = true;
     this.unbuffer();
+    for (const b of this.#blocks) this.#dropLocal(b);
   }
+}
+
+/** A block's chunks with their offsets within the block (cumulative lengths, as Java maps reads). */
+function chunkEntries(blockData: hadoop.hdds.datanode.IBlockData): ChunkEntry[] {
+  let start = 0;
+  return (blockData.chunks ?? []).map((info) => {
+    const length = toNumber(info.len);
+    const entry = { info, start, length };
+    start += length;
+    return entry;
+  });
 }
 
 /** The blocks of a key's latest version, from its KeyInfo. */

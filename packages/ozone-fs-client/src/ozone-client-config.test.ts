@@ -25,7 +25,33 @@ describe('OzoneClientConfig', () => {
       omGrpcPort: 8981,
       warmupEnabled: true,
       warmupTlsEnabled: true,
+      shortCircuitEnabled: false,
+      domainSocketPath: undefined,
+      shortCircuitDisableIntervalMs: 600_000,
     });
+  });
+
+  it("reads the short-circuit settings under Ozone's keys (a bare disable interval is seconds)", () => {
+    expect(
+      ozoneClientConfigFromProperties({
+        'ozone.client.read.short-circuit': 'true',
+        'ozone.domain.socket.path': '/var/lib/ozone/dn_socket_PORT',
+        'ozone.client.read.short-circuit.disable.interval': '30',
+      }),
+    ).toMatchObject({
+      shortCircuitEnabled: true,
+      domainSocketPath: '/var/lib/ozone/dn_socket_PORT',
+      shortCircuitDisableIntervalMs: 30_000,
+    });
+    expect(
+      ozoneClientConfigFromProperties({
+        'ozone.domain.socket.path': '  ',
+        'ozone.client.read.short-circuit.disable.interval': '250ms',
+      }),
+    ).toMatchObject({ domainSocketPath: undefined, shortCircuitDisableIntervalMs: 250 });
+    expect(() => ozoneClientConfigFromProperties({ 'ozone.client.read.short-circuit': 'yes' })).toThrow(
+      /ozone\.client\.read\.short-circuit/,
+    );
   });
 
   it('reads the warm-up settings and refuses a non-boolean', () => {

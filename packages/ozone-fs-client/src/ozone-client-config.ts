@@ -35,6 +35,21 @@ export interface OzoneClientConfig {
   warmupEnabled: boolean;
   /** `ozone.client.warmup.tls.enabled` (fastpath's own key), default true: the warm-up's TLS part, which runs only with TLS on. */
   warmupTlsEnabled: boolean;
+  /**
+   * `ozone.client.read.short-circuit`, default false: read blocks of a datanode on this host from
+   * the block file it passes over its domain socket (needs `domainSocketPath` and the native addon).
+   */
+  shortCircuitEnabled: boolean;
+  /**
+   * `ozone.domain.socket.path`, no default: the datanodes' Unix domain socket; `_PORT` becomes
+   * the datanode's standalone port. The datanode must be configured with the same path.
+   */
+  domainSocketPath: string | undefined;
+  /**
+   * `ozone.client.read.short-circuit.disable.interval`, default 600 s (a bare number is seconds):
+   * after a short-circuit failure on a datanode, its reads go over gRPC for this long.
+   */
+  shortCircuitDisableIntervalMs: number;
 }
 
 const KB = 1024;
@@ -54,6 +69,9 @@ export const DEFAULT_OZONE_CLIENT_CONFIG: Readonly<OzoneClientConfig> = Object.f
   omGrpcPort: 8981,
   warmupEnabled: true,
   warmupTlsEnabled: true,
+  shortCircuitEnabled: false,
+  domainSocketPath: undefined,
+  shortCircuitDisableIntervalMs: 600_000,
 });
 
 /** The configuration key of each setting. */
@@ -70,6 +88,9 @@ export const OZONE_CLIENT_CONFIG_KEYS: Readonly<Record<keyof OzoneClientConfig, 
   omGrpcPort: 'ozone.om.grpc.port',
   warmupEnabled: 'ozone.client.warmup.enabled',
   warmupTlsEnabled: 'ozone.client.warmup.tls.enabled',
+  shortCircuitEnabled: 'ozone.client.read.short-circuit',
+  domainSocketPath: 'ozone.domain.socket.path',
+  shortCircuitDisableIntervalMs: 'ozone.client.read.short-circuit.disable.interval',
 });
 
 /** Ozone clamps bytes per checksum to at least this (OzoneClientConfig.validate). */
@@ -203,6 +224,12 @@ export function ozoneClientConfigFromProperties(
   if ((v = get('omGrpcPort')) !== undefined) c.omGrpcPort = parseInteger(K.omGrpcPort, v, 1);
   if ((v = get('warmupEnabled')) !== undefined) c.warmupEnabled = parseBoolean(K.warmupEnabled, v);
   if ((v = get('warmupTlsEnabled')) !== undefined) c.warmupTlsEnabled = parseBoolean(K.warmupTlsEnabled, v);
+  if ((v = get('shortCircuitEnabled')) !== undefined)
+    c.shortCircuitEnabled = parseBoolean(K.shortCircuitEnabled, v);
+  // An empty value is Ozone's "not set".
+  if ((v = get('domainSocketPath')) !== undefined) c.domainSocketPath = v.trim() === '' ? undefined : v.trim();
+  if ((v = get('shortCircuitDisableIntervalMs')) !== undefined)
+    c.shortCircuitDisableIntervalMs = parseDurationMs(K.shortCircuitDisableIntervalMs, v, 1000);
   return validateOzoneClientConfig(c);
 }
 
@@ -229,5 +256,11 @@ export function validateOzoneClientConfig(config: OzoneClientConfig): OzoneClien
     throw new InvalidOptionError(K.warmupEnabled, 'must be a boolean');
   if (typeof c.warmupTlsEnabled !== 'boolean')
     throw new InvalidOptionError(K.warmupTlsEnabled, 'must be a boolean');
+  if (typeof c.shortCircuitEnabled !== 'boolean')
+    throw new InvalidOptionError(K.shortCircuitEnabled, 'must be a boolean');
+  if (c.domainSocketPath !== undefined && (typeof c.domainSocketPath !== 'string' || c.domainSocketPath === ''))
+    throw new InvalidOptionError(K.domainSocketPath, 'must be a non-empty path');
+  if (!(c.shortCircuitDisableIntervalMs >= 0))
+    throw new InvalidOptionError(K.shortCircuitDisableIntervalMs, 'must be ≥ 0');
   return c;
 }

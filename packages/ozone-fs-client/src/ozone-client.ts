@@ -1,6 +1,6 @@
 import { userInfo } from 'node:os';
 import { startWarmup } from '@fastpath/client-warmup';
-import { InvalidOptionError } from '@fastpath/core';
+import { InvalidOptionError, systemClock, type Clock } from '@fastpath/core';
 import {
   OmStatusError,
   OzoneClosedError,
@@ -23,6 +23,7 @@ import type { ClientTlsOptions } from './internal/grpc/channel-options.js';
 import { clientWarmupPlan } from './internal/client-warmup-plan.js';
 import { DatanodeClientManager } from './internal/grpc/datanode-client-manager.js';
 import { OmTransport } from './internal/grpc/om-transport.js';
+import { ShortCircuitReads } from './internal/short-circuit/short-circuit-reads.js';
 import { has, hdds, om, toBigInt, toNumber, uint64, type hadoop } from './internal/proto/wire.js';
 
 export type { ClientTlsOptions } from './internal/grpc/channel-options.js';
@@ -47,6 +48,8 @@ export interface OzoneClientOptions {
   omTimeoutMs?: number;
   /** Largest gRPC message accepted, in bytes (a 4 MiB chunk needs more than grpc-js' 4 MiB default). Default: 32 MiB. */
   maxReceiveMessageBytes?: number;
+  /** The clock of the short-circuit disable interval. Default: the system clock. */
+  clock?: Clock;
 }
 
 export const DEFAULT_OZONE_CLIENT_OPTIONS = Object.freeze({
@@ -172,7 +175,10 @@ export class OzoneClient {
       maxInFlight: this.config.maxOutstandingRequests,
       tls: options.tls,
     });
-    this.#ctx = { config: this.config, om: omTransport, datanodes };
+    const shortCircuit = this.config.shortCircuitEnabled
+      ? new ShortCircuitReads(this.config, options.clock ?? systemClock)
+      : undefined;
+    this.#ctx = { config: this.config, om: omTransport, datanodes, shortCircuit };
     // Once per process, and never in the caller's way: see @fastpath/client-warmup.
     if (this.config.warmupEnabled)
       startWarmup(clientWarmupPlan({ config: this.config, tls: options.tls, datanodes }));

@@ -202,3 +202,19 @@ export class OzoneClosedError extends OzoneError {
     super('ERR_OZONE_CLOSED', `${what} is closed`);
   }
 }
+
+/**
+ * A short-circuit read could not be done: the domain socket is missing or refused the
+ * connection, the datanode's answer was not a granted GetBlock with a descriptor, or the passed
+ * descriptor could not be read. The read falls back to gRPC and short-circuit stays off for that
+ * datanode for `ozone.client.read.short-circuit.disable.interval`.
+ */
+export class ShortCircuitError extends OzoneError {
+  readonly address: string;
+  constructor(address: string, message: string, cause?: unknown) {
+    super('ERR_OZONE_SHORT_CIRCUIT', `${address}: short-circuit read failed: ${message}`, {
+      ...(cause !== undefined ? { cause } : {}),
+    });
+    this.address = address;
+  }
+}

@@ -29,11 +29,19 @@ function envelope(
   };
 }
 
+/** GetBlock; `requestShortCircuitAccess` only on a datanode's domain socket (gRPC leaves the field out, as Java does). */
 export function getBlockRequest(
   block: BlockRef,
   datanodeUuid: string,
+  requestShortCircuitAccess = false,
 ): hadoop.hdds.datanode.IContainerCommandRequestProto {
-  return { ...envelope('GetBlock', block, datanodeUuid), getBlock: { blockID: datanodeBlockId(block) } };
+  return {
+    ...envelope('GetBlock', block, datanodeUuid),
+    getBlock: {
+      blockID: datanodeBlockId(block),
+      ...(requestShortCircuitAccess ? { requestShortCircuitAccess: true } : {}),
+    },
+  };
 }
 
 export function readChunkRequest(

@@ -5,6 +5,10 @@ import { has, toBigInt, type hadoop } from './proto/wire.js';
 export interface DatanodeAddress {
   uuid: string;
   address: string;
+  /** The IP address the OM lists (whether it is this host decides short-circuit reads). */
+  ipAddress?: string;
+  /** `DatanodeDetailsProto.currentVersion` (DatanodeVersion; 4 and later serve short-circuit reads). */
+  currentVersion?: number;
 }
 
 function uuidFromBits(msb: bigint, lsb: bigint): string {
@@ -28,6 +32,11 @@ export function pipelineDatanodes(
       uuid = uuidFromBits(toBigInt(m.uuid128.mostSigBits), toBigInt(m.uuid128.leastSigBits));
     if (!uuid) throw new OzoneProtocolError(from, `datanode ${m.hostName} has no UUID`);
     const host = m.ipAddress.includes(':') ? `[${m.ipAddress}]` : m.ipAddress;
-    return { uuid, address: `${host}:${port.value}` };
+    return {
+      uuid,
+      address: `${host}:${port.value}`,
+      ipAddress: m.ipAddress,
+      ...(m.currentVersion != null && has(m, 'currentVersion') ? { currentVersion: m.currentVersion } : {}),
+    };
   });
 }
