@@ -167,7 +167,7 @@ export class MiniDomainSocketServer {
       return;
     }
     let answer: DomainSocketAnswer;
-    if (request.cmdType !== cmdType) {
+    if (Number(request.cmdType) !== cmdType) {
       answer = {
         response: {
           cmdType: request.cmdType,
@@ -175,7 +175,7 @@ export class MiniDomainSocketServer {
           message: `frame says ${cmdType}, request says ${request.cmdType}`,
         },
       };
-    } else if (cmdType !== dn.Type.GetBlock && cmdType !== dn.Type.Echo) {
+    } else if (cmdType !== Number(dn.Type.GetBlock) && cmdType !== Number(dn.Type.Echo)) {
       answer = {
         response: {
           cmdType,

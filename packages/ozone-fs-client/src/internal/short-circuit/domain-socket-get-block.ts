@@ -56,7 +56,8 @@ export async function domainSocketGetBlock(
     } catch (err) {
       throw new ShortCircuitError(where, `an answer that is not a ContainerCommandResponseProto`, err);
     }
-    if (answer.cmdType !== dn.Type.GetBlock || response.cmdType !== dn.Type.GetBlock)
+    // The frame's short is a plain number; the message's field is the enum.
+    if (answer.cmdType !== Number(dn.Type.GetBlock) || response.cmdType !== dn.Type.GetBlock)
       throw new ShortCircuitError(where, `answered command ${response.cmdType} to GetBlock`);
     if (
       request.callId != null &&
