@@ -227,7 +227,8 @@ export function ozoneClientConfigFromProperties(
   if ((v = get('shortCircuitEnabled')) !== undefined)
     c.shortCircuitEnabled = parseBoolean(K.shortCircuitEnabled, v);
   // An empty value is Ozone's "not set".
-  if ((v = get('domainSocketPath')) !== undefined) c.domainSocketPath = v.trim() === '' ? undefined : v.trim();
+  if ((v = get('domainSocketPath')) !== undefined)
+    c.domainSocketPath = v.trim() === '' ? undefined : v.trim();
   if ((v = get('shortCircuitDisableIntervalMs')) !== undefined)
     c.shortCircuitDisableIntervalMs = parseDurationMs(K.shortCircuitDisableIntervalMs, v, 1000);
   return validateOzoneClientConfig(c);
@@ -258,7 +259,10 @@ export function validateOzoneClientConfig(config: OzoneClientConfig): OzoneClien
     throw new InvalidOptionError(K.warmupTlsEnabled, 'must be a boolean');
   if (typeof c.shortCircuitEnabled !== 'boolean')
     throw new InvalidOptionError(K.shortCircuitEnabled, 'must be a boolean');
-  if (c.domainSocketPath !== undefined && (typeof c.domainSocketPath !== 'string' || c.domainSocketPath === ''))
+  if (
+    c.domainSocketPath !== undefined &&
+    (typeof c.domainSocketPath !== 'string' || c.domainSocketPath === '')
+  )
     throw new InvalidOptionError(K.domainSocketPath, 'must be a non-empty path');
   if (!(c.shortCircuitDisableIntervalMs >= 0))
     throw new InvalidOptionError(K.shortCircuitDisableIntervalMs, 'must be ≥ 0');
