@@ -152,6 +152,8 @@ interface RequestSpec {
 
 interface Answer {
   status: number;
+  /** The reason phrase of the status line. */
+  statusText: string;
   headers: Record<string, string | string[] | undefined>;
   body: Buffer;
 }
@@ -678,7 +680,7 @@ export class KmsClient {
           `the body is larger than maxResponseBytes (${shared.maxResponseBytes})`,
         );
       }
-      answer = { status: res.statusCode, headers: res.headers, body };
+      answer = { status: res.statusCode, statusText: res.statusText, headers: res.headers, body };
     } catch (err) {
       if (err instanceof KmsError) throw err;
       throw errorFromTransport(ctx, err, {
@@ -695,6 +697,7 @@ export class KmsClient {
       answer.status,
       Array.isArray(challenge) ? challenge[0] : challenge,
       answer.body,
+      answer.statusText,
     );
   }
 }

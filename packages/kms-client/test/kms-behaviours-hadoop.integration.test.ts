@@ -37,7 +37,12 @@ const hadoopTarget: BehaviourTarget = {
           ...(opts.body === undefined ? {} : { body: opts.body }),
           dispatcher: agent,
         });
-        return { status: res.statusCode, headers: res.headers, body: await res.body.text() };
+        return {
+          status: res.statusCode,
+          statusText: res.statusText,
+          headers: res.headers,
+          body: await res.body.text(),
+        };
       },
       auditLines() {
         try {

@@ -1,6 +1,6 @@
 import { ManualClock, Redacted } from '@fastpath/core';
 import { Token } from '@fastpath/token-manager';
-import { startTestKms, remote, type TestKms } from './support/test-kms.js';
+import { startTestKms, remote, statusLineAnswer, type TestKms } from './support/test-kms.js';
 
 const T0 = 1_800_000_000_000;
 let kms: TestKms;
@@ -104,12 +104,18 @@ describe('authentication', () => {
     expect(token.kind).toBe('kms-dt');
     const renew = (user: string) =>
       kms.call('PUT', `/kms/v1/?op=RENEWDELEGATIONTOKEN&token=${urlString}`, { user });
+    // Refused as Hadoop's filter refuses it: 403, the reason in the status line, no body, and the
+    // cookie cleared (Hadoop's own client reports that reason; a body would hide it, D9).
     const wrong = await renew('client');
-    expect(wrong.statusCode).toBe(403);
-    expect(remote(wrong).exception).toBe('AuthenticationException');
-    expect(remote(wrong).message).toMatch(
-      /^org\.apache\.hadoop\.security\.AccessControlException: client tries to renew a token .* with non-matching renewer client1$/,
-    );
+    expect(statusLineAnswer(wrong)).toEqual({
+      status: 403,
+      reason: expect.stringMatching(
+        /^org\.apache\.hadoop\.security\.AccessControlException: client tries to renew a token .* with non-matching renewer client1$/,
+      ) as unknown,
+      body: '',
+      contentType: undefined,
+    });
+    expect(wrong.headers['set-cookie']).toMatch(/^hadoop\.auth=; /);
     const first = await renew('client1');
     expect(first.statusCode).toBe(200);
     expect(first.body.endsWith('\n')).toBe(true);
@@ -124,8 +130,14 @@ describe('authentication', () => {
     expect(cancel.statusCode).toBe(200);
     expect(cancel.body).toBe('');
     const after = await renew('client1');
-    expect(after.statusCode).toBe(403);
-    expect(remote(after).message).toMatch(/InvalidToken: Renewal request for unknown token/);
+    expect(statusLineAnswer(after)).toEqual({
+      status: 403,
+      reason: expect.stringMatching(
+        /^org\.apache\.hadoop\.security\.token\.SecretManager\$InvalidToken: Renewal request for unknown token \(/,
+      ) as unknown,
+      body: '',
+      contentType: undefined,
+    });
   });
 
   it('35: a delegation token (header or parameter) authenticates as its owner until it expires', async () => {
@@ -171,27 +183,42 @@ describe('authentication', () => {
     expect((await kms.call('GET', `/kms/v1/keys/names?delegation=${urlString}`)).statusCode).toBe(403);
   });
 
-  it('37: wrong method 400, missing token 400, cancelling an invalid token 404', async () => {
+  it('37: wrong method 400, missing token 400, cancelling an invalid token 404, each with the reason in the status line', async () => {
+    const filterAnswer = (status: number, reason: string) => ({
+      status,
+      reason,
+      body: '',
+      contentType: undefined,
+    });
     const wrong = await kms.call('PUT', '/kms/v1/?op=GETDELEGATIONTOKEN', { user: 'client' });
-    expect(wrong.statusCode).toBe(400);
-    expect(remote(wrong).message).toBe(
-      'Wrong HTTP method [PUT] for operation [GETDELEGATIONTOKEN], it should be [GET]',
+    expect(statusLineAnswer(wrong)).toEqual(
+      filterAnswer(400, 'Wrong HTTP method [PUT] for operation [GETDELEGATIONTOKEN], it should be [GET]'),
     );
     expect(
-      remote(await kms.call('GET', '/kms/v1/?op=RENEWDELEGATIONTOKEN', { user: 'client' })).message,
-    ).toBe('Wrong HTTP method [GET] for operation [RENEWDELEGATIONTOKEN], it should be [PUT]');
+      statusLineAnswer(await kms.call('GET', '/kms/v1/?op=RENEWDELEGATIONTOKEN', { user: 'client' })),
+    ).toEqual(
+      filterAnswer(400, 'Wrong HTTP method [GET] for operation [RENEWDELEGATIONTOKEN], it should be [PUT]'),
+    );
     const missing = await kms.call('PUT', '/kms/v1/?op=RENEWDELEGATIONTOKEN', { user: 'client' });
-    expect(missing.statusCode).toBe(400);
-    expect(remote(missing).message).toBe('Operation [RENEWDELEGATIONTOKEN] requires the parameter [token]');
-    expect(remote(await kms.call('PUT', '/kms/v1/?op=CANCELDELEGATIONTOKEN')).message).toBe(
-      'Operation [CANCELDELEGATIONTOKEN] requires the parameter [token]',
+    expect(statusLineAnswer(missing)).toEqual(
+      filterAnswer(400, 'Operation [RENEWDELEGATIONTOKEN] requires the parameter [token]'),
+    );
+    expect(statusLineAnswer(await kms.call('PUT', '/kms/v1/?op=CANCELDELEGATIONTOKEN'))).toEqual(
+      filterAnswer(400, 'Operation [CANCELDELEGATIONTOKEN] requires the parameter [token]'),
     );
     const urlString = await getToken('client');
     for (const bad of ['garbage', urlString.slice(0, 20), `${urlString}AAAA`]) {
       const res = await kms.call('PUT', `/kms/v1/?op=CANCELDELEGATIONTOKEN&token=${bad}`);
-      expect(res.statusCode).toBe(404);
-      expect(remote(res).message).toBe('Invalid delegation token, cannot cancel');
+      expect(statusLineAnswer(res)).toEqual(filterAnswer(404, 'Invalid delegation token, cannot cancel'));
     }
+    // A token that does not decode, for a renewal: 403 with the reason, like a refused one.
+    const undecodable = await kms.call('PUT', '/kms/v1/?op=RENEWDELEGATIONTOKEN&token=AAAA', {
+      user: 'client',
+    });
+    expect(statusLineAnswer(undecodable)).toMatchObject({ status: 403, body: '', contentType: undefined });
+    expect(undecodable.statusMessage).toMatch(
+      /^org\.apache\.hadoop\.security\.token\.SecretManager\$InvalidToken: /,
+    );
     // A third party authenticated by its cookie may not cancel: 404 too, and the token stays valid.
     const setCookie = String(
       (await kms.call('GET', '/kms/v1/keys/names', { user: 'mallory' })).headers['set-cookie'],

@@ -8,8 +8,14 @@ const TOKEN_CALL: CallContext = { operation: 'cancelDelegationToken', kind: 'tok
 const remote = (exception: string, message: string, javaClassName = `x.y.${exception}`): Buffer =>
   Buffer.from(JSON.stringify({ RemoteException: { message, exception, javaClassName } }));
 
-function mapped(status: number, body: Buffer, call = KEY_CALL, challenge?: string): KmsError {
-  return errorFromHttpResponse(call, status, challenge, body);
+function mapped(
+  status: number,
+  body: Buffer,
+  call = KEY_CALL,
+  challenge?: string,
+  reason?: string,
+): KmsError {
+  return errorFromHttpResponse(call, status, challenge, body, reason);
 }
 
 describe('errorFromHttpResponse', () => {
@@ -51,6 +57,48 @@ describe('errorFromHttpResponse', () => {
     const err = mapped(404, remote('InvalidToken', 'Invalid delegation token, cannot cancel'), TOKEN_CALL);
     expect(err.code).toBe('ERR_KMS_TOKEN_CANCEL_FAILED');
     expect(mapped(404, Buffer.alloc(0), TOKEN_CALL).code).toBe('ERR_KMS_TOKEN_CANCEL_FAILED');
+  });
+
+  it("reads a token operation's failure from the status line, as Hadoop's filter sends it (no body)", () => {
+    const renew: CallContext = { operation: 'renewDelegationToken', kind: 'token' };
+    const reason =
+      'org.apache.hadoop.security.AccessControlException: client tries to renew a token (…) with non-matching renewer client1';
+    const refused = mapped(403, Buffer.alloc(0), renew, undefined, reason);
+    expect(refused.code).toBe('ERR_KMS_AUTHENTICATION_FAILED');
+    expect(refused.remoteMessage).toBe(reason);
+    expect(refused.remoteException).toBeUndefined();
+    const cancel = mapped(
+      404,
+      Buffer.alloc(0),
+      TOKEN_CALL,
+      undefined,
+      'Invalid delegation token, cannot cancel',
+    );
+    expect(cancel.code).toBe('ERR_KMS_TOKEN_CANCEL_FAILED');
+    expect(cancel.remoteMessage).toBe('Invalid delegation token, cannot cancel');
+    const wrongMethod = mapped(400, Buffer.alloc(0), renew, undefined, 'Wrong HTTP method [GET] …');
+    expect(wrongMethod).toMatchObject({
+      code: 'ERR_KMS_BAD_REQUEST',
+      remoteMessage: 'Wrong HTTP method [GET] …',
+    });
+    // The standard phrase says nothing: a bare 403 stays a denial, with no message.
+    const bare = mapped(403, Buffer.alloc(0), renew, undefined, 'Forbidden');
+    expect(bare.code).toBe('ERR_KMS_ACCESS_DENIED');
+    expect(bare.remoteMessage).toBeUndefined();
+    // Key operations are answered by the REST resource, never from the status line.
+    expect(mapped(403, Buffer.alloc(0), KEY_CALL, undefined, reason).code).toBe('ERR_KMS_ACCESS_DENIED');
+    // A RemoteException body wins over the status line.
+    const body = mapped(
+      403,
+      remote('AuthorizationException', 'User: client is not allowed to impersonate foo'),
+      renew,
+      undefined,
+      'Forbidden',
+    );
+    expect(body).toMatchObject({
+      code: 'ERR_KMS_ACCESS_DENIED',
+      remoteMessage: 'User: client is not allowed to impersonate foo',
+    });
   });
 
   it('does not read "not found" in a token error as a missing key', () => {

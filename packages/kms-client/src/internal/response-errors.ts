@@ -2,7 +2,7 @@
 // The KMS answers with Hadoop's RemoteException body and a status from KMSExceptionsProvider; the
 // Java class name alone cannot tell "key not found" from any other IOException (both 500), so the
 // message is consulted for the few cases callers need to tell apart.
-import { maxHeaderSize } from 'node:http';
+import { maxHeaderSize, STATUS_CODES } from 'node:http';
 import {
   KmsAbortedError,
   KmsAccessDeniedError,
@@ -71,12 +71,25 @@ const NOT_FOUND = /\bnot found\b|does not exist|doesn't exist|\bno such key\b/i;
 const EXISTS = /already exists/i;
 const AUTHENTICATION_EXCEPTIONS = new Set(['AuthenticationException', 'InvalidToken']);
 
-/** The error for a non-2xx answer. */
+/**
+ * The reason a token operation failed, from the status line: Hadoop's authentication filter (and
+ * fastpath-kms, which answers as it does) sends it there with an empty body. `undefined` when the
+ * status line says nothing but the status's standard text.
+ */
+function filterReason(call: CallContext, status: number, reason: string | undefined): string | undefined {
+  if (call.kind !== 'token' || reason === undefined || reason === '' || reason === STATUS_CODES[status]) {
+    return undefined;
+  }
+  return reason.length > MAX_REMOTE_MESSAGE ? `${reason.slice(0, MAX_REMOTE_MESSAGE)}…` : reason;
+}
+
+/** The error for a non-2xx answer. `reason` is the status line's reason phrase. */
 export function errorFromHttpResponse(
   call: CallContext,
   status: number,
   wwwAuthenticate: string | undefined,
   body: Buffer,
+  reason?: string,
 ): KmsError {
   const remote = parseRemoteException(body);
   const details: KmsErrorDetails = { operation: call.operation, status };
@@ -84,6 +97,8 @@ export function errorFromHttpResponse(
   if (remote?.exception !== undefined) details.remoteException = remote.exception;
   if (remote?.javaClassName !== undefined) details.remoteClassName = remote.javaClassName;
   if (remote?.message !== undefined) details.remoteMessage = remote.message;
+  const refusal = remote === undefined ? filterReason(call, status, reason) : undefined;
+  if (refusal !== undefined) details.remoteMessage = refusal;
   const message = remote?.message ?? '';
 
   if (status === 401) return new KmsAuthenticationRequiredError(details);
@@ -95,6 +110,9 @@ export function errorFromHttpResponse(
     if (remote?.exception !== undefined && AUTHENTICATION_EXCEPTIONS.has(remote.exception)) {
       return new KmsAuthenticationFailedError(details);
     }
+    // A token operation refused by the filter, the reason in the status line (a wrong renewer,
+    // a forged or unknown token): the credentials presented are refused.
+    if (refusal !== undefined) return new KmsAuthenticationFailedError(details);
     return new KmsAccessDeniedError(details);
   }
   if (status === 404) {

@@ -12,6 +12,8 @@ import type { KmsAuth } from '../../src/index.js';
 
 export interface RawAnswer {
   status: number;
+  /** The reason phrase of the status line. */
+  statusText: string;
   headers: Record<string, string | string[] | undefined>;
   body: string;
 }
@@ -85,7 +87,12 @@ export async function startRealKms(options: KmsServerOptions = {}): Promise<Real
         ...(opts.body === undefined ? {} : { body: opts.body }),
         dispatcher: agent,
       });
-      return { status: res.statusCode, headers: res.headers, body: await res.body.text() };
+      return {
+        status: res.statusCode,
+        statusText: res.statusText,
+        headers: res.headers,
+        body: await res.body.text(),
+      };
     },
     auditLines() {
       try {

@@ -3,6 +3,8 @@ import { request as httpsRequest } from 'node:https';
 
 export interface HttpResult {
   status: number;
+  /** The reason phrase of the status line. */
+  statusMessage: string;
   headers: Record<string, string | string[] | undefined>;
   body: string;
   json(): any; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -41,7 +43,13 @@ export function http(
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => (body += chunk));
         res.on('end', () =>
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body, json: () => JSON.parse(body) }),
+          resolve({
+            status: res.statusCode ?? 0,
+            statusMessage: res.statusMessage ?? '',
+            headers: res.headers,
+            body,
+            json: () => JSON.parse(body),
+          }),
         );
         res.on('error', reject);
       },

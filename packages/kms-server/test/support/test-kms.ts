@@ -92,3 +92,23 @@ export function remote(res: LightMyRequestResponse): {
   return (res.json() as { RemoteException: { message: string; exception: string; javaClassName: string } })
     .RemoteException;
 }
+
+/**
+ * A failed delegation-token operation as Hadoop's authentication filter answers it: the reason in
+ * the HTTP status line and an empty body (no RemoteException, no content type), which is what
+ * Hadoop's own client reads the reason from.
+ */
+export function statusLineAnswer(res: LightMyRequestResponse): {
+  status: number;
+  reason: string;
+  body: string;
+  contentType: string | undefined;
+} {
+  const type = res.headers['content-type'];
+  return {
+    status: res.statusCode,
+    reason: res.statusMessage,
+    body: res.body,
+    contentType: type === undefined ? undefined : String(type),
+  };
+}

@@ -3,7 +3,12 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { FastpathError } from '@fastpath/core';
 import type { KmsUser } from '../acl/kms-user.js';
 import type { KmsAudit } from '../audit/kms-audit.js';
-import { PSEUDO_AUTH, type AuthRequest, type KmsAuthenticator } from '../auth/kms-authenticator.js';
+import {
+  DELEGATION_TOKEN_OPERATIONS,
+  PSEUDO_AUTH,
+  type AuthRequest,
+  type KmsAuthenticator,
+} from '../auth/kms-authenticator.js';
 import { normaliseAddress } from '../auth/proxy-users.js';
 import {
   KMS_ERROR_CATALOGUE,
@@ -175,6 +180,15 @@ export function buildKmsApp(options: KmsAppOptions): FastifyInstance {
       audit.error(request.kmsUser.shortName, request.method, answer.body.RemoteException.message);
     }
     if (answer.retriable && answer.status === 503) reply.header('retry-after', '1');
+    if (code !== undefined && answeredByFilter(request.kmsOp, code)) {
+      // Hadoop's authentication filter answers the failures of its delegation-token handler
+      // with the reason as the status line and no body; Hadoop's client reads the reason from
+      // there, and a RemoteException body naming AuthenticationException (not an IOException)
+      // makes it fail with an UndeclaredThrowableException instead.
+      reply.raw.statusMessage = reasonPhrase(answer.body.RemoteException.message);
+      await reply.code(answer.status).send();
+      return;
+    }
     await reply.code(answer.status).type(JSON_TYPE).send(JSON.stringify(answer.body));
   }
 
@@ -260,6 +274,27 @@ export function buildKmsApp(options: KmsAppOptions): FastifyInstance {
   });
 
   return app;
+}
+
+/** The codes a delegation-token operation fails with that Hadoop answers from its filter. */
+const FILTER_ANSWERED_CODES: ReadonlySet<string> = new Set([
+  'ERR_KMS_BAD_REQUEST',
+  'ERR_KMS_AUTHENTICATION_FAILED',
+  'ERR_KMS_TOKEN_CANCEL_FAILED',
+]);
+
+function answeredByFilter(op: string | undefined, code: string): boolean {
+  return op !== undefined && op in DELEGATION_TOKEN_OPERATIONS && FILTER_ANSWERED_CODES.has(code);
+}
+
+/**
+ * A message as an HTTP reason phrase: its first line, with what a status line cannot carry
+ * (controls, characters outside Latin-1) replaced by `?`, as Jetty writes it.
+ */
+function reasonPhrase(message: string): string {
+  const newline = message.indexOf('\n');
+  const line = newline === -1 ? message : message.slice(0, newline);
+  return line.replace(/[^\t\x20-\x7e\xa0-\xff]/g, '?');
 }
 
 function params(request: FastifyRequest): URLSearchParams {
