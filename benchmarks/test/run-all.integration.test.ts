@@ -107,4 +107,11 @@ describe('benchmarks:all', () => {
     expect(stderr).toContain('--only: unknown scenario nope; choose from steady, crashing, slow, after');
     expect(existsSync(path.join(dir, 'run'))).toBe(false);
   });
+
+  it('rejects an older run it cannot read before running anything', async () => {
+    const { status, stderr } = await run(['--compare', path.join(dir, 'no-such-run')]);
+    expect(status).toBe(2);
+    expect(stderr).toMatch(/^error: --compare: .*no-such-run is not a results folder of benchmarks:all/);
+    expect(existsSync(path.join(dir, 'run'))).toBe(false);
+  });
 });

@@ -200,7 +200,7 @@ export function reportBlocks(report: RunReport): ReportBlock[] {
       .map((s) => `${s.record.name} (${s.record.status})`);
     blocks.push({
       kind: 'banner',
-      text: `Incomplete: ${m.status === 'running' ? 'the run did not finish (it crashed or was killed)' : (m.stopped ?? 'not every scenario completed')}. Not complete: ${unfinished.join(', ') || 'none'}. Every finished scenario’s results are kept and shown.`,
+      text: `Incomplete: ${m.status === 'running' ? 'the run has not finished: it is still running, or its process crashed or was killed' : (m.stopped ?? 'not every scenario completed')}. Not complete: ${unfinished.join(', ') || 'none'}. Every finished scenario’s results are kept and shown.`,
     });
   }
   const took = m.finishedAt ? formatClock(Date.parse(m.finishedAt) - Date.parse(m.startedAt)) : '?';

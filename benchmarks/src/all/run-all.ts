@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import path from 'node:path';
 import {
+  BenchmarkInputError,
   BenchmarkUsageError,
   isProgressMessage,
   Progress,
@@ -24,7 +25,7 @@ import {
   type ScenarioRunStatus,
 } from './run-manifest.js';
 import { runProgressState } from './run-progress.js';
-import type { ReportableScenario } from './run-report.js';
+import { buildRunReport, type ReportableScenario } from './run-report.js';
 import { openScenarioFolder } from './scenario-results-folder.js';
 import type { UsedTool } from './scenario-summary.js';
 import { writeRunReport } from './write-run-report.js';
@@ -107,7 +108,13 @@ export async function runAll(argv: readonly string[], options: RunAllOptions): P
         estimateMs: entry.summary.estimateMs(flags, args.quick),
       });
     }
+    // An older run to compare with must be readable before anything runs.
+    if (args.compare !== undefined) buildRunReport(path.resolve(args.compare), options.registry);
   } catch (err) {
+    if (err instanceof BenchmarkInputError && args?.compare !== undefined) {
+      stderr.write(`error: --compare: ${err.message}\n`);
+      return 2;
+    }
     if (!(err instanceof BenchmarkUsageError)) throw err;
     stderr.write(`error: ${err.message}\n\n${ALL_USAGE}\n`);
     return 2;
@@ -149,7 +156,14 @@ export async function runAll(argv: readonly string[], options: RunAllOptions): P
     })),
   };
   writeManifest(runDir, manifest);
+  const compare = args.compare !== undefined ? { compareDir: path.resolve(args.compare) } : {};
+  // The report is rewritten after every scenario, marked incomplete until the end: a run whose
+  // own process is killed outright (a task runner's SIGKILL) still leaves the report of what finished.
+  const writeReport = () => writeRunReport(runDir, options.registry, compare);
+  writeReport();
 
+  // Output to a pipe that closed (the terminal or task runner went away) must not end the run.
+  for (const stream of [process.stdout, process.stderr]) stream.on('error', ignorePipeError);
   const progress = new Progress({ ...options.progress, stream: stderr });
   const controller = new AbortController();
   const signal = options.signal ?? controller.signal;
@@ -175,7 +189,12 @@ export async function runAll(argv: readonly string[], options: RunAllOptions): P
     if (child?.pid !== undefined) child.kill('SIGINT');
   };
   signal.addEventListener('abort', forward);
-  if (!options.signal) process.on('SIGINT', onInterrupt);
+  // SIGTERM too: a task runner that stops its task (Nx on Ctrl-C) sends it, and the report of what
+  // finished must still be written.
+  if (!options.signal) {
+    process.on('SIGINT', onInterrupt);
+    process.on('SIGTERM', onInterrupt);
+  }
 
   const estimates = planned.map((p) => p.estimateMs);
   progress.begin(
@@ -255,6 +274,7 @@ export async function runAll(argv: readonly string[], options: RunAllOptions): P
         record.error = `${how}${results?.error ? `\n${results.error}` : ''}\n${outcome.stderrTail}`.trim();
       }
       writeManifest(runDir, manifest);
+      writeReport();
       say(
         `${record.status === 'complete' ? '✓' : '✗'} [${index + 1}/${planned.length}] ${record.name} ${record.status} (${Math.round((record.tookMs ?? 0) / 1000)} s) → ${path.relative(process.cwd(), path.join(dir, 'report.md'))}`,
       );
@@ -264,8 +284,11 @@ export async function runAll(argv: readonly string[], options: RunAllOptions): P
     throw err;
   } finally {
     signal.removeEventListener('abort', forward);
-    if (!options.signal) process.off('SIGINT', onInterrupt);
-    progress.end();
+    for (const stream of [process.stdout, process.stderr]) stream.off('error', ignorePipeError);
+    if (!options.signal) {
+      process.off('SIGINT', onInterrupt);
+      process.off('SIGTERM', onInterrupt);
+    }
     for (const record of manifest.scenarios)
       if (record.status === 'pending' || record.status === 'running') record.status = 'not run';
     if (signal.aborted && manifest.stopped === null) manifest.stopped = 'interrupted';
@@ -273,18 +296,20 @@ export async function runAll(argv: readonly string[], options: RunAllOptions): P
     manifest.status =
       manifest.scenarios.every((s) => s.status === 'complete') && !signal.aborted ? 'complete' : 'incomplete';
     writeManifest(runDir, manifest);
-    // The report is written whatever happened above: it shows what finished.
-    const written = writeRunReport(
-      runDir,
-      options.registry,
-      args.compare !== undefined ? { compareDir: path.resolve(args.compare) } : {},
-    );
+    // The report is written whatever happened above, and before anything is printed: a task
+    // runner that is stopping may already have closed the pipes, or be about to end this process.
+    const written = writeReport();
+    progress.end();
     stdout.write(
       `\n${summaryMarkdown(written.report)}\n\nReport: ${path.relative(process.cwd(), written.markdownPath)} and ${path.relative(process.cwd(), written.htmlPath)}\n`,
     );
   }
   if (signal.aborted) return 130;
   return manifest.status === 'complete' ? 0 : 1;
+}
+
+function ignorePipeError(err: NodeJS.ErrnoException): void {
+  if (err.code !== 'EPIPE') throw err;
 }
 
 /** Runs one scenario's process to its end, passing its progress events on. */
