@@ -8,6 +8,13 @@ import { ShortCircuitError } from '../../ozone-errors.js';
 const readAt = promisify(read);
 const closeFd = promisify(close);
 
+// A stream dropped without close() would keep its block files open for the process's life: close
+// the descriptor of a LocalBlockFile that is garbage-collected. A read in flight keeps its file
+// reachable, so this never closes a descriptor under a read.
+const unreleased = new FinalizationRegistry<number>((fd) => {
+  close(fd, () => undefined);
+});
+
 export class LocalBlockFile {
   readonly #fd: number;
   readonly #address: string;
@@ -18,6 +25,7 @@ export class LocalBlockFile {
   constructor(fd: number, address: string) {
     this.#fd = fd;
     this.#address = address;
+    unreleased.register(this, fd, this);
   }
 
   /** Exactly `length` bytes at `position` of the block file; a short file or a failed read is a {@link ShortCircuitError}. */
@@ -60,6 +68,7 @@ export class LocalBlockFile {
   #closeWhenIdle(): void {
     if (!this.#released || this.#inFlight > 0 || this.#closed) return;
     this.#closed = true;
+    unreleased.unregister(this);
     closeFd(this.#fd).catch(() => undefined);
   }
 }
