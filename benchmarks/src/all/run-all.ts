@@ -89,7 +89,8 @@ export async function runAll(argv: readonly string[], options: RunAllOptions): P
   const now = options.now ?? (() => new Date());
   const names = options.registry.map((r) => r.scenario.name);
   let args;
-  const planned: { entry: RunnableScenario; cases: number; estimateMs: number }[] = [];
+  const planned: { entry: RunnableScenario; cases: number; estimateMs: number; uses: readonly UsedTool[] }[] =
+    [];
   try {
     args = parseAllArgs(argv, names);
     if (args.help) {
@@ -106,6 +107,7 @@ export async function runAll(argv: readonly string[], options: RunAllOptions): P
         entry,
         cases: entry.summary.cases(flags, args.quick),
         estimateMs: entry.summary.estimateMs(flags, args.quick),
+        uses: entry.summary.uses(flags, args.quick),
       });
     }
     // An older run to compare with must be readable before anything runs.
@@ -124,7 +126,7 @@ export async function runAll(argv: readonly string[], options: RunAllOptions): P
   const runDir = path.resolve(
     args.output ?? path.join(options.benchmarksDir, 'results', `${runStamp(started)}-all`),
   );
-  const uses = new Set<UsedTool>(planned.flatMap((p) => p.entry.summary.uses));
+  const uses = new Set<UsedTool>(planned.flatMap((p) => p.uses));
   const processCommand = [process.execPath, ...process.execArgv, ...process.argv.slice(1)]
     .map(shellQuote)
     .join(' ');

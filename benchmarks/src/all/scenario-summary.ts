@@ -69,8 +69,8 @@ export type UsedTool = 'java' | 'zookeeper' | 'hadoop' | 'ozone';
 export interface ScenarioSummary<F = unknown> {
   /** The source document's headline table, or null for a scenario of fastpath's own. */
   readonly source: PublishedTable | null;
-  /** Tools the run of this scenario uses, for the machine table of the report. */
-  readonly uses: readonly UsedTool[];
+  /** Tools a run of this scenario with these flags uses, for the machine table of the report. */
+  uses(flags: F, quick: boolean): readonly UsedTool[];
   /** How many cases the run has, for "case j of m" in the progress line. */
   cases(flags: F, quick: boolean): number;
   /** About how long the run takes on this machine kind, in ms: the ETA before it has started. */

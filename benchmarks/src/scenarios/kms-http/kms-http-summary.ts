@@ -23,7 +23,7 @@ const ratioCell = (r: RatioSummary | null): string => (r ? formatRatioWithRange(
 /** The end-to-end KMS scenario in the combined report, against HADOOP-20045's table. */
 export const kmsHttpSummary: ScenarioSummary<KmsHttpSettings> = {
   source: HADOOP_20045_TABLE,
-  uses: ['java', 'zookeeper'],
+  uses: () => ['java', 'zookeeper'],
   cases: (s) => s.reps * (s.mixes.length * s.versions.length + (s.baseline ? 1 : 0)),
   // As the scenario plans its progress: warm-up, measurement and ~4 s of start-up per case.
   estimateMs: (s) =>

@@ -10,7 +10,7 @@ const MODE_LABEL: Record<string, string> = { uncontended: 'uncontended', contend
 /** The lock scenario in the combined report: fastpath's own, so no source table and no goals. */
 export const locksSummary: ScenarioSummary<LocksSettings> = {
   source: null,
-  uses: [],
+  uses: () => [],
   cases: (s) => s.modes.length * s.variants.length,
   estimateMs: (s) => s.modes.length * s.variants.length * (s.warmupMs + s.rounds * s.roundMs) + 3000,
   read(folder) {

@@ -28,7 +28,7 @@ function ratioToHadoopStyle(entry: JsonRecord | null): RangedValue | null {
 /** The secure-random scenario in the combined report, against HADOOP-16011's JMH table. */
 export const secureRandomSummary: ScenarioSummary<SecureRandomSettings> = {
   source: HADOOP_16011_TABLE,
-  uses: [],
+  uses: () => [],
   cases: (s) => s.threadCounts.length * s.variants.length + s.bulkBytes.length,
   estimateMs: (s) =>
     s.threadCounts.length * s.variants.length * (s.warmupMs + s.rounds * s.roundMs + s.latencyMs) +

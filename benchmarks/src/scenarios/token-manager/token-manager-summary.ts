@@ -10,7 +10,7 @@ const SOURCE_LABEL = 'fixed / original';
 /** The in-process token-manager scenario in the combined report, against HADOOP-20045's table. */
 export const tokenManagerSummary: ScenarioSummary<TokenManagerSettings> = {
   source: HADOOP_20045_TABLE,
-  uses: ['java', 'zookeeper'],
+  uses: () => ['java', 'zookeeper'],
   cases: (s) => s.reps * s.mixes.length * s.modes.length,
   // Each case also creates its verify tokens and tears down its znodes: about a second more.
   estimateMs: (s) => s.reps * s.mixes.length * s.modes.length * (s.warmupMs + s.measureMs + 1000) + 5000,
