@@ -401,12 +401,12 @@ async function tokenRenewOrCancel(
   const parsed = KmsDelegationToken.fromUrlString(token);
   if (sub === 'renew') {
     const expiry = await client.renewDelegationToken(parsed);
-    out.line(`Token renewed: ${parsed}; it now expires at ${new Date(expiry).toISOString()}.`);
+    out.line(`Token renewed: ${String(parsed)}; it now expires at ${new Date(expiry).toISOString()}.`);
     out.result({ expiryMs: expiry, expiry: new Date(expiry).toISOString() });
     return 0;
   }
   await client.cancelDelegationToken(parsed);
-  out.line(`Token cancelled: ${parsed}.`);
+  out.line(`Token cancelled: ${String(parsed)}.`);
   out.result({ cancelled: true });
   return 0;
 }

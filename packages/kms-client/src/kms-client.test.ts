@@ -1,9 +1,10 @@
-import { InvalidOptionError, Redacted } from '@fastpath/core';
+import { InvalidOptionError, Redacted, FastpathError } from '@fastpath/core';
 import { DelegationTokenIdentifier, Token } from '@fastpath/hadoop-common';
 import { DEFAULT_KMS_CLIENT_OPTIONS, KmsClient } from './kms-client.js';
 import type { KmsClientOptions } from './kms-client.js';
 import type { EncryptedKeyVersion } from './encrypted-key-version.js';
 import { KmsError } from './kms-errors.js';
+import { expectError } from '@fastpath/test-support';
 
 // Nothing listens on port 1: a call that reached the network would fail with ERR_KMS_UNREACHABLE,
 // so an ERR_KMS_INVALID_ARGUMENT here proves the client refused before sending anything.
@@ -70,7 +71,7 @@ describe('KmsClient options', () => {
   ])('refuses a bad %s', (field, bad) => {
     let caught: unknown;
     try {
-      new KmsClient({ url: URL_NOWHERE, ...bad } as KmsClientOptions);
+      new KmsClient({ url: URL_NOWHERE, ...bad });
     } catch (err) {
       caught = err;
     }
@@ -84,9 +85,11 @@ describe('KmsClient options', () => {
 
   it('never puts a rejected token into the error message', () => {
     const secret = `${token.slice(0, -4)}!!!!`;
-    expect(() => new KmsClient({ url: URL_NOWHERE, delegationToken: secret })).toThrow(
-      expect.objectContaining({ message: expect.not.stringContaining(secret.slice(0, 20)) }),
+    const error = expectError(
+      () => new KmsClient({ url: URL_NOWHERE, delegationToken: secret }),
+      FastpathError,
     );
+    expect(error.message).not.toContain(secret.slice(0, 20));
   });
 
   it('accepts a token as a string, a Redacted string or an object, and normalizes the URL', async () => {
@@ -99,7 +102,9 @@ describe('KmsClient options', () => {
 
   it('refuses bad views', async () => {
     const client = new KmsClient({ url: URL_NOWHERE });
-    expect(() => client.withAuth({ user: '' })).toThrow(expect.objectContaining({ option: 'auth.user' }));
+    expect(expectError(() => client.withAuth({ user: '' }), InvalidOptionError)).toMatchObject({
+      option: 'auth.user',
+    });
     expect(() => client.withAuth(null as unknown as object)).toThrow(InvalidOptionError);
     await client.close();
   });

@@ -356,7 +356,10 @@ export class KmsClient {
     call?: KmsCallOptions,
   ): Promise<Array<KeyMetadata | undefined>> {
     const ctx = this.#context('getKeysMetadata');
-    if (!Array.isArray(names)) throw new KmsInvalidArgumentError(ctx.operation, 'names', 'expected an array');
+    // Checked for plain-JavaScript callers, on an unknown-typed alias: Array.isArray on the
+    // argument itself would narrow the readonly array to any[].
+    const given: unknown = names;
+    if (!Array.isArray(given)) throw new KmsInvalidArgumentError(ctx.operation, 'names', 'expected an array');
     names.forEach((n, i) => checkName(ctx, `names[${i}]`, n));
     const query = names.map((n): [string, string] => ['key', n]);
     const answer = await this.#send(ctx, { method: 'GET', path: '/keys/metadata', query, auth: 'key' }, call);
@@ -492,7 +495,8 @@ export class KmsClient {
     call?: KmsCallOptions,
   ): Promise<EncryptedKeyVersion[]> {
     const ctx = this.#context('reencryptEncryptedKeys');
-    if (!Array.isArray(eeks)) throw new KmsInvalidArgumentError(ctx.operation, 'eeks', 'expected an array');
+    const given: unknown = eeks;
+    if (!Array.isArray(given)) throw new KmsInvalidArgumentError(ctx.operation, 'eeks', 'expected an array');
     if (eeks.length === 0) return [];
     const name = (eeks[0] as EncryptedKeyVersion).encryptionKeyName;
     const body = eeks.map((eek, i) => {

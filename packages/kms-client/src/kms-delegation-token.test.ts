@@ -152,6 +152,7 @@ describe('KmsDelegationToken', () => {
     const passwordHex = PASSWORD.toString('hex');
     for (const shown of [
       String(token),
+      // eslint-disable-next-line @typescript-eslint/restrict-template-expressions -- interpolation is one of the ways under test
       `${token}`,
       JSON.stringify(token),
       inspect(token),

@@ -132,7 +132,7 @@ describe('fastpath-key', () => {
       env: { ...env, FASTPATH_KMS_TOKEN: token.toUrlString() },
     });
     expect(cancelled).toMatchObject({ code: 0 });
-    expect(cancelled.stdout).toBe(`Token cancelled: ${token}.\n`);
+    expect(cancelled.stdout).toBe(`Token cancelled: ${String(token)}.\n`);
     const afterCancel = await runFastpathKey(['list', '--token-file', file, '--json'], { env });
     expect(afterCancel.code).toBe(1);
     expect(JSON.parse(afterCancel.stderr)).toMatchObject({

@@ -245,18 +245,18 @@ export class FakeKms {
     const password = token.password.unwrap();
     if (password.length !== expected.length || !timingSafeEqual(password, expected)) {
       throw authentication(
-        `org.apache.hadoop.security.token.SecretManager$InvalidToken: token (${token}) is invalid, password doesn't match`,
+        `org.apache.hadoop.security.token.SecretManager$InvalidToken: token (${String(token)}) is invalid, password doesn't match`,
       );
     }
     const stored = this.tokens.get(token.sequenceNumber);
     if (stored === undefined) {
       throw authentication(
-        `org.apache.hadoop.security.token.SecretManager$InvalidToken: token (${token}) can't be found in cache`,
+        `org.apache.hadoop.security.token.SecretManager$InvalidToken: token (${String(token)}) can't be found in cache`,
       );
     }
     if (stored.renewDate < this.#now()) {
       throw authentication(
-        `org.apache.hadoop.security.token.SecretManager$InvalidToken: token (${token}) is expired`,
+        `org.apache.hadoop.security.token.SecretManager$InvalidToken: token (${String(token)}) is expired`,
       );
     }
     return { ...stored, sequenceNumber: token.sequenceNumber };

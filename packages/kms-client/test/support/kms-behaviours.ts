@@ -3,10 +3,12 @@
 // (kms-behaviours.integration.test.ts) and Apache Hadoop's own KMS
 // (kms-behaviours-hadoop.integration.test.ts).
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { writeFile, rename } from 'node:fs/promises';
 import { ManualClock, Redacted } from '@fastpath/core';
+import { remoteExceptionOf } from '@fastpath/test-support';
 import { Token } from '@fastpath/hadoop-common';
 import type { KmsServerOptions } from '@fastpath/kms-server';
 import { KmsDelegationToken, KmsError } from '../../src/index.js';
@@ -77,8 +79,8 @@ export function fastpathBehaviourTarget(storeSite: () => Record<string, string>)
         async setAcls(acls) {
           if (configDir === undefined) throw new Error('started without reloadableAcls');
           const file = join(configDir, 'kms-acls.xml');
-          writeFileSync(`${file}.new`, aclXml(acls));
-          renameSync(`${file}.new`, file);
+          await writeFile(`${file}.new`, aclXml(acls));
+          await rename(`${file}.new`, file);
         },
         async close() {
           await kms.close();
@@ -153,7 +155,7 @@ export function defineKmsBehaviours(target: BehaviourTarget): void {
     if (hadoop) {
       if (body !== '') expect(body).toContain(message);
     } else {
-      expect(JSON.parse(body).RemoteException.message).toBe(message);
+      expect(remoteExceptionOf(body).message).toBe(message);
     }
   };
   /**
@@ -647,7 +649,7 @@ export function defineKmsBehaviours(target: BehaviourTarget): void {
     const eek = await kms.as('alice').generateEncryptedKey('k1');
     const generate = await kms.raw('GET', '/kms/v1/key/k1/_eek?eek_op=bogus&user.name=alice');
     expect(generate.status).toBe(400);
-    expect(JSON.parse(generate.body).RemoteException.exception).toBe('IllegalArgumentException');
+    expect(remoteExceptionOf(generate.body).exception).toBe('IllegalArgumentException');
     const body = JSON.stringify({
       name: 'k1',
       iv: eek.iv.toString('base64url'),
