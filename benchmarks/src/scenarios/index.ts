@@ -30,31 +30,31 @@ export interface RegisteredScenario {
 
 export const registry: readonly RegisteredScenario[] = [
   {
-    scenario: locksScenario as Scenario,
+    scenario: locksScenario,
     source: '—',
     compares:
       'acquire/release of the core `ReadWriteLock` and `Mutex` against a bare async-mutex `Mutex` and no lock',
-    summary: locksSummary as ScenarioSummary,
+    summary: locksSummary,
   },
   {
-    scenario: secureRandomScenario as Scenario,
+    scenario: secureRandomScenario,
     source: 'HADOOP-16011',
     compares:
       "one connection's key and IV draw: the Hadoop-style device reader per op against Node's CSPRNG calls and the pooled CSPRNG, 1 and 10 threads",
-    summary: secureRandomSummary as ScenarioSummary,
+    summary: secureRandomSummary,
   },
   {
-    scenario: tokenManagerScenario as Scenario,
+    scenario: tokenManagerScenario,
     source: 'HADOOP-20045',
     compares:
       'in-process verification while tokens are created in ZooKeeper: global lock vs staged vs staged + coalesced',
-    summary: tokenManagerSummary as ScenarioSummary,
+    summary: tokenManagerSummary,
   },
   {
-    scenario: kmsHttpScenario as Scenario,
+    scenario: kmsHttpScenario,
     source: 'HADOOP-20045',
     compares: 'the end-to-end KMS matrix over HTTP: original vs fixed vs fixed + coalesced, per mix',
-    summary: kmsHttpSummary as ScenarioSummary,
+    summary: kmsHttpSummary,
   },
   {
     scenario: coldClientScenario,

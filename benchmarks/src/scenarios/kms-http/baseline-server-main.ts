@@ -8,6 +8,7 @@ import Fastify from 'fastify';
 const key = randomBytes(20);
 const payload = randomBytes(64);
 const app = Fastify({ logger: false });
+// eslint-disable-next-line @typescript-eslint/require-await -- async like the KMS routes it is the baseline of, so both pay for the same promise
 app.get('/baseline', async () => ({ mac: createHmac('sha1', key).update(payload).digest('base64url') }));
 await app.listen({ host: '127.0.0.1', port: 0 });
 const address = app.server.address();

@@ -55,7 +55,7 @@ export async function measureContended(
   const section = async (): Promise<void> => {
     inside++;
     if (inside > maxHolders) maxHolders = inside;
-    await undefined;
+    await Promise.resolve();
     inside--;
     sink++;
   };

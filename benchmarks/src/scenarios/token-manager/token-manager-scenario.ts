@@ -143,7 +143,9 @@ async function countChildren(
   path: string,
 ): Promise<number> {
   return new Promise((resolve, reject) =>
-    client.getChildren(path, (error, children) => (error ? reject(error) : resolve(children.length))),
+    client.getChildren(path, (error, children) =>
+      error ? reject(new Error(`getChildren ${path} failed`, { cause: error })) : resolve(children.length),
+    ),
   );
 }
 
@@ -207,7 +209,7 @@ async function report(
     rows.map((r) => [
       r.mix,
       ...s.modes.map((m) =>
-        r.verify[m] ? formatSiWithRange(r.verify[m]!.median, r.verify[m]!.min, r.verify[m]!.max) : '—',
+        r.verify[m] ? formatSiWithRange(r.verify[m].median, r.verify[m].min, r.verify[m].max) : '—',
       ),
       ...(s.modes.includes('global') && s.modes.includes('staged')
         ? [
@@ -237,8 +239,8 @@ async function report(
     ],
     rows.map((r) => [
       r.mix,
-      ...s.modes.map((m) => (r.verifyP99[m] ? formatMs(r.verifyP99[m]!.median) : '—')),
-      ...s.modes.map((m) => (r.createP99[m] ? formatMs(r.createP99[m]!.median) : '—')),
+      ...s.modes.map((m) => (r.verifyP99[m] ? formatMs(r.verifyP99[m].median) : '—')),
+      ...s.modes.map((m) => (r.createP99[m] ? formatMs(r.createP99[m].median) : '—')),
     ]),
   );
   await ctx.results.writeChart(
