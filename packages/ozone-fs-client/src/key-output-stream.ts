@@ -51,7 +51,8 @@ export class KeyOutputStream {
   #block: OpenBlock | undefined;
   #written = 0;
   #closed = false;
-  #failed: unknown;
+  // Boxed, so that whatever was thrown (even undefined) is rethrown as it was.
+  #failed: { error: unknown } | undefined;
 
   /** @internal built by OzoneClient#createKey */
   constructor(ctx: ClientContext, session: OpenKeySession, layout: KeyWriteLayout) {
@@ -73,7 +74,7 @@ export class KeyOutputStream {
     try {
       while (this.#pendingBytes >= this.#nextChunkBytes()) await this.#flushChunk(this.#nextChunkBytes());
     } catch (err) {
-      this.#failed = err;
+      this.#failed = { error: err };
       throw err;
     }
   }
@@ -111,7 +112,7 @@ export class KeyOutputStream {
 
   #check(): void {
     if (this.#closed) throw new OzoneClosedError('the key output stream');
-    if (this.#failed !== undefined) throw this.#failed;
+    if (this.#failed !== undefined) throw this.#failed.error;
   }
 
   /** The size of the next chunk: a whole chunk, or what is left of the current block. */

@@ -48,11 +48,9 @@ describe('ReadChunk', () => {
     const v0 = await channel.send(v0request, 5000);
     expect(v0.readChunk?.dataBuffers).toBeNull();
     expect(Buffer.from(v0.readChunk?.data ?? []).equals(contractKeyBytes(50_000, 8))).toBe(true);
-    expect(
-      Buffer.concat((v1.readChunk?.dataBuffers?.buffers ?? []) as Uint8Array[]).equals(
-        contractKeyBytes(50_000, 8),
-      ),
-    ).toBe(true);
+    expect(Buffer.concat(v1.readChunk?.dataBuffers?.buffers ?? []).equals(contractKeyBytes(50_000, 8))).toBe(
+      true,
+    );
   });
 
   it('a block the datanode does not have answers NO_SUCH_BLOCK as a typed error', async () => {

@@ -15,8 +15,10 @@ function cacheKey(uri: string, options: OzoneFileSystemOptions): string {
 function cacheDisabled(uri: string, options: OzoneFileSystemOptions): boolean {
   const key = `fs.${parseOzoneUri(uri).authority.scheme}.impl.disable.cache`;
   const p = options.properties;
-  const value = p instanceof Map ? p.get(key) : (p as Readonly<Record<string, string>> | undefined)?.[key];
-  return value?.trim().toLowerCase() === 'true';
+  // Taken as unknown: `instanceof Map` narrows the properties to Map<any, any>.
+  const value: unknown =
+    p instanceof Map ? p.get(key) : (p as Readonly<Record<string, string>> | undefined)?.[key];
+  return typeof value === 'string' && value.trim().toLowerCase() === 'true';
 }
 
 /** The shared instance for the URI's scheme and authority and the user (created on first use). */

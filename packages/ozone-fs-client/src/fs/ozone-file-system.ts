@@ -78,8 +78,10 @@ function isStatus(err: unknown, ...statuses: string[]): err is OmStatusError {
 
 function property(properties: OzoneFileSystemOptions['properties'], key: string): string | undefined {
   if (!properties) return undefined;
-  if (properties instanceof Map) return properties.get(key);
-  return (properties as Readonly<Record<string, string>>)[key];
+  // Taken as unknown: `instanceof Map` narrows the properties to Map<any, any>.
+  const value: unknown =
+    properties instanceof Map ? properties.get(key) : (properties as Readonly<Record<string, string>>)[key];
+  return typeof value === 'string' ? value : undefined;
 }
 
 /**

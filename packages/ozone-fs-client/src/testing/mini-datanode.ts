@@ -8,7 +8,7 @@ import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ServerCredentials } from '@grpc/grpc-js';
-import { Server, type ServerDuplexStream, type UntypedServiceImplementation } from '@grpc/grpc-js';
+import { Server, type ServerDuplexStream } from '@grpc/grpc-js';
 import { OzoneError } from '../ozone-errors.js';
 import { rawMethod } from '../internal/grpc/raw-bytes.js';
 import { checksumTypeName, findChecksumMismatch } from '../internal/checksum.js';
@@ -144,7 +144,7 @@ export class MiniDatanode {
     });
     server.addService(serviceDefinition, {
       send: (call: ServerDuplexStream<Buffer, Buffer>) => this.#onStream(call),
-    } as UntypedServiceImplementation);
+    });
     this.#port = await new Promise<number>((resolve, reject) =>
       server.bindAsync(`127.0.0.1:${port}`, this.#credentials, (err, bound) =>
         err ? reject(err) : resolve(bound),

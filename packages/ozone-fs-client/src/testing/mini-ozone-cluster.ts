@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Server, ServerCredentials, type UntypedServiceImplementation } from '@grpc/grpc-js';
+import { Server, ServerCredentials } from '@grpc/grpc-js';
 import { OzoneError } from '../ozone-errors.js';
 import { rawMethod } from '../internal/grpc/raw-bytes.js';
 import { OM_SUBMIT_REQUEST_PATH } from '../internal/grpc/om-transport.js';
@@ -213,7 +213,7 @@ export async function startMiniOzoneCluster(
     }
     const om = new MiniOm(join(dir), () => started.map((d) => ({ uuid: d.uuid, port: d.port })));
     omServer = new Server({ 'grpc.max_receive_message_length': 128 * 1024 * 1024 });
-    omServer.addService(omServiceDefinition, { submitRequest: om.handle } as UntypedServiceImplementation);
+    omServer.addService(omServiceDefinition, { submitRequest: om.handle });
     const server = omServer;
     const omPort = await new Promise<number>((resolve, reject) =>
       server.bindAsync(`127.0.0.1:${options.omPort ?? 0}`, credentials, (err, port) =>
