@@ -118,7 +118,9 @@ describe('spawnServer', () => {
       );
       expect(logged).toBe(true);
       parent.kill('SIGKILL');
-      const gone = await pollUntil(async () => (isAlive(pid) ? undefined : true), { timeoutMs: 30_000 });
+      const gone = await pollUntil(() => Promise.resolve(isAlive(pid) ? undefined : true), {
+        timeoutMs: 30_000,
+      });
       expect(gone).toBe(true);
       const removed = await pollUntil(
         async () => ((await stat(serverDir).catch(() => undefined)) ? undefined : true),

@@ -1,6 +1,7 @@
-import { InvalidOptionError } from '@fastpath/core';
+import { InvalidOptionError, FastpathError } from '@fastpath/core';
 import { checkKeysToWrite } from './key-spec.js';
 import { resolveRealOzoneClusterOptions } from './real-ozone-cluster-options.js';
+import { expectError } from '@fastpath/test-support';
 
 const key = { volume: 'vol1', bucket: 'bucket1', key: 'dir/k', size: 10 };
 
@@ -52,6 +53,8 @@ describe('resolveRealOzoneClusterOptions', () => {
     [{ configuration: { 'ozone.om.grpc.port': '9000' } }, 'configuration.ozone.om.grpc.port'],
     [{ configuration: { a: 'x\ny' } }, 'configuration.a'],
   ])('refuses %j naming %s', (options, option) => {
-    expect(() => resolveRealOzoneClusterOptions(options)).toThrow(expect.objectContaining({ option }));
+    expect(expectError(() => resolveRealOzoneClusterOptions(options), FastpathError)).toMatchObject({
+      option,
+    });
   });
 });

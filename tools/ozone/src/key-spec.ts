@@ -77,7 +77,10 @@ export function checkKeysToWrite(
   keys: readonly KeyToWrite[],
   defaultReplication: OzoneKeyReplication,
 ): KeyToWrite[] {
-  if (!Array.isArray(keys)) throw new InvalidOptionError('keys', 'expected an array of keys to write');
+  // Checked for plain-JavaScript callers, on an unknown-typed alias: Array.isArray on the
+  // argument itself would narrow the readonly array to any[].
+  const given: unknown = keys;
+  if (!Array.isArray(given)) throw new InvalidOptionError('keys', 'expected an array of keys to write');
   return keys.map((spec, i) => {
     const at = `keys[${i}]`;
     if (typeof spec !== 'object' || spec === null) throw new InvalidOptionError(at, 'expected an object');

@@ -6,6 +6,7 @@ import {
   httpColumnsInCatalogue,
   httpRowsInSource,
   type CatalogueDiff,
+  type HttpAnswerRow,
 } from './error-catalogue.js';
 import { checkBoundaries, type Violation } from './boundaries.js';
 import { listSourceFiles, readImports } from './import-scanner.js';
@@ -33,7 +34,9 @@ export function checkRepository(root: string): RepositoryReport {
     (f) => !/\.test\.ts$/.test(f) && readFileSync(join(root, f), 'utf8').includes('KMS_ERROR_CATALOGUE = '),
   );
   const table =
-    tableFile === undefined ? new Map() : httpRowsInSource(readFileSync(join(root, tableFile), 'utf8'));
+    tableFile === undefined
+      ? new Map<string, HttpAnswerRow>()
+      : httpRowsInSource(readFileSync(join(root, tableFile), 'utf8'));
   const httpColumns =
     table.size === 0
       ? ['no KMS_ERROR_CATALOGUE table found in the sources']

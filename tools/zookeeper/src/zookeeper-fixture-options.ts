@@ -102,7 +102,10 @@ export function resolveFixtureOptions(options: ZooKeeperFixtureOptions): Resolve
     );
   }
   const jvmArgs = options.jvmArgs ?? d.jvmArgs;
-  if (!Array.isArray(jvmArgs) || jvmArgs.some((arg) => typeof arg !== 'string')) {
+  // Checked on an unknown-typed alias: Array.isArray on jvmArgs itself would narrow the readonly
+  // array to any[].
+  const givenJvmArgs: unknown = jvmArgs;
+  if (!Array.isArray(givenJvmArgs) || givenJvmArgs.some((arg) => typeof arg !== 'string')) {
     throw new InvalidOptionError('jvmArgs', 'expected an array of strings');
   }
   const extraConfig = options.extraConfig ?? d.extraConfig;

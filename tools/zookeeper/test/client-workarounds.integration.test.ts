@@ -109,7 +109,7 @@ describe('@fastpath/zookeeper-client workarounds, against a real ZooKeeper', () 
     try {
       proxy.freeze();
       proxy.dropAll(); // the library reconnects to a relay that never answers its handshake
-      await eventually(async () => expect(stalled).toBe(1), 15_000);
+      await eventually(() => expect(stalled).toBe(1), 15_000);
       // The library itself is still waiting: only the watch noticed.
       expect(client.getState().name).not.toBe('SYNC_CONNECTED');
     } finally {
@@ -128,7 +128,8 @@ describe('@fastpath/zookeeper-client workarounds, against a real ZooKeeper', () 
           client,
           '/pw',
           (type, path) => events.push([type, path]),
-          (error) => (error ? reject(error as Error) : resolve()),
+          (error) =>
+            error ? reject(new Error('adding the persistent watch failed', { cause: error })) : resolve(),
         ),
       );
       // A one-shot watch on the same client still fires: the library's own dispatch is kept.
@@ -146,7 +147,7 @@ describe('@fastpath/zookeeper-client workarounds, against a real ZooKeeper', () 
       await zkCreate(admin, '/pwx'); // beside the path, not below it
       await zkCreate(admin, '/other');
       expect(await within(oneShot, 10_000, 'the one-shot watch')).toBe('NODE_CREATED');
-      await eventually(async () => expect(events).toHaveLength(4), 10_000);
+      await eventually(() => expect(events).toHaveLength(4), 10_000);
       expect(events).toEqual([
         [ZK_EVENT_NODE_CREATED, '/pw/a'],
         [ZK_EVENT_NODE_CREATED, '/pw/a/b'],

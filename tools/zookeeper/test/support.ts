@@ -1,7 +1,11 @@
 // Helpers shared by the integration tests: bounded waits on conditions, never fixed sleeps.
 
 /** Calls `fn` until it resolves, pausing `intervalMs` between failures; rethrows the last error after `timeoutMs`. */
-export async function eventually<T>(fn: () => Promise<T>, timeoutMs: number, intervalMs = 100): Promise<T> {
+export async function eventually<T>(
+  fn: () => T | Promise<T>,
+  timeoutMs: number,
+  intervalMs = 100,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {

@@ -217,10 +217,12 @@ class Cluster implements ZooKeeperFixture {
 
   async resume(node: number): Promise<void> {
     const target = this.#node(node);
-    return target.serialize(async () => {
-      if (target.state !== 'paused') return;
-      target.signal('SIGCONT');
-      target.markPaused(false);
+    return target.serialize(() => {
+      if (target.state === 'paused') {
+        target.signal('SIGCONT');
+        target.markPaused(false);
+      }
+      return Promise.resolve();
     });
   }
 
