@@ -3,7 +3,9 @@
 // nothing at run time.
 import type * as PromClient from 'prom-client';
 import type * as HdrHistogram from 'hdr-histogram-js';
-import packageRequire from './package-require.cjs';
+// Outside src/ so that it reaches dist/'s sibling unchanged however the package is compiled:
+// `../../commonjs/` is the same folder from src/internal/ and from dist/internal/.
+import packageRequire from '../../commonjs/package-require.cjs';
 
 let promClientModule: typeof PromClient | undefined;
 let hdrHistogramModule: typeof HdrHistogram | undefined;
