@@ -3,7 +3,7 @@
 // next, a damaged one ignored and rebuilt, none with FASTPATH_CODE_CACHE=off, and the command
 // working the same whatever happens to the cache.
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -49,11 +49,9 @@ async function cat(env: Record<string, string>, options: readonly string[] = [])
 }
 
 beforeAll(async () => {
-  // Inside the package (node_modules/.cache, which git ignores), as dist/ is: the bundle requires
-  // its native addon from node_modules, which a folder in /tmp cannot see.
-  const cacheRoot = join(packageDir, 'node_modules', '.cache');
-  mkdirSync(cacheRoot, { recursive: true });
-  dir = mkdtempSync(join(cacheRoot, 'fastpath-ozone-bundle-'));
+  // One folder below the package, as dist/fastpath-ozone.cjs is (git ignores .bundle-test-*): the
+  // bundle requires its native addons from the package's node_modules and native/ folder.
+  dir = mkdtempSync(join(packageDir, '.bundle-test-'));
   bundle = join(dir, 'fastpath-ozone.cjs');
   await execFileP(process.execPath, [join(packageDir, 'scripts/bundle-cli.mjs'), bundle], {
     timeout: 120_000,
