@@ -24,6 +24,7 @@ import { listenError } from './internal/http/listen-error.js';
 import { KmsInput } from './internal/operations/kms-input.js';
 import { KmsMetrics } from './internal/http/kms-metrics.js';
 import { KmsOperations } from './internal/operations/kms-operations.js';
+import { TokenOperations } from './internal/operations/token-operations.js';
 import { KmsConfigError } from './kms-errors.js';
 import { SILENT_LOGGER, type KmsLogger } from './internal/kms-logger.js';
 import { KeyProvider } from './internal/keys/key-provider.js';
@@ -344,6 +345,7 @@ export async function startKmsServer(
     const startedMs = Date.now();
     const app = buildKmsApp({
       operations,
+      tokens: new TokenOperations(tokens),
       input,
       logger,
       authenticator,

@@ -62,6 +62,10 @@ export function javaExceptionText(error: unknown): string {
   return 'java.io.IOException: token operation failed';
 }
 
+/** Hadoop's text for a token that does not decode, sent before the token store is asked. */
+export const NOT_A_TOKEN =
+  'org.apache.hadoop.security.token.SecretManager$InvalidToken: the token is not a URL-safe base64 string';
+
 /** Whether a token-manager error is about the token or the caller (Hadoop's IOExceptions), not the store. */
 export function isTokenRefusal(error: unknown): boolean {
   return error instanceof AccessControlError || error instanceof InvalidTokenError;

@@ -1,14 +1,8 @@
 import type { Socket } from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { FastpathError } from '@fastpath/core';
-import type { KmsUser } from '../acl/kms-user.js';
 import type { KmsAudit } from '../audit/kms-audit.js';
-import {
-  DELEGATION_TOKEN_OPERATIONS,
-  PSEUDO_AUTH,
-  type AuthRequest,
-  type KmsAuthenticator,
-} from '../auth/kms-authenticator.js';
+import { PSEUDO_AUTH, type AuthRequest, type KmsAuthenticator } from '../auth/kms-authenticator.js';
 import { normaliseAddress } from '../auth/proxy-users.js';
 import {
   KMS_ERROR_CATALOGUE,
@@ -20,19 +14,12 @@ import {
 import { KmsRequestError } from '../../kms-errors.js';
 import type { KmsLogger } from '../kms-logger.js';
 import type { KmsInput } from '../operations/kms-input.js';
+import type { KmsOperations } from '../operations/kms-operations.js';
+import type { TokenOperations } from '../operations/token-operations.js';
+import { registerKeyRoutes, routableUrl } from './key-routes.js';
+import { kmsParams, pathOf, type KmsRouteConfig } from './kms-request.js';
 import type { KmsMetrics } from './kms-metrics.js';
-import type { KmsOperations, OperationResult } from '../operations/kms-operations.js';
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** Who the request acts as, once authenticated. */
-    kmsUser: KmsUser | undefined;
-    /** The operation, for metrics and audit (a Hadoop `KMSOp` name, a DT operation, or a route name). */
-    kmsOp: string | undefined;
-    /** The query parameters, parsed once (form decoding, as Hadoop's filter does). */
-    kmsParams: URLSearchParams | undefined;
-  }
-}
+import { TOKEN_OPERATION_CONSTRAINT, isTokenOperation, registerTokenRoutes } from './token-routes.js';
 
 /** REST prefix of the KMS API. */
 export const KMS_REST_PREFIX = '/kms/v1/';
@@ -47,7 +34,10 @@ export interface KmsOpsEndpoints {
 
 /** What {@link buildKmsApp} assembles. */
 export interface KmsAppOptions {
+  /** The key operations. */
   operations: KmsOperations;
+  /** The delegation-token operations. */
+  tokens: TokenOperations;
   /** The checks of query parameters, run before authentication. */
   input: KmsInput;
   authenticator: KmsAuthenticator;
@@ -70,26 +60,22 @@ export interface KmsAppOptions {
   closing: () => boolean;
 }
 
-const KEY_SUFFIXES = new Set([
-  '_metadata',
-  '_currentversion',
-  '_versions',
-  '_eek',
-  '_invalidatecache',
-  '_reencryptbatch',
-]);
-
-/**
- * Builds the Fastify application: the authentication filter (cookie, delegation token,
- * `user.name`, `doas`, DT operations), the REST API v1 under `/kms/v1`, the operational endpoints
- * (`/metrics`, `/health`, `/build-info`), and Hadoop `RemoteException` bodies for every error,
- * including malformed requests, oversized bodies and headers, and unknown paths.
- */
 /** Methods some KMS path serves, for the `Allow` header of an `OPTIONS` answer. */
 const KMS_ALLOWED_METHODS = 'GET, POST, PUT, DELETE, OPTIONS';
+/** The methods the catch-all of `/kms/v1/*` answers 404 to (OPTIONS logs in on every path). */
+const CATCH_ALL_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'HEAD', 'PATCH'] as const;
 
+/**
+ * Builds the Fastify application, one request pipeline for every request: the router picks the
+ * route (a key operation by path and method, a delegation-token operation by its `op=` on any
+ * path under `/kms`, an operational endpoint), the request hook authenticates the caller as that
+ * route declares (cookie, delegation token, `user.name`, `doas`), and the handler runs the
+ * operation. Every error, including malformed requests, oversized bodies and headers and unknown
+ * paths, is answered through the error catalogue with Hadoop's `RemoteException` body, or, for
+ * the failures of token operations, as Hadoop's authentication filter answers them.
+ */
 export function buildKmsApp(options: KmsAppOptions): FastifyInstance {
-  const { operations, authenticator, audit, metrics } = options;
+  const { authenticator, audit, metrics } = options;
   const app = Fastify({
     logger: options.logLevel === 'silent' ? false : { level: options.logLevel },
     bodyLimit: options.http.maxBodyBytes,
@@ -97,7 +83,11 @@ export function buildKmsApp(options: KmsAppOptions): FastifyInstance {
     keepAliveTimeout: options.http.keepAliveTimeoutMs,
     return503OnClosing: false,
     forceCloseConnections: 'idle',
-    routerOptions: { maxParamLength: 1 << 20, ignoreDuplicateSlashes: false },
+    routerOptions: {
+      maxParamLength: 1 << 20,
+      ignoreDuplicateSlashes: false,
+    },
+    rewriteUrl: (req) => routableUrl(req.url ?? '/'),
     ...(options.tls
       ? {
           https: { cert: options.tls.cert, key: options.tls.key, maxHeaderSize: options.http.maxHeaderBytes },
@@ -105,17 +95,23 @@ export function buildKmsApp(options: KmsAppOptions): FastifyInstance {
       : { http: { maxHeaderSize: options.http.maxHeaderBytes } }),
     clientErrorHandler: (error, socket) => answerClientError(error, socket),
     frameworkErrors: (error, request, reply) => {
+      // A path the router cannot decode (bad percent-encoding). Fastify's message names the URL
+      // it routed; the caller's own URL is the one to name.
+      const message =
+        error.code === 'FST_ERR_BAD_URL'
+          ? `'${request.originalUrl}' is not a valid url component`
+          : error.message;
       void sendError(
         request,
         reply,
-        new KmsRequestError('ERR_KMS_BAD_REQUEST', `Malformed request URL: ${error.message}`),
+        new KmsRequestError('ERR_KMS_BAD_REQUEST', `Malformed request URL: ${message}`),
       );
     },
   });
 
+  app.addConstraintStrategy(TOKEN_OPERATION_CONSTRAINT);
   app.decorateRequest('kmsUser', undefined);
   app.decorateRequest('kmsOp', undefined);
-  app.decorateRequest('kmsParams', undefined);
 
   // One parser for every content type: Hadoop clients send JSON, sometimes without a type.
   app.removeAllContentTypeParsers();
@@ -136,14 +132,14 @@ export function buildKmsApp(options: KmsAppOptions): FastifyInstance {
 
   const authRequest = (request: FastifyRequest): AuthRequest => ({
     method: request.method,
-    params: params(request),
+    params: kmsParams(request),
     headers: request.headers,
     remoteAddress: normaliseAddress(request.socket.remoteAddress),
     secure: options.tls !== undefined,
   });
 
   const requestUrl = (request: FastifyRequest): string =>
-    `${options.tls ? 'https' : 'http'}://${request.headers.host ?? 'localhost'}${request.url}`;
+    `${options.tls ? 'https' : 'http'}://${request.headers.host ?? 'localhost'}${request.originalUrl}`;
 
   async function sendError(request: FastifyRequest, reply: FastifyReply, error: unknown): Promise<void> {
     const answer = toAnswer(error, request.id);
@@ -154,11 +150,18 @@ export function buildKmsApp(options: KmsAppOptions): FastifyInstance {
       // it to the answer's message. The path names keys, never secrets; the query is left out
       // because it may carry a token.
       options.logger.error(
-        `request ${request.id} ${request.method} ${pathOf(request.url)} answered ${answer.status}`,
+        `request ${request.id} ${request.method} ${pathOf(request.originalUrl)} answered ${answer.status}`,
         error,
       );
     }
     const code = error instanceof FastpathError ? error.code : undefined;
+    const tokenOperation = isTokenOperation(request.kmsOp);
+    if (tokenOperation && code === 'ERR_KMS_AUTHENTICATION_REQUIRED') {
+      // Getting or renewing a token without real authentication: Hadoop's pseudo handler
+      // answers 403 with its challenge and no body, and its filter leaves that as it is.
+      await reply.code(403).header('www-authenticate', PSEUDO_AUTH).send();
+      return;
+    }
     const authFailure =
       code === 'ERR_KMS_AUTHENTICATION_REQUIRED' || code === 'ERR_KMS_AUTHENTICATION_FAILED';
     if (authFailure) {
@@ -180,7 +183,7 @@ export function buildKmsApp(options: KmsAppOptions): FastifyInstance {
       audit.error(request.kmsUser.shortName, request.method, answer.body.RemoteException.message);
     }
     if (answer.retriable && answer.status === 503) reply.header('retry-after', '1');
-    if (code !== undefined && answeredByFilter(request.kmsOp, code)) {
+    if (tokenOperation && code !== undefined && FILTER_ANSWERED_CODES.has(code)) {
       // Hadoop's authentication filter answers the failures of its delegation-token handler
       // with the reason as the status line and no body; Hadoop's client reads the reason from
       // there, and a RemoteException body naming AuthenticationException (not an IOException)
@@ -193,17 +196,22 @@ export function buildKmsApp(options: KmsAppOptions): FastifyInstance {
   }
 
   app.setErrorHandler((error, request, reply) => sendError(request, reply, error));
-  app.setNotFoundHandler((request, reply) =>
-    sendError(
+  app.setNotFoundHandler((request, reply) => {
+    if (request.url.startsWith(KMS_REST_PREFIX)) request.kmsOp = 'NOT_FOUND';
+    return sendError(
       request,
       reply,
       new KmsRequestError(
         'ERR_KMS_NOT_FOUND',
-        `HTTP 404 Not Found: ${request.method} ${pathOf(request.url)}`,
+        `HTTP 404 Not Found: ${request.method} ${pathOf(request.originalUrl)}`,
       ),
-    ),
-  );
+    );
+  });
 
+  /**
+   * Authenticates the caller as its route declares, after the input checks of the query (so a
+   * refused name reaches no store), and records who it is: nothing else.
+   */
   app.addHook('onRequest', async (request, reply) => {
     const path = pathOf(request.url);
     // /health itself reports the shutdown (503 "closing"), for load balancers.
@@ -211,28 +219,21 @@ export function buildKmsApp(options: KmsAppOptions): FastifyInstance {
       throw new KmsRequestError('ERR_KMS_SHUTTING_DOWN', 'The KMS is shutting down');
     }
     if (path !== '/kms' && !path.startsWith('/kms/')) return;
+    const config = request.routeOptions.config;
+    const mode: KmsRouteConfig['kmsAuth'] = config.kmsAuth ?? 'request';
+    const op = config.kmsOp === undefined ? undefined : opOf(config.kmsOp, request);
     const auth = authRequest(request);
     options.input.queryParameters(auth.params);
-    const dtOp = authenticator.delegationTokenOperation(auth);
-    if (dtOp !== undefined) {
-      request.kmsOp = dtOp;
-      const answer = await authenticator.delegationTokenReply(dtOp, auth);
-      request.kmsUser = answer.user;
-      reply.code(answer.status).headers(answer.headers);
-      return reply.send(answer.body === '' ? undefined : answer.body);
+    if (mode !== 'request') {
+      request.kmsOp = op;
+      if (mode !== 'none') request.kmsUser = authenticator.authenticateLogin(auth, mode === 'cancel');
+      return;
     }
     request.kmsOp = 'KMS';
     const outcome = await authenticator.authenticate(auth);
     request.kmsUser = outcome.user;
     if (outcome.setCookie !== undefined) reply.header('set-cookie', outcome.setCookie);
-    if (request.method === 'OPTIONS') {
-      // Hadoop's clients log in with `OPTIONS <call URL>?user.name=…` before the call (its
-      // Kerberos authenticator falling back to the pseudo one) and need 200 with the hadoop.auth
-      // cookie; Hadoop's KMS answers OPTIONS on every path under /kms once authenticated. The
-      // answer touches no key and writes no audit line.
-      return reply.code(200).header('allow', KMS_ALLOWED_METHODS).send();
-    }
-    return undefined;
+    if (op !== undefined) request.kmsOp = op;
   });
 
   // While shutting down, every answer closes its connection, so a keep-alive client does not
@@ -246,15 +247,39 @@ export function buildKmsApp(options: KmsAppOptions): FastifyInstance {
     metrics.observe(request.kmsOp ?? 'OTHER', reply.statusCode, reply.elapsedTime / 1000);
   });
 
+  registerKeyRoutes(app, options.operations, (request, name) => {
+    const base = requestUrl(request);
+    const at = base.lastIndexOf('/keys');
+    return `${base.slice(0, at)}/key/${encodeURIComponent(name)}`;
+  });
+  // The routes Hadoop's authentication filter answers before any resource, so they never read
+  // a body: the token operations and the OPTIONS log-in. Their scope's one parser leaves it unread.
+  void app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
+    registerTokenRoutes(scope, options.tokens);
+    for (const url of ['/kms', '/kms/*']) {
+      // Hadoop's clients log in with `OPTIONS <call URL>?user.name=…` before the call (its
+      // Kerberos authenticator falling back to the pseudo one) and need 200 with the hadoop.auth
+      // cookie; Hadoop's KMS answers OPTIONS on every path under /kms once authenticated. The
+      // answer touches no key and writes no audit line.
+      scope.options(url, { config: { kmsAuth: 'request', kmsOp: 'KMS' } }, (_request, reply) =>
+        reply.code(200).header('allow', KMS_ALLOWED_METHODS).send(),
+      );
+    }
+  });
+  // Paths under /kms/v1/ that no operation serves: 404 once authenticated. A wildcard route
+  // (not the not-found handler) so that bad percent-encoding anywhere in them is a 400.
   app.route({
-    method: ['GET', 'POST', 'PUT', 'DELETE', 'HEAD', 'OPTIONS', 'PATCH'],
+    method: [...CATCH_ALL_METHODS],
     url: `${KMS_REST_PREFIX}*`,
-    handler: async (request, reply) => {
-      const result = await dispatch(request, operations, requestUrl);
-      if (result.headers) reply.headers(result.headers);
-      reply.code(result.status);
-      if (result.body === undefined) return reply.send();
-      return reply.type(JSON_TYPE).send(JSON.stringify(result.body));
+    config: { kmsAuth: 'request', kmsOp: 'NOT_FOUND' },
+    exposeHeadRoute: false,
+    handler: (request) => {
+      throw new KmsRequestError(
+        'ERR_KMS_NOT_FOUND',
+        `HTTP 404 Not Found: ${request.method} ${pathOf(request.originalUrl)}`,
+      );
     },
   });
 
@@ -276,16 +301,16 @@ export function buildKmsApp(options: KmsAppOptions): FastifyInstance {
   return app;
 }
 
+function opOf(op: KmsRouteConfig['kmsOp'], request: FastifyRequest): string {
+  return typeof op === 'string' ? op : op(kmsParams(request));
+}
+
 /** The codes a delegation-token operation fails with that Hadoop answers from its filter. */
 const FILTER_ANSWERED_CODES: ReadonlySet<string> = new Set([
   'ERR_KMS_BAD_REQUEST',
   'ERR_KMS_AUTHENTICATION_FAILED',
   'ERR_KMS_TOKEN_CANCEL_FAILED',
 ]);
-
-function answeredByFilter(op: string | undefined, code: string): boolean {
-  return op !== undefined && op in DELEGATION_TOKEN_OPERATIONS && FILTER_ANSWERED_CODES.has(code);
-}
 
 /**
  * A message as an HTTP reason phrase: its first line, with what a status line cannot carry
@@ -297,23 +322,9 @@ function reasonPhrase(message: string): string {
   return line.replace(/[^\t\x20-\x7e\xa0-\xff]/g, '?');
 }
 
-function params(request: FastifyRequest): URLSearchParams {
-  if (request.kmsParams === undefined) {
-    const url = request.url;
-    const q = url.indexOf('?');
-    request.kmsParams = new URLSearchParams(q === -1 ? '' : url.slice(q + 1));
-  }
-  return request.kmsParams;
-}
-
-function pathOf(url: string): string {
-  const q = url.indexOf('?');
-  return q === -1 ? url : url.slice(0, q);
-}
-
 /**
- * Maps Fastify's own errors (body too large, bad content length, …) into the code table. A 500
- * names the request id, so an operator finds the log line of the fault.
+ * Maps Fastify's own errors (body too large, bad content length, a failed schema validation, …)
+ * into the code table. A 500 names the request id, so an operator finds the log line of the fault.
  */
 function toAnswer(error: unknown, requestId: string): ErrorAnswer {
   const answer = mapError(error);
@@ -333,6 +344,8 @@ function mapError(error: unknown): ErrorAnswer {
   }
   const status = typeof fastifyError.statusCode === 'number' ? fastifyError.statusCode : 500;
   if (status >= 400 && status < 500) {
+    // Fastify's 4xx, schema validation (FST_ERR_VALIDATION, 400) among them: Hadoop's
+    // IllegalArgumentException body with Fastify's status.
     const mapping: KmsErrorMapping = { ...KMS_ERROR_CATALOGUE.ERR_KMS_BAD_REQUEST.http, status };
     return {
       status,
@@ -341,95 +354,6 @@ function mapError(error: unknown): ErrorAnswer {
     };
   }
   return errorAnswer(error);
-}
-
-function decodeSegment(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    throw new KmsRequestError('ERR_KMS_BAD_REQUEST', 'Malformed URL path: invalid percent-encoding');
-  }
-}
-
-async function dispatch(
-  request: FastifyRequest,
-  operations: KmsOperations,
-  requestUrl: (request: FastifyRequest) => string,
-): Promise<OperationResult> {
-  const user = request.kmsUser as KmsUser;
-  const q = params(request);
-  const path = pathOf(request.url);
-  const segments = path.slice(KMS_REST_PREFIX.length).split('/').map(decodeSegment);
-  const method = request.method;
-  const body: unknown = request.body;
-  const [head, ...tail] = segments;
-
-  const route = (
-    op: string,
-    handlers: Partial<Record<string, () => OperationResult | Promise<OperationResult>>>,
-  ) => {
-    request.kmsOp = op;
-    const handler = handlers[method];
-    if (handler === undefined) {
-      throw new KmsRequestError(
-        'ERR_KMS_METHOD_NOT_ALLOWED',
-        `HTTP method ${method} is not allowed on ${path}`,
-      );
-    }
-    return handler();
-  };
-
-  if (head === 'keys' && tail.length === 0) {
-    const keyUrl = (name: string): string => {
-      const base = requestUrl(request);
-      const at = base.lastIndexOf('/keys');
-      return `${base.slice(0, at)}/key/${encodeURIComponent(name)}`;
-    };
-    return route('CREATE_KEY', { POST: () => operations.createKey(user, body, keyUrl) });
-  }
-  if (head === 'keys' && tail.length === 1 && tail[0] === 'names') {
-    return route('GET_KEYS', { GET: () => operations.getKeyNames(user) });
-  }
-  if (head === 'keys' && tail.length === 1 && tail[0] === 'metadata') {
-    return route('GET_KEYS_METADATA', { GET: () => operations.getKeysMetadata(user, q.getAll('key')) });
-  }
-  if (head === 'key' && tail.length > 0) {
-    const last = tail[tail.length - 1] as string;
-    const suffix = tail.length > 1 && KEY_SUFFIXES.has(last) ? last : undefined;
-    const name = (suffix === undefined ? tail : tail.slice(0, -1)).join('/');
-    switch (suffix) {
-      case undefined:
-        if (method === 'GET') return route('GET_METADATA', { GET: () => operations.getMetadata(user, name) });
-        if (method === 'DELETE')
-          return route('DELETE_KEY', { DELETE: () => operations.deleteKey(user, name) });
-        return route('ROLL_NEW_VERSION', { POST: () => operations.rolloverKey(user, name, body) });
-      case '_metadata':
-        return route('GET_METADATA', { GET: () => operations.getMetadata(user, name) });
-      case '_currentversion':
-        return route('GET_CURRENT_KEY', { GET: () => operations.getCurrentVersion(user, name) });
-      case '_versions':
-        return route('GET_KEY_VERSIONS', { GET: () => operations.getKeyVersions(user, name) });
-      case '_eek':
-        return route('GENERATE_EEK', {
-          GET: () => operations.generateEeks(user, name, q.get('eek_op'), q.get('num_keys')),
-        });
-      case '_invalidatecache':
-        return route('INVALIDATE_CACHE', { POST: () => operations.invalidateCache(user, name) });
-      case '_reencryptbatch':
-        return route('REENCRYPT_EEK_BATCH', { POST: () => operations.reencryptBatch(user, name, body) });
-    }
-  }
-  if (head === 'keyversion' && tail.length > 0) {
-    const last = tail[tail.length - 1] as string;
-    if (tail.length > 1 && last === '_eek') {
-      const versionName = tail.slice(0, -1).join('/');
-      const op = q.get('eek_op') === 'reencrypt' ? 'REENCRYPT_EEK' : 'DECRYPT_EEK';
-      return route(op, { POST: () => operations.handleEek(user, versionName, q.get('eek_op'), body) });
-    }
-    return route('GET_KEY_VERSION', { GET: () => operations.getKeyVersion(user, tail.join('/')) });
-  }
-  request.kmsOp = 'NOT_FOUND';
-  throw new KmsRequestError('ERR_KMS_NOT_FOUND', `HTTP 404 Not Found: ${method} ${path}`);
 }
 
 /** Answers a connection-level error (headers too large, timeout, garbage) with a Hadoop body. */

@@ -14,12 +14,16 @@ import {
   type MetadataJson,
 } from './kms-json.js';
 
-/** What an operation answers: status, JSON body (or none) and extra headers. */
-export interface OperationResult {
-  readonly status: number;
-  readonly body?: unknown;
-  readonly headers?: Readonly<Record<string, string>>;
+/** A key created: its name (for its address) and its first version. */
+export interface CreatedKey {
+  readonly name: string;
+  readonly version: KeyVersionJson;
 }
+
+/** What a decrypt or reencrypt answers: a key version (the DEK) or the re-encrypted EEK. */
+export type EekAnswer =
+  | { readonly kind: 'decrypt'; readonly value: KeyVersionJson }
+  | { readonly kind: 'reencrypt'; readonly value: EekJson };
 
 /** What {@link KmsOperations} works with. */
 export interface KmsOperationsOptions {
@@ -46,7 +50,8 @@ const EEK_REENCRYPT = 'reencrypt';
  * (`hadoop.kms.acl.*` minus blacklists), then the key ACL of the key's ACL name, then the key
  * operation, then the audit line. Every parameter and the whole body are checked first (through
  * {@link KmsInput}), so a refused request writes no audit line of success and changes no key.
- * Independent of HTTP, so each rule is tested on its own.
+ * Independent of HTTP: each returns Hadoop's JSON value (or nothing) and fails with a typed
+ * `KmsRequestError`, whose code the HTTP layer answers through the error catalogue.
  */
 export class KmsOperations {
   readonly #o: KmsOperationsOptions;
@@ -55,14 +60,12 @@ export class KmsOperations {
     this.#o = options;
   }
 
-  /** `POST /v1/keys`. `keyUrl` builds the `Location` of the new key. */
-  async createKey(user: KmsUser, body: unknown, keyUrl: (name: string) => string): Promise<OperationResult> {
+  /** `POST /v1/keys`. */
+  async createKey(user: KmsUser, body: unknown): Promise<CreatedKey> {
     const { name, cipher, bitLength, description, attributes, material } = this.#o.input.createKey(
       body,
       this.#o.keyDefaults,
     );
-    // Built before the key exists: nothing may fail between the store and the answer.
-    const location = keyUrl(name);
     this.#assertAccess('CREATE', user, 'CREATE_KEY', name);
     if (material !== undefined) this.#assertAccess('SET_KEY_MATERIAL', user, 'CREATE_KEY', name);
     if (this.#o.keyAuthorization) this.#authorizeCreate(user, name, attributes);
@@ -79,21 +82,20 @@ export class KmsOperations {
       name,
       `UserProvidedMaterial:${material !== undefined} Description:${description}`,
     );
-    return { status: 201, body: this.#withheldUnlessGet(user, version), headers: { location } };
+    return { name, version: this.#withheldUnlessGet(user, version) };
   }
 
   /** `DELETE /v1/key/<name>`. */
-  async deleteKey(user: KmsUser, name: string): Promise<OperationResult> {
+  async deleteKey(user: KmsUser, name: string): Promise<void> {
     this.#o.input.keyName(name);
     this.#assertAccess('DELETE', user, 'DELETE_KEY', name);
     this.#keyAccess(user, name, 'MANAGEMENT', 'DELETE_KEY');
     await this.#o.keys.deleteKey(name);
     this.#o.audit.ok(user.shortName, 'DELETE_KEY', name, '');
-    return { status: 200 };
   }
 
   /** `POST /v1/key/<name>`: a new version, with optional material. */
-  async rolloverKey(user: KmsUser, name: string, body: unknown): Promise<OperationResult> {
+  async rolloverKey(user: KmsUser, name: string, body: unknown): Promise<KeyVersionJson> {
     this.#o.input.keyName(name);
     const material = this.#o.input.rolloverMaterial(body);
     this.#assertAccess('ROLLOVER', user, 'ROLL_NEW_VERSION', name);
@@ -106,84 +108,78 @@ export class KmsOperations {
       name,
       `UserProvidedMaterial:${material !== undefined} NewVersion:${version.versionName}`,
     );
-    return { status: 200, body: this.#withheldUnlessGet(user, version) };
+    return this.#withheldUnlessGet(user, version);
   }
 
   /** `POST /v1/key/<name>/_invalidatecache`. EEKs are never queued here, so nothing is stale. */
-  invalidateCache(user: KmsUser, name: string): OperationResult {
+  invalidateCache(user: KmsUser, name: string): void {
     this.#o.input.keyName(name);
     this.#assertAccess('ROLLOVER', user, 'INVALIDATE_CACHE', name);
     this.#keyAccess(user, name, 'MANAGEMENT', 'INVALIDATE_CACHE');
     this.#o.audit.ok(user.shortName, 'INVALIDATE_CACHE', name, '');
-    return { status: 200 };
   }
 
   /** `GET /v1/key/<name>` and `…/_metadata`: `{}` for a missing key. */
-  getMetadata(user: KmsUser, name: string): OperationResult {
+  getMetadata(user: KmsUser, name: string): MetadataJson {
     this.#o.input.keyName(name);
     this.#assertAccess('GET_METADATA', user, 'GET_METADATA', name);
     this.#keyAccess(user, name, 'READ', 'GET_METADATA');
     const body: MetadataJson = metadataJson(this.#o.keys.getMetadata(name));
     this.#o.audit.ok(user.shortName, 'GET_METADATA', name, '');
-    return { status: 200, body };
+    return body;
   }
 
   /** `GET /v1/keys/metadata?key=…`: one entry per name, `{}` for missing keys. */
-  getKeysMetadata(user: KmsUser, names: readonly string[]): OperationResult {
+  getKeysMetadata(user: KmsUser, names: readonly string[]): MetadataJson[] {
     this.#o.input.keyNames(names);
     this.#assertAccess('GET_METADATA', user, 'GET_KEYS_METADATA', undefined);
     for (const name of names) this.#keyAccess(user, name, 'READ', 'GET_KEYS_METADATA');
     const body = names.map((name) => metadataJson(this.#o.keys.getMetadata(name)));
     this.#o.audit.ok(user.shortName, 'GET_KEYS_METADATA', undefined, '');
-    return { status: 200, body };
+    return body;
   }
 
   /** `GET /v1/keys/names`. */
-  getKeyNames(user: KmsUser): OperationResult {
+  getKeyNames(user: KmsUser): string[] {
     this.#assertAccess('GET_KEYS', user, 'GET_KEYS', undefined);
     const body = this.#o.keys.getKeyNames();
     this.#o.audit.ok(user.shortName, 'GET_KEYS', undefined, '');
-    return { status: 200, body };
+    return body;
   }
 
   /** `GET /v1/key/<name>/_currentversion`: `{}` for a missing key. */
-  getCurrentVersion(user: KmsUser, name: string): OperationResult {
+  getCurrentVersion(user: KmsUser, name: string): KeyVersionJson | Record<string, never> {
     this.#o.input.keyName(name);
     this.#assertAccess('GET', user, 'GET_CURRENT_KEY', name);
     this.#keyAccess(user, name, 'READ', 'GET_CURRENT_KEY');
     const version = this.#o.keys.getCurrentKey(name);
     this.#o.audit.ok(user.shortName, 'GET_CURRENT_KEY', name, '');
-    return { status: 200, body: version === undefined ? {} : keyVersionJson(version) };
+    return version === undefined ? {} : keyVersionJson(version);
   }
 
   /** `GET /v1/key/<name>/_versions`: oldest first; `[]` for a missing key. */
-  getKeyVersions(user: KmsUser, name: string): OperationResult {
+  getKeyVersions(user: KmsUser, name: string): KeyVersionJson[] {
     this.#o.input.keyName(name);
     this.#assertAccess('GET', user, 'GET_KEY_VERSIONS', name);
     this.#keyAccess(user, name, 'READ', 'GET_KEY_VERSIONS');
     const body: KeyVersionJson[] = (this.#o.keys.getKeyVersions(name) ?? []).map(keyVersionJson);
     this.#o.audit.ok(user.shortName, 'GET_KEY_VERSIONS', name, '');
-    return { status: 200, body };
+    return body;
   }
 
   /** `GET /v1/keyversion/<versionName>`: `{}` for a missing version. */
-  getKeyVersion(user: KmsUser, versionName: string): OperationResult {
+  getKeyVersion(user: KmsUser, versionName: string): KeyVersionJson | Record<string, never> {
     this.#o.input.versionName(versionName);
     this.#assertAccess('GET', user, 'GET_KEY_VERSION', undefined);
     const version = this.#o.keys.getKeyVersion(versionName);
-    if (version === undefined) return { status: 200, body: {} };
+    if (version === undefined) return {};
     this.#keyAccess(user, version.name, 'READ', 'GET_KEY_VERSION');
     this.#o.audit.ok(user.shortName, 'GET_KEY_VERSION', version.name, '');
-    return { status: 200, body: keyVersionJson(version) };
+    return keyVersionJson(version);
   }
 
   /** `GET /v1/key/<name>/_eek?eek_op=generate&num_keys=N`. */
-  generateEeks(
-    user: KmsUser,
-    name: string,
-    eekOp: string | null,
-    numKeysParam: string | null,
-  ): OperationResult {
+  generateEeks(user: KmsUser, name: string, eekOp: string | null, numKeysParam: string | null): EekJson[] {
     this.#o.input.keyName(name);
     if (eekOp === null) throw new KmsRequestError('ERR_KMS_BAD_REQUEST', "Parameter 'eekOp' cannot be null");
     if (eekOp !== EEK_GENERATE) {
@@ -210,11 +206,11 @@ export class KmsOperations {
     const body: EekJson[] = [];
     for (let i = 0; i < numKeys; i++) body.push(eekJson(this.#o.keys.generateEncryptedKey(name)));
     this.#o.audit.ok(user.shortName, 'GENERATE_EEK', name, '');
-    return { status: 200, body };
+    return body;
   }
 
   /** `POST /v1/keyversion/<versionName>/_eek?eek_op=decrypt|reencrypt` with `{name, iv, material}`. */
-  handleEek(user: KmsUser, versionName: string, eekOp: string | null, body: unknown): OperationResult {
+  handleEek(user: KmsUser, versionName: string, eekOp: string | null, body: unknown): EekAnswer {
     this.#o.input.versionName(versionName);
     if (eekOp === null) throw new KmsRequestError('ERR_KMS_BAD_REQUEST', "Parameter 'eekOp' cannot be null");
     if (eekOp !== EEK_DECRYPT && eekOp !== EEK_REENCRYPT) {
@@ -237,15 +233,15 @@ export class KmsOperations {
       );
     }
     this.#keyAccess(user, eek.keyName, decrypt ? 'DECRYPT_EEK' : 'GENERATE_EEK', op);
-    const result = decrypt
-      ? keyVersionJson(this.#o.keys.decryptEncryptedKey(eek))
-      : eekJson(this.#o.keys.reencryptEncryptedKey(eek));
+    const result: EekAnswer = decrypt
+      ? { kind: 'decrypt', value: keyVersionJson(this.#o.keys.decryptEncryptedKey(eek)) }
+      : { kind: 'reencrypt', value: eekJson(this.#o.keys.reencryptEncryptedKey(eek)) };
     this.#o.audit.ok(user.shortName, op, eek.keyName, '');
-    return { status: 200, body: result };
+    return result;
   }
 
   /** `POST /v1/key/<name>/_reencryptbatch` with an array of EEKs. */
-  reencryptBatch(user: KmsUser, name: string, body: unknown): OperationResult {
+  reencryptBatch(user: KmsUser, name: string, body: unknown): EekJson[] {
     this.#o.input.keyName(name);
     if (body === undefined || body === null)
       throw new KmsRequestError('ERR_KMS_BAD_REQUEST', "Parameter 'jsonPayload' cannot be null");
@@ -254,7 +250,7 @@ export class KmsOperations {
     if (eeks.length > 0) this.#keyAccess(user, name, 'GENERATE_EEK', 'REENCRYPT_EEK_BATCH');
     const result = this.#o.keys.reencryptEncryptedKeys(name, eeks).map(eekJson);
     this.#o.audit.ok(user.shortName, 'REENCRYPT_EEK_BATCH', name, `reencrypted ${eeks.length} keys`);
-    return { status: 200, body: result };
+    return result;
   }
 
   /** Hadoop's `KMSACLs.assertAccess`: audited and refused with its message. */
