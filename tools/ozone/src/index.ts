@@ -6,6 +6,7 @@ export {
 } from './real-ozone-cluster-options.js';
 export {
   startRealOzoneCluster,
+  type RealDatanodeCounters,
   type RealOzoneCluster,
   type RealOzoneDatanode,
 } from './real-ozone-cluster.js';

@@ -24,7 +24,11 @@ export interface KeyToWrite {
   checksumType?: OzoneChecksumType;
   /** `ozone.client.bytes.per.checksum` of the writing client. Default 16384 (Ozone's default). */
   bytesPerChecksum?: number;
-  /** `ozone.scm.chunk.size` of the writing client. Default: the cluster's (Ozone's 4 MiB). */
+  /**
+   * Chunk size of the writing client: its `ozone.client.stream.buffer.size` (Ozone's client
+   * writes a chunk each time that buffer fills; `ozone.scm.chunk.size` does not reach the write
+   * path), with the flush and max buffer sizes at 4× and 8× of it. Default: Ozone's 4 MiB.
+   */
   chunkSizeBytes?: number;
   /**
    * Block size for this key. The OM decides block sizes (`ozone.scm.block.size`, read once), so

@@ -35,6 +35,18 @@ export interface RealOzoneDatanode {
   readonly ratisDir: string;
 }
 
+/**
+ * One datanode's own container-command counters (Ozone's `ContainerMetrics`, what its
+ * `StorageContainerMetrics` bean shows): per command type with any activity, the operations and
+ * the bytes. For ReadChunk the bytes are the lengths the clients asked for, so checksum-window
+ * widening shows here as the datanode saw it. They start from 0 again when a datanode restarts.
+ */
+export interface RealDatanodeCounters {
+  readonly uuid: string;
+  /** By Ozone's command name (`ReadChunk`, `GetBlock`, `WriteChunk`, ...). */
+  readonly commands: Readonly<Record<string, { readonly ops: number; readonly bytes: number }>>;
+}
+
 /** A running MiniOzoneCluster (SCM, OM and datanodes in one JVM). */
 export interface RealOzoneCluster extends AsyncDisposable {
   /** `127.0.0.1:port` of the OM's gRPC `OzoneManagerService` (what fastpath's client speaks). */
@@ -76,6 +88,8 @@ export interface RealOzoneCluster extends AsyncDisposable {
     localId: bigint;
     offsetInBlock: number;
   }): Promise<void>;
+  /** Every datanode's container-command counters now, in `datanodes` order. */
+  datanodeCounters(): Promise<RealDatanodeCounters[]>;
   /** Resident set size of the JVM now (from /proc), or `undefined` once it is gone. */
   rssBytes(): number | undefined;
   /** Stops the cluster cleanly (SIGKILL after `stopTimeoutMs`) and deletes `rootDir`. Idempotent. */
@@ -361,6 +375,12 @@ async function launchCluster(
     },
     async restartDatanode(uuid) {
       await datanodeCall('restartDatanode', uuid);
+    },
+    async datanodeCounters() {
+      if (stopped) throw new OzoneFixtureStateError('datanodeCounters after stop()');
+      const answer = await call({ op: 'datanodeCounters' }, "the datanodes' counters");
+      if (answer['event'] !== 'counters') throw new OzoneFixtureStateError(String(answer['message']));
+      return answer['datanodes'] as RealDatanodeCounters[];
     },
     async corruptBlockReplica(target) {
       if (stopped) throw new OzoneFixtureStateError('corruptBlockReplica after stop()');

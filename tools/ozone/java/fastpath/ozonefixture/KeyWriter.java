@@ -14,7 +14,6 @@ import java.util.Map;
 import org.apache.hadoop.hdds.client.RatisReplicationConfig;
 import org.apache.hadoop.hdds.client.ReplicationConfig;
 import org.apache.hadoop.hdds.conf.OzoneConfiguration;
-import org.apache.hadoop.hdds.conf.StorageUnit;
 import org.apache.hadoop.hdds.protocol.proto.HddsProtos;
 import org.apache.hadoop.hdds.scm.OzoneClientConfig;
 import org.apache.hadoop.ozone.client.BucketArgs;
@@ -67,8 +66,16 @@ final class KeyWriter {
           OzoneConfiguration conf = new OzoneConfiguration(clusterConf);
           conf.set("ozone.client.checksum.type", checksumType);
           conf.set("ozone.client.bytes.per.checksum", Integer.toString(bytesPerChecksum));
-          // A storage size needs its unit.
-          if (chunkSize > 0) conf.set("ozone.scm.chunk.size", chunkSize + "B");
+          // Ozone 2.2.0's client writes a chunk each time its stream buffer fills
+          // (BlockOutputStream, OzoneClientConfig#getStreamBufferSize); ozone.scm.chunk.size is
+          // not read on the write path. The flush and max sizes must be multiples of the buffer
+          // size (OzoneClientConfig#validate): the defaults' ratios, 4x and 8x. A storage size
+          // needs its unit.
+          if (chunkSize > 0) {
+            conf.set("ozone.client.stream.buffer.size", chunkSize + "B");
+            conf.set("ozone.client.stream.buffer.flush.size", 4 * chunkSize + "B");
+            conf.set("ozone.client.stream.buffer.max.size", 8 * chunkSize + "B");
+          }
           client = OzoneClientFactory.getRpcClient(conf);
           clients.put(clientKey, client);
         }
@@ -124,9 +131,7 @@ final class KeyWriter {
     // What the client really used: OzoneClientConfig raises a too-small bytes-per-checksum.
     result.put("checksumType", effective.getChecksumType().name());
     result.put("bytesPerChecksum", effective.getBytesPerChecksum());
-    double chunkBytes =
-        client.getConfiguration().getStorageSize("ozone.scm.chunk.size", "4MB", StorageUnit.BYTES);
-    result.put("chunkSizeBytes", (long) chunkBytes);
+    result.put("chunkSizeBytes", effective.getStreamBufferSize());
     result.put("sha256", hex(sha256.digest()));
     ArrayNode blocks = result.putArray("blocks");
     for (OzoneKeyLocation location : details.getOzoneKeyLocations()) {

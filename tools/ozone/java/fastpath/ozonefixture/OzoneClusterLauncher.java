@@ -38,9 +38,9 @@ import org.apache.ozone.test.GenericTestUtils;
  *   <li>stdout carries JSON lines only: one {"event":"ready",...} with every address, then one
  *       answer per request; Ozone's own logging goes to stderr.
  *   <li>stdin carries JSON requests, one a line: {"id":1,"op":"writeKeys","keys":[...]},
- *       {"id":2,"op":"stopDatanode","uuid":"..."}, {"id":3,"op":"restartDatanode","uuid":"..."}
- *       and {"id":4,"op":"stop"}. End of stdin (the parent is gone) stops the cluster too, as does
- *       SIGTERM or SIGINT.
+ *       {"id":2,"op":"stopDatanode","uuid":"..."}, {"id":3,"op":"restartDatanode","uuid":"..."},
+ *       {"id":4,"op":"datanodeCounters"} and {"id":5,"op":"stop"}. End of stdin (the parent is
+ *       gone) stops the cluster too, as does SIGTERM or SIGINT.
  * </ul>
  *
  * Arguments: --base-dir DIR --datanodes N [--om-grpc-port P] [--conf key=value]...
@@ -145,6 +145,10 @@ public final class OzoneClusterLauncher {
             cluster.restartHddsDatanode(details, false);
             awaitPort(details.getStandalonePort().getValue(), 120_000);
             answer.put("event", "done");
+          }
+          case "datanodeCounters" -> {
+            answer.put("event", "counters");
+            answer.set("datanodes", ContainerCounters.read(cluster));
           }
           default -> throw new IllegalArgumentException("unknown op \"" + op + "\"");
         }
