@@ -1,13 +1,15 @@
-// The client contract suite against the embedded mini cluster (plaintext).
+// The shared suites against the embedded mini cluster (plaintext): the client contract and the
+// file system's reads. tools/ozone runs the same two against Apache Ozone's MiniOzoneCluster.
 import { afterAll, beforeAll, describe } from '@jest/globals';
 import { startMiniOzoneCluster, type MiniOzoneCluster } from '@fastpath/ozone-fs-client/testing';
 import {
+  describeFileSystemReads,
   describeOzoneContract,
   MINI_CLUSTER_CAPABILITIES,
   miniClusterAdapter,
 } from '@fastpath/ozone-fs-client/testing/contract';
 
-describe('Ozone client contract: embedded mini cluster', () => {
+describe('embedded mini cluster', () => {
   let cluster: MiniOzoneCluster;
   beforeAll(async () => {
     cluster = await startMiniOzoneCluster({ datanodes: 3 });
@@ -15,5 +17,10 @@ describe('Ozone client contract: embedded mini cluster', () => {
   afterAll(async () => {
     await cluster?.close();
   });
-  describeOzoneContract(() => miniClusterAdapter(cluster), MINI_CLUSTER_CAPABILITIES);
+  describe('Ozone client contract', () => {
+    describeOzoneContract(() => miniClusterAdapter(cluster), MINI_CLUSTER_CAPABILITIES);
+  });
+  describe('file-system reads', () => {
+    describeFileSystemReads(() => miniClusterAdapter(cluster), MINI_CLUSTER_CAPABILITIES);
+  });
 });

@@ -1,6 +1,7 @@
 // OzoneFileSystem against the embedded cluster: the ofs and o3fs path rules, the operations and
-// their Hadoop-style errors, the instance cache, and setVerifyChecksum per instance with HBase's
-// two-instance pattern.
+// their Hadoop-style errors, and the instance cache. setVerifyChecksum per instance and HBase's
+// two-instance pattern are in the shared file-system read suite (embedded-contract here, and
+// against Ozone's MiniOzoneCluster in tools/ozone).
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import {
   closeAllFileSystems,
@@ -9,7 +10,6 @@ import {
   type OzoneFileSystem,
 } from '@fastpath/ozone-fs-client';
 import { startMiniOzoneCluster, type MiniOzoneCluster } from '@fastpath/ozone-fs-client/testing';
-import { contractKeyBytes } from '@fastpath/ozone-fs-client/testing/contract';
 
 let cluster: MiniOzoneCluster;
 let fs: OzoneFileSystem;
@@ -235,85 +235,5 @@ describe('the instance cache', () => {
     const f = getFileSystem(uri, { userName: 'alice' });
     expect(f).not.toBe(a);
     for (const x of [c, d, e, f]) x.close();
-  });
-});
-
-describe("setVerifyChecksum per instance, and HBase's HFileSystem pattern", () => {
-  const SIZE = 200_000;
-  const CORRUPT_AT = 70_000;
-  let verifying: OzoneFileSystem;
-  let noChecksum: OzoneFileSystem;
-  let good: Buffer;
-
-  beforeAll(async () => {
-    good = contractKeyBytes(SIZE, 5);
-    await put(fs, '/hbase/data/hfile', good, { bytesPerChecksum: 16 * 1024 });
-    // Replica 0 is the first one tried: corrupt it, the other two stay good.
-    await cluster.corruptKeyReplica('hbase', 'data', 'hfile', CORRUPT_AT, { replica: 0 });
-    verifying = newFileSystemInstance(uri, { userName: 'hbase' });
-    noChecksum = newFileSystemInstance(uri, { userName: 'hbase' });
-    noChecksum.setVerifyChecksum(false);
-  });
-  afterAll(() => {
-    verifying?.close();
-    noChecksum?.close();
-  });
-
-  it('the no-checksum instance returns the bytes as stored; the verifying one returns correct bytes by failover', async () => {
-    expect(noChecksum.getVerifyChecksum()).toBe(false);
-    expect(verifying.getVerifyChecksum()).toBe(true);
-    const raw = await cat(noChecksum, '/hbase/data/hfile');
-    expect(raw.equals(good)).toBe(false);
-    expect(raw[CORRUPT_AT]).toBe((good[CORRUPT_AT] as number) ^ 0xff);
-    raw[CORRUPT_AT] = good[CORRUPT_AT] as number;
-    expect(raw.equals(good)).toBe(true); // only the corrupted byte differs
-    const stream = await verifying.open('/hbase/data/hfile');
-    const buf = Buffer.alloc(SIZE);
-    await stream.readFully(0, buf);
-    expect(buf.equals(good)).toBe(true);
-    expect(stream.stats.failovers).toBeGreaterThanOrEqual(1);
-    stream.close();
-  });
-
-  it('a stream opened before the switch keeps verifying; other instances are unaffected', async () => {
-    const fsX = newFileSystemInstance(uri, { userName: 'hbase' });
-    const other = newFileSystemInstance(uri, { userName: 'hbase' });
-    try {
-      const before = await fsX.open('/hbase/data/hfile');
-      fsX.setVerifyChecksum(false);
-      const after = await fsX.open('/hbase/data/hfile');
-      expect([before.verifyChecksum, after.verifyChecksum]).toEqual([true, false]);
-      const a = Buffer.alloc(SIZE);
-      const b = Buffer.alloc(SIZE);
-      await before.readFully(0, a);
-      await after.readFully(0, b);
-      expect(a.equals(good)).toBe(true);
-      expect(b.equals(good)).toBe(false);
-      expect(other.getVerifyChecksum()).toBe(true);
-      expect((await cat(other, '/hbase/data/hfile')).equals(good)).toBe(true);
-      // Back on: new streams verify again.
-      fsX.setVerifyChecksum(true);
-      expect((await cat(fsX, '/hbase/data/hfile')).equals(good)).toBe(true);
-      before.close();
-      after.close();
-    } finally {
-      fsX.close();
-      other.close();
-    }
-  });
-
-  it('the process-wide ozone.client.verify.checksum=false is still the default of new instances', async () => {
-    const off = newFileSystemInstance(uri, {
-      userName: 'hbase',
-      properties: { 'ozone.client.verify.checksum': 'false' },
-    });
-    try {
-      expect(off.getVerifyChecksum()).toBe(false);
-      expect((await cat(off, '/hbase/data/hfile')).equals(good)).toBe(false);
-      off.setVerifyChecksum(true);
-      expect((await cat(off, '/hbase/data/hfile')).equals(good)).toBe(true);
-    } finally {
-      off.close();
-    }
   });
 });

@@ -1,12 +1,14 @@
-// @fastpath/ozone-fs-client/testing/contract: the client contract suite (registers jest tests)
-// and the embedded mini cluster's adapter. Another cluster (Ozone's own MiniOzoneCluster) runs
-// the same suite through its own OzoneClusterAdapter.
-export {
-  contractKeyBytes,
-  describeOzoneContract,
-  type ContractKeySpec,
-  type ContractReplicaRef,
-  type OzoneClusterAdapter,
-  type OzoneContractCapabilities,
-} from './ozone-contract-suite.js';
+// @fastpath/ozone-fs-client/testing/contract: the shared suites (they register jest tests) — the
+// client contract and the file system's reads — and the embedded mini cluster's adapter. Another
+// cluster (Ozone's own MiniOzoneCluster) runs the same suites through its own OzoneClusterAdapter.
+export { contractKeyBytes } from './contract-key-bytes.js';
+export { describeOzoneContract } from './ozone-contract-suite.js';
+export { describeFileSystemReads } from './file-system-read-suite.js';
+export type {
+  ContractKeySpec,
+  ContractReplicaRef,
+  OzoneClusterAdapter,
+  OzoneContractCapabilities,
+  ReadChunkCounters,
+} from './ozone-cluster-adapter.js';
 export { MINI_CLUSTER_CAPABILITIES, miniClusterAdapter } from './mini-cluster-adapter.js';

@@ -1,7 +1,7 @@
 import type { MiniOzoneCluster } from '../mini-ozone-cluster.js';
-import type { OzoneClusterAdapter, OzoneContractCapabilities } from './ozone-contract-suite.js';
+import type { OzoneClusterAdapter, OzoneContractCapabilities } from './ozone-cluster-adapter.js';
 
-/** The contract suite's adapter for the embedded mini cluster: fastpath writes, every fault hook. */
+/** The suites' adapter for the embedded mini cluster: fastpath writes, every fault hook, its datanodes' counters. */
 export function miniClusterAdapter(cluster: MiniOzoneCluster): OzoneClusterAdapter {
   return {
     omAddress: cluster.omAddress,
@@ -16,6 +16,13 @@ export function miniClusterAdapter(cluster: MiniOzoneCluster): OzoneClusterAdapt
       await cluster.stopDatanode(uuid);
       return () => cluster.restartDatanode(uuid);
     },
+    readChunkCounters() {
+      const all = cluster.counters();
+      return Promise.resolve({
+        calls: all.reduce((n, c) => n + (c.byCommand['ReadChunk'] ?? 0), 0),
+        bytes: all.reduce((n, c) => n + c.bytesRead, 0),
+      });
+    },
   };
 }
 
@@ -24,4 +31,5 @@ export const MINI_CLUSTER_CAPABILITIES: Readonly<OzoneContractCapabilities> = Ob
   corruptReplica: true,
   stopDatanode: true,
   fastpathWrites: true,
+  datanodeCounters: true,
 });

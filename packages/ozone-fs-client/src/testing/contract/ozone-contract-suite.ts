@@ -3,74 +3,14 @@
 // by Ozone's Java client and read by fastpath). Cluster differences live in the adapter.
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import {
-  createOzoneClient,
-  type ChecksumTypeName,
-  type ClientTlsOptions,
-  type OzoneClient,
-  type OzoneClientOptions,
-} from '../../index.js';
+import { createOzoneClient, type ChecksumTypeName, type OzoneClient } from '../../index.js';
 import { contractKeyBytes } from './contract-key-bytes.js';
-
-export { contractKeyBytes } from './contract-key-bytes.js';
-
-/** One key the suite needs written, with the layout to write it in. */
-export interface ContractKeySpec {
-  volume: string;
-  bucket: string;
-  key: string;
-  sizeBytes: number;
-  /** Seed of {@link contractKeyBytes}. */
-  seed: number;
-  checksumType: ChecksumTypeName;
-  bytesPerChecksum: number;
-  chunkSizeBytes: number;
-  blockSizeBytes: number;
-  /** Replication factor (RATIS/THREE unless a test only needs the bytes back). */
-  replication: 'ONE' | 'THREE';
-}
-
-/** A key's replica, as fault hooks address it. */
-export interface ContractReplicaRef {
-  volume: string;
-  bucket: string;
-  key: string;
-  /** Offset of the byte to damage, within the key. */
-  offsetInKey: number;
-  /** Which replica, in the order fastpath tries them (0: the first). */
-  replica: number;
-}
-
-/**
- * What the suite needs of a cluster. Optional hooks a cluster cannot offer leave their tests out
- * of that cluster's run (the capabilities say which, at registration time).
- */
-export interface OzoneClusterAdapter {
-  /** `host:port` of the OM's gRPC service. */
-  readonly omAddress: string;
-  readonly tls?: ClientTlsOptions;
-  /** Extra client options (e.g. shorter retry intervals). */
-  readonly clientOptions?: Partial<OzoneClientOptions>;
-  /**
-   * Writes `spec` with the cluster's own writer (Ozone's Java client on a real cluster), with the
-   * bytes of `contractKeyBytes(spec.sizeBytes, spec.seed)`. Absent: the suite writes with fastpath's client.
-   */
-  writeKey?(spec: ContractKeySpec): Promise<void>;
-  /** Flips one byte of one replica of a key. */
-  corruptReplica?(ref: ContractReplicaRef): Promise<void>;
-  /** Stops the datanode holding the given replica of the key's first block; returns a restart function. */
-  stopReplica?(ref: Omit<ContractReplicaRef, 'offsetInKey'>): Promise<() => Promise<void>>;
-}
-
-/** Which optional parts of the suite a cluster runs. */
-export interface OzoneContractCapabilities {
-  corruptReplica: boolean;
-  stopDatanode: boolean;
-  /** Whether fastpath's own client may write keys there (false on a real RATIS cluster). */
-  fastpathWrites: boolean;
-  /** Size of the large key, default 64 MiB. */
-  largeKeyBytes?: number;
-}
+import type {
+  ContractKeySpec,
+  OzoneClusterAdapter,
+  OzoneContractCapabilities,
+} from './ozone-cluster-adapter.js';
+import { writeContractKey } from './write-contract-key.js';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
@@ -128,24 +68,7 @@ export function describeOzoneContract(
     },
   ): Promise<ContractKeySpec> {
     const full: ContractKeySpec = { volume: volume(), bucket: BUCKET, replication: 'THREE', ...spec };
-    const a = adapter();
-    if (a.writeKey) await a.writeKey(full);
-    else {
-      const out = await client.createKey(full.volume, full.bucket, full.key, {
-        sizeBytes: full.sizeBytes,
-        checksumType: full.checksumType,
-        bytesPerChecksum: full.bytesPerChecksum,
-        chunkSizeBytes: full.chunkSizeBytes,
-        blockSizeBytes: full.blockSizeBytes,
-        replication: full.replication,
-      });
-      // Written in pieces that do not line up with chunks, as a streaming writer would.
-      const piece = 3 * MiB + 7;
-      for (let at = 0; at < full.sizeBytes; at += piece) {
-        await out.write(contractKeyBytes(Math.min(piece, full.sizeBytes - at), full.seed, at));
-      }
-      await out.close();
-    }
+    await writeContractKey(adapter(), client, full);
     written.set(full.key, full);
     return full;
   }

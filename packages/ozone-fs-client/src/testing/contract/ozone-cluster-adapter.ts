@@ -1,0 +1,74 @@
+// What the shared suites (the client contract and the file-system reads) need of a cluster. The
+// embedded mini cluster and Ozone's own MiniOzoneCluster each provide one adapter; cluster
+// differences live there, the assertions in the suites.
+import type { ChecksumTypeName, ClientTlsOptions, OzoneClientOptions } from '../../index.js';
+
+/** One key a suite needs written, with the layout to write it in. */
+export interface ContractKeySpec {
+  volume: string;
+  bucket: string;
+  key: string;
+  sizeBytes: number;
+  /** Seed of `contractKeyBytes`. */
+  seed: number;
+  checksumType: ChecksumTypeName;
+  bytesPerChecksum: number;
+  chunkSizeBytes: number;
+  blockSizeBytes: number;
+  /** Replication factor (RATIS/THREE unless a test only needs the bytes back). */
+  replication: 'ONE' | 'THREE';
+}
+
+/** A key's replica, as fault hooks address it. */
+export interface ContractReplicaRef {
+  volume: string;
+  bucket: string;
+  key: string;
+  /** Offset of the byte to damage, within the key. */
+  offsetInKey: number;
+  /** Which replica, in the order fastpath tries them (0: the first). */
+  replica: number;
+}
+
+/** ReadChunk activity summed over every datanode, as the datanodes themselves count it. */
+export interface ReadChunkCounters {
+  /** ReadChunk requests served. */
+  calls: number;
+  /** Bytes those requests asked for and got (after the client's widening). */
+  bytes: number;
+}
+
+/**
+ * What the suites need of a cluster. Optional hooks a cluster cannot offer leave their tests out
+ * of that cluster's run (the capabilities say which, at registration time).
+ */
+export interface OzoneClusterAdapter {
+  /** `host:port` of the OM's gRPC service. */
+  readonly omAddress: string;
+  readonly tls?: ClientTlsOptions;
+  /** Extra client options (e.g. shorter retry intervals). */
+  readonly clientOptions?: Partial<OzoneClientOptions>;
+  /**
+   * Writes `spec` with the cluster's own writer (Ozone's Java client on a real cluster), with the
+   * bytes of `contractKeyBytes(spec.sizeBytes, spec.seed)`. Absent: the suite writes with fastpath's client.
+   */
+  writeKey?(spec: ContractKeySpec): Promise<void>;
+  /** Flips one byte of one replica of a key. */
+  corruptReplica?(ref: ContractReplicaRef): Promise<void>;
+  /** Stops the datanode holding the given replica of the key's first block; returns a restart function. */
+  stopReplica?(ref: Omit<ContractReplicaRef, 'offsetInKey'>): Promise<() => Promise<void>>;
+  /** The datanodes' own ReadChunk counters now (the suites take differences around one read). */
+  readChunkCounters?(): Promise<ReadChunkCounters>;
+}
+
+/** Which optional parts of the suites a cluster runs. */
+export interface OzoneContractCapabilities {
+  corruptReplica: boolean;
+  stopDatanode: boolean;
+  /** Whether fastpath's own client may write keys there (false on a real RATIS cluster). */
+  fastpathWrites: boolean;
+  /** Whether the adapter has `readChunkCounters` (the widening is then checked at the datanodes too). */
+  datanodeCounters?: boolean;
+  /** Size of the large key, default 64 MiB. */
+  largeKeyBytes?: number;
+}

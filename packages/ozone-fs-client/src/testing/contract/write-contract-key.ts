@@ -1,0 +1,34 @@
+import type { OzoneClient } from '../../index.js';
+import { contractKeyBytes } from './contract-key-bytes.js';
+import type { ContractKeySpec, OzoneClusterAdapter } from './ozone-cluster-adapter.js';
+
+const MiB = 1024 * 1024;
+
+/**
+ * Writes a key of `contractKeyBytes(spec.sizeBytes, spec.seed)`: with the cluster's own writer
+ * when the adapter has one (Ozone's Java client on a real cluster), else with fastpath's client.
+ */
+export async function writeContractKey(
+  adapter: OzoneClusterAdapter,
+  client: OzoneClient,
+  spec: ContractKeySpec,
+): Promise<void> {
+  if (adapter.writeKey) {
+    await adapter.writeKey(spec);
+    return;
+  }
+  const out = await client.createKey(spec.volume, spec.bucket, spec.key, {
+    sizeBytes: spec.sizeBytes,
+    checksumType: spec.checksumType,
+    bytesPerChecksum: spec.bytesPerChecksum,
+    chunkSizeBytes: spec.chunkSizeBytes,
+    blockSizeBytes: spec.blockSizeBytes,
+    replication: spec.replication,
+  });
+  // Written in pieces that do not line up with chunks, as a streaming writer would.
+  const piece = 3 * MiB + 7;
+  for (let at = 0; at < spec.sizeBytes; at += piece) {
+    await out.write(contractKeyBytes(Math.min(piece, spec.sizeBytes - at), spec.seed, at));
+  }
+  await out.close();
+}

@@ -1,0 +1,72 @@
+// The shared suites' adapter for a real MiniOzoneCluster: keys written by Ozone's Java client,
+// corruption by overwriting bytes of a block file in a datanode's data directory, datanodes
+// stopped and restarted by MiniOzoneCluster, and the datanodes' own ContainerMetrics counters.
+import type { OzoneClient } from '@fastpath/ozone-fs-client';
+import type { OzoneClusterAdapter } from '@fastpath/ozone-fs-client/testing/contract';
+import type { RealOzoneCluster } from '@fastpath/ozone-fixture';
+
+/**
+ * `inspector` looks blocks up in the OM: a replica index is the pipeline's order as the OM lists
+ * it, which is the order fastpath tries them in.
+ */
+export function realClusterAdapter(cluster: RealOzoneCluster, inspector: OzoneClient): OzoneClusterAdapter {
+  const blockAt = async (volume: string, bucket: string, key: string, offsetInKey: number) => {
+    const details = await inspector.getKeyInfo(volume, bucket, key);
+    const block = details.blocks.find(
+      (b) => offsetInKey >= b.offsetInKey && offsetInKey < b.offsetInKey + b.lengthBytes,
+    );
+    if (block === undefined) throw new Error(`${volume}/${bucket}/${key} has no byte ${offsetInKey}`);
+    return block;
+  };
+  return {
+    omAddress: cluster.omGrpcAddress,
+    async writeKey(spec) {
+      await cluster.writeKeys([
+        {
+          volume: spec.volume,
+          bucket: spec.bucket,
+          key: spec.key,
+          size: spec.sizeBytes,
+          seed: spec.seed,
+          checksumType: spec.checksumType,
+          bytesPerChecksum: spec.bytesPerChecksum,
+          chunkSizeBytes: spec.chunkSizeBytes,
+          blockSizeBytes: spec.blockSizeBytes,
+          replication: spec.replication === 'ONE' ? 'RATIS/ONE' : 'RATIS/THREE',
+        },
+      ]);
+    },
+    async corruptReplica(ref) {
+      const block = await blockAt(ref.volume, ref.bucket, ref.key, ref.offsetInKey);
+      const datanode = block.datanodes[ref.replica];
+      if (datanode === undefined) throw new Error(`block ${block.localId} has no replica ${ref.replica}`);
+      await cluster.corruptBlockReplica({
+        datanodeUuid: datanode.uuid,
+        localId: block.localId,
+        offsetInBlock: ref.offsetInKey - block.offsetInKey,
+      });
+    },
+    async stopReplica(ref) {
+      const block = await blockAt(ref.volume, ref.bucket, ref.key, 0);
+      const datanode = block.datanodes[ref.replica];
+      if (datanode === undefined) throw new Error(`block ${block.localId} has no replica ${ref.replica}`);
+      await cluster.stopDatanode(datanode.uuid);
+      return () => cluster.restartDatanode(datanode.uuid);
+    },
+    async readChunkCounters() {
+      const all = await cluster.datanodeCounters();
+      return {
+        calls: all.reduce((n, d) => n + (d.commands['ReadChunk']?.ops ?? 0), 0),
+        bytes: all.reduce((n, d) => n + (d.commands['ReadChunk']?.bytes ?? 0), 0),
+      };
+    },
+  };
+}
+
+/** What the real cluster offers the suites: every fault hook and counter; no writes from fastpath (they need Ratis). */
+export const REAL_CLUSTER_CAPABILITIES = Object.freeze({
+  corruptReplica: true,
+  stopDatanode: true,
+  fastpathWrites: false,
+  datanodeCounters: true,
+});
