@@ -73,7 +73,7 @@ const HFILE = key({
   chunkSizeBytes: 64 * KiB,
 });
 /** Inside window 2 (32-48 KiB) of chunk r, for replica r. */
-const HFILE_CORRUPT_AT = [40_000, 64 * KiB + 40_000, 128 * KiB + 40_000] as const;
+const HFILE_CORRUPT_AT: readonly number[] = [40_000, 64 * KiB + 40_000, 128 * KiB + 40_000];
 /** Replica 0, the first one tried, corrupt at 40000 (window 2 of chunk 1). */
 const CORRUPT_ONE = key({ key: 'corrupt-one', sizeBytes: 300_000, seed: 45 });
 /** Every replica corrupt at 50000 (window 3 of chunk 1, from 49152). */
@@ -191,7 +191,7 @@ export function describeFileSystemReads(
     const at = differing[0] as number;
     expect(HFILE_CORRUPT_AT).toContain(at);
     expect(data[at]).toBe((good[at] as number) ^ 0xff);
-    return HFILE_CORRUPT_AT.indexOf(at as (typeof HFILE_CORRUPT_AT)[number]);
+    return HFILE_CORRUPT_AT.indexOf(at);
   }
 
   beforeAll(async () => {
