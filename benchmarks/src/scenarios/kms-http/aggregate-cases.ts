@@ -1,5 +1,5 @@
 import { compareRounds, summarize, type RatioSummary, type Summary } from '../../harness/index.js';
-import type { KmsVersion } from './kms-versions.js';
+import { ALL_VERSIONS, type KmsVersion } from './kms-versions.js';
 import type { KmsCaseResult } from './run-kms-case.js';
 
 /** The figures of one measured case that the comparison needs. */
@@ -23,6 +23,8 @@ export interface MixComparison {
   /** fixed / original, and coalesced / original: ratio of medians and the range of per-rep ratios. */
   fixedOverOriginal: RatioSummary | null;
   coalescedOverOriginal: RatioSummary | null;
+  /** Each fastpath version over Hadoop's KMS, paired by repetition; absent without both. */
+  overHadoop: Partial<Record<Exclude<KmsVersion, 'hadoop'>, RatioSummary>>;
   errors: number;
 }
 
@@ -42,9 +44,10 @@ export function aggregateCases(cases: readonly CaseFigures[], mixes: readonly st
       createP99Ms: {},
       fixedOverOriginal: null,
       coalescedOverOriginal: null,
+      overHadoop: {},
       errors: cases.filter((c) => c.mix === mix).reduce((n, c) => n + c.errors, 0),
     };
-    for (const version of ['original', 'fixed', 'coalesced'] as const) {
+    for (const version of ALL_VERSIONS) {
       const runs = of(version);
       if (runs.length === 0) continue;
       row.throughput[version] = summarize(runs.map((c) => c.throughput));
@@ -54,6 +57,10 @@ export function aggregateCases(cases: readonly CaseFigures[], mixes: readonly st
     }
     row.fixedOverOriginal = pairedRatio(of('fixed'), of('original'));
     row.coalescedOverOriginal = pairedRatio(of('coalesced'), of('original'));
+    for (const version of ['original', 'fixed', 'coalesced'] as const) {
+      const ratio = pairedRatio(of(version), of('hadoop'));
+      if (ratio !== null) row.overHadoop[version] = ratio;
+    }
     return row;
   });
 }

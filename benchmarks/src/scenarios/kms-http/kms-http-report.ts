@@ -7,6 +7,7 @@ import {
   latencyChartSvg,
   markdownTable,
   median,
+  type RatioSummary,
   type ScenarioContext,
   type Summary,
 } from '../../harness/index.js';
@@ -47,6 +48,7 @@ export async function kmsHttpReport(
   const throughputTable = markdownTable(
     [
       'Verify:create',
+      ...(has('hadoop') ? [{ header: 'Hadoop KMS req/s', align: 'right' as const }] : []),
       ...(has('original') ? [{ header: 'Original req/s', align: 'right' as const }] : []),
       ...(has('fixed') ? [{ header: 'Fixed req/s', align: 'right' as const }] : []),
       ...(has('original') && has('fixed') ? [{ header: 'Ratio', align: 'right' as const }] : []),
@@ -55,6 +57,7 @@ export async function kmsHttpReport(
     ],
     rows.map((r) => [
       r.mix,
+      ...(has('hadoop') ? [withRange(r.throughput.hadoop)] : []),
       ...(has('original') ? [withRange(r.throughput.original)] : []),
       ...(has('fixed') ? [withRange(r.throughput.fixed)] : []),
       ...(has('original') && has('fixed')
@@ -83,6 +86,23 @@ export async function kmsHttpReport(
     ]),
   );
 
+  const ratio = (r: RatioSummary | undefined): string =>
+    r ? formatRatioWithRange(r.ratio, r.min, r.max) : '—';
+  const fastpathVersions = s.versions.filter((v): v is Exclude<KmsVersion, 'hadoop'> => v !== 'hadoop');
+  const hadoopTable = has('hadoop')
+    ? markdownTable(
+        [
+          'Verify:create',
+          { header: 'Hadoop KMS req/s', align: 'right' },
+          ...fastpathVersions.map((v) => ({ header: `${v} / Hadoop`, align: 'right' as const })),
+        ],
+        rows.map((r) => [
+          r.mix,
+          withRange(r.throughput.hadoop),
+          ...fastpathVersions.map((v) => ratio(r.overHadoop[v])),
+        ]),
+      )
+    : undefined;
   const p99 = (x: Summary | undefined): string => (x ? formatMs(x.median) : '—');
   const latencyTable = markdownTable(
     [
@@ -188,6 +208,16 @@ export async function kmsHttpReport(
     '',
     throughputTable,
     '',
+    ...(hadoopTable === undefined
+      ? []
+      : [
+          "### Against Apache Hadoop's KMS (ratios of medians, range of per-repetition ratios)",
+          '',
+          hadoopTable,
+          '',
+          hadoopNote(results),
+          '',
+        ]),
     '### Median per-run p99 latency',
     '',
     latencyTable,
@@ -208,6 +238,21 @@ export async function kmsHttpReport(
       'share the machine, so every creation also costs CPU in ZooKeeper.',
   ].join('\n');
   return { markdown, summary: [throughputTable, '', goalsTable].join('\n') };
+}
+
+/** What the Hadoop cases ran: the loaded jar versions and the JVM warm-up, from their case records. */
+function hadoopNote(results: readonly KmsCaseResult[]): string {
+  const hadoop = results.filter((r) => r.version === 'hadoop');
+  const first = hadoop[0];
+  if (first === undefined) return "Hadoop's KMS was not measured.";
+  const jars = (first.server.details['loadedJars'] as string[] | undefined) ?? [];
+  const warmups = hadoop.map((r) => r.warmup.server?.durationMs ?? 0);
+  return (
+    `Hadoop KMS: ${jars.join(', ')}, ${String(first.server.details['heapMb'])} MiB heap, ZooKeeper token store. ` +
+    `Before each of its cases the JVM ran ${(median(warmups) / 1000).toFixed(0)} s of load at the case's mix (JIT warm-up, ` +
+    'not counted), then the same warm-up and measured window as every version. That extra load also warms ' +
+    "ZooKeeper, which fastpath's cases do not get."
+  );
 }
 
 function fsyncMeanMs(mntr: Record<string, number | string>): number | null {

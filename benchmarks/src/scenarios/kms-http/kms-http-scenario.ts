@@ -3,7 +3,7 @@ import { BenchmarkCheckError, startChild, type Scenario, type ScenarioContext } 
 import { aggregateCases, figures } from './aggregate-cases.js';
 import { kmsHttpReport, type BaselineRun } from './kms-http-report.js';
 import { KMS_HTTP_FLAGS, parseKmsHttpFlags, type KmsHttpSettings } from './kms-http-settings.js';
-import { versionOrder } from './kms-versions.js';
+import { versionOrder, type KmsVersion } from './kms-versions.js';
 import type { LoadInput, LoadOutput } from './load-generator-main.js';
 import { runKmsCase, type KmsCaseResult } from './run-kms-case.js';
 
@@ -20,16 +20,21 @@ export const kmsHttpScenario: Scenario<KmsHttpSettings> = {
     'Closed-loop HTTP load on a fastpath KMS backed by a standalone ZooKeeper: verification is GET key metadata ' +
     'authenticated by a delegation token, creation is GETDELEGATIONTOKEN with simple authentication, mixed ' +
     '100:0, 99:1, 95:5 and 90:10 in exact shuffled blocks of 100. "Original" runs creation locking `global`, ' +
-    '"fixed" runs `staged`, "fixed + coalesced" adds persist coalescing; nothing else differs. Fresh processes ' +
-    'and data for every case; original/fixed order alternates across repetitions.',
+    '"fixed" runs `staged`, "fixed + coalesced" adds persist coalescing; nothing else differs. "Hadoop KMS" ' +
+    "(in `all`, or `--versions hadoop,...`) is Apache Hadoop's own KMSWebServer with its ZooKeeper token store " +
+    'and the same sequence batch, warmed up first at the case mix for --jvm-warmup. Fresh processes and data ' +
+    'for every case; original/fixed order alternates across repetitions.',
   flags: KMS_HTTP_FLAGS,
-  parseFlags: (args, { quick }) => parseKmsHttpFlags(args, quick),
+  parseFlags: (args, { quick, all }) => parseKmsHttpFlags(args, quick, all),
   async run(ctx) {
     const s = ctx.flags;
     ctx.results.writeConfig({ scenario: 'kms-http', quick: ctx.quick, settings: s });
     const caseMs = s.warmupMs + s.measureMs + 4000; // plus start-up of ZooKeeper and the server
-    const cases = s.reps * s.mixes.length * s.versions.length;
-    ctx.progress.begin('kms-http', (cases + (s.baseline ? s.reps : 0)) * caseMs);
+    // Hadoop's KMS adds its JVM warm-up and a slower start (10-20 s on 2 loaded cores).
+    const caseMsOf = (version: KmsVersion): number =>
+      version === 'hadoop' ? caseMs + s.jvmWarmupMs + 15_000 : caseMs;
+    const perRepMs = s.versions.reduce((n, v) => n + caseMsOf(v), 0) * s.mixes.length;
+    ctx.progress.begin('kms-http', s.reps * (perRepMs + (s.baseline ? caseMs : 0)));
     const results: KmsCaseResult[] = [];
     const baselines: BaselineRun[] = [];
     for (let rep = 0; rep < s.reps; rep++) {
@@ -60,7 +65,7 @@ export const kmsHttpScenario: Scenario<KmsHttpSettings> = {
           ctx.note(
             `${mix.label} ${version} rep ${rep + 1}: ${Math.round(result.window.throughput)} req/s, verify p99 ${result.latency.verify.p99Ms.toFixed(2)} ms, errors ${errors}`,
           );
-          ctx.progress.advance(caseMs);
+          ctx.progress.advance(caseMsOf(version));
         }
       }
       // The comparison JSON also carries the per-mix medians so far, so a crashed run keeps them.
@@ -93,11 +98,15 @@ function medianEntries(results: readonly KmsCaseResult[], s: KmsHttpSettings): R
     rows.map((r) => [
       r.mix,
       {
+        hadoop: r.throughput.hadoop?.median ?? null,
         original: r.throughput.original?.median ?? null,
         fixed: r.throughput.fixed?.median ?? null,
         coalesced: r.throughput.coalesced?.median ?? null,
         fixedOverOriginal: r.fixedOverOriginal?.ratio ?? null,
         coalescedOverOriginal: r.coalescedOverOriginal?.ratio ?? null,
+        originalOverHadoop: r.overHadoop.original?.ratio ?? null,
+        fixedOverHadoop: r.overHadoop.fixed?.ratio ?? null,
+        coalescedOverHadoop: r.overHadoop.coalesced?.ratio ?? null,
       },
     ]),
   );

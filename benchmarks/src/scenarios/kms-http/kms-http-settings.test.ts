@@ -16,6 +16,23 @@ describe('parseKmsHttpFlags', () => {
     });
     expect(s.mixes.map((m) => m.label)).toEqual(['100:0', '99:1', '95:5', '90:10']);
     expect(s.versions).toEqual(['original', 'fixed', 'coalesced']);
+    expect(s.jvmWarmupMs).toBe(20_000);
+  });
+
+  it("adds Hadoop's KMS in all, keeps the report's column order, and reads --jvm-warmup", () => {
+    expect(parseKmsHttpFlags([], false, true).versions).toEqual(['hadoop', 'original', 'fixed', 'coalesced']);
+    expect(parseKmsHttpFlags([], true, true)).toMatchObject({
+      versions: ['hadoop', 'original', 'fixed', 'coalesced'],
+      jvmWarmupMs: 5000,
+    });
+    // --versions wins over all's default; the order given does not matter.
+    const s = parseKmsHttpFlags(
+      ['--versions', 'coalesced,hadoop,original', '--jvm-warmup', '30'],
+      false,
+      true,
+    );
+    expect(s.versions).toEqual(['hadoop', 'original', 'coalesced']);
+    expect(s.jvmWarmupMs).toBe(30_000);
   });
 
   it('reads the documented flags', () => {
@@ -54,6 +71,7 @@ describe('parseKmsHttpFlags', () => {
       ['--versions', 'newest'],
       ['--measure', '0'],
       ['--output-dir', 'x'],
+      ['--jvm-warmup', '-1'],
     ]) {
       expect(() => parseKmsHttpFlags(args, false)).toThrow(BenchmarkUsageError);
     }

@@ -1,7 +1,7 @@
 import { integerFlag, listFlag, parseScenarioFlags } from '../../harness/index.js';
 import { mixesFlag, secondsFlagMs } from '../../harness/mixed-load/mixed-load-flags.js';
 import { DEFAULT_MIXES, type OperationMix } from '../../harness/mixed-load/operation-mix.js';
-import { ALL_VERSIONS, type KmsVersion } from './kms-versions.js';
+import { ALL_VERSIONS, DEFAULT_VERSIONS, type KmsVersion } from './kms-versions.js';
 
 export interface KmsHttpSettings {
   warmupMs: number;
@@ -11,7 +11,13 @@ export interface KmsHttpSettings {
   concurrency: number;
   /** KMS server processes (node:cluster workers) per case. */
   workers: number;
+  /** In the report's column order (ALL_VERSIONS), whatever order `--versions` gave. */
   versions: KmsVersion[];
+  /**
+   * Load on Hadoop's KMS before each of its cases, on top of `warmupMs`: the JVM compiles its
+   * hot paths while it runs (fastpath's servers need no more than `warmupMs`).
+   */
+  jvmWarmupMs: number;
   seqNumBatchSize: number;
   /** Also measure the trivial Fastify route (this machine's ceiling) once per repetition. */
   baseline: boolean;
@@ -25,13 +31,14 @@ export const DEFAULT_KMS_HTTP_SETTINGS: Readonly<Omit<KmsHttpSettings, 'mixes'>>
   reps: 3,
   concurrency: 32,
   workers: 1,
-  versions: [...ALL_VERSIONS],
+  versions: [...DEFAULT_VERSIONS],
+  jvmWarmupMs: 20_000,
   seqNumBatchSize: 100,
   baseline: true,
   requestTimeoutMs: 30_000,
 });
 
-const QUICK = Object.freeze({ warmupMs: 1000, measureMs: 3000, reps: 1 });
+const QUICK = Object.freeze({ warmupMs: 1000, measureMs: 3000, reps: 1, jvmWarmupMs: 5000 });
 
 export const KMS_HTTP_FLAGS = {
   warmup: { type: 'string', value: '<s>', description: 'warm-up per case in seconds (default 5; --quick 1)' },
@@ -51,17 +58,24 @@ export const KMS_HTTP_FLAGS = {
   versions: {
     type: 'string',
     value: '<list>',
-    description: `server versions (default ${ALL_VERSIONS.join(',')})`,
+    description: `server versions, of ${ALL_VERSIONS.join(',')} (default ${DEFAULT_VERSIONS.join(',')}; in all: every one)`,
+  },
+  'jvm-warmup': {
+    type: 'string',
+    value: '<s>',
+    description:
+      "extra warm-up of Hadoop's KMS JVM per case in seconds, the case's mix (default 20; --quick 5)",
   },
   'batch-size': {
     type: 'string',
     value: '<n>',
-    description: 'sequence-number batch size, both versions (default 100)',
+    description: 'sequence-number batch size, every version (default 100)',
   },
   'no-baseline': { type: 'boolean', description: 'skip the trivial Fastify route measurement' },
 } as const;
 
-export function parseKmsHttpFlags(args: readonly string[], quick: boolean): KmsHttpSettings {
+/** Parses the scenario's flags; `all`: it runs as part of `benchmarks:all`, which adds Hadoop's KMS. */
+export function parseKmsHttpFlags(args: readonly string[], quick: boolean, all = false): KmsHttpSettings {
   const name = 'kms-http';
   const flags = parseScenarioFlags(name, args, KMS_HTTP_FLAGS);
   const base = quick ? { ...DEFAULT_KMS_HTTP_SETTINGS, ...QUICK } : DEFAULT_KMS_HTTP_SETTINGS;
@@ -72,7 +86,17 @@ export function parseKmsHttpFlags(args: readonly string[], quick: boolean): KmsH
     mixes: mixesFlag(name, flags.mixes),
     concurrency: integerFlag(name, 'concurrency', flags.concurrency, base.concurrency, { min: 1, max: 4096 }),
     workers: integerFlag(name, 'workers', flags.workers, base.workers, { min: 1, max: 64 }),
-    versions: listFlag(name, 'versions', flags.versions, base.versions, ALL_VERSIONS),
+    versions: listFlag(
+      name,
+      'versions',
+      flags.versions,
+      all ? ALL_VERSIONS : base.versions,
+      ALL_VERSIONS,
+    ).sort((a, b) => ALL_VERSIONS.indexOf(a) - ALL_VERSIONS.indexOf(b)),
+    jvmWarmupMs: secondsFlagMs(name, 'jvm-warmup', flags['jvm-warmup'], base.jvmWarmupMs, {
+      min: 0,
+      max: 3600,
+    }),
     seqNumBatchSize: integerFlag(name, 'batch-size', flags['batch-size'], base.seqNumBatchSize, {
       min: 1,
       max: 1_000_000,

@@ -1,5 +1,4 @@
 import { LatencyRecorder, type LatencySummary } from '@fastpath/core';
-import { startKmsProcess } from '@fastpath/kms-server/testing';
 import {
   closeZooKeeperClient,
   connectZooKeeper,
@@ -9,44 +8,57 @@ import {
 import { BenchmarkCheckError, startChild, type ScenarioContext } from '../../harness/index.js';
 import type { WindowSummary } from '../../harness/mixed-load/goodput-window.js';
 import type { OperationMix } from '../../harness/mixed-load/operation-mix.js';
+import type { CaseServer, ServerFigures } from './case-server.js';
+import { startFastpathCaseServer } from './fastpath-case-server.js';
+import { startHadoopCaseServer } from './hadoop-case-server.js';
 import type { KmsHttpSettings } from './kms-http-settings.js';
 import { KMS_VERSIONS, type KmsVersion } from './kms-versions.js';
 import type { LoadInput, LoadOutput } from './load-generator-main.js';
 import { processTreeCpuSeconds } from './process-cpu.js';
-import { histogramMean, parsePrometheusText, total } from './prometheus-text.js';
 import { preflight, createBenchKey, fetchToken, BENCH_USER } from './kms-preflight.js';
 
 const TOKENS_ROOT = '/zkdtsm/ZKDTSMRoot/ZKDTSMTokensRoot';
 export const BENCH_KEY = 'bench-key';
+
+/** The load a case ran before its measured call, and what came of it. */
+export interface CaseWarmup {
+  /** The measured call's own warm-up (every version): load whose results are not counted. */
+  generatorWarmupMs: number;
+  /** Extra load before that, at the case's mix, for a JIT-compiled server; null for none. */
+  server: {
+    durationMs: number;
+    mix: string;
+    requestsPerSec: number;
+    succeeded: number;
+    errors: number;
+  } | null;
+}
 
 /** Everything recorded about one case: one server version, one mix, one repetition. */
 export interface KmsCaseResult {
   version: KmsVersion;
   mix: string;
   rep: number;
+  warmup: CaseWarmup;
   window: WindowSummary;
   latency: { verify: LatencySummary; create: LatencySummary };
   submitted: LoadOutput['submitted'];
   completeBlocks: number;
   tailSubmissions: LoadOutput['tailSubmissions'];
   checks: { preflight: string[]; dtNodesBefore: number; dtNodesAfter: number; createdTotal: number };
-  server: {
+  server: ServerFigures & {
+    details: Record<string, unknown>;
     cpuSeconds: number | null;
     cpuPercentOfOneCore: number | null;
-    eventLoopDelayP99Ms: number | null;
-    gcSeconds: number | null;
-    stageMeansMs: Record<string, number | null>;
-    persistBatchMean: number | null;
-    zookeeperOpMeanMs: number | null;
   };
   zookeeper: Record<string, number | string>;
   generatorEventLoopP99Ms: number;
 }
 
 /**
- * Runs one case from nothing: a fresh standalone ZooKeeper, a fresh KMS process of the given
- * version, the checks, a separate load-generator process, and the bookkeeping. Everything is
- * stopped before it returns, whatever happens.
+ * Runs one case from nothing: a fresh standalone ZooKeeper, a fresh KMS of the given version
+ * (fastpath-kms process or Hadoop's KMS JVM), the checks, a separate load-generator process, and
+ * the bookkeeping. Everything is stopped before it returns, whatever happens.
  */
 export async function runKmsCase(
   ctx: ScenarioContext<KmsHttpSettings>,
@@ -58,40 +70,18 @@ export async function runKmsCase(
   const id = `${mix.verify}-${mix.create}-${version}-rep${rep}`;
   const v = KMS_VERSIONS[version];
   await using zk = await startZooKeeper();
-  const args = [
-    '--workers',
-    String(s.workers),
-    '-D',
-    'hadoop.kms.authentication.zk-dt-secret-manager.enable=true',
-    '-D',
-    `hadoop.kms.authentication.zk-dt-secret-manager.zkConnectionString=${zk.connectString}`,
-    '-D',
-    `hadoop.kms.authentication.zk-dt-secret-manager.token.seqnum.batch.size=${s.seqNumBatchSize}`,
-    '-D',
-    `fastpath.kms.token.creation.locking=${v.creationLocking}`,
-    '-D',
-    `fastpath.kms.token.persist.coalescing=${v.persistCoalescing}`,
-  ];
-  ctx.results.recordCommand(`fastpath-kms ${args.join(' ')}`, `KMS server, case ${id}`);
-  await using kms = await startKmsProcess({
-    args,
-    // Request logging is a diagnostic extra: pinned off, whatever the caller's environment says.
-    env: { FASTPATH_KMS_KEYSTORE_PASSWORD: 'benchmark-only', FASTPATH_KMS_LOG_LEVEL: 'silent' },
-  });
+  await using kms: CaseServer =
+    v.server === 'hadoop'
+      ? await startHadoopCaseServer(ctx, zk.connectString, id)
+      : await startFastpathCaseServer(ctx, v, zk.connectString, id);
   const admin = await connectZooKeeper(zk.connectString);
   try {
-    await createBenchKey(kms.url, BENCH_KEY);
-    const verifyToken = await fetchToken(kms.url);
-    const preflightChecks = await preflight(kms.url, BENCH_KEY, verifyToken, {
-      implementation: 'zookeeper',
-      creationLocking: v.creationLocking,
-      persistCoalescing: v.persistCoalescing,
-      workers: s.workers,
-    });
-    const dtNodesBefore = (await zkGetChildren(admin, TOKENS_ROOT)).filter((n) => n.startsWith('DT_')).length;
-    const metricsBefore = parsePrometheusText(await (await fetch(`${kms.url}/metrics`)).text());
-    const cpuBefore = processTreeCpuSeconds(kms.pid);
-    const startedMs = performance.now();
+    await createBenchKey(kms.origin, BENCH_KEY);
+    const verifyToken = await fetchToken(kms.origin);
+    const preflightChecks = [
+      ...(await preflight(kms.origin, BENCH_KEY, verifyToken)),
+      ...(await kms.identify(admin)),
+    ];
 
     await using generator = startChild<LoadInput, LoadOutput>(
       ctx.sourcePath('scenarios/kms-http/load-generator-main.ts'),
@@ -102,86 +92,85 @@ export async function runKmsCase(
       },
     );
     await generator.ready;
-    const load = await generator.call(
-      {
-        origin: kms.url,
-        target: 'kms',
+    const seed = 7919 * (rep + 1) + mix.create;
+    const load = (warmupMs: number, measureMs: number, seedOffset: number): Promise<LoadOutput> =>
+      generator.call(
+        {
+          origin: kms.origin,
+          target: 'kms',
+          mix: mix.label,
+          concurrency: s.concurrency,
+          warmupMs,
+          measureMs,
+          seed: seed + seedOffset,
+          keyName: BENCH_KEY,
+          verifyToken,
+          creator: BENCH_USER,
+          requestTimeoutMs: s.requestTimeoutMs,
+        },
+        { timeoutMs: warmupMs + measureMs + s.requestTimeoutMs + 60_000 },
+      );
+
+    let serverWarmup: CaseWarmup['server'] = null;
+    if (kms.serverWarmupMs > 0) {
+      // Counted only for the record: it is there to let the JIT compile the paths the case measures.
+      const w = await load(0, kms.serverWarmupMs, 1);
+      serverWarmup = {
+        durationMs: kms.serverWarmupMs,
         mix: mix.label,
-        concurrency: s.concurrency,
-        warmupMs: s.warmupMs,
-        measureMs: s.measureMs,
-        seed: 7919 * (rep + 1) + mix.create,
-        keyName: BENCH_KEY,
-        verifyToken,
-        creator: BENCH_USER,
-        requestTimeoutMs: s.requestTimeoutMs,
-      },
-      { timeoutMs: s.warmupMs + s.measureMs + s.requestTimeoutMs + 60_000 },
-    );
+        requestsPerSec: w.window.throughput,
+        succeeded: w.window.counted.verify.ok + w.window.counted.create.ok,
+        errors: w.window.counted.verify.errors + w.window.counted.create.errors,
+      };
+      ctx.log(`${id}: server warm-up ${kms.serverWarmupMs} ms, ${Math.round(w.window.throughput)} req/s`);
+    }
+
+    const dtNodesBefore = (await zkGetChildren(admin, TOKENS_ROOT)).filter((n) => n.startsWith('DT_')).length;
+    const measurement = await kms.measure();
+    const cpuBefore = processTreeCpuSeconds(kms.pid);
+    const startedMs = performance.now();
+    const measured = await load(s.warmupMs, s.measureMs, 0);
     const elapsedS = (performance.now() - startedMs) / 1000;
     const cpuAfter = processTreeCpuSeconds(kms.pid);
-    const metricsText = await (await fetch(`${kms.url}/metrics`)).text();
-    ctx.results.writeText(`metrics/${id}.prom`, metricsText);
-    const metrics = parsePrometheusText(metricsText);
+    const figures = await measurement.finish();
     const dtNodesAfter = (await zkGetChildren(admin, TOKENS_ROOT)).filter((n) => n.startsWith('DT_')).length;
     // The token count check: every creation the generator saw succeed is a znode, no more, no less.
-    if (dtNodesAfter - dtNodesBefore !== load.createdTotal) {
+    if (dtNodesAfter - dtNodesBefore !== measured.createdTotal) {
       throw new BenchmarkCheckError(
-        `${id}: ${load.createdTotal} creations succeeded but DT_* znodes grew by ${dtNodesAfter - dtNodesBefore}`,
+        `${id}: ${measured.createdTotal} creations succeeded but DT_* znodes grew by ${dtNodesAfter - dtNodesBefore}`,
       );
     }
-    const mean = (name: string, before = metricsBefore) => {
-      const m = histogramMean(metrics, name, {}, before);
-      return m === null ? null : m * 1000;
-    };
+    const afterChecks = await kms.afterwards(admin);
     const cpuSeconds = cpuBefore !== null && cpuAfter !== null ? cpuAfter - cpuBefore : null;
-    const verify = LatencyRecorder.fromBase64(load.latency.verify).summary();
-    const create = LatencyRecorder.fromBase64(load.latency.create).summary();
     return {
       version,
       mix: mix.label,
       rep,
-      window: load.window,
-      latency: { verify, create },
-      submitted: load.submitted,
-      completeBlocks: load.completeBlocks,
-      tailSubmissions: load.tailSubmissions,
+      warmup: { generatorWarmupMs: s.warmupMs, server: serverWarmup },
+      window: measured.window,
+      latency: {
+        verify: LatencyRecorder.fromBase64(measured.latency.verify).summary(),
+        create: LatencyRecorder.fromBase64(measured.latency.create).summary(),
+      },
+      submitted: measured.submitted,
+      completeBlocks: measured.completeBlocks,
+      tailSubmissions: measured.tailSubmissions,
       checks: {
-        preflight: [
-          ...preflightChecks,
-          'diagnostic extras off: request logging silent, no TLS, no test hooks (not configurable)',
-        ],
+        preflight: [...preflightChecks, ...afterChecks],
         dtNodesBefore,
         dtNodesAfter,
-        createdTotal: load.createdTotal,
+        createdTotal: measured.createdTotal,
       },
       server: {
+        details: kms.details,
         cpuSeconds,
         cpuPercentOfOneCore: cpuSeconds === null ? null : (100 * cpuSeconds) / elapsedS,
-        eventLoopDelayP99Ms: eventLoopP99Ms(metrics),
-        gcSeconds:
-          total(metrics, 'nodejs_gc_duration_seconds_sum') -
-          total(metricsBefore, 'nodejs_gc_duration_seconds_sum'),
-        stageMeansMs: {
-          allocate: mean('token_manager_create_allocate_seconds'),
-          prepare: mean('token_manager_create_prepare_seconds'),
-          persist: mean('token_manager_create_persist_seconds'),
-          verify: mean('token_manager_verify_seconds'),
-        },
-        persistBatchMean: histogramMean(metrics, 'token_manager_persist_batch_size', {}, metricsBefore),
-        zookeeperOpMeanMs: mean('token_manager_zookeeper_operation_seconds'),
+        ...figures,
       },
       zookeeper: await zk.mntr(),
-      generatorEventLoopP99Ms: load.generatorEventLoopP99Ms,
+      generatorEventLoopP99Ms: measured.generatorEventLoopP99Ms,
     };
   } finally {
     await closeZooKeeperClient(admin);
   }
-}
-
-function eventLoopP99Ms(metrics: ReturnType<typeof parsePrometheusText>): number | null {
-  const kms = metrics.find((m) => m.name === 'kms_event_loop_delay_seconds' && m.labels.quantile === '0.99');
-  if (kms) return kms.value * 1000;
-  const node = metrics.find((m) => m.name === 'nodejs_eventloop_lag_p99_seconds');
-  return node ? node.value * 1000 : null;
 }

@@ -1,0 +1,34 @@
+import type { connectZooKeeper } from '@fastpath/zookeeper-fixture';
+
+/** An admin connection to the case's ZooKeeper. */
+export type ZooKeeperAdmin = Awaited<ReturnType<typeof connectZooKeeper>>;
+
+/** Server-side figures of one measured window; null where the server does not report one. */
+export interface ServerFigures {
+  eventLoopDelayP99Ms: number | null;
+  gcSeconds: number | null;
+  stageMeansMs: Record<string, number | null>;
+  persistBatchMean: number | null;
+  zookeeperOpMeanMs: number | null;
+}
+
+/** The server of one case, started on the case's fresh ZooKeeper: fastpath-kms or Hadoop's KMS. */
+export interface CaseServer extends AsyncDisposable {
+  /** `http://127.0.0.1:<port>`; the REST API is under `/kms/v1`. */
+  readonly origin: string;
+  /** The process whose CPU the case reads (with its descendants). */
+  readonly pid: number;
+  /**
+   * Load at the case's mix before the case's own warm-up and measured window, for a server that
+   * compiles its hot paths while it runs (a JVM); 0 for none.
+   */
+  readonly serverWarmupMs: number;
+  /** What the case JSON records about the server (versions, start time, settings). */
+  readonly details: Record<string, unknown>;
+  /** Checks that the server is the version the case measures; resolves with the checks passed. */
+  identify(admin: ZooKeeperAdmin): Promise<string[]>;
+  /** Starts reading server-side figures; `finish` (after the window) returns those of the window. */
+  measure(): Promise<{ finish(): Promise<ServerFigures> }>;
+  /** Checks after the measured window; resolves with the checks passed. */
+  afterwards(admin: ZooKeeperAdmin): Promise<string[]>;
+}
