@@ -53,7 +53,8 @@ export const registry: readonly RegisteredScenario[] = [
   {
     scenario: kmsHttpScenario,
     source: 'HADOOP-20045',
-    compares: 'the end-to-end KMS matrix over HTTP: original vs fixed vs fixed + coalesced, per mix',
+    compares:
+      "the end-to-end KMS matrix over HTTP: original vs fixed vs fixed + coalesced, per mix; Apache Hadoop's own KMS beside them in `all`",
     summary: kmsHttpSummary,
   },
   {
