@@ -35,6 +35,8 @@ describe('errorFromHttpResponse', () => {
     [413, 'IOException', 'body too large', 'ERR_KMS_BAD_REQUEST'],
     [500, 'IOException', 'Key k1 does not exist in jceks://file/kms.keystore', 'ERR_KMS_KEY_NOT_FOUND'],
     [500, 'IOException', 'Key k1 already exists in jceks://file/kms.keystore', 'ERR_KMS_KEY_EXISTS'],
+    // Hadoop's KMS answers a rollover of a missing key this way.
+    [500, 'IOException', "Can't find Metadata for key k1", 'ERR_KMS_KEY_NOT_FOUND'],
     [500, 'RuntimeException', 'Internal server error', 'ERR_KMS_SERVER'],
     [503, 'IOException', 'shutting down', 'ERR_KMS_UNAVAILABLE'],
     [408, 'IOException', 'request timed out', 'ERR_KMS_UNAVAILABLE'],

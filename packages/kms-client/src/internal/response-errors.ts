@@ -67,7 +67,8 @@ export function parseRemoteException(body: Buffer): RemoteException | undefined 
   return out;
 }
 
-const NOT_FOUND = /\bnot found\b|does not exist|doesn't exist|\bno such key\b/i;
+// "Can't find Metadata for key": Hadoop's KMS answering a rollover of a missing key (a 500).
+const NOT_FOUND = /\bnot found\b|does not exist|doesn't exist|\bno such key\b|can't find metadata for key/i;
 const EXISTS = /already exists/i;
 const AUTHENTICATION_EXCEPTIONS = new Set(['AuthenticationException', 'InvalidToken']);
 
