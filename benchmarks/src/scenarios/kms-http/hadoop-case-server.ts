@@ -52,10 +52,9 @@ export async function startHadoopCaseServer(
     return body.beans ?? [];
   };
   const gcMs = async (): Promise<number | null> => {
-    const times = (await jmx('java.lang:type=GarbageCollector,*')).map((b) => b['CollectionTime']);
-    return times.every((t) => typeof t === 'number') && times.length > 0
-      ? (times as number[]).reduce((a, b) => a + b, 0)
-      : null;
+    const beans = await jmx('java.lang:type=GarbageCollector,*');
+    const times = beans.map((b) => b['CollectionTime']).filter((t): t is number => typeof t === 'number');
+    return times.length > 0 && times.length === beans.length ? times.reduce((a, b) => a + b, 0) : null;
   };
   const seqCounter = async (admin: ZooKeeperAdmin): Promise<number> => {
     const { data } = await zkGetData(admin, SEQ_NUM_ZNODE);
