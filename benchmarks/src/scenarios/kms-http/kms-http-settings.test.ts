@@ -1,4 +1,3 @@
-import { BenchmarkUsageError } from '../../harness/index.js';
 import { evaluateGoals } from './kms-http-report.js';
 import { BenchmarkUsageError } from '../../harness/benchmark-errors.js';
 import { aggregateCases, type CaseFigures } from './aggregate-cases.js';
