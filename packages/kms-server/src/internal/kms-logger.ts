@@ -1,3 +1,4 @@
+import { inspect } from 'node:util';
 /** Where the server writes its own messages (start, warnings, reloads). Never given secrets. */
 export interface KmsLogger {
   info(message: string): void;
@@ -27,7 +28,7 @@ export function streamLogger(write: (line: string) => void): KmsLogger {
         'ERROR',
         error === undefined
           ? message
-          : `${message}: ${error instanceof Error ? error.message : String(error)}`,
+          : `${message}: ${error instanceof Error ? error.message : typeof error === 'string' ? error : inspect(error)}`,
       ),
   };
 }

@@ -124,7 +124,7 @@ export class KmsAcls {
         const op = opType(key, rest.slice(dot + 1));
         const name = rest.slice(0, dot);
         let map = keyAcls.get(name);
-        if (!map) keyAcls.set(name, (map = new Map()));
+        if (!map) keyAcls.set(name, (map = new Map<KeyOpType, AccessControlList>()));
         map.set(op, new AccessControlList(value));
       } else if (key.startsWith(DEFAULT_KEY_ACL_PREFIX) || key.startsWith(WHITELIST_KEY_ACL_PREFIX)) {
         const isDefault = key.startsWith(DEFAULT_KEY_ACL_PREFIX);

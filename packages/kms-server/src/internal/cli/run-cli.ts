@@ -63,7 +63,7 @@ export async function runCli(
   env: Readonly<Record<string, string | undefined>>,
   io: CliIo,
 ): Promise<number> {
-  const logger = streamLogger(io.stderr);
+  const logger = streamLogger((text) => io.stderr(text));
   try {
     const command = parseCliArgs(argv);
     switch (command.kind) {

@@ -94,7 +94,8 @@ export class ReplicaKeyStore implements KeyStore {
     this.#pending.clear();
   }
 
-  async close(): Promise<void> {
+  close(): Promise<void> {
     this.#closed = true;
+    return Promise.resolve();
   }
 }

@@ -39,7 +39,7 @@ function param(request: FastifyRequest, name: 'name' | 'versionName'): string {
 function serve(
   app: FastifyInstance,
   url: string,
-  params: FastifySchema['params'] | undefined,
+  params: FastifySchema['params'],
   fallbackOp: KmsRouteConfig['kmsOp'],
   routes: Partial<Record<Method, KeyRoute>>,
 ): void {

@@ -254,7 +254,7 @@ export function buildKmsApp(options: KmsAppOptions): FastifyInstance {
   });
   // The routes Hadoop's authentication filter answers before any resource, so they never read
   // a body: the token operations and the OPTIONS log-in. Their scope's one parser leaves it unread.
-  void app.register(async (scope) => {
+  void app.register((scope, _options, done) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
     registerTokenRoutes(scope, options.tokens);
@@ -267,6 +267,7 @@ export function buildKmsApp(options: KmsAppOptions): FastifyInstance {
         reply.code(200).header('allow', KMS_ALLOWED_METHODS).send(),
       );
     }
+    done();
   });
   // Paths under /kms/v1/ that no operation serves: 404 once authenticated. A wildcard route
   // (not the not-found handler) so that bad percent-encoding anywhere in them is a 400.
@@ -349,7 +350,10 @@ function mapError(error: unknown): ErrorAnswer {
     const mapping: KmsErrorMapping = { ...KMS_ERROR_CATALOGUE.ERR_KMS_BAD_REQUEST.http, status };
     return {
       status,
-      body: remoteException(mapping, String(fastifyError.message ?? 'Bad request')),
+      body: remoteException(
+        mapping,
+        typeof fastifyError.message === 'string' ? fastifyError.message : 'Bad request',
+      ),
       retriable: false,
     };
   }

@@ -15,7 +15,7 @@ export function listenError(error: unknown, host: string, port: number): unknown
   const code = (error as { code?: unknown } | null)?.code;
   const advice = typeof code === 'string' ? ADVICE[code] : undefined;
   if (advice === undefined) return error;
-  return new KmsListenError(host, port, `cannot listen on ${host}:${port}: ${advice} (${code})`, {
+  return new KmsListenError(host, port, `cannot listen on ${host}:${port}: ${advice} (${String(code)})`, {
     cause: error,
   });
 }

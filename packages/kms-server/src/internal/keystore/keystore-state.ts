@@ -154,10 +154,10 @@ export type SerializedKeyStoreCommand =
 
 export function serializeKeyStoreCommand(command: KeyStoreCommand): SerializedKeyStoreCommand {
   if (command.op === 'delete') return { op: 'delete', name: command.name };
-  return { ...command, material: command.material.unwrap().toString('base64') } as SerializedKeyStoreCommand;
+  return { ...command, material: command.material.unwrap().toString('base64') };
 }
 
 export function deserializeKeyStoreCommand(command: SerializedKeyStoreCommand): KeyStoreCommand {
   if (command.op === 'delete') return { op: 'delete', name: command.name };
-  return { ...command, material: new Redacted(Buffer.from(command.material, 'base64')) } as KeyStoreCommand;
+  return { ...command, material: new Redacted(Buffer.from(command.material, 'base64')) };
 }
