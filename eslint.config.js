@@ -1,6 +1,8 @@
 import js from '@eslint/js';
+import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+// Type-aware lint: every file is checked with the types of the tsconfig.json of its package.
 export default tseslint.config(
   {
     ignores: [
@@ -13,32 +15,26 @@ export default tseslint.config(
     ],
   },
   js.configs.recommended,
-  ...tseslint.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {
-      globals: {
-        process: 'readonly',
-        console: 'readonly',
-        Buffer: 'readonly',
-        setTimeout: 'readonly',
-        clearTimeout: 'readonly',
-        setInterval: 'readonly',
-        clearInterval: 'readonly',
-        setImmediate: 'readonly',
-        queueMicrotask: 'readonly',
-        AbortController: 'readonly',
-        AbortSignal: 'readonly',
-        URL: 'readonly',
-        TextEncoder: 'readonly',
-        TextDecoder: 'readonly',
-        __dirname: 'readonly',
-        require: 'readonly',
-        module: 'writable',
+      globals: globals.node,
+      parserOptions: {
+        // Each file is typed by the nearest tsconfig.json, the one its package's typecheck uses.
+        projectService: true,
+        tsconfigRootDir: import.meta.dirname,
       },
     },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
+      // The locks, the token store and the servers are built on promises: one left unawaited loses
+      // its error and its ordering, one passed where a callback is expected is never awaited.
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      // Passing on a caught value (`catch (e)`, a rejection handler's reason) is allowed, as
+      // only-throw-error allows rethrowing it; a new rejection must still be an Error.
+      '@typescript-eslint/prefer-promise-reject-errors': ['error', { allowThrowingUnknown: true }],
       'no-restricted-imports': [
         'error',
         {
@@ -50,6 +46,30 @@ export default tseslint.config(
           ],
         },
       ],
+    },
+  },
+  {
+    // Configuration files, bin launchers and build scripts are plain JavaScript outside every
+    // tsconfig: no types to check them with, so they get the syntactic rules only.
+    files: ['**/*.js', '**/*.cjs', '**/*.mjs'],
+    ...tseslint.configs.disableTypeChecked,
+  },
+  {
+    // kms-server's request pipeline is being rewritten; its remaining findings (untyped JSON
+    // bodies and replies in the routes and tests) are fixed with that rewrite. Until then they are
+    // shown as warnings in its lint instead of failing it. Remove this block when it passes.
+    files: ['packages/kms-server/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-unsafe-argument': 'warn',
+      '@typescript-eslint/no-unsafe-assignment': 'warn',
+      '@typescript-eslint/no-unsafe-member-access': 'warn',
+      '@typescript-eslint/no-unsafe-return': 'warn',
+      '@typescript-eslint/no-unsafe-call': 'warn',
+      '@typescript-eslint/unbound-method': 'warn',
+      '@typescript-eslint/require-await': 'warn',
+      '@typescript-eslint/no-base-to-string': 'warn',
+      '@typescript-eslint/restrict-template-expressions': 'warn',
+      '@typescript-eslint/no-unnecessary-type-assertion': 'warn',
     },
   },
   {

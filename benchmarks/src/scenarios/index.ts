@@ -62,7 +62,7 @@ export const registry: readonly RegisteredScenario[] = [
     source: 'HDDS-17357',
     compares:
       'a cold Ozone client over TLS, a fresh process per run: warm-up off vs its parts vs one bundled file vs a V8 code cache',
-    summary: coldClientSummary as ScenarioSummary,
+    summary: coldClientSummary,
   },
 ];
 

@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Server, ServerCredentials } from '@grpc/grpc-js';
@@ -171,7 +172,7 @@ export class MiniOzoneCluster {
     this.#closed = true;
     for (const d of this.datanodes) d.kill();
     this.#omServer.forceShutdown();
-    if (this.#ownsDir) rmSync(this.dir, { recursive: true, force: true });
+    if (this.#ownsDir) await rm(this.dir, { recursive: true, force: true });
   }
 
   async [Symbol.asyncDispose](): Promise<void> {
