@@ -88,11 +88,14 @@ export class DatanodeChannel {
           deadline: Date.now() + timeoutMs,
         },
       );
+      // The answer settles the call; the stream is left to end by itself (the datanode ends it
+      // after our half-close, as Ozone's GrpcXceiverService does). Cancelling it here would reset
+      // every finished stream: at thousands of reads per second that trips the server's HTTP/2
+      // rapid-reset limit, which closes the whole session and fails every read in flight on it.
       call.on('data', (data: Buffer) => {
         if (settled) return;
         settled = true;
         resolve(data);
-        call.cancel();
       });
       call.on('error', (err) => {
         if (settled) return;
