@@ -14,3 +14,5 @@ export {
 } from './mini-datanode.js';
 export { MiniOm, type OmFault } from './mini-om.js';
 export type { ShortCircuitFault } from './mini-domain-socket-server.js';
+// The known content of the contract suite's keys, for benchmarks that check every byte they read.
+export { contractKeyBytes } from './contract/contract-key-bytes.js';
