@@ -22,6 +22,10 @@ export const PARENTLESS_ARTIFACTS: ReadonlyArray<{ artifactId: string; classifie
     { artifactId: 'hdds-erasurecode' },
     { artifactId: 'ozone-common' },
     { artifactId: 'ozone-client' },
+    // Ozone's own ofs file system (BasicRootedOzoneFileSystem, RootedOzoneFileSystem), for Java
+    // readers beside fastpath's (the ozone-read benchmark's anchor); their POMs name the same parent.
+    { artifactId: 'ozone-filesystem-common' },
+    { artifactId: 'ozone-filesystem' },
   ],
 );
 
