@@ -12,6 +12,8 @@ import { kmsHttpScenario } from './kms-http/kms-http-scenario.js';
 import { kmsHttpSummary } from './kms-http/kms-http-summary.js';
 import { locksScenario } from './locks/locks-scenario.js';
 import { locksSummary } from './locks/locks-summary.js';
+import { ozoneReadScenario } from './ozone-read/ozone-read-scenario.js';
+import { ozoneReadSummary } from './ozone-read/ozone-read-summary.js';
 import { secureRandomScenario } from './secure-random/secure-random-scenario.js';
 import { secureRandomSummary } from './secure-random/secure-random-summary.js';
 import { tokenManagerScenario } from './token-manager/token-manager-scenario.js';
@@ -56,6 +58,13 @@ export const registry: readonly RegisteredScenario[] = [
     compares:
       "the end-to-end KMS matrix over HTTP: original vs fixed vs fixed + coalesced, per mix; Apache Hadoop's own KMS beside them in `all`",
     summary: kmsHttpSummary,
+  },
+  {
+    scenario: ozoneReadScenario as Scenario,
+    source: 'HDDS-16783',
+    compares:
+      '64 KiB positional reads on shared streams: verify on vs off by the global setting vs off by `setVerifyChecksum(false)`, gRPC and short-circuit, 1 MiB and 16 KiB bytes per checksum',
+    summary: ozoneReadSummary as ScenarioSummary,
   },
   {
     scenario: coldClientScenario,

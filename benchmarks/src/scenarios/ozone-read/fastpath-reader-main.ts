@@ -1,0 +1,235 @@
+// fastpath's reader, in its own process: 16 (or --readers) concurrent loops of positional
+// `readFully(pos, buf, 0, len)` on one shared OzoneFSInputStream per file, every read compared
+// with the file's known content. The scenario drives it phase by phase (open, warm-up, measure,
+// close); between phases no read is in flight, so counters read in between cover one phase exactly.
+import { LatencyRecorder } from '@fastpath/core';
+import {
+  newFileSystemInstance,
+  type OzoneFSInputStream,
+  type OzoneFileSystem,
+} from '@fastpath/ozone-fs-client';
+import { contractKeyBytes } from '@fastpath/ozone-fs-client/testing';
+import { serveCalls } from '../../harness/index.js';
+import type { WindowCounts } from './read-accounting.js';
+import { readPositions, readerSeed } from './read-offsets.js';
+import { predictFetchedBytes, type WideningLayout } from './widening.js';
+
+export interface FileSetSpec {
+  /** ofs paths below the file system's root: `/<volume>/<bucket>/<key>`. */
+  paths: string[];
+  /** Seed of each file's content (contractKeyBytes). */
+  seeds: number[];
+  fileSizeBytes: number;
+  bytesPerChecksum: number;
+}
+
+export type ReaderCall =
+  | {
+      op: 'write';
+      omAddress: string;
+      set: FileSetSpec;
+    }
+  | { op: 'expect'; seeds: number[]; fileSizeBytes: number }
+  | {
+      op: 'open';
+      omAddress: string;
+      set: FileSetSpec;
+      verify: boolean;
+      how: 'configuration' | 'instance';
+      /** Extra client properties of the row (the read path). */
+      properties: Record<string, string>;
+    }
+  | {
+      op: 'run';
+      phase: 'warmup' | 'measure';
+      durationMs: number;
+      readers: number;
+      readBytes: number;
+      aligned: boolean;
+      seed: number;
+      round: number;
+      checkEvery: number;
+    }
+  | { op: 'close' };
+
+export interface WriteResult {
+  bytes: number;
+  ms: number;
+}
+
+export interface RunResult {
+  counts: WindowCounts;
+  latency: string;
+  /** Time spent comparing reads with the expected content, per checked read, in µs. */
+  checkMicrosPerRead: number;
+  /** The streams' verify flag as they report it (what the column asked for, checked). */
+  streamsVerify: boolean[];
+  firstError?: string;
+}
+
+const CHUNK = 4 * 1024 * 1024;
+const BLOCK = 256 * 1024 * 1024;
+
+/** The expected content of every file index: one copy shared by the rows (same seeds). */
+let expected: Buffer[] = [];
+let fs: OzoneFileSystem | undefined;
+let streams: OzoneFSInputStream[] = [];
+let layout: WideningLayout | undefined;
+let verify = true;
+
+function fileSystem(omAddress: string, properties: Record<string, string>): OzoneFileSystem {
+  return newFileSystemInstance(`ofs://${omAddress}/`, { properties });
+}
+
+function clientTotals(): NonNullable<WindowCounts['client']> {
+  const t = { bytesFetched: 0, bytesVerified: 0, bytesFromCache: 0, readChunkCalls: 0 };
+  for (const s of streams) {
+    t.bytesFetched += s.stats.bytesFetched;
+    t.bytesVerified += s.stats.bytesVerified;
+    t.bytesFromCache += s.stats.bytesFromCache;
+    t.readChunkCalls += s.stats.readChunkCalls;
+  }
+  return t;
+}
+
+async function write(omAddress: string, set: FileSetSpec): Promise<WriteResult> {
+  const started = performance.now();
+  const writer = fileSystem(omAddress, {});
+  try {
+    for (let i = 0; i < set.paths.length; i++) {
+      const out = await writer.create(set.paths[i]!, {
+        bytesPerChecksum: set.bytesPerChecksum,
+        checksumType: 'CRC32',
+        sizeBytes: set.fileSizeBytes,
+      });
+      const content = expected[i] ?? contractKeyBytes(set.fileSizeBytes, set.seeds[i]!);
+      for (let o = 0; o < content.length; o += CHUNK) await out.write(content.subarray(o, o + CHUNK));
+      await out.close();
+    }
+  } finally {
+    writer.close();
+  }
+  return { bytes: set.paths.length * set.fileSizeBytes, ms: performance.now() - started };
+}
+
+async function run(call: Extract<ReaderCall, { op: 'run' }>): Promise<RunResult> {
+  if (!layout || streams.length === 0) throw new Error('run before open');
+  const spec = {
+    files: streams.length,
+    fileSizeBytes: layout.fileSizeBytes,
+    readBytes: call.readBytes,
+    aligned: call.aligned,
+  };
+  const latency = new LatencyRecorder();
+  const counts: WindowCounts = {
+    ops: 0,
+    errors: 0,
+    wrongBytes: 0,
+    checkedOps: 0,
+    measuredMs: 0,
+    bytesRequested: 0,
+    bytesPredicted: 0,
+    client: null,
+    datanodeBytesSent: null,
+    cpuSeconds: 0,
+  };
+  let checkNs = 0n;
+  let firstError: string | undefined;
+  const before = clientTotals();
+  const cpuBefore = process.cpuUsage();
+  const started = performance.now();
+  const endMs = started + call.durationMs;
+  const wl = layout;
+  const reader = async (index: number): Promise<void> => {
+    const next = readPositions(spec, readerSeed(call.seed, call.round, index, call.phase));
+    const buffer = Buffer.allocUnsafe(call.readBytes);
+    let n = 0;
+    while (performance.now() < endMs) {
+      const { file, offset } = next();
+      const stream = streams[file]!;
+      const began = performance.now();
+      counts.bytesPredicted += predictFetchedBytes(wl, offset, call.readBytes, verify);
+      counts.bytesRequested += call.readBytes;
+      try {
+        await stream.readFully(offset, buffer, 0, call.readBytes);
+      } catch (err) {
+        counts.errors++;
+        firstError ??= `${(err as Error).name}: ${(err as Error).message}`;
+        continue;
+      }
+      latency.recordMs(performance.now() - began);
+      if (n++ % call.checkEvery === 0) {
+        const t0 = process.hrtime.bigint();
+        const want = expected[file]!.subarray(offset, offset + call.readBytes);
+        const same = buffer.equals(want);
+        checkNs += process.hrtime.bigint() - t0;
+        counts.checkedOps++;
+        if (!same) {
+          counts.wrongBytes++;
+          firstError ??= `file ${file} at ${offset}: the bytes read differ from the file's content`;
+          continue;
+        }
+      }
+      counts.ops++;
+    }
+  };
+  await Promise.all(Array.from({ length: call.readers }, (_, i) => reader(i)));
+  counts.measuredMs = performance.now() - started;
+  const cpu = process.cpuUsage(cpuBefore);
+  counts.cpuSeconds = (cpu.user + cpu.system) / 1e6;
+  const after = clientTotals();
+  counts.client = {
+    bytesFetched: after.bytesFetched - before.bytesFetched,
+    bytesVerified: after.bytesVerified - before.bytesVerified,
+    bytesFromCache: after.bytesFromCache - before.bytesFromCache,
+    readChunkCalls: after.readChunkCalls - before.readChunkCalls,
+  };
+  return {
+    counts,
+    latency: latency.toBase64(),
+    checkMicrosPerRead: counts.checkedOps ? Number(checkNs) / 1000 / counts.checkedOps : 0,
+    streamsVerify: streams.map((s) => s.verifyChecksum),
+    ...(firstError === undefined ? {} : { firstError }),
+  };
+}
+
+function closeAll(): void {
+  for (const s of streams) s.close();
+  streams = [];
+  fs?.close();
+  fs = undefined;
+}
+
+serveCalls<ReaderCall, unknown>(async (call) => {
+  switch (call.op) {
+    case 'expect': {
+      const started = performance.now();
+      expected = call.seeds.map((seed) => contractKeyBytes(call.fileSizeBytes, seed));
+      return { ms: performance.now() - started };
+    }
+    case 'write':
+      return write(call.omAddress, call.set);
+    case 'open': {
+      closeAll();
+      const properties: Record<string, string> = { ...call.properties };
+      if (!call.verify && call.how === 'configuration') properties['ozone.client.verify.checksum'] = 'false';
+      fs = fileSystem(call.omAddress, properties);
+      if (call.how === 'instance') fs.setVerifyChecksum(call.verify);
+      verify = call.verify;
+      // No window cache: every read goes to a datanode, so each costs what the widening arithmetic says.
+      streams = await Promise.all(call.set.paths.map((p) => fs!.open(p, { windowCacheBytes: 0 })));
+      layout = {
+        fileSizeBytes: call.set.fileSizeBytes,
+        chunkSizeBytes: CHUNK,
+        blockSizeBytes: BLOCK,
+        bytesPerChecksum: call.set.bytesPerChecksum,
+      };
+      return { verify: streams.map((s) => s.verifyChecksum) };
+    }
+    case 'run':
+      return run(call);
+    case 'close':
+      closeAll();
+      return {};
+  }
+});

@@ -1,0 +1,282 @@
+package fastpath.ozoneread;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hdds.conf.OzoneConfiguration;
+
+/**
+ * The Java anchor of the ozone-read benchmark: Ozone's own ofs file system
+ * (RootedOzoneFileSystem) reading the benchmark's files with the same offsets and sizes as
+ * fastpath's reader, N threads sharing one FSDataInputStream per file, every read compared with
+ * the file's known content. One JSON request per stdin line, one JSON answer per stdout line;
+ * Ozone's logging goes to stderr.
+ */
+public final class OzoneReadBench {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final double TWO_POW_32 = 4294967296.0;
+
+  private final PrintStream out;
+  private String omRpcAddress;
+  private byte[][] expected = new byte[0][];
+  private FileSystem fs;
+  private FSDataInputStream[] streams = new FSDataInputStream[0];
+  private long fileSize;
+
+  private OzoneReadBench(PrintStream out) {
+    this.out = out;
+  }
+
+  public static void main(String[] args) throws Exception {
+    PrintStream out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), true, "UTF-8");
+    // Everything else (Ozone's logging, stray prints) goes to stderr, so stdout carries answers only.
+    System.setOut(System.err);
+    OzoneReadBench bench = new OzoneReadBench(out);
+    BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+    out.println("{\"ready\":true}");
+    for (String line; (line = in.readLine()) != null; ) {
+      if (line.isBlank()) continue;
+      ObjectNode answer;
+      try {
+        answer = bench.handle(JSON.readTree(line));
+        answer.put("ok", true);
+      } catch (Throwable t) {
+        answer = JSON.createObjectNode();
+        answer.put("ok", false);
+        answer.put("error", chain(t));
+      }
+      out.println(JSON.writeValueAsString(answer));
+    }
+    bench.closeStreams();
+  }
+
+  private static String chain(Throwable t) {
+    StringBuilder b = new StringBuilder();
+    for (Throwable c = t; c != null; c = c.getCause()) {
+      if (b.length() > 0) b.append(" <- ");
+      b.append(c.getClass().getName()).append(": ").append(c.getMessage());
+    }
+    return b.toString();
+  }
+
+  private ObjectNode handle(JsonNode req) throws Exception {
+    String op = req.get("op").asText();
+    ObjectNode answer = JSON.createObjectNode();
+    switch (op) {
+      case "init": {
+        omRpcAddress = req.get("omRpcAddress").asText();
+        fileSize = req.get("fileSizeBytes").asLong();
+        JsonNode seeds = req.get("seeds");
+        long started = System.nanoTime();
+        expected = new byte[seeds.size()][];
+        for (int i = 0; i < seeds.size(); i++) expected[i] = content(seeds.get(i).asInt(), (int) fileSize);
+        answer.put("ms", (System.nanoTime() - started) / 1e6);
+        answer.put("version", org.apache.hadoop.ozone.util.OzoneVersionInfo.OZONE_VERSION_INFO.getVersion());
+        return answer;
+      }
+      case "positions": {
+        // The first draws of a seed, so the scenario can check both readers draw the same offsets.
+        Positions p = new Positions(req.get("seed").asInt(), req.get("files").asInt(), req.get("fileSizeBytes").asLong(),
+            req.get("readBytes").asInt(), req.get("aligned").asBoolean());
+        var list = answer.putArray("positions");
+        for (int i = 0; i < req.get("count").asInt(); i++) {
+          p.next();
+          list.addObject().put("file", p.file).put("offset", p.offset);
+        }
+        return answer;
+      }
+      case "open": {
+        closeStreams();
+        OzoneConfiguration conf = new OzoneConfiguration();
+        conf.set("ozone.om.address", omRpcAddress);
+        conf.set("fs.ofs.impl", "org.apache.hadoop.fs.ozone.RootedOzoneFileSystem");
+        boolean verify = req.get("verify").asBoolean();
+        String how = req.get("how").asText();
+        if (!verify && how.equals("configuration")) conf.setBoolean("ozone.client.verify.checksum", false);
+        fs = FileSystem.newInstance(new URI("ofs://" + omRpcAddress + "/"), conf);
+        // Ozone 2.2.0's ofs does not override setVerifyChecksum: Hadoop's FileSystem ignores the
+        // call, which is what HDDS-16783 is about. It is made anyway, as HBase makes it.
+        if (how.equals("instance")) fs.setVerifyChecksum(verify);
+        JsonNode paths = req.get("paths");
+        streams = new FSDataInputStream[paths.size()];
+        for (int i = 0; i < paths.size(); i++) streams[i] = fs.open(new Path(paths.get(i).asText()));
+        answer.put("fileSystem", fs.getClass().getName());
+        answer.put("stream", streams.length > 0 ? streams[0].getWrappedStream().getClass().getName() : "");
+        return answer;
+      }
+      case "run":
+        return run(req);
+      case "close":
+        closeStreams();
+        return answer;
+      default:
+        throw new IllegalArgumentException("unknown op " + op);
+    }
+  }
+
+  private void closeStreams() throws Exception {
+    for (FSDataInputStream s : streams) if (s != null) s.close();
+    streams = new FSDataInputStream[0];
+    if (fs != null) fs.close();
+    fs = null;
+  }
+
+  /** The known content: the ozone fixture's KeyPattern (MurmurHash3's finaliser per 32-bit word). */
+  static byte[] content(int seed, int size) {
+    byte[] b = new byte[size];
+    for (int w = 0; w * 4 < size; w++) {
+      int h = w + seed * 0x9E3779B9;
+      h ^= h >>> 16;
+      h *= 0x85EBCA6B;
+      h ^= h >>> 13;
+      h *= 0xC2B2AE35;
+      h ^= h >>> 16;
+      for (int k = 0; k < 4 && w * 4 + k < size; k++) b[w * 4 + k] = (byte) (h >>> (8 * k));
+    }
+    return b;
+  }
+
+  /** read-offsets.ts in Java: mulberry32 draws, scaled in doubles. */
+  static final class Positions {
+    private int state;
+    private final int files;
+    private final long starts;
+    private final int readBytes;
+    private final boolean aligned;
+    int file;
+    long offset;
+
+    Positions(int seed, int files, long fileSize, int readBytes, boolean aligned) {
+      this.state = seed;
+      this.files = files;
+      this.readBytes = readBytes;
+      this.aligned = aligned;
+      this.starts = aligned ? fileSize / readBytes : fileSize - readBytes + 1;
+    }
+
+    private double draw() {
+      state += 0x6D2B79F5;
+      int z = state;
+      z = (z ^ (z >>> 15)) * (z | 1);
+      z ^= z + (z ^ (z >>> 7)) * (z | 61);
+      return (double) ((z ^ (z >>> 14)) & 0xFFFFFFFFL);
+    }
+
+    void next() {
+      file = (int) Math.floor(draw() / TWO_POW_32 * files);
+      long k = (long) Math.floor(draw() / TWO_POW_32 * starts);
+      offset = aligned ? k * readBytes : k;
+    }
+  }
+
+  private ObjectNode run(JsonNode req) throws Exception {
+    final long durationNs = req.get("durationMs").asLong() * 1_000_000L;
+    final int readBytes = req.get("readBytes").asInt();
+    final boolean aligned = req.get("aligned").asBoolean();
+    final int checkEvery = req.get("checkEvery").asInt();
+    JsonNode seeds = req.get("seeds");
+    final int readers = seeds.size();
+    final AtomicLong ops = new AtomicLong();
+    final AtomicLong errors = new AtomicLong();
+    final AtomicLong wrong = new AtomicLong();
+    final AtomicLong checked = new AtomicLong();
+    final AtomicLong checkNs = new AtomicLong();
+    final AtomicReference<String> firstError = new AtomicReference<>();
+    final long[][] latencies = new long[readers][];
+    final int[] counts = new int[readers];
+    var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+    final long cpuBefore = os.getProcessCpuTime();
+    final long started = System.nanoTime();
+    final long end = started + durationNs;
+    List<Thread> threads = new ArrayList<>();
+    for (int t = 0; t < readers; t++) {
+      final int index = t;
+      final int seed = seeds.get(t).asInt();
+      Thread th = new Thread(() -> {
+        Positions p = new Positions(seed, streams.length, fileSize, readBytes, aligned);
+        byte[] buffer = new byte[readBytes];
+        long[] lat = new long[1 << 14];
+        int n = 0;
+        long good = 0;
+        while (System.nanoTime() < end) {
+          p.next();
+          long began = System.nanoTime();
+          try {
+            streams[p.file].readFully(p.offset, buffer, 0, readBytes);
+          } catch (Throwable e) {
+            errors.incrementAndGet();
+            firstError.compareAndSet(null, chain(e));
+            continue;
+          }
+          long took = System.nanoTime() - began;
+          if (n == lat.length) lat = Arrays.copyOf(lat, n * 2);
+          lat[n++] = took;
+          if (good++ % checkEvery == 0) {
+            long c0 = System.nanoTime();
+            int off = (int) p.offset;
+            boolean same = Arrays.equals(buffer, 0, readBytes, expected[p.file], off, off + readBytes);
+            checkNs.addAndGet(System.nanoTime() - c0);
+            checked.incrementAndGet();
+            if (!same) {
+              wrong.incrementAndGet();
+              firstError.compareAndSet(null, "file " + p.file + " at " + p.offset + ": the bytes read differ from the file's content");
+              continue;
+            }
+          }
+          ops.incrementAndGet();
+        }
+        latencies[index] = lat;
+        counts[index] = n;
+      }, "reader-" + t);
+      threads.add(th);
+      th.start();
+    }
+    for (Thread th : threads) th.join();
+    long measuredNs = System.nanoTime() - started;
+    long cpuNs = os.getProcessCpuTime() - cpuBefore;
+    int total = 0;
+    for (int c : counts) total += c;
+    long[] all = new long[total];
+    int at = 0;
+    for (int t = 0; t < readers; t++) {
+      System.arraycopy(latencies[t], 0, all, at, counts[t]);
+      at += counts[t];
+    }
+    Arrays.sort(all);
+    ObjectNode a = JSON.createObjectNode();
+    a.put("ops", ops.get());
+    a.put("errors", errors.get());
+    a.put("wrongBytes", wrong.get());
+    a.put("checkedOps", checked.get());
+    a.put("measuredMs", measuredNs / 1e6);
+    a.put("cpuSeconds", cpuNs / 1e9);
+    a.put("checkMicrosPerRead", checked.get() == 0 ? 0 : checkNs.get() / 1e3 / checked.get());
+    a.put("p50Ms", percentile(all, 50) / 1e6);
+    a.put("p99Ms", percentile(all, 99) / 1e6);
+    a.put("p999Ms", percentile(all, 99.9) / 1e6);
+    a.put("maxMs", all.length == 0 ? 0 : all[all.length - 1] / 1e6);
+    a.put("meanMs", all.length == 0 ? 0 : Arrays.stream(all).average().orElse(0) / 1e6);
+    if (firstError.get() != null) a.put("firstError", firstError.get());
+    return a;
+  }
+
+  private static double percentile(long[] sorted, double p) {
+    if (sorted.length == 0) return 0;
+    int i = (int) Math.ceil(p / 100.0 * sorted.length) - 1;
+    return sorted[Math.max(0, Math.min(sorted.length - 1, i))];
+  }
+}

@@ -1,0 +1,137 @@
+// The matrix of the source's table: rows are a read path and a bytes-per-checksum, columns how
+// verification is set; plus the 64 KiB-aligned cases the report adds beside the byte-random ones.
+
+export const ROW_IDS = ['grpc-1m', 'grpc-16k', 'sc-1m', 'sc-16k'] as const;
+export type RowId = (typeof ROW_IDS)[number];
+
+export const COLUMN_IDS = ['on', 'off-global', 'off-instance'] as const;
+export type ColumnId = (typeof COLUMN_IDS)[number];
+
+export type ReadPath = 'grpc' | 'short-circuit';
+
+export interface ReadRow {
+  id: RowId;
+  label: string;
+  path: ReadPath;
+  bytesPerChecksum: number;
+  /** The source's figures (operations/s, verify on and off), copied as published. */
+  source: { on: number; off: number };
+}
+
+const MiB = 1024 * 1024;
+const KiB = 1024;
+
+export const READ_ROWS: Readonly<Record<RowId, ReadRow>> = Object.freeze({
+  'grpc-1m': {
+    id: 'grpc-1m',
+    label: 'gRPC, 1 MiB bytes per checksum',
+    path: 'grpc',
+    bytesPerChecksum: MiB,
+    source: { on: 6_100, off: 22_600 },
+  },
+  'grpc-16k': {
+    id: 'grpc-16k',
+    label: 'gRPC, 16 KiB bytes per checksum',
+    path: 'grpc',
+    bytesPerChecksum: 16 * KiB,
+    source: { on: 22_100, off: 22_600 },
+  },
+  'sc-1m': {
+    id: 'sc-1m',
+    label: 'Short-circuit, 1 MiB bytes per checksum',
+    path: 'short-circuit',
+    bytesPerChecksum: MiB,
+    source: { on: 38_500, off: 937_800 },
+  },
+  'sc-16k': {
+    id: 'sc-16k',
+    label: 'Short-circuit, 16 KiB bytes per checksum',
+    path: 'short-circuit',
+    bytesPerChecksum: 16 * KiB,
+    source: { on: 534_900, off: 911_400 },
+  },
+});
+
+export interface ReadColumn {
+  id: ColumnId;
+  label: string;
+  /** Whether reads verify checksums. */
+  verify: boolean;
+  /** How: the file system's configuration, or `setVerifyChecksum` on the instance. */
+  how: 'configuration' | 'instance';
+}
+
+export const READ_COLUMNS: Readonly<Record<ColumnId, ReadColumn>> = Object.freeze({
+  on: { id: 'on', label: 'verify on', verify: true, how: 'configuration' },
+  'off-global': {
+    id: 'off-global',
+    label: 'off: ozone.client.verify.checksum=false',
+    verify: false,
+    how: 'configuration',
+  },
+  'off-instance': {
+    id: 'off-instance',
+    label: 'off: setVerifyChecksum(false)',
+    verify: false,
+    how: 'instance',
+  },
+});
+
+/** The reader that runs a case: fastpath's client, or Ozone's own Java client (the anchor). */
+export type ReaderKind = 'fastpath' | 'java';
+
+/** One measured case of a round. */
+export interface ReadCase {
+  id: string;
+  reader: ReaderKind;
+  row: ReadRow;
+  column: ReadColumn;
+  aligned: boolean;
+}
+
+/** The columns measured in the 64 KiB-aligned variant of a row: enough for its off/on ratio. */
+export const ALIGNED_COLUMNS: readonly ColumnId[] = ['on', 'off-instance'];
+
+export function caseId(reader: ReaderKind, row: RowId, column: ColumnId, aligned: boolean): string {
+  return `${reader === 'java' ? 'java-' : ''}${row}-${column}${aligned ? '-aligned' : ''}`;
+}
+
+/** Every case of one round, in a fixed order (rounds rotate it). */
+export function planCases(options: {
+  rows: readonly RowId[];
+  aligned: boolean;
+  readers: readonly ReaderKind[];
+}): ReadCase[] {
+  const cases: ReadCase[] = [];
+  for (const rowId of options.rows) {
+    const row = READ_ROWS[rowId];
+    for (const reader of options.readers) {
+      // The Java anchor reads the gRPC rows only (short-circuit needs native Hadoop on the datanode).
+      if (reader === 'java' && row.path !== 'grpc') continue;
+      for (const columnId of COLUMN_IDS)
+        cases.push({
+          id: caseId(reader, rowId, columnId, false),
+          reader,
+          row,
+          column: READ_COLUMNS[columnId],
+          aligned: false,
+        });
+      if (options.aligned && reader === 'fastpath')
+        for (const columnId of ALIGNED_COLUMNS)
+          cases.push({
+            id: caseId(reader, rowId, columnId, true),
+            reader,
+            row,
+            column: READ_COLUMNS[columnId],
+            aligned: true,
+          });
+    }
+  }
+  return cases;
+}
+
+/** The case order of round `round`: rotated by the round, so no case always runs first or last. */
+export function roundOrder<T>(items: readonly T[], round: number): T[] {
+  const k = items.length ? round % items.length : 0;
+  return [...items.slice(k), ...items.slice(0, k)];
+}

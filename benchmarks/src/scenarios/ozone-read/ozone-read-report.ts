@@ -1,0 +1,333 @@
+import {
+  barChartSvg,
+  formatRatio,
+  formatRatioWithRange,
+  formatSi,
+  formatSiWithRange,
+  markdownTable,
+  median,
+  type RatioSummary,
+  type ScenarioContext,
+  type ScenarioReport,
+} from '../../harness/index.js';
+import { READ_COLUMNS, READ_ROWS, type ColumnId } from './ozone-read-cases.js';
+import { tableRows, type TableRow } from './ozone-read-results.js';
+import type { CaseResult, CaseRound } from './ozone-read-scenario.js';
+import type { OzoneReadSettings } from './ozone-read-settings.js';
+import type { ShortCircuitAvailability } from './short-circuit-availability.js';
+import { expectedWidenedBytes } from './widening.js';
+
+export interface ReportContext {
+  cluster: string;
+  setup: Record<string, unknown>;
+  shortCircuit: ShortCircuitAvailability;
+  java: string | undefined;
+}
+
+const ratioCell = (r: RatioSummary | null): string => (r ? formatRatioWithRange(r.ratio, r.min, r.max) : '—');
+const opsCell = (t: TableRow, c: ColumnId): string => {
+  const cell = t.cells[c];
+  return cell ? formatSiWithRange(cell.ops.median, cell.ops.min, cell.ops.max) : '—';
+};
+const kib = (bytes: number | null): string =>
+  bytes === null ? '—' : `${(bytes / 1024).toLocaleString('en-US', { maximumFractionDigits: 1 })} KiB`;
+const pct = (d: number | null): string =>
+  d === null ? '—' : `${d >= 0 ? '+' : '−'}${Math.abs(d * 100).toFixed(3)}%`;
+const medianOf = (rounds: readonly CaseRound[], f: (r: CaseRound) => number | null): number | null => {
+  const v = rounds.map(f).filter((x): x is number => x !== null && Number.isFinite(x));
+  return v.length ? median(v) : null;
+};
+const rowLabel = (t: TableRow): string =>
+  `${t.reader === 'java' ? "Ozone's Java client: " : ''}${READ_ROWS[t.row].label}${t.aligned ? ', 64 KiB-aligned' : ''}`;
+
+function mainTable(rows: readonly TableRow[]): string {
+  return markdownTable(
+    [
+      'read path',
+      { header: 'verify on', align: 'right' },
+      { header: 'off: ozone.client.verify.checksum=false', align: 'right' },
+      { header: 'off: setVerifyChecksum(false)', align: 'right' },
+      { header: 'off/on (global)', align: 'right' },
+      { header: 'off/on (per instance)', align: 'right' },
+      { header: 'per instance / global', align: 'right' },
+      { header: 'source: on', align: 'right' },
+      { header: 'source: off', align: 'right' },
+      { header: 'source: off/on', align: 'right' },
+    ],
+    rows.map((t) => {
+      const src = READ_ROWS[t.row].source;
+      return [
+        rowLabel(t),
+        opsCell(t, 'on'),
+        opsCell(t, 'off-global'),
+        opsCell(t, 'off-instance'),
+        ratioCell(t.offGlobalOverOn),
+        ratioCell(t.offInstanceOverOn),
+        ratioCell(t.instanceOverGlobal),
+        t.aligned || t.reader === 'java' ? '' : src.on.toLocaleString('en-US'),
+        t.aligned || t.reader === 'java' ? '' : src.off.toLocaleString('en-US'),
+        t.aligned || t.reader === 'java' ? '' : formatRatio(src.off / src.on),
+      ];
+    }),
+  );
+}
+
+function bytesTable(results: readonly CaseResult[], s: OzoneReadSettings): string {
+  return markdownTable(
+    [
+      'case',
+      { header: 'requested/read', align: 'right' },
+      { header: 'predicted/read', align: 'right' },
+      { header: 'client fetched/read', align: 'right' },
+      { header: 'client checksummed/read', align: 'right' },
+      { header: 'datanodes sent/read', align: 'right' },
+      { header: '× requested', align: 'right' },
+      { header: 'client vs predicted', align: 'right' },
+      { header: 'datanodes vs predicted', align: 'right' },
+      { header: 'ReadChunk calls/read', align: 'right' },
+    ],
+    results
+      .filter((c) => c.rounds.length > 0)
+      .map((c) => {
+        const r = c.rounds;
+        const attempted = (x: CaseRound): number => x.counts.ops + x.counts.errors + x.counts.wrongBytes;
+        return [
+          c.id,
+          kib(s.readBytes),
+          kib(medianOf(r, (x) => x.figures.bytesPredictedPerOp)),
+          kib(medianOf(r, (x) => x.figures.clientFetchedPerOp)),
+          kib(medianOf(r, (x) => x.figures.clientVerifiedPerOp)),
+          kib(medianOf(r, (x) => x.figures.datanodeSentPerOp)),
+          (() => {
+            const w = medianOf(r, (x) => x.figures.wideningFactor);
+            return w === null ? '—' : `${w.toFixed(3)}×`;
+          })(),
+          pct(medianOf(r, (x) => x.figures.clientDeviation)),
+          pct(medianOf(r, (x) => x.figures.datanodeDeviation)),
+          (() => {
+            const v = medianOf(r, (x) =>
+              x.counts.client ? x.counts.client.readChunkCalls / Math.max(1, attempted(x)) : null,
+            );
+            return v === null ? '—' : v.toFixed(3);
+          })(),
+        ];
+      }),
+  );
+}
+
+function latencyTable(results: readonly CaseResult[]): string {
+  const ms = (v: number | null): string =>
+    v === null ? '—' : v < 1 ? `${(v * 1000).toFixed(0)} µs` : `${v.toFixed(2)} ms`;
+  return markdownTable(
+    [
+      'case',
+      { header: 'p50', align: 'right' },
+      { header: 'p99', align: 'right' },
+      { header: 'p99.9', align: 'right' },
+      { header: 'client CPU/read', align: 'right' },
+      { header: 'client cores busy', align: 'right' },
+      { header: 'reads (all rounds)', align: 'right' },
+      { header: 'errors', align: 'right' },
+      { header: 'wrong bytes', align: 'right' },
+      { header: 'reads checked', align: 'right' },
+      { header: 'check/read', align: 'right' },
+    ],
+    results
+      .filter((c) => c.rounds.length > 0)
+      .map((c) => {
+        const r = c.rounds;
+        const sum = (f: (x: CaseRound) => number): number => r.reduce((n, x) => n + f(x), 0);
+        return [
+          c.id,
+          ms(medianOf(r, (x) => x.latency.p50Ms)),
+          ms(medianOf(r, (x) => x.latency.p99Ms)),
+          ms(medianOf(r, (x) => x.latency.p999Ms)),
+          `${(medianOf(r, (x) => x.figures.cpuMicrosPerOp) ?? 0).toFixed(0)} µs`,
+          (medianOf(r, (x) => x.figures.cpuCores) ?? 0).toFixed(2),
+          sum((x) => x.counts.ops).toLocaleString('en-US'),
+          String(sum((x) => x.counts.errors)),
+          String(sum((x) => x.counts.wrongBytes)),
+          `${sum((x) => x.counts.checkedOps).toLocaleString('en-US')} (${(
+            (100 * sum((x) => x.counts.checkedOps)) /
+            Math.max(
+              1,
+              sum((x) => x.counts.ops + x.counts.wrongBytes),
+            )
+          ).toFixed(0)}%)`,
+          `${(medianOf(r, (x) => x.checkMicrosPerRead) ?? 0).toFixed(1)} µs`,
+        ];
+      }),
+  );
+}
+
+/** One goal of the issue, against this run's figure. */
+export interface Goal {
+  goal: string;
+  measured: string;
+  met: boolean | null;
+}
+
+/** The goals, read from the measured cases (shown in the report, never enforced). */
+export function goals(rows: readonly TableRow[], results: readonly CaseResult[]): Goal[] {
+  const find = (reader: 'fastpath' | 'java', row: TableRow['row']): TableRow | undefined =>
+    rows.find((t) => t.reader === reader && t.row === row && !t.aligned);
+  const out: Goal[] = [];
+  const g1 = find('fastpath', 'grpc-1m');
+  if (g1?.offGlobalOverOn)
+    out.push({
+      goal: 'gRPC 1 MiB: off/on ≥ 3.5× (source 3.7×)',
+      measured: formatRatio(g1.offGlobalOverOn.ratio),
+      met: g1.offGlobalOverOn.ratio >= 3.5,
+    });
+  if (g1?.instanceOverGlobal)
+    out.push({
+      goal: 'gRPC 1 MiB: per-instance off ≥ 0.95× global off',
+      measured: formatRatio(g1.instanceOverGlobal.ratio),
+      met: g1.instanceOverGlobal.ratio >= 0.95,
+    });
+  const g16 = find('fastpath', 'grpc-16k');
+  if (g16?.offGlobalOverOn) {
+    const r = g16.offGlobalOverOn.ratio;
+    out.push({
+      goal: 'gRPC 16 KiB: off/on between 0.95× and 1.3× (source 1.02×)',
+      measured: formatRatio(r),
+      met: r >= 0.95 && r <= 1.3,
+    });
+  }
+  const s16 = find('fastpath', 'sc-16k');
+  if (s16?.offGlobalOverOn)
+    out.push({
+      goal: 'short-circuit 16 KiB: on/off ≥ 0.8 (source 0.59)',
+      measured: formatRatio(1 / s16.offGlobalOverOn.ratio),
+      met: 1 / s16.offGlobalOverOn.ratio >= 0.8,
+    });
+  else out.push({ goal: 'short-circuit 16 KiB: on/off ≥ 0.8 (source 0.59)', measured: 'not run', met: null });
+  for (const row of ['grpc-1m', 'grpc-16k'] as const) {
+    const f = find('fastpath', row);
+    const j = find('java', row);
+    for (const [col, name] of [
+      ['on', 'verify on'],
+      ['off-global', 'verify off'],
+    ] as const) {
+      const a = f?.cells[col]?.ops.median;
+      const b = j?.cells[col]?.ops.median;
+      out.push({
+        goal: `fastpath / Java client, ${READ_ROWS[row].label}, ${name}: ≥ 1×`,
+        measured:
+          a !== undefined && b !== undefined && b > 0
+            ? formatRatio(a / b)
+            : 'not run (Java anchor only with --cluster real)',
+        met: a !== undefined && b !== undefined && b > 0 ? a / b >= 1 : null,
+      });
+    }
+  }
+  let worst = 0;
+  let any = false;
+  for (const c of results)
+    for (const r of c.rounds)
+      for (const d of [r.figures.clientDeviation, r.figures.datanodeDeviation])
+        if (d !== null) {
+          any = true;
+          worst = Math.max(worst, Math.abs(d));
+        }
+  out.push({
+    goal: 'bytes fetched per read within 1% of the widening prediction',
+    measured: any ? `worst ${(worst * 100).toFixed(3)}%` : 'no counters',
+    met: any ? worst <= 0.01 : null,
+  });
+  return out;
+}
+
+export async function ozoneReadReport(
+  ctx: ScenarioContext<OzoneReadSettings>,
+  results: readonly CaseResult[],
+  rc: ReportContext,
+): Promise<ScenarioReport> {
+  const s = ctx.flags;
+  const rows = tableRows(results);
+  const random = rows.filter((t) => !t.aligned);
+  const aligned = rows.filter((t) => t.aligned);
+  const parts: string[] = [];
+  parts.push(
+    `${s.readers} concurrent readers, ${s.files} files of ${s.fileSizeBytes / 1048576} MiB per bytes-per-checksum setting, ` +
+      `${s.readBytes / 1024} KiB positional reads (\`readFully(pos, buf, 0, len)\`) on one shared stream per file, ` +
+      `${s.warmupMs / 1000} s warm-up and ${s.measureMs / 1000} s measured per case, ${s.rounds} round(s) (cases rotate within each round); ` +
+      `operations/s, median and min–max over the rounds; ratios are of medians, with the range of per-round ratios. ` +
+      `Cluster: ${rc.cluster}. Offsets byte-random, seeded (seed ${s.seed}; the same in every column).` +
+      ` Load average at the start: ${ctx.environment.loadAverage.map((v) => v.toFixed(2)).join(', ')} (a shared 2-core machine: read the ratios, not the absolute rates).`,
+  );
+  if (ctx.quick || s.rounds < 3 || s.measureMs < 8000 || s.files < 16 || s.fileSizeBytes < 64 * 1048576)
+    parts.push(
+      "**Shortened run** (not the source's setting): its numbers show that the matrix runs, not what it measures.",
+    );
+  parts.push(`### Operations/s (the source's table)\n\n${mainTable(random)}`);
+  const missing: string[] = [];
+  for (const id of s.rows)
+    if (!random.some((t) => t.row === id && t.reader === 'fastpath')) missing.push(READ_ROWS[id].label);
+  if (missing.length) parts.push(`Not run: ${missing.join('; ')}. ${rc.shortCircuit.reason ?? ''}`.trim());
+  if (s.cluster === 'real')
+    parts.push(`Short-circuit rows on the real cluster: not run. ${shortCircuitRealReason()}`);
+  if (aligned.length)
+    parts.push(
+      `### 64 KiB-aligned offsets\n\nThe same, with every offset a multiple of 64 KiB (1 MiB windows: always exactly 16×; 16 KiB windows: exactly 1×).\n\n${mainTable(aligned)}`,
+    );
+  parts.push(
+    `### Bytes per read\n\nWhat one read cost in bytes: asked for; predicted by the widening arithmetic of Ozone's client for the very offsets read ` +
+      `(random 64 KiB reads: ${(expectedWidenedBytes(1048576, s.readBytes) / s.readBytes).toFixed(2)}× with 1 MiB windows, ${(expectedWidenedBytes(16384, s.readBytes) / s.readBytes).toFixed(3)}× with 16 KiB, on average); ` +
+      `fetched and checksummed as the client's own stream counters say; sent as the datanodes' counters say (embedded cluster only). Medians over the rounds.\n\n${bytesTable(results, s)}`,
+  );
+  parts.push(
+    `### Latency, client CPU, errors, checks\n\nHDR latency of each read (medians over the rounds), CPU of the reader process over the measured window (user + system, all threads) per read, ` +
+      `and the content check: every read ${s.checkEvery === 1 ? '' : `(1 in ${s.checkEvery}) `}compared byte for byte with the file's known content; "check/read" is what that comparison costs in the reader (a memcmp of the read against a precomputed copy).\n\n${latencyTable(results)}`,
+  );
+  const g = goals(rows, results);
+  parts.push(
+    `### Goals\n\n${markdownTable(
+      ['goal', { header: 'measured', align: 'right' }, 'met'],
+      g.map((x) => [x.goal, x.measured, x.met === null ? 'not measured' : x.met ? 'met' : '**missed**']),
+    )}`,
+  );
+  if (rc.java) parts.push(`### The Java anchor\n\n${rc.java}`);
+  else
+    parts.push(
+      "### The Java anchor\n\nNot run: Ozone's own Java client reads only with `--cluster real` (Apache Ozone's MiniOzoneCluster); the embedded cluster speaks Ozone's gRPC protocols but has no Hadoop RPC for the Java client's OM calls.",
+    );
+  parts.push(`### Set-up\n\n\`\`\`json\n${JSON.stringify(rc.setup, null, 2)}\n\`\`\``);
+
+  const chartRows = random;
+  if (chartRows.length) {
+    await ctx.results.writeChart(
+      'ozone-read-ops',
+      'Ozone positional reads: operations/s per read path and verify setting',
+      barChartSvg({
+        title: 'Ozone 64 KiB positional reads, 16 readers on shared streams',
+        subtitle: `${s.rounds} round(s), medians with min-max; ${s.cluster} cluster`,
+        categories: chartRows.map((t) =>
+          rowLabel(t).replace(' bytes per checksum', ' bpc').replace("Ozone's Java client: ", 'Java: '),
+        ),
+        series: (['on', 'off-global', 'off-instance'] as const).map((col) => ({
+          name: READ_COLUMNS[col].label,
+          points: chartRows.map((t) => {
+            const c = t.cells[col];
+            return c ? { value: c.ops.median, min: c.ops.min, max: c.ops.max } : null;
+          }),
+        })),
+        yLabel: 'operations/s',
+        formatValue: (v) => formatSi(v),
+        valueLabels: true,
+      }),
+    );
+  }
+  const markdown = parts.join('\n\n');
+  return {
+    markdown,
+    summary: `${mainTable(random)}\n\n${bytesTable(
+      results.filter((c) => !c.aligned),
+      s,
+    )}`,
+  };
+}
+
+function shortCircuitRealReason(): string {
+  return "Apache Ozone's datanodes serve short-circuit reads only with Hadoop's native libhadoop (DomainSocket), which the Maven Central jars do not carry.";
+}

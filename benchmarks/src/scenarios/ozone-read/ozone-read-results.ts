@@ -1,0 +1,89 @@
+// The figures the report and comparison.json share: per row of the source's table, the medians
+// of each column and the ratios, paired round by round.
+import { compareRounds, summarize, type RatioSummary, type Summary } from '../../harness/index.js';
+import { READ_ROWS, type ColumnId, type ReaderKind, type RowId } from './ozone-read-cases.js';
+import type { CaseResult } from './ozone-read-scenario.js';
+
+/** One row of the table: a reader, a row of the source's, random or aligned offsets. */
+export interface TableRow {
+  key: string;
+  reader: ReaderKind;
+  row: RowId;
+  aligned: boolean;
+  cells: Partial<Record<ColumnId, { ops: Summary; rounds: number[]; result: CaseResult }>>;
+  /** off/on, with verify off by configuration and by the instance switch; instance/global. */
+  offGlobalOverOn: RatioSummary | null;
+  offInstanceOverOn: RatioSummary | null;
+  instanceOverGlobal: RatioSummary | null;
+}
+
+function ratio(a: number[] | undefined, b: number[] | undefined): RatioSummary | null {
+  if (!a || !b || a.length === 0 || a.length !== b.length || b.some((v) => v === 0)) return null;
+  return compareRounds(a, b);
+}
+
+export function rowKey(reader: ReaderKind, row: RowId, aligned: boolean): string {
+  return `${reader}/${row}${aligned ? '/aligned' : ''}`;
+}
+
+/** Groups the cases into table rows, in the order first measured. */
+export function tableRows(results: readonly CaseResult[]): TableRow[] {
+  const rows = new Map<string, TableRow>();
+  for (const c of results) {
+    if (c.rounds.length === 0) continue;
+    const key = rowKey(c.reader, c.row, c.aligned);
+    let row = rows.get(key);
+    if (!row) {
+      row = {
+        key,
+        reader: c.reader,
+        row: c.row,
+        aligned: c.aligned,
+        cells: {},
+        offGlobalOverOn: null,
+        offInstanceOverOn: null,
+        instanceOverGlobal: null,
+      };
+      rows.set(key, row);
+    }
+    const ops = c.rounds.map((r) => r.figures.opsPerSec);
+    row.cells[c.column] = { ops: summarize(ops), rounds: ops, result: c };
+  }
+  for (const row of rows.values()) {
+    const on = row.cells.on?.rounds;
+    row.offGlobalOverOn = ratio(row.cells['off-global']?.rounds, on);
+    row.offInstanceOverOn = ratio(row.cells['off-instance']?.rounds, on);
+    row.instanceOverGlobal = ratio(row.cells['off-instance']?.rounds, row.cells['off-global']?.rounds);
+  }
+  return [...rows.values()];
+}
+
+/**
+ * The headline figures as comparison.json carries them (the `headline` entry, rewritten after
+ * every case): per table row, the median operations/s per column, the ratios, and the source's
+ * figures for the same row.
+ */
+export function headlineEntries(results: readonly CaseResult[]): Record<string, unknown> {
+  return Object.fromEntries(
+    tableRows(results).map((t) => {
+      const src = READ_ROWS[t.row].source;
+      const med = (c: ColumnId): number | null => t.cells[c]?.ops.median ?? null;
+      return [
+        t.key,
+        {
+          label: READ_ROWS[t.row].label,
+          reader: t.reader,
+          aligned: t.aligned,
+          unit: 'operations/s',
+          verifyOn: med('on'),
+          verifyOffGlobal: med('off-global'),
+          verifyOffInstance: med('off-instance'),
+          offGlobalOverOn: t.offGlobalOverOn?.ratio ?? null,
+          offInstanceOverOn: t.offInstanceOverOn?.ratio ?? null,
+          instanceOverGlobal: t.instanceOverGlobal?.ratio ?? null,
+          source: { verifyOn: src.on, verifyOff: src.off, offOverOn: src.off / src.on },
+        },
+      ];
+    }),
+  );
+}

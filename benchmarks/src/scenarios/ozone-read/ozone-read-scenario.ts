@@ -1,0 +1,260 @@
+import { LatencyRecorder, type LatencySummary } from '@fastpath/core';
+import {
+  BenchmarkCheckError,
+  startChild,
+  type ChildHandle,
+  type Scenario,
+  type ScenarioContext,
+} from '../../harness/index.js';
+import type { FileSetSpec, ReaderCall, RunResult } from './fastpath-reader-main.js';
+import { planCases, roundOrder, type ReadCase, type ReadRow } from './ozone-read-cases.js';
+import { ozoneReadReport } from './ozone-read-report.js';
+import { OZONE_READ_FLAGS, parseOzoneReadFlags, type OzoneReadSettings } from './ozone-read-settings.js';
+import { perOpFigures, type PerOpFigures, type WindowCounts } from './read-accounting.js';
+import { startReadCluster, type ReadCluster } from './read-cluster.js';
+import { headlineEntries } from './ozone-read-results.js';
+import { shortCircuitAvailability } from './short-circuit-availability.js';
+import { startJavaReader } from './java-reader.js';
+
+/** One measured window of one case. */
+export interface CaseRound {
+  round: number;
+  counts: WindowCounts;
+  figures: PerOpFigures;
+  latency: LatencySummary;
+  /** µs spent comparing one read with the known content (0 for the Java reader, which reports it in `counts`). */
+  checkMicrosPerRead: number;
+  /** What the streams said about their own verify flag. */
+  streamsVerify: boolean[];
+  firstError?: string;
+}
+
+/** Every round of one case, as written to `cases/<id>.json`. */
+export interface CaseResult {
+  id: string;
+  reader: ReadCase['reader'];
+  row: ReadRow['id'];
+  column: ReadCase['column']['id'];
+  aligned: boolean;
+  rounds: CaseRound[];
+}
+
+/** Same content seeds for both bytes-per-checksum sets, so one copy of the expected bytes serves both. */
+export function fileSeed(index: number): number {
+  return 1000 + index;
+}
+
+function fileSet(s: OzoneReadSettings, bytesPerChecksum: number): FileSetSpec {
+  const bucket = `bpc-${bytesPerChecksum}`;
+  return {
+    paths: Array.from(
+      { length: s.files },
+      (_, i) => `/ozoneread/${bucket}/file-${String(i).padStart(2, '0')}`,
+    ),
+    seeds: Array.from({ length: s.files }, (_, i) => fileSeed(i)),
+    fileSizeBytes: s.fileSizeBytes,
+    bytesPerChecksum,
+  };
+}
+
+export const ozoneReadScenario: Scenario<OzoneReadSettings> = {
+  name: 'ozone-read',
+  title: 'Ozone positional reads: verify on, off by the global setting, off per instance (HDDS-16783)',
+  description:
+    '64 KiB random positional reads (`readFully(pos, buf, 0, len)`) by 16 concurrent readers on one shared input ' +
+    "stream per file, 16 files of 64 MiB per bytes-per-checksum setting, through fastpath's ofs file system. Rows: " +
+    'gRPC and short-circuit reads with 1 MiB and 16 KiB bytes per checksum; columns: verify on, off by ' +
+    '`ozone.client.verify.checksum=false`, off by `setVerifyChecksum(false)` on the instance. Per case: operations/s ' +
+    '(3 s warm-up, 8 s measured, median and min-max of 3 rounds), bytes fetched and checksummed per read against the ' +
+    "widening arithmetic, client CPU, HDR latency, errors, and every read compared with the file's known content. " +
+    "`--cluster real` reads Apache Ozone's MiniOzoneCluster instead, with Ozone's own Java client beside fastpath's.",
+  flags: OZONE_READ_FLAGS,
+  parseFlags: (args, { quick }) => parseOzoneReadFlags(args, quick),
+  async run(ctx) {
+    const s = ctx.flags;
+    const sc = shortCircuitAvailability(s.cluster);
+    const rows = s.rows.filter((r) => !r.startsWith('sc-') || sc.available);
+    const cases = planCases({
+      rows,
+      aligned: s.aligned,
+      readers: s.java ? ['fastpath', 'java'] : ['fastpath'],
+    });
+    ctx.results.writeConfig({
+      scenario: 'ozone-read',
+      quick: ctx.quick,
+      settings: s,
+      cases: cases.map((c) => c.id),
+      shortCircuit: sc,
+    });
+    if (!sc.available && s.rows.some((r) => r.startsWith('sc-')))
+      ctx.note(`short-circuit rows not run: ${sc.reason}`);
+    const caseMs = s.warmupMs + s.measureMs + 600;
+    const setupUnits = 30_000;
+    ctx.progress.begin('ozone-read', setupUnits + s.rounds * cases.length * caseMs);
+    ctx.progress.setDetail(`starting the ${s.cluster} cluster`);
+
+    await using cluster = await startReadCluster(ctx);
+    await using reader = startChild<ReaderCall, unknown>(
+      ctx.sourcePath('scenarios/ozone-read/fastpath-reader-main.ts'),
+      {
+        name: 'fastpath-reader',
+        logFile: ctx.results.logPath('fastpath-reader'),
+        onSpawn: (c) =>
+          ctx.results.recordCommand(c, "fastpath's reader (the client under test) in its own process"),
+        env: { NODE_OPTIONS: `--max-old-space-size=${4096}` },
+      },
+    );
+    await reader.ready;
+    const seeds = Array.from({ length: s.files }, (_, i) => fileSeed(i));
+    const expect = (await reader.call(
+      { op: 'expect', seeds, fileSizeBytes: s.fileSizeBytes },
+      { timeoutMs: 600_000 },
+    )) as { ms: number };
+    ctx.log(`expected content of ${s.files} files built in ${Math.round(expect.ms)} ms`);
+    const sets = new Map<number, FileSetSpec>();
+    for (const c of cases)
+      if (!sets.has(c.row.bytesPerChecksum))
+        sets.set(c.row.bytesPerChecksum, fileSet(s, c.row.bytesPerChecksum));
+    const setup: Record<string, unknown> = {
+      cluster: cluster.description,
+      expectedContentMs: expect.ms,
+      writes: [] as unknown[],
+    };
+    for (const set of sets.values()) {
+      ctx.progress.setDetail(
+        `writing ${set.paths.length} × ${set.fileSizeBytes / 1048576} MiB, ${set.bytesPerChecksum} bytes per checksum`,
+      );
+      const w = await cluster.writeSet(set, reader);
+      (setup.writes as unknown[]).push({ bytesPerChecksum: set.bytesPerChecksum, ...w });
+      ctx.note(
+        `wrote ${w.bytes / 1048576} MiB with ${set.bytesPerChecksum} bytes per checksum by ${w.by} in ${(w.ms / 1000).toFixed(1)} s`,
+      );
+    }
+    setup.pageCacheWarmBytes = await cluster.warm();
+    ctx.results.writeJson('setup.json', setup);
+    ctx.progress.advance(setupUnits);
+
+    await using java = s.java ? await startJavaReader(ctx, cluster) : undefined;
+    const results = new Map<string, CaseResult>(
+      cases.map((c) => [
+        c.id,
+        { id: c.id, reader: c.reader, row: c.row.id, column: c.column.id, aligned: c.aligned, rounds: [] },
+      ]),
+    );
+    for (let round = 0; round < s.rounds; round++) {
+      for (const c of roundOrder(cases, round)) {
+        if (ctx.signal.aborted) throw new Error('interrupted');
+        ctx.progress.setDetail(`round ${round + 1}/${s.rounds} · ${c.id}`);
+        const set = sets.get(c.row.bytesPerChecksum)!;
+        const r =
+          c.reader === 'java'
+            ? await java!.runCase(c, set, round)
+            : await runFastpathCase(ctx, cluster, reader, c, set, round, sc.properties);
+        const result = results.get(c.id)!;
+        result.rounds.push(r);
+        ctx.results.writeCase(c.id, result);
+        ctx.results.recordComparison(c.id, caseEntry(result));
+        ctx.results.recordComparison('headline', headlineEntries([...results.values()]));
+        const f = r.figures;
+        ctx.note(
+          `${c.id} round ${round + 1}: ${Math.round(f.opsPerSec)} ops/s, ${Math.round(f.bytesPredictedPerOp / 1024)} KiB predicted/op` +
+            `${f.datanodeSentPerOp !== null ? `, datanodes sent ${Math.round(f.datanodeSentPerOp / 1024)} KiB/op` : ''}, errors ${r.counts.errors + r.counts.wrongBytes}`,
+        );
+        ctx.progress.advance(caseMs);
+      }
+    }
+    ctx.progress.end();
+    const all = [...results.values()];
+    const report = await ozoneReadReport(ctx, all, {
+      cluster: cluster.description,
+      setup,
+      shortCircuit: sc,
+      java: java?.description,
+    });
+    const bad = all
+      .flatMap((c) => c.rounds.map((r) => r.counts.errors + r.counts.wrongBytes))
+      .reduce((a, b) => a + b, 0);
+    if (bad > 0) {
+      ctx.results.writeReport(report.markdown);
+      throw new BenchmarkCheckError(`${bad} read(s) failed or returned wrong bytes; see the case files`);
+    }
+    return report;
+  },
+};
+
+/** The per-case line of comparison.json: medians so far. */
+function caseEntry(c: CaseResult): Record<string, unknown> {
+  const ops = c.rounds.map((r) => r.figures.opsPerSec);
+  const sorted = [...ops].sort((a, b) => a - b);
+  const last = c.rounds[c.rounds.length - 1]!;
+  return {
+    reader: c.reader,
+    row: c.row,
+    column: c.column,
+    aligned: c.aligned,
+    rounds: c.rounds.length,
+    opsPerSec: ops,
+    medianOpsPerSec: sorted[(sorted.length - 1) >> 1] ?? null,
+    bytesPredictedPerOp: last.figures.bytesPredictedPerOp,
+    clientFetchedPerOp: last.figures.clientFetchedPerOp,
+    datanodeSentPerOp: last.figures.datanodeSentPerOp,
+    p99Ms: last.latency.p99Ms,
+    errors: c.rounds.reduce((n, r) => n + r.counts.errors + r.counts.wrongBytes, 0),
+  };
+}
+
+async function runFastpathCase(
+  ctx: ScenarioContext<OzoneReadSettings>,
+  cluster: ReadCluster,
+  reader: ChildHandle<ReaderCall, unknown>,
+  c: ReadCase,
+  set: FileSetSpec,
+  round: number,
+  pathProperties: (path: ReadRow['path']) => Record<string, string>,
+): Promise<CaseRound> {
+  const s = ctx.flags;
+  const opened = (await reader.call({
+    op: 'open',
+    omAddress: cluster.omAddress,
+    set,
+    verify: c.column.verify,
+    how: c.column.how,
+    properties: pathProperties(c.row.path),
+  })) as { verify: boolean[] };
+  if (opened.verify.some((v) => v !== c.column.verify))
+    throw new BenchmarkCheckError(
+      `${c.id}: streams opened with verify ${opened.verify.join(',')}, not ${c.column.verify}`,
+    );
+  const phase = (p: 'warmup' | 'measure', durationMs: number): ReaderCall => ({
+    op: 'run',
+    phase: p,
+    durationMs,
+    readers: s.readers,
+    readBytes: s.readBytes,
+    aligned: c.aligned,
+    seed: s.seed,
+    round,
+    checkEvery: s.checkEvery,
+  });
+  const timeoutMs = s.warmupMs + s.measureMs + s.readTimeoutMs + 60_000;
+  const warm = (await reader.call(phase('warmup', s.warmupMs), { timeoutMs })) as RunResult;
+  if (warm.counts.errors + warm.counts.wrongBytes > 0) ctx.log(`${c.id} warm-up: ${warm.firstError ?? ''}`);
+  const sentBefore = await cluster.bytesSent();
+  const run = (await reader.call(phase('measure', s.measureMs), { timeoutMs })) as RunResult;
+  const sentAfter = await cluster.bytesSent();
+  await reader.call({ op: 'close' });
+  const counts: WindowCounts = {
+    ...run.counts,
+    datanodeBytesSent: sentBefore === null || sentAfter === null ? null : sentAfter - sentBefore,
+  };
+  if (run.firstError) ctx.log(`${c.id} round ${round + 1}: ${run.firstError}`);
+  return {
+    round,
+    counts,
+    figures: perOpFigures(counts),
+    latency: LatencyRecorder.fromBase64(run.latency).summary(),
+    checkMicrosPerRead: run.checkMicrosPerRead,
+    streamsVerify: run.streamsVerify,
+    ...(run.firstError === undefined ? {} : { firstError: run.firstError }),
+  };
+}

@@ -1,0 +1,95 @@
+import { describe, expect, it } from '@jest/globals';
+import { BenchmarkUsageError } from '../../harness/index.js';
+import { planCases, roundOrder } from './ozone-read-cases.js';
+import { DEFAULT_OZONE_READ_SETTINGS, parseOzoneReadFlags, sizeFlag } from './ozone-read-settings.js';
+
+describe('ozone-read flags', () => {
+  it("defaults to the source's setting", () => {
+    const s = parseOzoneReadFlags([], false);
+    expect(s).toMatchObject({
+      cluster: 'embedded',
+      datanodes: 3,
+      files: 16,
+      fileSizeBytes: 64 * 1024 * 1024,
+      readBytes: 64 * 1024,
+      readers: 16,
+      warmupMs: 3000,
+      measureMs: 8000,
+      rounds: 3,
+      rows: ['grpc-1m', 'grpc-16k', 'sc-1m', 'sc-16k'],
+      aligned: true,
+      java: false,
+      checkEvery: 1,
+    });
+    expect(DEFAULT_OZONE_READ_SETTINGS.files).toBe(16);
+  });
+
+  it('reads the shortened run of the docs', () => {
+    const s = parseOzoneReadFlags(
+      ['--file-size', '8MiB', '--files', '4', '--warmup', '1', '--measure', '3', '--rounds', '1'],
+      false,
+    );
+    expect(s).toMatchObject({
+      fileSizeBytes: 8 * 1024 * 1024,
+      files: 4,
+      warmupMs: 1000,
+      measureMs: 3000,
+      rounds: 1,
+    });
+  });
+
+  it('takes the real cluster with its gRPC rows and the Java anchor, and refuses short-circuit rows there', () => {
+    const s = parseOzoneReadFlags(['--cluster', 'real'], false);
+    expect(s.rows).toEqual(['grpc-1m', 'grpc-16k']);
+    expect(s.java).toBe(true);
+    expect(parseOzoneReadFlags(['--cluster', 'real', '--no-java'], false).java).toBe(false);
+    expect(() => parseOzoneReadFlags(['--cluster', 'real', '--rows', 'sc-1m'], false)).toThrow(/libhadoop/);
+  });
+
+  it('rejects bad values with the flag named', () => {
+    expect(() => parseOzoneReadFlags(['--file-size', '8 parsecs'], false)).toThrow(/--file-size/);
+    expect(() => parseOzoneReadFlags(['--read-size', '2MiB', '--file-size', '1MiB'], false)).toThrow(
+      /--read-size/,
+    );
+    expect(() => parseOzoneReadFlags(['--cluster', 'cloud'], false)).toThrow(BenchmarkUsageError);
+    expect(() => parseOzoneReadFlags(['--rows', 'grpc-2m'], false)).toThrow(/grpc-2m/);
+    expect(() => parseOzoneReadFlags(['--readers', '0'], false)).toThrow(/--readers/);
+    expect(() => parseOzoneReadFlags(['--bogus'], false)).toThrow(/unknown flag/);
+  });
+
+  it('reads sizes in bytes and binary units', () => {
+    const r = { min: 1, max: 2 ** 40 };
+    expect(sizeFlag('x', 's', '65536', 0, r)).toBe(65536);
+    expect(sizeFlag('x', 's', '64KiB', 0, r)).toBe(65536);
+    expect(sizeFlag('x', 's', '8MB', 0, r)).toBe(8 * 1024 * 1024);
+    expect(sizeFlag('x', 's', undefined, 5, r)).toBe(5);
+  });
+});
+
+describe('ozone-read cases', () => {
+  it('plans rows × columns, the aligned pair per row, and the Java anchor on gRPC rows only', () => {
+    const ids = planCases({ rows: ['grpc-1m', 'sc-16k'], aligned: true, readers: ['fastpath', 'java'] }).map(
+      (c) => c.id,
+    );
+    expect(ids).toEqual([
+      'grpc-1m-on',
+      'grpc-1m-off-global',
+      'grpc-1m-off-instance',
+      'grpc-1m-on-aligned',
+      'grpc-1m-off-instance-aligned',
+      'java-grpc-1m-on',
+      'java-grpc-1m-off-global',
+      'java-grpc-1m-off-instance',
+      'sc-16k-on',
+      'sc-16k-off-global',
+      'sc-16k-off-instance',
+      'sc-16k-on-aligned',
+      'sc-16k-off-instance-aligned',
+    ]);
+  });
+
+  it('rotates the case order by the round', () => {
+    expect(roundOrder(['a', 'b', 'c'], 0)).toEqual(['a', 'b', 'c']);
+    expect(roundOrder(['a', 'b', 'c'], 4)).toEqual(['b', 'c', 'a']);
+  });
+});

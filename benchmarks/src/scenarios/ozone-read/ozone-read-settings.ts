@@ -1,0 +1,178 @@
+import { BenchmarkUsageError, integerFlag, listFlag, parseScenarioFlags } from '../../harness/index.js';
+import { secondsFlagMs } from '../../harness/mixed-load/mixed-load-flags.js';
+import { ROW_IDS, type RowId } from './ozone-read-cases.js';
+
+export const CLUSTER_KINDS = ['embedded', 'real'] as const;
+export type ClusterKind = (typeof CLUSTER_KINDS)[number];
+
+export interface OzoneReadSettings {
+  cluster: ClusterKind;
+  datanodes: number;
+  files: number;
+  fileSizeBytes: number;
+  readBytes: number;
+  readers: number;
+  warmupMs: number;
+  measureMs: number;
+  rounds: number;
+  rows: RowId[];
+  /** Also measure the 64 KiB-aligned offsets (verify on and off per instance). */
+  aligned: boolean;
+  /** With `--cluster real`: Ozone's own Java client on the same files, beside fastpath's. */
+  java: boolean;
+  /** Compare every `checkEvery`-th read with the known content (1: every read). */
+  checkEvery: number;
+  seed: number;
+  /** Bound on one read, in ms (a read that takes longer is an error). */
+  readTimeoutMs: number;
+}
+
+const MiB = 1024 * 1024;
+
+/** The source's setting (HDDS-16783, "Expected gain"). */
+export const DEFAULT_OZONE_READ_SETTINGS: Readonly<OzoneReadSettings> = Object.freeze({
+  cluster: 'embedded',
+  datanodes: 3,
+  files: 16,
+  fileSizeBytes: 64 * MiB,
+  readBytes: 64 * 1024,
+  readers: 16,
+  warmupMs: 3000,
+  measureMs: 8000,
+  rounds: 3,
+  rows: [...ROW_IDS],
+  aligned: true,
+  java: true,
+  checkEvery: 1,
+  seed: 1,
+  readTimeoutMs: 30_000,
+});
+
+const QUICK = Object.freeze({ files: 4, fileSizeBytes: 8 * MiB, warmupMs: 1000, measureMs: 2000, rounds: 1 });
+
+export const OZONE_READ_FLAGS = {
+  cluster: {
+    type: 'string',
+    value: '<kind>',
+    description:
+      'embedded (the mini cluster in its own process, default) or real (Apache Ozone MiniOzoneCluster, gRPC rows, with the Java anchor)',
+  },
+  files: {
+    type: 'string',
+    value: '<n>',
+    description: 'files per bytes-per-checksum setting (default 16; --quick 4)',
+  },
+  'file-size': {
+    type: 'string',
+    value: '<size>',
+    description: 'size of each file, e.g. 64MiB, 8MiB (default 64MiB; --quick 8MiB)',
+  },
+  'read-size': { type: 'string', value: '<size>', description: 'bytes per positional read (default 64KiB)' },
+  readers: {
+    type: 'string',
+    value: '<n>',
+    description: 'concurrent readers sharing the streams (default 16)',
+  },
+  warmup: { type: 'string', value: '<s>', description: 'warm-up per case in seconds (default 3; --quick 1)' },
+  measure: {
+    type: 'string',
+    value: '<s>',
+    description: 'measured window per case in seconds (default 8; --quick 2)',
+  },
+  rounds: {
+    type: 'string',
+    value: '<n>',
+    description: 'rounds; medians and min-max over them (default 3; --quick 1)',
+  },
+  rows: {
+    type: 'string',
+    value: '<list>',
+    description: `rows (default ${ROW_IDS.join(',')}; real: the grpc ones)`,
+  },
+  'no-aligned': { type: 'boolean', description: 'skip the 64 KiB-aligned cases' },
+  'no-java': { type: 'boolean', description: 'with --cluster real: skip the Java anchor' },
+  'check-every': {
+    type: 'string',
+    value: '<n>',
+    description: 'compare every n-th read with the known content (default 1: every read)',
+  },
+  seed: { type: 'string', value: '<n>', description: 'seed of the read offsets (default 1)' },
+} as const;
+
+const SIZE_UNITS: Record<string, number> = {
+  '': 1,
+  B: 1,
+  KIB: 1024,
+  KB: 1024,
+  K: 1024,
+  MIB: MiB,
+  MB: MiB,
+  M: MiB,
+  GIB: 1024 * MiB,
+  GB: 1024 * MiB,
+  G: 1024 * MiB,
+};
+
+/** A size flag: bytes, or a number with KiB/MiB/GiB (KB/MB/GB and K/M/G read as binary too). */
+export function sizeFlag(
+  scenario: string,
+  name: string,
+  raw: string | undefined,
+  fallback: number,
+  range: { min: number; max: number },
+): number {
+  if (raw === undefined) return fallback;
+  const m = /^\s*(\d+)\s*([a-zA-Z]*)\s*$/.exec(raw);
+  const unit = m ? SIZE_UNITS[(m[2] ?? '').toUpperCase()] : undefined;
+  const value = m && unit !== undefined ? Number(m[1]) * unit : NaN;
+  if (!Number.isSafeInteger(value) || value < range.min || value > range.max)
+    throw new BenchmarkUsageError(
+      `${scenario}: --${name} must be a size from ${range.min} to ${range.max} bytes (e.g. 8MiB), got "${raw}"`,
+    );
+  return value;
+}
+
+export function parseOzoneReadFlags(args: readonly string[], quick: boolean): OzoneReadSettings {
+  const name = 'ozone-read';
+  const f = parseScenarioFlags(name, args, OZONE_READ_FLAGS);
+  const base: OzoneReadSettings = quick
+    ? { ...DEFAULT_OZONE_READ_SETTINGS, ...QUICK, rows: [...ROW_IDS] }
+    : { ...DEFAULT_OZONE_READ_SETTINGS, rows: [...ROW_IDS] };
+  const cluster = listFlag(name, 'cluster', f.cluster, [base.cluster], CLUSTER_KINDS);
+  if (cluster.length !== 1)
+    throw new BenchmarkUsageError(`${name}: --cluster takes one of ${CLUSTER_KINDS.join(', ')}`);
+  const kind = cluster[0]!;
+  const defaultRows: RowId[] = kind === 'real' ? ['grpc-1m', 'grpc-16k'] : base.rows;
+  const rows = listFlag(name, 'rows', f.rows, defaultRows, ROW_IDS);
+  if (kind === 'real' && rows.some((r) => r.startsWith('sc-')))
+    throw new BenchmarkUsageError(
+      `${name}: --cluster real has no short-circuit rows: Ozone's datanodes need Hadoop's native libhadoop for them, which the Maven jars do not carry`,
+    );
+  const fileSizeBytes = sizeFlag(name, 'file-size', f['file-size'], base.fileSizeBytes, {
+    min: 64 * 1024,
+    max: 1024 * MiB,
+  });
+  const readBytes = sizeFlag(name, 'read-size', f['read-size'], base.readBytes, { min: 1, max: 16 * MiB });
+  if (readBytes > fileSizeBytes)
+    throw new BenchmarkUsageError(`${name}: --read-size must not exceed --file-size`);
+  return {
+    cluster: kind,
+    datanodes: base.datanodes,
+    files: integerFlag(name, 'files', f.files, base.files, { min: 1, max: 256 }),
+    fileSizeBytes,
+    readBytes,
+    readers: integerFlag(name, 'readers', f.readers, base.readers, { min: 1, max: 1024 }),
+    warmupMs: secondsFlagMs(name, 'warmup', f.warmup, base.warmupMs, { min: 0, max: 3600 }),
+    measureMs: secondsFlagMs(name, 'measure', f.measure, base.measureMs, { min: 0.5, max: 3600 }),
+    rounds: integerFlag(name, 'rounds', f.rounds, base.rounds, { min: 1, max: 100 }),
+    rows,
+    aligned: !f['no-aligned'],
+    java: kind === 'real' && !f['no-java'],
+    checkEvery: integerFlag(name, 'check-every', f['check-every'], base.checkEvery, {
+      min: 1,
+      max: 1_000_000,
+    }),
+    seed: integerFlag(name, 'seed', f.seed, base.seed, { min: 0, max: 2 ** 31 - 1 }),
+    readTimeoutMs: base.readTimeoutMs,
+  };
+}

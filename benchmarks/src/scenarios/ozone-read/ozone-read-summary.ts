@@ -1,0 +1,120 @@
+// The ozone-read scenario in the combined report of `benchmarks:all`: our table in the source's
+// layout, our off/on ratios beside HDDS-16783's, the headline (gRPC 1 MiB off/on) and the goals,
+// all read back from the results folder (config.json names the cases, cases/<id>.json holds
+// their rounds), with the same code the scenario's own report uses.
+import { asRecord, arrayField, stringField } from '../../all/json-fields.js';
+import { HDDS_16783_TABLE, sourceRatio } from '../../all/published-tables.js';
+import type { ScenarioResultsFolder } from '../../all/scenario-results-folder.js';
+import type { GoalResult, RatioFigure, ScenarioSummary } from '../../all/scenario-summary.js';
+import { formatSi } from '../../harness/index.js';
+import { planCases, READ_ROWS, type RowId } from './ozone-read-cases.js';
+import { goals } from './ozone-read-report.js';
+import { tableRows, type TableRow } from './ozone-read-results.js';
+import type { CaseResult } from './ozone-read-scenario.js';
+import type { OzoneReadSettings } from './ozone-read-settings.js';
+
+/** Our rows under the source's row names. */
+const SOURCE_ROW: Readonly<Record<RowId, string>> = {
+  'grpc-1m': 'gRPC, 1MB bytes per checksum',
+  'grpc-16k': 'gRPC, 16KB bytes per checksum',
+  'sc-1m': 'Short-circuit read, 1MB bytes per checksum',
+  'sc-16k': 'Short-circuit read, 16KB bytes per checksum',
+};
+const LABEL = 'verify off / on';
+// Set-up on this machine kind: writing the files through the client (three replicas), about 10 MB/s busy.
+const WRITE_BYTES_PER_MS = 10_000;
+const CASE_OVERHEAD_MS = 600;
+
+function readCases(folder: ScenarioResultsFolder): CaseResult[] {
+  const ids = arrayField(asRecord(folder.readJson('config.json')), 'cases').filter(
+    (x): x is string => typeof x === 'string',
+  );
+  return ids.flatMap((id) => {
+    const c = folder.readJson(`cases/${id}.json`) as CaseResult | undefined;
+    return c && Array.isArray(c.rounds) ? [c] : [];
+  });
+}
+
+const cell = (t: TableRow, column: 'on' | 'off-global' | 'off-instance'): string => {
+  const c = t.cells[column];
+  return c ? `${formatSi(c.ops.median)} (${formatSi(c.ops.min)}–${formatSi(c.ops.max)})` : '—';
+};
+
+export const ozoneReadSummary: ScenarioSummary<OzoneReadSettings> = {
+  source: HDDS_16783_TABLE,
+  uses: [],
+  cases: (flags) =>
+    planCases({
+      rows: flags.rows,
+      aligned: flags.aligned,
+      readers: flags.java ? ['fastpath', 'java'] : ['fastpath'],
+    }).length * flags.rounds,
+  estimateMs: (flags) => {
+    const cases = planCases({
+      rows: flags.rows,
+      aligned: flags.aligned,
+      readers: flags.java ? ['fastpath', 'java'] : ['fastpath'],
+    }).length;
+    const sets = new Set(flags.rows.map((r) => READ_ROWS[r].bytesPerChecksum)).size;
+    return (
+      (sets * flags.files * flags.fileSizeBytes) / WRITE_BYTES_PER_MS +
+      cases * flags.rounds * (flags.warmupMs + flags.measureMs + CASE_OVERHEAD_MS) +
+      15_000
+    );
+  },
+  read(folder) {
+    const results = readCases(folder);
+    const rows = tableRows(results).filter((t) => !t.aligned);
+    const ratios: RatioFigure[] = rows
+      .filter((t) => t.reader === 'fastpath')
+      .map((t) => ({
+        row: SOURCE_ROW[t.row],
+        label: LABEL,
+        ours: t.offGlobalOverOn
+          ? { value: t.offGlobalOverOn.ratio, min: t.offGlobalOverOn.min, max: t.offGlobalOverOn.max }
+          : null,
+        source: sourceRatio(HDDS_16783_TABLE, SOURCE_ROW[t.row], LABEL),
+      }));
+    const headlineRow = ratios.find((r) => r.row === SOURCE_ROW['grpc-1m']) ?? {
+      row: SOURCE_ROW['grpc-1m'],
+      label: LABEL,
+      ours: null,
+      source: sourceRatio(HDDS_16783_TABLE, SOURCE_ROW['grpc-1m'], LABEL),
+    };
+    const goalResults: GoalResult[] = goals(tableRows(results), results).map((g) => ({
+      goal: g.goal,
+      target: /[≥≤]\s*[\d.]+×?|between [\d.]+× and [\d.]+×|within \d+%/.exec(g.goal)?.[0] ?? g.goal,
+      measured: g.measured,
+      met: g.met,
+    }));
+    const config = asRecord(folder.readJson('config.json'));
+    const sc = asRecord(config?.shortCircuit ?? null);
+    const notes = [
+      'Operations/s of 16 readers sharing one stream per file on a 2-core machine shared with other work: read the ratios, measured side by side in one run.',
+      'The "off: setVerifyChecksum(false)" column is the change itself; the source measured verify off with ozone.client.verify.checksum=false only.',
+    ];
+    const reason = stringField(sc, 'reason');
+    if (reason && sc?.available === false) notes.push(`Short-circuit rows not run: ${reason}.`);
+    return {
+      table: {
+        caption: 'fastpath, 64 KiB random positional reads, operations/s, median (min–max) of the rounds',
+        columns: [
+          { header: 'read path' },
+          { header: 'verify on', align: 'right' },
+          { header: 'verify off (ozone.client.verify.checksum=false)', align: 'right' },
+          { header: 'verify off (setVerifyChecksum(false))', align: 'right' },
+        ],
+        rows: rows.map((t) => [
+          `${t.reader === 'java' ? "Ozone's Java client: " : ''}${READ_ROWS[t.row].label}`,
+          cell(t, 'on'),
+          cell(t, 'off-global'),
+          cell(t, 'off-instance'),
+        ]),
+      },
+      ratios,
+      headline: { ...headlineRow, label: `gRPC 1 MiB ${LABEL}`, better: 'higher' },
+      goals: goalResults,
+      notes,
+    };
+  },
+};

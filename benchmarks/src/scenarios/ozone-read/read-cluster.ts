@@ -1,0 +1,131 @@
+// The cluster a run reads from, behind one shape: the embedded mini cluster in its own process
+// (with datanode byte counters), or Apache Ozone's MiniOzoneCluster (tools/ozone), whose keys are
+// written by Ozone's own Java client and whose datanodes expose no counters here.
+import { startRealOzoneCluster, type RealOzoneCluster } from '@fastpath/ozone-fixture';
+import { startChild, type ChildHandle, type ScenarioContext } from '../../harness/index.js';
+import type { ClusterCall, ClusterCounters, ClusterInfo } from './embedded-cluster-main.js';
+import type { FileSetSpec, ReaderCall, WriteResult } from './fastpath-reader-main.js';
+import type { OzoneReadSettings } from './ozone-read-settings.js';
+import { readTree } from './read-tree.js';
+
+export interface ReadCluster extends AsyncDisposable {
+  readonly kind: 'embedded' | 'real';
+  /** `host:port` of the OM's gRPC service (fastpath's client). */
+  readonly omAddress: string;
+  /** The OM's Hadoop RPC address (Ozone's Java client); undefined on the embedded cluster. */
+  readonly omRpcAddress: string | undefined;
+  readonly description: string;
+  /** Writes a file set: through `writer` (fastpath's client) on the embedded cluster, Ozone's Java client on the real one. */
+  writeSet(set: FileSetSpec, writer: ChildHandle<ReaderCall, unknown>): Promise<WriteResult & { by: string }>;
+  /** ReadChunk bytes the datanodes sent so far, or null where the cluster has no counters. */
+  bytesSent(): Promise<number | null>;
+  /** Reads every file of the cluster's data once (page cache); bytes read, or null when not done. */
+  warm(): Promise<number | null>;
+}
+
+export async function startReadCluster(ctx: ScenarioContext<OzoneReadSettings>): Promise<ReadCluster> {
+  return ctx.flags.cluster === 'real' ? startReal(ctx) : startEmbedded(ctx);
+}
+
+async function startEmbedded(ctx: ScenarioContext<OzoneReadSettings>): Promise<ReadCluster> {
+  const child = startChild<ClusterCall, unknown>(
+    ctx.sourcePath('scenarios/ozone-read/embedded-cluster-main.ts'),
+    {
+      name: 'embedded-cluster',
+      args: [String(ctx.flags.datanodes)],
+      logFile: ctx.results.logPath('embedded-cluster'),
+      onSpawn: (c) =>
+        ctx.results.recordCommand(c, 'the embedded mini cluster (OM and datanodes) in its own process'),
+    },
+  );
+  await child.ready;
+  const info = (await child.call({ op: 'info' })) as ClusterInfo;
+  ctx.log(
+    `embedded cluster: OM ${info.omAddress}, datanodes ${info.datanodes.map((d) => d.address).join(' ')}`,
+  );
+  return {
+    kind: 'embedded',
+    omAddress: info.omAddress,
+    omRpcAddress: undefined,
+    description: `fastpath's embedded mini cluster: an OM and ${info.datanodes.length} datanodes in one Node process of their own, on loopback`,
+    async writeSet(set, writer) {
+      const r = (await writer.call(
+        { op: 'write', omAddress: info.omAddress, set },
+        { timeoutMs: 1_800_000 },
+      )) as WriteResult;
+      return { ...r, by: "fastpath's client" };
+    },
+    async bytesSent() {
+      return ((await child.call({ op: 'counters' })) as ClusterCounters).bytesRead;
+    },
+    async warm() {
+      return ((await child.call({ op: 'warm' }, { timeoutMs: 600_000 })) as { bytes: number }).bytes;
+    },
+    async [Symbol.asyncDispose]() {
+      await child.close();
+    },
+  };
+}
+
+async function startReal(ctx: ScenarioContext<OzoneReadSettings>): Promise<ReadCluster> {
+  const s = ctx.flags;
+  const fileBytes = s.files * s.fileSizeBytes * s.rows.length;
+  // The datanodes hold every file three times in one JVM; the heap need not: Ratis buffers chunks.
+  const heapMb = Math.max(1024, Math.min(4096, 768 + Math.ceil(fileBytes / (1024 * 1024) / 4)));
+  ctx.note(
+    `starting Apache Ozone's MiniOzoneCluster (${s.datanodes} datanodes, -Xmx${heapMb}m); this takes about a minute`,
+  );
+  const cluster: RealOzoneCluster = await startRealOzoneCluster({
+    datanodes: s.datanodes,
+    heapMb,
+    onProgress: (line) => ctx.log(`[ozone-fixture] ${line}`),
+  });
+  ctx.results.recordCommand(
+    `java -Xmx${heapMb}m … OzoneClusterLauncher (pid ${cluster.pid}, log ${cluster.logFile})`,
+    "Apache Ozone's MiniOzoneCluster (tools/ozone)",
+  );
+  ctx.log(
+    `real cluster ${cluster.ozoneVersion}: OM gRPC ${cluster.omGrpcAddress}, RPC ${cluster.omRpcAddress}, ready in ${cluster.startMs} ms`,
+  );
+  return {
+    kind: 'real',
+    omAddress: cluster.omGrpcAddress,
+    omRpcAddress: cluster.omRpcAddress,
+    description: `Apache Ozone ${cluster.ozoneVersion} MiniOzoneCluster (Hadoop ${cluster.hadoopVersion}): SCM, OM and ${cluster.datanodes.length} datanodes in one JVM, RATIS/THREE, on loopback`,
+    async writeSet(set) {
+      const started = performance.now();
+      const keys = set.paths.map((p, i) => {
+        const [, volume, bucket, key] = p.split('/');
+        return {
+          volume: volume!,
+          bucket: bucket!,
+          key: key!,
+          size: set.fileSizeBytes,
+          seed: set.seeds[i]!,
+          checksumType: 'CRC32' as const,
+          bytesPerChecksum: set.bytesPerChecksum,
+        };
+      });
+      const written = await cluster.writeKeys(keys);
+      for (const w of written)
+        if (w.bytesPerChecksum !== set.bytesPerChecksum)
+          throw new Error(
+            `${w.key}: written with ${w.bytesPerChecksum} bytes per checksum, not ${set.bytesPerChecksum}`,
+          );
+      return {
+        bytes: set.paths.length * set.fileSizeBytes,
+        ms: performance.now() - started,
+        by: "Ozone's Java client",
+      };
+    },
+    bytesSent: () => Promise.resolve(null),
+    async warm() {
+      let bytes = 0;
+      for (const d of cluster.datanodes) for (const dir of d.dataDirs) bytes += await readTree(dir);
+      return bytes;
+    },
+    async [Symbol.asyncDispose]() {
+      await cluster.stop();
+    },
+  };
+}
