@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { waitFor } from '@fastpath/test-support';
 import { DatanodeChannel } from '../src/internal/grpc/datanode-channel.js';
-import { dn } from '../src/internal/proto/wire.js';
+import { dn, int64 } from '../src/internal/proto/wire.js';
 
 const ANSWER_TO_STATUS_MS = 200;
 const COMMANDS = 20;
@@ -61,7 +61,7 @@ it('resets no stream: every command is answered and its stream ends by the datan
     tls: undefined,
   });
   try {
-    const request = { cmdType: dn.Type.Echo, containerID: 1, datanodeUuid: 'dn-1', echo: {} };
+    const request = { cmdType: dn.Type.Echo, containerID: int64(1n), datanodeUuid: 'dn-1', echo: {} };
     const answers = await Promise.all(Array.from({ length: COMMANDS }, () => channel.send(request, 10_000)));
     expect(answers.every((a) => a.cmdType === dn.Type.Echo && a.result === dn.Result.SUCCESS)).toBe(true);
     await waitFor('every stream closed', () => closeCodes.length === COMMANDS);
