@@ -72,6 +72,8 @@ const BLOCK = 256 * 1024 * 1024;
 
 /** The expected content of every file index: one copy shared by the rows (same seeds). */
 let expected: Buffer[] = [];
+/** The same buffers by content seed, for the writer. */
+let expectedBySeed = new Map<number, Buffer>();
 let fs: OzoneFileSystem | undefined;
 let streams: OzoneFSInputStream[] = [];
 let layout: WideningLayout | undefined;
@@ -102,7 +104,8 @@ async function write(omAddress: string, set: FileSetSpec): Promise<WriteResult> 
         checksumType: 'CRC32',
         sizeBytes: set.fileSizeBytes,
       });
-      const content = expected[i] ?? contractKeyBytes(set.fileSizeBytes, set.seeds[i]!);
+      const seed = set.seeds[i]!;
+      const content = expectedBySeed.get(seed) ?? contractKeyBytes(set.fileSizeBytes, seed);
       for (let o = 0; o < content.length; o += CHUNK) await out.write(content.subarray(o, o + CHUNK));
       await out.close();
     }
@@ -205,6 +208,7 @@ serveCalls<ReaderCall, unknown>(async (call) => {
     case 'expect': {
       const started = performance.now();
       expected = call.seeds.map((seed) => contractKeyBytes(call.fileSizeBytes, seed));
+      expectedBySeed = new Map(call.seeds.map((seed, i) => [seed, expected[i]!]));
       return { ms: performance.now() - started };
     }
     case 'write':
