@@ -13,7 +13,7 @@ import { OZONE_READ_FLAGS, parseOzoneReadFlags, type OzoneReadSettings } from '.
 import { perOpFigures, type PerOpFigures, type WindowCounts } from './read-accounting.js';
 import { startReadCluster, type ReadCluster } from './read-cluster.js';
 import { headlineEntries } from './ozone-read-results.js';
-import { shortCircuitAvailability } from './short-circuit-availability.js';
+import { readPathProperties, type ShortCircuitAvailability } from './short-circuit-availability.js';
 import { startJavaReader } from './java-reader.js';
 
 /** One measured window of one case. */
@@ -26,6 +26,8 @@ export interface CaseRound {
   checkMicrosPerRead: number;
   /** What the streams said about their own verify flag. */
   streamsVerify: boolean[];
+  /** ReadChunk bytes the datanodes sent over gRPC in the window (null where not counted). */
+  grpcBytesSent?: number | null;
   firstError?: string;
 }
 
@@ -72,7 +74,9 @@ export const ozoneReadScenario: Scenario<OzoneReadSettings> = {
   parseFlags: (args, { quick }) => parseOzoneReadFlags(args, quick),
   async run(ctx) {
     const s = ctx.flags;
-    const sc = shortCircuitAvailability(s.cluster);
+    ctx.note(`starting the ${s.cluster} cluster`);
+    await using cluster = await startReadCluster(ctx);
+    const sc = cluster.shortCircuit;
     const rows = s.rows.filter((r) => !r.startsWith('sc-') || sc.available);
     const cases = planCases({
       rows,
@@ -91,9 +95,7 @@ export const ozoneReadScenario: Scenario<OzoneReadSettings> = {
     const caseMs = s.warmupMs + s.measureMs + 600;
     const setupUnits = 30_000;
     ctx.progress.begin('ozone-read', setupUnits + s.rounds * cases.length * caseMs);
-    ctx.progress.setDetail(`starting the ${s.cluster} cluster`);
 
-    await using cluster = await startReadCluster(ctx);
     await using reader = startChild<ReaderCall, unknown>(
       ctx.sourcePath('scenarios/ozone-read/fastpath-reader-main.ts'),
       {
@@ -109,13 +111,14 @@ export const ozoneReadScenario: Scenario<OzoneReadSettings> = {
     const expect = (await reader.call(
       { op: 'expect', seeds, fileSizeBytes: s.fileSizeBytes },
       { timeoutMs: 600_000 },
-    )) as { ms: number };
+    )) as { ms: number; checkMicros: number };
     ctx.log(`expected content of ${s.files} files built in ${Math.round(expect.ms)} ms`);
     const sets = new Map<number, FileSetSpec>();
     for (const c of cases)
       if (!sets.has(c.row.bytesPerChecksum))
         sets.set(c.row.bytesPerChecksum, fileSet(s, c.row.bytesPerChecksum));
     const setup: Record<string, unknown> = {
+      contentCheckMicrosPerRead: expect.checkMicros,
       cluster: cluster.description,
       expectedContentMs: expect.ms,
       writes: [] as unknown[],
@@ -157,7 +160,7 @@ export const ozoneReadScenario: Scenario<OzoneReadSettings> = {
         const r =
           c.reader === 'java'
             ? await java!.runCase(c, set, round)
-            : await runFastpathCase(ctx, cluster, reader, c, set, round, sc.properties);
+            : await runFastpathCase(ctx, cluster, reader, c, set, round, sc);
         const result = results.get(c.id)!;
         result.rounds.push(r);
         ctx.results.writeCase(c.id, result);
@@ -218,7 +221,7 @@ async function runFastpathCase(
   c: ReadCase,
   set: FileSetSpec,
   round: number,
-  pathProperties: (path: ReadRow['path']) => Record<string, string>,
+  sc: ShortCircuitAvailability,
 ): Promise<CaseRound> {
   const s = ctx.flags;
   const opened = (await reader.call({
@@ -227,7 +230,7 @@ async function runFastpathCase(
     set,
     verify: c.column.verify,
     how: c.column.how,
-    properties: pathProperties(c.row.path),
+    properties: readPathProperties(sc, c.row.path),
   })) as { verify: boolean[] };
   if (opened.verify.some((v) => v !== c.column.verify))
     throw new BenchmarkCheckError(
@@ -251,9 +254,28 @@ async function runFastpathCase(
   const run = (await reader.call(phase('measure', s.measureMs), { timeoutMs })) as RunResult;
   const sentAfter = await cluster.bytesSent();
   await reader.call({ op: 'close' });
+  const grpcBytesSent = sentBefore === null || sentAfter === null ? null : sentAfter - sentBefore;
+  const shortCircuit = c.row.path === 'short-circuit';
+  const client = run.counts.client;
+  // A short-circuit case must have read every range from a passed block file: a read that fell
+  // back to gRPC (or went there) would make the row another path's.
+  if (
+    shortCircuit &&
+    client &&
+    (!client.shortCircuitReads || client.shortCircuitFallbacks || client.readChunkCalls || grpcBytesSent)
+  )
+    throw new BenchmarkCheckError(
+      `${c.id}: not a short-circuit window (${client.shortCircuitReads ?? 0} short-circuit reads, ` +
+        `${client.shortCircuitFallbacks ?? 0} fallbacks, ${client.readChunkCalls} ReadChunk calls, ${grpcBytesSent ?? '?'} bytes over gRPC)`,
+    );
+  if (!shortCircuit && client?.shortCircuitReads)
+    throw new BenchmarkCheckError(
+      `${c.id}: a gRPC case read ${client.shortCircuitReads} ranges by short-circuit`,
+    );
   const counts: WindowCounts = {
     ...run.counts,
-    datanodeBytesSent: sentBefore === null || sentAfter === null ? null : sentAfter - sentBefore,
+    // Short-circuit reads cross no datanode socket: the datanodes' gRPC counters stay at 0 (checked above).
+    datanodeBytesSent: shortCircuit ? null : grpcBytesSent,
   };
   if (run.firstError) ctx.log(`${c.id} round ${round + 1}: ${run.firstError}`);
   return {
@@ -263,6 +285,7 @@ async function runFastpathCase(
     latency: LatencyRecorder.fromBase64(run.latency).summary(),
     checkMicrosPerRead: run.checkMicrosPerRead,
     streamsVerify: run.streamsVerify,
+    grpcBytesSent,
     ...(run.firstError === undefined ? {} : { firstError: run.firstError }),
   };
 }

@@ -23,6 +23,10 @@ export interface WindowCounts {
     bytesVerified: number;
     bytesFromCache: number;
     readChunkCalls: number;
+    /** Chunk ranges read from a block file passed over the datanode's domain socket. */
+    shortCircuitReads?: number;
+    /** Short-circuit failures that sent a read to gRPC. */
+    shortCircuitFallbacks?: number;
   } | null;
   /** ReadChunk data bytes the datanodes sent, from the cluster's counters; null when the cluster has none. */
   datanodeBytesSent: number | null;

@@ -7,6 +7,10 @@ import type { ClusterCall, ClusterCounters, ClusterInfo } from './embedded-clust
 import type { FileSetSpec, ReaderCall, WriteResult } from './fastpath-reader-main.js';
 import type { OzoneReadSettings } from './ozone-read-settings.js';
 import { readTree } from './read-tree.js';
+import {
+  REAL_CLUSTER_NO_SHORT_CIRCUIT,
+  type ShortCircuitAvailability,
+} from './short-circuit-availability.js';
 
 export interface ReadCluster extends AsyncDisposable {
   readonly kind: 'embedded' | 'real';
@@ -15,6 +19,8 @@ export interface ReadCluster extends AsyncDisposable {
   /** The OM's Hadoop RPC address (Ozone's Java client); undefined on the embedded cluster. */
   readonly omRpcAddress: string | undefined;
   readonly description: string;
+  /** Whether its datanodes serve short-circuit reads, on which socket, or why not. */
+  readonly shortCircuit: ShortCircuitAvailability;
   /** Writes a file set: through `writer` (fastpath's client) on the embedded cluster, Ozone's Java client on the real one. */
   writeSet(set: FileSetSpec, writer: ChildHandle<ReaderCall, unknown>): Promise<WriteResult & { by: string }>;
   /** ReadChunk bytes the datanodes sent so far, or null where the cluster has no counters. */
@@ -45,9 +51,15 @@ async function startEmbedded(ctx: ScenarioContext<OzoneReadSettings>): Promise<R
   );
   return {
     kind: 'embedded',
+    shortCircuit: info.domainSocketPath
+      ? { available: true, domainSocketPath: info.domainSocketPath }
+      : {
+          available: false,
+          reason: `the embedded datanodes serve no domain socket here (${info.shortCircuitUnavailable ?? 'unknown'})`,
+        },
     omAddress: info.omAddress,
     omRpcAddress: undefined,
-    description: `fastpath's embedded mini cluster: an OM and ${info.datanodes.length} datanodes in one Node process of their own, on loopback`,
+    description: `fastpath's embedded mini cluster: an OM and ${info.datanodes.length} datanodes in one Node process of their own, on loopback${info.domainSocketPath ? ', short-circuit reads served on a Unix domain socket per datanode' : ''}`,
     async writeSet(set, writer) {
       const r = (await writer.call(
         { op: 'write', omAddress: info.omAddress, set },
@@ -89,6 +101,7 @@ async function startReal(ctx: ScenarioContext<OzoneReadSettings>): Promise<ReadC
   );
   return {
     kind: 'real',
+    shortCircuit: { available: false, reason: REAL_CLUSTER_NO_SHORT_CIRCUIT },
     omAddress: cluster.omGrpcAddress,
     omRpcAddress: cluster.omRpcAddress,
     description: `Apache Ozone ${cluster.ozoneVersion} MiniOzoneCluster (Hadoop ${cluster.hadoopVersion}): SCM, OM and ${cluster.datanodes.length} datanodes in one JVM, RATIS/THREE, on loopback`,
