@@ -111,6 +111,7 @@ describe('the report of a run of all', () => {
       'secure-random': 'regression',
       'token-manager': 'regression',
       'kms-http': 'regression',
+      'ozone-read': 'regression',
       'cold-client': 'regression',
     });
     const same = buildRunReport(path.join(dir, 'old'), registry, { compareDir: path.join(dir, 'old') });

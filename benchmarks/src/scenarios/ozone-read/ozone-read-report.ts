@@ -285,20 +285,37 @@ export async function ozoneReadReport(
   );
   parts.push(
     `### Latency, client CPU, errors, checks\n\nHDR latency of each read (medians over the rounds), CPU of the reader process over the measured window (user + system, all threads) per read, ` +
-      `and the content check: every read ${s.checkEvery === 1 ? '' : `(1 in ${s.checkEvery}) `}compared byte for byte with the file's known content; "check/read" is what that comparison costs in the reader (a memcmp of the read against a precomputed copy), and its share of the reader's CPU per read: below 2%, checking every read does not change the result, so every read is checked.\n\n${latencyTable(results)}`,
+      `and the content check: reads compared byte for byte with the file's known content (gRPC rows: ${s.checkEvery === 1 ? 'every read' : `1 read in ${s.checkEvery}`}; ` +
+      `short-circuit rows: ${s.checkEveryShortCircuit === 1 ? 'every read' : `1 read in ${s.checkEveryShortCircuit} of each reader's seeded sequence`}); ` +
+      `"check/read" is the wall time of one compare (a memcmp of the read against a precomputed copy) and its share of the reader's CPU per read.\n\n${latencyTable(results)}`,
   );
   const calibrated =
     typeof rc.setup.contentCheckMicrosPerRead === 'number' ? rc.setup.contentCheckMicrosPerRead : null;
-  const cheapest = Math.min(
-    ...results.flatMap((c) => c.rounds.map((r) => r.figures.cpuMicrosPerOp)).filter((v) => v > 0),
-  );
-  if (calibrated !== null && Number.isFinite(cheapest))
+  if (calibrated !== null) {
+    const lines: string[] = [];
+    for (const [path, every] of [
+      ['grpc', s.checkEvery],
+      ['short-circuit', s.checkEveryShortCircuit],
+    ] as const) {
+      const cpu = results
+        .filter((c) => c.reader === 'fastpath' && READ_ROWS[c.row].path === path)
+        .flatMap((c) => c.rounds.map((r) => r.figures.cpuMicrosPerOp))
+        .filter((v) => v > 0);
+      if (cpu.length === 0) continue;
+      const cheapest = Math.min(...cpu);
+      const share = calibrated / every / cheapest;
+      lines.push(
+        `${path === 'grpc' ? 'gRPC' : 'short-circuit'} rows: ${every === 1 ? 'every read' : `1 read in ${every}`} checked, ${(calibrated / every).toFixed(2)} µs per read, ` +
+          `${(100 * share).toFixed(2)}% of the cheapest case's client CPU per read (${cheapest.toFixed(0)} µs)` +
+          (share <= 0.02 ? '' : ': over 2%, the check may move this row (raise its --check-every)'),
+      );
+    }
     parts.push(
       `The content check on its own (calibrated before the cases: the fastest of 5 batches of 200 compares of ${s.readBytes / 1024} KiB) costs ` +
-        `${calibrated.toFixed(1)} µs per read: ${((100 * calibrated) / cheapest).toFixed(2)}% of the cheapest read's client CPU in this run (${cheapest.toFixed(0)} µs). ` +
-        `${(100 * calibrated) / cheapest <= 2 ? 'Under 2%, so every read is checked.' : 'Over 2%: the check could move the result; see --check-every.'} ` +
+        `${calibrated.toFixed(1)} µs per compare. ${lines.join('; ')}. ` +
         'The per-case "check/read" above is wall time, which on a loaded machine also holds the time the reader was not running.',
     );
+  }
   const g = goals(rows, results);
   parts.push(
     `### Goals\n\n${markdownTable(

@@ -245,7 +245,7 @@ async function runFastpathCase(
     aligned: c.aligned,
     seed: s.seed,
     round,
-    checkEvery: s.checkEvery,
+    checkEvery: c.row.path === 'short-circuit' ? s.checkEveryShortCircuit : s.checkEvery,
   });
   const timeoutMs = s.warmupMs + s.measureMs + s.readTimeoutMs + 60_000;
   const warm = (await reader.call(phase('warmup', s.warmupMs), { timeoutMs })) as RunResult;

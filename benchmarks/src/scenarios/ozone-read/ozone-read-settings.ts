@@ -20,8 +20,14 @@ export interface OzoneReadSettings {
   aligned: boolean;
   /** With `--cluster real`: Ozone's own Java client on the same files, beside fastpath's. */
   java: boolean;
-  /** Compare every `checkEvery`-th read with the known content (1: every read). */
+  /** Compare every `checkEvery`-th read of each reader with the known content (1: every read), gRPC rows. */
   checkEvery: number;
+  /**
+   * The same for short-circuit rows. A short-circuit read with verification off costs the reader
+   * about 55 µs of CPU and the compare about 7 µs (measured here), so checking every one would
+   * move their rate by ~13%: they check a 1-in-16 sample (under 1%).
+   */
+  checkEveryShortCircuit: number;
   seed: number;
   /** Bound on one read, in ms (a read that takes longer is an error). */
   readTimeoutMs: number;
@@ -44,6 +50,7 @@ export const DEFAULT_OZONE_READ_SETTINGS: Readonly<OzoneReadSettings> = Object.f
   aligned: true,
   java: true,
   checkEvery: 1,
+  checkEveryShortCircuit: 16,
   seed: 1,
   readTimeoutMs: 30_000,
 });
@@ -94,7 +101,12 @@ export const OZONE_READ_FLAGS = {
   'check-every': {
     type: 'string',
     value: '<n>',
-    description: 'compare every n-th read with the known content (default 1: every read)',
+    description: 'gRPC rows: compare every n-th read with the known content (default 1: every read)',
+  },
+  'check-every-sc': {
+    type: 'string',
+    value: '<n>',
+    description: 'short-circuit rows: compare every n-th read with the known content (default 16)',
   },
   seed: { type: 'string', value: '<n>', description: 'seed of the read offsets (default 1)' },
 } as const;
@@ -172,6 +184,16 @@ export function parseOzoneReadFlags(args: readonly string[], quick: boolean): Oz
       min: 1,
       max: 1_000_000,
     }),
+    checkEveryShortCircuit: integerFlag(
+      name,
+      'check-every-sc',
+      f['check-every-sc'],
+      base.checkEveryShortCircuit,
+      {
+        min: 1,
+        max: 1_000_000,
+      },
+    ),
     seed: integerFlag(name, 'seed', f.seed, base.seed, { min: 0, max: 2 ** 31 - 1 }),
     readTimeoutMs: base.readTimeoutMs,
   };

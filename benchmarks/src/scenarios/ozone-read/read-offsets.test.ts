@@ -26,13 +26,17 @@ describe('read offsets', () => {
     const next = readPositions(SPEC, 7);
     const files = new Set<number>();
     let unaligned = 0;
+    let lowest = Infinity;
+    let highestEnd = 0;
     for (let i = 0; i < 20_000; i++) {
       const p = next();
-      expect(p.offset).toBeGreaterThanOrEqual(0);
-      expect(p.offset + SPEC.readBytes).toBeLessThanOrEqual(SPEC.fileSizeBytes);
+      lowest = Math.min(lowest, p.offset);
+      highestEnd = Math.max(highestEnd, p.offset + SPEC.readBytes);
       files.add(p.file);
       if (p.offset % 4096 !== 0) unaligned++;
     }
+    expect(lowest).toBeGreaterThanOrEqual(0);
+    expect(highestEnd).toBeLessThanOrEqual(SPEC.fileSizeBytes);
     expect(files.size).toBe(16);
     expect(unaligned).toBeGreaterThan(19_900);
   });
@@ -41,11 +45,7 @@ describe('read offsets', () => {
     const small = { files: 2, fileSizeBytes: 4 * 64 * 1024, readBytes: 64 * 1024, aligned: true };
     const next = readPositions(small, 3);
     const seen = new Set<number>();
-    for (let i = 0; i < 1000; i++) {
-      const p = next();
-      expect(p.offset % small.readBytes).toBe(0);
-      seen.add(p.offset);
-    }
+    for (let i = 0; i < 1000; i++) seen.add(next().offset);
     expect([...seen].sort((x, y) => x - y)).toEqual([0, 65536, 131072, 196608]);
   });
 

@@ -61,7 +61,7 @@ describe('widening prediction', () => {
         11,
       );
       let total = 0;
-      const n = 50_000;
+      const n = 20_000;
       for (let i = 0; i < n; i++) total += predictFetchedBytes(layout(bpc), next().offset, 64 * KiB, true);
       expect(Math.abs(total / n / expectedWidenedBytes(bpc, 64 * KiB) - 1)).toBeLessThan(0.01);
     }
