@@ -42,7 +42,7 @@ const cell = (t: TableRow, column: 'on' | 'off-global' | 'off-instance'): string
 
 export const ozoneReadSummary: ScenarioSummary<OzoneReadSettings> = {
   source: HDDS_16783_TABLE,
-  uses: [],
+  uses: (flags) => (flags.cluster === 'real' ? ['java', 'ozone'] : []),
   cases: (flags) =>
     planCases({
       rows: flags.rows,
