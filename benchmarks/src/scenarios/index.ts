@@ -60,11 +60,11 @@ export const registry: readonly RegisteredScenario[] = [
     summary: kmsHttpSummary,
   },
   {
-    scenario: ozoneReadScenario as Scenario,
+    scenario: ozoneReadScenario,
     source: 'HDDS-16783',
     compares:
       '64 KiB positional reads on shared streams: verify on vs off by the global setting vs off by `setVerifyChecksum(false)`, gRPC and short-circuit, 1 MiB and 16 KiB bytes per checksum',
-    summary: ozoneReadSummary as ScenarioSummary,
+    summary: ozoneReadSummary,
   },
   {
     scenario: coldClientScenario,
