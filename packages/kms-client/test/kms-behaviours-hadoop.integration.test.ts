@@ -2,11 +2,11 @@
 // Hadoop's own KMS (3.4.2, KMSWebServer from Maven Central, through @fastpath/hadoop-fixture):
 // whatever the suite checks of fastpath's server, Hadoop's answers too, except where the suite
 // says fastpath goes beyond Hadoop.
-import { readFileSync } from 'node:fs';
 import { startHadoopKms } from '@fastpath/hadoop-fixture';
-import { Agent, request } from 'undici';
+import { Agent } from 'undici';
 import { KmsClient } from '../src/index.js';
 import { defineKmsBehaviours, type BehaviourTarget } from './support/kms-behaviours.js';
+import { rawRequests, readAuditLines } from './support/real-kms.js';
 
 jest.setTimeout(300_000);
 
@@ -30,29 +30,8 @@ const hadoopTarget: BehaviourTarget = {
       url: kms.url,
       as: (user) => client.withAuth({ user }),
       withAuth: (auth) => client.withAuth(auth),
-      async raw(method, path, opts = {}) {
-        const res = await request(`${base}${path}`, {
-          method: method as 'GET',
-          headers: opts.headers ?? {},
-          ...(opts.body === undefined ? {} : { body: opts.body }),
-          dispatcher: agent,
-        });
-        return {
-          status: res.statusCode,
-          statusText: res.statusText,
-          headers: res.headers,
-          body: await res.body.text(),
-        };
-      },
-      auditLines() {
-        try {
-          return readFileSync(kms.auditLogFile, 'utf8')
-            .split('\n')
-            .filter((l) => l !== '');
-        } catch {
-          return [];
-        }
-      },
+      raw: rawRequests(base, agent),
+      auditLines: () => readAuditLines(kms.auditLogFile),
       now: () => Date.now(),
       // Hadoop's server keeps real time.
       advance: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),

@@ -37,6 +37,35 @@ export interface RealKms extends AsyncDisposable {
   close(): Promise<void>;
 }
 
+/** Raw HTTP requests to the server at `base` (`http://host:port`) over `agent`. */
+export function rawRequests(base: string, agent: Agent): RealKms['raw'] {
+  return async (method, path, opts = {}) => {
+    const res = await request(`${base}${path}`, {
+      method: method as 'GET',
+      headers: opts.headers ?? {},
+      ...(opts.body === undefined ? {} : { body: opts.body }),
+      dispatcher: agent,
+    });
+    return {
+      status: res.statusCode,
+      statusText: res.statusText,
+      headers: res.headers,
+      body: await res.body.text(),
+    };
+  };
+}
+
+/** The audit log's lines; none while the server has not written the file yet. */
+export function readAuditLines(file: string): string[] {
+  try {
+    return readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((l) => l !== '');
+  } catch {
+    return [];
+  }
+}
+
 let serial = 0;
 
 export async function startRealKms(options: KmsServerOptions = {}): Promise<RealKms> {
@@ -80,29 +109,8 @@ export async function startRealKms(options: KmsServerOptions = {}): Promise<Real
     dir,
     as: (user) => client.withAuth({ user }),
     withAuth: (auth) => client.withAuth(auth),
-    async raw(method, path, opts = {}) {
-      const res = await request(`${base}${path}`, {
-        method: method as 'GET',
-        headers: opts.headers ?? {},
-        ...(opts.body === undefined ? {} : { body: opts.body }),
-        dispatcher: agent,
-      });
-      return {
-        status: res.statusCode,
-        statusText: res.statusText,
-        headers: res.headers,
-        body: await res.body.text(),
-      };
-    },
-    auditLines() {
-      try {
-        return readFileSync(server.settings.audit.file, 'utf8')
-          .split('\n')
-          .filter((l) => l !== '');
-      } catch {
-        return [];
-      }
-    },
+    raw: rawRequests(base, agent),
+    auditLines: () => readAuditLines(server.settings.audit.file),
     close,
     [Symbol.asyncDispose]: close,
   };
