@@ -41,9 +41,11 @@ describe('the report of a run of all', () => {
     expect(kms.headline).toMatchObject({ row: '90:10', source: 7.47 });
     expect(kms.headline!.ours!.value).toBeCloseTo(1.8, 6);
     expect(kms.table!.rows.map((r) => r[0])).toEqual(['100:0', '95:5', '90:10']);
-    // Its goals are the scenario's own, read from the same figures (≥ 1.7× at 90:10, ≥ 1.5× at 95:5).
+    // Its goals are the scenario's own, read from the same figures (≥ 1.6× at 90:10, ≥ 1.3× at
+    // 95:5, where the fixture has 1.4×; no CPU figures in the fixture: that goal is not measured).
     expect(kms.goals.find((g) => g.goal.startsWith('fixed / original at 90:10'))?.met).toBe(true);
-    expect(kms.goals.find((g) => g.goal.startsWith('fixed / original at 95:5'))?.met).toBe(false);
+    expect(kms.goals.find((g) => g.goal.startsWith('fixed / original at 95:5'))?.met).toBe(true);
+    expect(kms.goals.find((g) => g.goal.includes('CPU per verification'))?.met).toBeNull();
     // token-manager: staged/global paired by repetition.
     expect(section(report, 'token-manager').figures!.headline!.ours!.value).toBeCloseTo(3, 6);
     // secure-random: the goals come from its comparison JSON as written.

@@ -13,6 +13,11 @@ export interface CaseFigures {
   /** Absent at 100:0, where nothing is created. */
   createP99Ms: number | null;
   errors: number;
+  /** Server CPU µs per request over the window; null where not measured (an older run). */
+  serverUsPerRequest?: number | null;
+  /** ZooKeeper CPU µs per creation over the window; null without creations. */
+  zookeeperUsPerCreation?: number | null;
+  generatorUsPerRequest?: number | null;
 }
 
 export interface MixComparison {
@@ -20,6 +25,10 @@ export interface MixComparison {
   throughput: Partial<Record<KmsVersion, Summary>>;
   verifyP99Ms: Partial<Record<KmsVersion, Summary>>;
   createP99Ms: Partial<Record<KmsVersion, Summary>>;
+  /** CPU µs: the server's per request, ZooKeeper's per creation, the generator's per request. */
+  serverUsPerRequest: Partial<Record<KmsVersion, Summary>>;
+  zookeeperUsPerCreation: Partial<Record<KmsVersion, Summary>>;
+  generatorUsPerRequest: Partial<Record<KmsVersion, Summary>>;
   /** fixed / original, and coalesced / original: ratio of medians and the range of per-rep ratios. */
   fixedOverOriginal: RatioSummary | null;
   coalescedOverOriginal: RatioSummary | null;
@@ -42,6 +51,9 @@ export function aggregateCases(cases: readonly CaseFigures[], mixes: readonly st
       throughput: {},
       verifyP99Ms: {},
       createP99Ms: {},
+      serverUsPerRequest: {},
+      zookeeperUsPerCreation: {},
+      generatorUsPerRequest: {},
       fixedOverOriginal: null,
       coalescedOverOriginal: null,
       overHadoop: {},
@@ -54,6 +66,10 @@ export function aggregateCases(cases: readonly CaseFigures[], mixes: readonly st
       row.verifyP99Ms[version] = summarize(runs.map((c) => c.verifyP99Ms));
       const creates = runs.map((c) => c.createP99Ms).filter((v): v is number => v !== null);
       if (creates.length > 0) row.createP99Ms[version] = summarize(creates);
+      for (const key of ['serverUsPerRequest', 'zookeeperUsPerCreation', 'generatorUsPerRequest'] as const) {
+        const values = runs.map((c) => c[key]).filter((v): v is number => typeof v === 'number');
+        if (values.length > 0) row[key][version] = summarize(values);
+      }
     }
     row.fixedOverOriginal = pairedRatio(of('fixed'), of('original'));
     row.coalescedOverOriginal = pairedRatio(of('coalesced'), of('original'));
@@ -84,5 +100,8 @@ export function figures(r: KmsCaseResult): CaseFigures {
     verifyP99Ms: r.latency.verify.p99Ms,
     createP99Ms: r.latency.create.count > 0 ? r.latency.create.p99Ms : null,
     errors: r.window.counted.verify.errors + r.window.counted.create.errors,
+    serverUsPerRequest: r.cpu.serverUsPerRequest,
+    zookeeperUsPerCreation: r.cpu.zookeeperUsPerCreation,
+    generatorUsPerRequest: r.cpu.generatorUsPerRequest,
   };
 }

@@ -1,11 +1,15 @@
 import type { connectZooKeeper } from '@fastpath/zookeeper-fixture';
+import type { EventLoopWindow } from './event-loop-probe.js';
 
 /** An admin connection to the case's ZooKeeper. */
 export type ZooKeeperAdmin = Awaited<ReturnType<typeof connectZooKeeper>>;
 
 /** Server-side figures of one measured window; null where the server does not report one. */
 export interface ServerFigures {
+  /** The busiest server process's event-loop delay p99 beyond the probe's 1 ms resolution. */
   eventLoopDelayP99Ms: number | null;
+  /** The event-loop probe's figures over the measured window; null for a server without one (a JVM). */
+  eventLoop: EventLoopWindow | null;
   gcSeconds: number | null;
   stageMeansMs: Record<string, number | null>;
   persistBatchMean: number | null;
@@ -18,6 +22,11 @@ export interface CaseServer extends AsyncDisposable {
   readonly origin: string;
   /** The process whose CPU the case reads (with its descendants). */
   readonly pid: number;
+  /**
+   * The processes whose trees get SIGUSR2 at the window's boundaries, for the event-loop probe
+   * in a Node server; [] for a JVM (HotSpot uses SIGUSR2 itself).
+   */
+  readonly signalPids: readonly number[];
   /**
    * Load at the case's mix before the case's own warm-up and measured window, for a server that
    * compiles its hot paths while it runs (a JVM); 0 for none.

@@ -1,6 +1,10 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { startKmsProcess } from '@fastpath/kms-server/testing';
 import type { ScenarioContext } from '../../harness/index.js';
 import type { CaseServer, ServerFigures } from './case-server.js';
+import { EVENT_LOOP_PROBE_MODULE, eventLoopProbeEnv, readEventLoopWindow } from './event-loop-probe.js';
 import type { KmsHttpSettings } from './kms-http-settings.js';
 import { checkBuildInfo } from './kms-preflight.js';
 import type { FastpathVersionSettings } from './kms-versions.js';
@@ -29,15 +33,26 @@ export async function startFastpathCaseServer(
     `fastpath.kms.token.persist.coalescing=${v.persistCoalescing}`,
   ];
   ctx.results.recordCommand(`fastpath-kms ${args.join(' ')}`, `KMS server, case ${id}`);
+  // The event-loop probe is loaded into the server from outside (NODE_OPTIONS), so the server
+  // measured is the one that ships; its snapshots land here and are read after the window.
+  const loopDir = mkdtempSync(path.join(tmpdir(), 'fastpath-kms-loop-'));
   const kms = await startKmsProcess({
     args,
-    // Request logging is a diagnostic extra: pinned off, whatever the caller's environment says.
-    env: { FASTPATH_KMS_KEYSTORE_PASSWORD: 'benchmark-only', FASTPATH_KMS_LOG_LEVEL: 'silent' },
+    env: {
+      // Request logging is a diagnostic extra: pinned off, whatever the caller's environment says.
+      FASTPATH_KMS_KEYSTORE_PASSWORD: 'benchmark-only',
+      FASTPATH_KMS_LOG_LEVEL: 'silent',
+      ...eventLoopProbeEnv(loopDir, ctx.sourcePath(EVENT_LOOP_PROBE_MODULE)),
+    },
+  }).catch((error: unknown) => {
+    rmSync(loopDir, { recursive: true, force: true });
+    throw error;
   });
   const metricsText = async (): Promise<string> => (await fetch(`${kms.url}/metrics`)).text();
   return {
     origin: kms.url,
     pid: kms.pid,
+    signalPids: [kms.pid],
     serverWarmupMs: 0,
     details: { server: 'fastpath-kms', workers: s.workers },
     async identify() {
@@ -62,8 +77,10 @@ export async function startFastpathCaseServer(
             const m = histogramMean(after, name, {}, before);
             return m === null ? null : m * 1000;
           };
+          const eventLoop = readEventLoopWindow(loopDir);
           return {
-            eventLoopDelayP99Ms: eventLoopP99Ms(after),
+            eventLoopDelayP99Ms: eventLoop?.busiest?.p99Ms ?? null,
+            eventLoop,
             gcSeconds:
               total(after, 'nodejs_gc_duration_seconds_sum') -
               total(before, 'nodejs_gc_duration_seconds_sum'),
@@ -80,13 +97,9 @@ export async function startFastpathCaseServer(
       };
     },
     afterwards: () => Promise.resolve([]),
-    [Symbol.asyncDispose]: () => kms[Symbol.asyncDispose](),
+    async [Symbol.asyncDispose]() {
+      await kms[Symbol.asyncDispose]();
+      rmSync(loopDir, { recursive: true, force: true });
+    },
   };
-}
-
-function eventLoopP99Ms(metrics: ReturnType<typeof parsePrometheusText>): number | null {
-  const kms = metrics.find((m) => m.name === 'kms_event_loop_delay_seconds' && m.labels.quantile === '0.99');
-  if (kms) return kms.value * 1000;
-  const node = metrics.find((m) => m.name === 'nodejs_eventloop_lag_p99_seconds');
-  return node ? node.value * 1000 : null;
 }

@@ -66,6 +66,7 @@ export async function startHadoopCaseServer(
   return {
     origin,
     pid: kms.pid,
+    signalPids: [],
     serverWarmupMs: s.jvmWarmupMs,
     get details() {
       return {
@@ -110,6 +111,7 @@ export async function startHadoopCaseServer(
           ctx.results.writeText(`metrics/${id}.jmx.json`, JSON.stringify(await jmx('Hadoop:*'), null, 2));
           return {
             eventLoopDelayP99Ms: null,
+            eventLoop: null,
             gcSeconds: before === null || after === null ? null : (after - before) / 1000,
             stageMeansMs: { allocate: null, prepare: null, persist: null, verify: null },
             persistBatchMean: null,

@@ -1,6 +1,12 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { LatencyRecorder } from '@fastpath/core';
 import { BenchmarkCheckError, startChild, type Scenario, type ScenarioContext } from '../../harness/index.js';
 import { aggregateCases, figures } from './aggregate-cases.js';
+import { cpuPerRequest } from './cpu-per-request.js';
+import { EVENT_LOOP_PROBE_MODULE, eventLoopProbeEnv, readEventLoopWindow } from './event-loop-probe.js';
+import { baselineCaseMs, kmsCaseMs } from './kms-http-estimate.js';
 import { kmsHttpReport, type BaselineRun } from './kms-http-report.js';
 import { KMS_HTTP_FLAGS, parseKmsHttpFlags, type KmsHttpSettings } from './kms-http-settings.js';
 import { versionOrder, type KmsVersion } from './kms-versions.js';
@@ -29,10 +35,9 @@ export const kmsHttpScenario: Scenario<KmsHttpSettings> = {
   async run(ctx) {
     const s = ctx.flags;
     ctx.results.writeConfig({ scenario: 'kms-http', quick: ctx.quick, settings: s });
-    const caseMs = s.warmupMs + s.measureMs + 4000; // plus start-up of ZooKeeper and the server
-    // Hadoop's KMS adds its JVM warm-up and a slower start (10-20 s on 2 loaded cores).
-    const caseMsOf = (version: KmsVersion): number =>
-      version === 'hadoop' ? caseMs + s.jvmWarmupMs + 15_000 : caseMs;
+    // The same plan as the all-report's estimate (kms-http-estimate.ts), case by case.
+    const caseMsOf = (version: KmsVersion): number => kmsCaseMs(s, version);
+    const caseMs = baselineCaseMs(s);
     const perRepMs = s.versions.reduce((n, v) => n + caseMsOf(v), 0) * s.mixes.length;
     ctx.progress.begin('kms-http', s.reps * (perRepMs + (s.baseline ? caseMs : 0)));
     const results: KmsCaseResult[] = [];
@@ -60,10 +65,17 @@ export const kmsHttpScenario: Scenario<KmsHttpSettings> = {
             createPerSec: result.window.throughputByOp.create,
             verifyP99Ms: result.latency.verify.p99Ms,
             createP99Ms: result.latency.create.count > 0 ? result.latency.create.p99Ms : null,
+            serverUsPerRequest: result.cpu.serverUsPerRequest,
+            serverUsPerVerification: result.cpu.serverUsPerVerification,
+            zookeeperUsPerCreation: result.cpu.zookeeperUsPerCreation,
+            generatorUsPerRequest: result.cpu.generatorUsPerRequest,
+            serverEventLoopP99Ms: result.server.eventLoopDelayP99Ms,
             errors,
           });
+          const us = (x: number | null): string => (x === null ? '—' : x.toFixed(0));
           ctx.note(
-            `${mix.label} ${version} rep ${rep + 1}: ${Math.round(result.window.throughput)} req/s, verify p99 ${result.latency.verify.p99Ms.toFixed(2)} ms, errors ${errors}`,
+            `${mix.label} ${version} rep ${rep + 1}: ${Math.round(result.window.throughput)} req/s, verify p99 ${result.latency.verify.p99Ms.toFixed(2)} ms, ` +
+              `server ${us(result.cpu.serverUsPerRequest)} µs/request, errors ${errors}`,
           );
           ctx.progress.advance(caseMsOf(version));
         }
@@ -114,16 +126,33 @@ function medianEntries(results: readonly KmsCaseResult[], s: KmsHttpSettings): R
 
 /** The trivial Fastify route under the same load generator: this machine's ceiling. */
 async function runBaseline(ctx: ScenarioContext<KmsHttpSettings>, rep: number): Promise<BaselineRun> {
+  const loopDir = mkdtempSync(path.join(tmpdir(), 'fastpath-baseline-loop-'));
+  try {
+    return await measureBaseline(ctx, rep, loopDir);
+  } finally {
+    rmSync(loopDir, { recursive: true, force: true });
+  }
+}
+
+async function measureBaseline(
+  ctx: ScenarioContext<KmsHttpSettings>,
+  rep: number,
+  loopDir: string,
+): Promise<BaselineRun> {
   const s = ctx.flags;
   await using server = startChild(ctx.sourcePath('scenarios/kms-http/baseline-server-main.ts'), {
     name: `baseline-${rep}`,
     logFile: ctx.results.logPath(`baseline-${rep}`),
+    // The same event-loop probe as the KMS, so both are measured the same way.
+    env: eventLoopProbeEnv(loopDir, ctx.sourcePath(EVENT_LOOP_PROBE_MODULE)),
     onSpawn: (c) => ctx.results.recordCommand(c, 'trivial Fastify route'),
   });
   const { port } = await server.waitForMessage<{ port: number }>(
     (m) => (m as { kind?: string }).kind === 'baseline-listening',
     30_000,
   );
+  const pid = server.pid;
+  if (pid === undefined) throw new BenchmarkCheckError('the trivial route server has no pid');
   await using generator = startChild<LoadInput, LoadOutput>(
     ctx.sourcePath('scenarios/kms-http/load-generator-main.ts'),
     {
@@ -146,15 +175,27 @@ async function runBaseline(ctx: ScenarioContext<KmsHttpSettings>, rep: number): 
       verifyToken: '',
       creator: '',
       requestTimeoutMs: s.requestTimeoutMs,
+      watch: { cpu: { server: [pid] }, signal: [pid] },
     },
     { timeoutMs: s.warmupMs + s.measureMs + s.requestTimeoutMs + 60_000 },
   );
+  const cpu = cpuPerRequest(out.window, out.windowCpu);
+  const eventLoop = readEventLoopWindow(loopDir);
   const run: BaselineRun = {
     rep,
     requestsPerSec: out.window.throughput,
     p99Ms: LatencyRecorder.fromBase64(out.latency.verify).summary().p99Ms,
     errors: out.window.counted.verify.errors,
+    serverUsPerRequest: cpu.serverUsPerRequest,
+    generatorUsPerRequest: cpu.generatorUsPerRequest,
+    serverEventLoopP99Ms: eventLoop?.busiest?.p99Ms ?? null,
   };
-  ctx.results.writeCase(`baseline-rep${rep}`, { ...run, window: out.window });
+  ctx.results.writeCase(`baseline-rep${rep}`, {
+    ...run,
+    window: out.window,
+    cpu: { ...cpu, windowCpu: out.windowCpu },
+    eventLoop,
+    generatorEventLoopP99Ms: out.generatorEventLoopP99Ms,
+  });
   return run;
 }

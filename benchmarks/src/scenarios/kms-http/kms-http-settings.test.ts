@@ -17,6 +17,9 @@ describe('parseKmsHttpFlags', () => {
     expect(s.mixes.map((m) => m.label)).toEqual(['100:0', '99:1', '95:5', '90:10']);
     expect(s.versions).toEqual(['original', 'fixed', 'coalesced']);
     expect(s.jvmWarmupMs).toBe(20_000);
+    expect(s.zkWarmupMs).toBe(30_000);
+    expect(parseKmsHttpFlags([], true).zkWarmupMs).toBe(10_000);
+    expect(parseKmsHttpFlags(['--zk-warmup', '0'], false).zkWarmupMs).toBe(0);
   });
 
   it("adds Hadoop's KMS in all, keeps the report's column order, and reads --jvm-warmup", () => {
@@ -72,6 +75,7 @@ describe('parseKmsHttpFlags', () => {
       ['--measure', '0'],
       ['--output-dir', 'x'],
       ['--jvm-warmup', '-1'],
+      ['--zk-warmup', 'soon'],
     ]) {
       expect(() => parseKmsHttpFlags(args, false)).toThrow(BenchmarkUsageError);
     }
@@ -84,6 +88,7 @@ describe('evaluateGoals', () => {
     mix: string,
     throughput: number,
     verifyP99Ms: number,
+    serverUsPerRequest: number | null = null,
   ): CaseFigures => ({
     version,
     mix,
@@ -92,22 +97,55 @@ describe('evaluateGoals', () => {
     verifyP99Ms,
     createP99Ms: null,
     errors: 0,
+    serverUsPerRequest,
+  });
+  const baseline = (serverUsPerRequest: number | null) => ({
+    rep: 0,
+    requestsPerSec: 30_000,
+    p99Ms: 1,
+    errors: 0,
+    serverUsPerRequest,
+    generatorUsPerRequest: 70,
+    serverEventLoopP99Ms: 0.5,
   });
 
   it('reads each goal from the rows and says whether it is met', () => {
     const rows = aggregateCases(
       [
         c('original', '100:0', 20_000, 1),
-        c('fixed', '100:0', 19_800, 1),
+        c('fixed', '100:0', 19_800, 1, 90),
         c('original', '90:10', 10_000, 9),
         c('fixed', '90:10', 18_000, 1.2),
         c('coalesced', '90:10', 19_000, 1.1),
       ],
       ['100:0', '95:5', '90:10'],
     );
-    const goals = evaluateGoals(rows, [{ rep: 0, requestsPerSec: 30_000, p99Ms: 1, errors: 0 }]);
-    expect(goals.map((g) => g.met)).toEqual([true, null, true, false, true, true]);
+    const goals = evaluateGoals(rows, [baseline(80)]);
+    expect(goals.map((g) => g.met)).toEqual([true, null, true, false, true, true, true]);
     expect(goals[0]?.measured).toBe('1.80×');
     expect(goals[3]?.measured).toBe('1.90×');
+    // Server CPU per verification: 90 µs against the trivial route's 80 µs is 1.125×, inside 1.15×.
+    expect(goals[6]?.goal).toMatch(/CPU per verification at 100:0 ≤ 1\.15×/);
+    expect(goals[6]?.measured).toBe('1.13× (90 / 80 µs)');
+    // Against 75 µs it is 1.2×: missed; without a CPU reading of the trivial route, not measured.
+    expect(evaluateGoals(rows, [baseline(75)])[6]?.met).toBe(false);
+    expect(evaluateGoals(rows, [baseline(null)])[6]?.met).toBeNull();
+  });
+
+  it('holds fixed / original to the goals set for this machine kind: 1.6× at 90:10, 1.3× at 95:5', () => {
+    const rows = aggregateCases(
+      [
+        c('original', '95:5', 10_000, 1),
+        c('fixed', '95:5', 13_500, 1),
+        c('original', '90:10', 10_000, 1),
+        c('fixed', '90:10', 15_500, 1),
+      ],
+      ['95:5', '90:10'],
+    );
+    const goals = evaluateGoals(rows, []);
+    expect(goals.slice(0, 2).map((g) => [g.goal, g.met])).toEqual([
+      ['fixed / original at 90:10 ≥ 1.6×', false],
+      ['fixed / original at 95:5 ≥ 1.3×', true],
+    ]);
   });
 });

@@ -18,6 +18,11 @@ export interface KmsHttpSettings {
    * hot paths while it runs (fastpath's servers need no more than `warmupMs`).
    */
   jvmWarmupMs: number;
+  /**
+   * Upper bound of ZooKeeper's warm-up before each case (every version alike): batches of
+   * creations on a scratch path until its CPU per creation settles; 0 for none.
+   */
+  zkWarmupMs: number;
   seqNumBatchSize: number;
   /** Also measure the trivial Fastify route (this machine's ceiling) once per repetition. */
   baseline: boolean;
@@ -33,12 +38,19 @@ export const DEFAULT_KMS_HTTP_SETTINGS: Readonly<Omit<KmsHttpSettings, 'mixes'>>
   workers: 1,
   versions: [...DEFAULT_VERSIONS],
   jvmWarmupMs: 20_000,
+  zkWarmupMs: 30_000,
   seqNumBatchSize: 100,
   baseline: true,
   requestTimeoutMs: 30_000,
 });
 
-const QUICK = Object.freeze({ warmupMs: 1000, measureMs: 3000, reps: 1, jvmWarmupMs: 5000 });
+const QUICK = Object.freeze({
+  warmupMs: 1000,
+  measureMs: 3000,
+  reps: 1,
+  jvmWarmupMs: 5000,
+  zkWarmupMs: 10_000,
+});
 
 export const KMS_HTTP_FLAGS = {
   warmup: { type: 'string', value: '<s>', description: 'warm-up per case in seconds (default 5; --quick 1)' },
@@ -65,6 +77,12 @@ export const KMS_HTTP_FLAGS = {
     value: '<s>',
     description:
       "extra warm-up of Hadoop's KMS JVM per case in seconds, the case's mix (default 20; --quick 5)",
+  },
+  'zk-warmup': {
+    type: 'string',
+    value: '<s>',
+    description:
+      'at most this long per case, ZooKeeper creations on a scratch path until its CPU per creation settles (default 30; --quick 10; 0 off)',
   },
   'batch-size': {
     type: 'string',
@@ -97,6 +115,7 @@ export function parseKmsHttpFlags(args: readonly string[], quick: boolean, all =
       min: 0,
       max: 3600,
     }),
+    zkWarmupMs: secondsFlagMs(name, 'zk-warmup', flags['zk-warmup'], base.zkWarmupMs, { min: 0, max: 3600 }),
     seqNumBatchSize: integerFlag(name, 'batch-size', flags['batch-size'], base.seqNumBatchSize, {
       min: 1,
       max: 1_000_000,

@@ -5,10 +5,12 @@ import type { RangedValue, RatioFigure, ScenarioSummary } from '../../all/scenar
 import {
   formatRatioWithRange,
   formatSiWithRange,
+  median,
   type RatioSummary,
   type Summary,
 } from '../../harness/index.js';
 import { aggregateCases, type CaseFigures } from './aggregate-cases.js';
+import { estimateKmsHttpMs } from './kms-http-estimate.js';
 import { evaluateGoals, type BaselineRun } from './kms-http-report.js';
 import type { KmsHttpSettings } from './kms-http-settings.js';
 import { KMS_VERSIONS, type KmsVersion } from './kms-versions.js';
@@ -25,9 +27,9 @@ export const kmsHttpSummary: ScenarioSummary<KmsHttpSettings> = {
   source: HADOOP_20045_TABLE,
   uses: () => ['java', 'zookeeper'],
   cases: (s) => s.reps * (s.mixes.length * s.versions.length + (s.baseline ? 1 : 0)),
-  // As the scenario plans its progress: warm-up, measurement and ~4 s of start-up per case.
-  estimateMs: (s) =>
-    s.reps * (s.mixes.length * s.versions.length + (s.baseline ? 1 : 0)) * (s.warmupMs + s.measureMs + 4000),
+  // As the scenario plans its progress: per version its case overhead (ZooKeeper's warm-up,
+  // Hadoop's JVM start and warm-up), calibrated from full runs.
+  estimateMs: estimateKmsHttpMs,
   read(folder) {
     const cases: CaseFigures[] = entriesMatching(folder, /^(\d+:\d+)\/([a-z-]+)\/rep(\d+)$/).flatMap(
       ({ match, entry }) => {
@@ -44,6 +46,9 @@ export const kmsHttpSummary: ScenarioSummary<KmsHttpSettings> = {
             verifyP99Ms,
             createP99Ms: numberField(entry, 'createP99Ms'),
             errors: numberField(entry, 'errors') ?? 0,
+            serverUsPerRequest: numberField(entry, 'serverUsPerRequest'),
+            zookeeperUsPerCreation: numberField(entry, 'zookeeperUsPerCreation'),
+            generatorUsPerRequest: numberField(entry, 'generatorUsPerRequest'),
           },
         ];
       },
@@ -56,7 +61,15 @@ export const kmsHttpSummary: ScenarioSummary<KmsHttpSettings> = {
       const requestsPerSec = numberField(run ?? null, 'requestsPerSec');
       const p99Ms = numberField(run ?? null, 'p99Ms');
       if (requestsPerSec !== null && p99Ms !== null)
-        baselines.push({ rep, requestsPerSec, p99Ms, errors: numberField(run ?? null, 'errors') ?? 0 });
+        baselines.push({
+          rep,
+          requestsPerSec,
+          p99Ms,
+          errors: numberField(run ?? null, 'errors') ?? 0,
+          serverUsPerRequest: numberField(run ?? null, 'serverUsPerRequest'),
+          generatorUsPerRequest: numberField(run ?? null, 'generatorUsPerRequest'),
+          serverEventLoopP99Ms: numberField(run ?? null, 'serverEventLoopP99Ms'),
+        });
     }
     const ratios: RatioFigure[] = rows.map((r) => ({
       row: r.mix,
@@ -66,11 +79,24 @@ export const kmsHttpSummary: ScenarioSummary<KmsHttpSettings> = {
     }));
     const headline = ratios.find((r) => r.row === '90:10') ?? ratios[ratios.length - 1];
     const errors = rows.reduce((n, r) => n + r.errors, 0);
+    // Hadoop's KMS is in `all` by default; a folder from a run without it shows no empty column.
+    const hadoop = rows.some((r) => r.throughput.hadoop !== undefined);
+    const cpuOf = (version: KmsVersion): string => {
+      const x = rows.find((r) => r.mix === '100:0')?.serverUsPerRequest[version];
+      return x ? `${x.median.toFixed(0)} µs (${x.min.toFixed(0)}–${x.max.toFixed(0)})` : '—';
+    };
+    const trivialCpu = baselines.map((b) => b.serverUsPerRequest).filter((x): x is number => x !== null);
     return {
       table: {
         caption: 'Median successful total HTTP requests per second over the repetitions (min–max)',
         columns: [
           { header: 'Verify:create' },
+          ...(hadoop
+            ? [
+                { header: 'Hadoop KMS requests/s', align: 'right' as const },
+                { header: 'Fixed/Hadoop', align: 'right' as const },
+              ]
+            : []),
           { header: 'Original requests/s', align: 'right' },
           { header: 'Fixed requests/s', align: 'right' },
           { header: 'Fixed/original', align: 'right' },
@@ -79,6 +105,7 @@ export const kmsHttpSummary: ScenarioSummary<KmsHttpSettings> = {
         ],
         rows: rows.map((r) => [
           r.mix,
+          ...(hadoop ? [withRange(r.throughput.hadoop), ratioCell(r.overHadoop.fixed ?? null)] : []),
           withRange(r.throughput.original),
           withRange(r.throughput.fixed),
           ratioCell(r.fixedOverOriginal),
@@ -97,7 +124,9 @@ export const kmsHttpSummary: ScenarioSummary<KmsHttpSettings> = {
         met: g.met,
       })),
       notes: [
-        `Errors in the measured windows: ${errors}. The source ran Hadoop's KMS in a JVM on a larger machine; here a fastpath KMS, ZooKeeper and the load generator share 2 cores.`,
+        `Errors in the measured windows: ${errors}. The source ran Hadoop's KMS in a JVM on a larger machine; here a fastpath KMS${hadoop ? " (and, in its own cases, Hadoop's KMS 3.4)" : ''}, ZooKeeper and the load generator share 2 cores.`,
+        `Server CPU per verification at 100:0: fixed ${cpuOf('fixed')}, original ${cpuOf('original')}${hadoop ? `, Hadoop KMS ${cpuOf('hadoop')}` : ''}; ` +
+          `the trivial route ${trivialCpu.length ? `${median(trivialCpu).toFixed(0)} µs` : '—'} in the same run.`,
       ],
     };
   },

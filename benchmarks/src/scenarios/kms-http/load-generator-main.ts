@@ -7,6 +7,7 @@ import { serveCalls } from '../../harness/index.js';
 import { BlockScheduler } from '../../harness/mixed-load/block-scheduler.js';
 import { GoodputWindow, type WindowSummary } from '../../harness/mixed-load/goodput-window.js';
 import { parseMix, seededRandom, type KmsOperation } from '../../harness/mixed-load/operation-mix.js';
+import { groupsCpuSeconds, processTreePids } from './process-cpu.js';
 
 export interface LoadInput {
   /** `http://127.0.0.1:<port>` of the KMS (or of the baseline server). */
@@ -25,6 +26,23 @@ export interface LoadInput {
   creator: string;
   /** Abandon a request after this long (counted as an error), in ms. */
   requestTimeoutMs: number;
+  /**
+   * Read at the start and at the end of the measured window, by this process so that the
+   * boundaries are the window's own: the CPU of each named group of process trees
+   * (`server`, `zookeeper`), and a SIGUSR2 to each process of the `signal` trees (the
+   * event-loop probe in a Node server snapshots on it; never a JVM, which uses SIGUSR2 itself).
+   */
+  watch?: { cpu: Record<string, readonly number[]>; signal: readonly number[] };
+}
+
+/** CPU over the measured window, read at its boundaries. */
+export interface WindowCpu {
+  /** Between the two readings (the window, give or take a timer's lateness). */
+  intervalMs: number;
+  /** CPU seconds of each watched group; null where /proc was not readable. */
+  seconds: Record<string, number | null>;
+  /** This load generator's own CPU seconds (user + system). */
+  generatorSeconds: number;
 }
 
 export interface LoadOutput {
@@ -35,7 +53,34 @@ export interface LoadOutput {
   submitted: Record<KmsOperation, number>;
   completeBlocks: number;
   tailSubmissions: Record<KmsOperation, number>;
+  /** The generator's event-loop delay p99 beyond the 1 ms resolution of its monitor. */
   generatorEventLoopP99Ms: number;
+  windowCpu: WindowCpu;
+}
+
+interface Boundary {
+  atMs: number;
+  groups: Record<string, number | null>;
+  ownMicros: number;
+}
+
+/** Reads the watched CPU and signals the probes: one window boundary. */
+function boundary(watch: LoadInput['watch']): Boundary {
+  for (const root of watch?.signal ?? []) {
+    for (const pid of processTreePids(root)) {
+      try {
+        process.kill(pid, 'SIGUSR2');
+      } catch {
+        // gone: the window figures leave it out
+      }
+    }
+  }
+  const own = process.cpuUsage();
+  return {
+    atMs: performance.now(),
+    groups: groupsCpuSeconds(watch?.cpu ?? {}),
+    ownMicros: own.user + own.system,
+  };
 }
 
 serveCalls<LoadInput, LoadOutput>(async (input) => {
@@ -55,8 +100,17 @@ serveCalls<LoadInput, LoadOutput>(async (input) => {
   let createdTotal = 0;
   const metadataPath = `/kms/v1/key/${encodeURIComponent(input.keyName)}/_metadata`;
   const creatorQuery = `user.name=${encodeURIComponent(input.creator)}&renewer=${encodeURIComponent(input.creator)}`;
-  const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+  // 1 ms resolution: the histogram records the interval between ticks, so a 10 ms one reads
+  // 10 ms of "delay" on an idle loop.
+  const loopDelay = monitorEventLoopDelay({ resolution: 1 });
   loopDelay.enable();
+  let windowStart: Boundary | undefined;
+  let windowEnd: Boundary | undefined;
+  const startTimer = setTimeout(
+    () => (windowStart = boundary(input.watch)),
+    measureStartMs - performance.now(),
+  );
+  const endTimer = setTimeout(() => (windowEnd = boundary(input.watch)), cutoffMs - performance.now());
 
   const send = async (op: KmsOperation): Promise<{ ok: boolean; error?: string }> => {
     const request =
@@ -110,8 +164,24 @@ serveCalls<LoadInput, LoadOutput>(async (input) => {
     await Promise.all(Array.from({ length: input.concurrency }, loop));
   } finally {
     loopDelay.disable();
+    clearTimeout(startTimer);
+    clearTimeout(endTimer);
     await pool.close();
   }
+  // The loops end at the cutoff, before or after the end timer fires: read it now if not yet.
+  windowStart ??= boundary(input.watch);
+  windowEnd ??= boundary(input.watch);
+  const windowCpu: WindowCpu = {
+    intervalMs: windowEnd.atMs - windowStart.atMs,
+    seconds: Object.fromEntries(
+      Object.keys(input.watch?.cpu ?? {}).map((name) => {
+        const a = windowStart?.groups[name];
+        const b = windowEnd?.groups[name];
+        return [name, a == null || b == null ? null : b - a];
+      }),
+    ),
+    generatorSeconds: (windowEnd.ownMicros - windowStart.ownMicros) / 1e6,
+  };
   return {
     window: window.summary(),
     latency: { verify: window.latency.verify.toBase64(), create: window.latency.create.toBase64() },
@@ -119,6 +189,7 @@ serveCalls<LoadInput, LoadOutput>(async (input) => {
     submitted,
     completeBlocks: scheduler.completeBlocks,
     tailSubmissions: scheduler.tailSubmissions,
-    generatorEventLoopP99Ms: loopDelay.percentile(99) / 1e6,
+    generatorEventLoopP99Ms: Math.max(0, loopDelay.percentile(99) / 1e6 - 1),
+    windowCpu,
   };
 });

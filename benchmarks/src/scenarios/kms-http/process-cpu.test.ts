@@ -1,4 +1,4 @@
-import { parseStat, processTreeCpuSeconds } from './process-cpu.js';
+import { groupsCpuSeconds, parseStat, processTreePids } from './process-cpu.js';
 
 describe('process CPU', () => {
   it('parses /proc/<pid>/stat even when the command name has spaces and parentheses', () => {
@@ -6,9 +6,10 @@ describe('process CPU', () => {
     expect(parseStat(line)).toEqual({ pid: 4242, ppid: 17, ticks: 280 });
   });
 
-  it('reads this process', () => {
-    const seconds = processTreeCpuSeconds(process.pid);
-    expect(seconds).not.toBeNull();
-    expect(seconds).toBeGreaterThan(0);
+  it('reads this process, and a group of no process as 0', () => {
+    const seconds = groupsCpuSeconds({ self: [process.pid], none: [] });
+    expect(seconds['self']).toBeGreaterThan(0);
+    expect(seconds['none']).toBe(0);
+    expect(processTreePids(process.pid)).toContain(process.pid);
   });
 });

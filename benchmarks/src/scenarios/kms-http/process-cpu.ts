@@ -3,14 +3,17 @@ import { readdirSync, readFileSync } from 'node:fs';
 // Linux clock ticks per second for /proc/<pid>/stat (USER_HZ), 100 on every common build.
 const TICKS_PER_SECOND = 100;
 
-/**
- * CPU seconds (user + system) used so far by `pid` and its descendants (the cluster workers of a
- * multi-process KMS), read from /proc. Returns null where /proc is not available.
- */
-export function processTreeCpuSeconds(pid: number): number | null {
-  let stats: Array<{ pid: number; ppid: number; ticks: number }>;
+/** One row of /proc: a process, its parent and the CPU it has used so far (user + system ticks). */
+interface ProcStat {
+  pid: number;
+  ppid: number;
+  ticks: number;
+}
+
+/** Every process's /proc/<pid>/stat, read once; null where /proc is not available. */
+function readProcTable(): ProcStat[] | null {
   try {
-    stats = readdirSync('/proc')
+    return readdirSync('/proc')
       .filter((d) => /^\d+$/.test(d))
       .flatMap((d) => {
         try {
@@ -22,7 +25,11 @@ export function processTreeCpuSeconds(pid: number): number | null {
   } catch {
     return null;
   }
-  const tree = new Set([pid]);
+}
+
+/** `roots` and all their descendants, in the given table. */
+function treeOf(stats: readonly ProcStat[], roots: readonly number[]): Set<number> {
+  const tree = new Set(roots);
   for (let grew = true; grew;) {
     grew = false;
     for (const s of stats) {
@@ -32,8 +39,33 @@ export function processTreeCpuSeconds(pid: number): number | null {
       }
     }
   }
-  const ticks = stats.filter((s) => tree.has(s.pid)).reduce((n, s) => n + s.ticks, 0);
-  return ticks / TICKS_PER_SECOND;
+  return tree;
+}
+
+const cpuOf = (stats: readonly ProcStat[], tree: ReadonlySet<number>): number =>
+  stats.filter((s) => tree.has(s.pid)).reduce((n, s) => n + s.ticks, 0) / TICKS_PER_SECOND;
+
+/**
+ * CPU seconds (user + system) used so far by each named group of process trees, each a process
+ * and its descendants (e.g. `server: [kmsPid]` with its cluster workers, `zookeeper: [pid of
+ * each node]`), from one read of /proc so that the groups are read at the same moment. Null for every group where /proc is not available.
+ */
+export function groupsCpuSeconds(
+  groups: Readonly<Record<string, readonly number[]>>,
+): Record<string, number | null> {
+  const stats = readProcTable();
+  return Object.fromEntries(
+    Object.entries(groups).map(([name, roots]) => [
+      name,
+      stats === null ? null : cpuOf(stats, treeOf(stats, roots)),
+    ]),
+  );
+}
+
+/** The pids of `pid` and its descendants (a KMS and its cluster workers); [] where /proc is not available. */
+export function processTreePids(pid: number): number[] {
+  const stats = readProcTable();
+  return stats === null ? [] : [...treeOf(stats, [pid])].filter((p) => stats.some((s) => s.pid === p));
 }
 
 /** Fields of /proc/<pid>/stat after the command name (which may contain spaces and parentheses). */

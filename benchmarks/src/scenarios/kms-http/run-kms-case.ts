@@ -14,7 +14,12 @@ import { startHadoopCaseServer } from './hadoop-case-server.js';
 import type { KmsHttpSettings } from './kms-http-settings.js';
 import { KMS_VERSIONS, type KmsVersion } from './kms-versions.js';
 import type { LoadInput, LoadOutput } from './load-generator-main.js';
-import { processTreeCpuSeconds } from './process-cpu.js';
+import { cpuPerRequest, type CpuPerRequest } from './cpu-per-request.js';
+import {
+  DEFAULT_ZOOKEEPER_WARMUP_OPTIONS,
+  warmZooKeeper,
+  type ZooKeeperWarmupRecord,
+} from './zookeeper-warmup.js';
 import { preflight, createBenchKey, fetchToken, BENCH_USER } from './kms-preflight.js';
 
 const TOKENS_ROOT = '/zkdtsm/ZKDTSMRoot/ZKDTSMTokensRoot';
@@ -22,6 +27,8 @@ export const BENCH_KEY = 'bench-key';
 
 /** The load a case ran before its measured call, and what came of it. */
 export interface CaseWarmup {
+  /** ZooKeeper's warm-up, before the server started (every version alike). */
+  zookeeper: ZooKeeperWarmupRecord;
   /** The measured call's own warm-up (every version): load whose results are not counted. */
   generatorWarmupMs: number;
   /** Extra load before that, at the case's mix, for a JIT-compiled server; null for none. */
@@ -48,9 +55,12 @@ export interface KmsCaseResult {
   checks: { preflight: string[]; dtNodesBefore: number; dtNodesAfter: number; createdTotal: number };
   server: ServerFigures & {
     details: Record<string, unknown>;
+    /** Over the measured window (read by the load generator at its boundaries). */
     cpuSeconds: number | null;
     cpuPercentOfOneCore: number | null;
   };
+  /** CPU per request of the server, ZooKeeper and the load generator, over the measured window. */
+  cpu: CpuPerRequest & { windowCpu: LoadOutput['windowCpu'] };
   zookeeper: Record<string, number | string>;
   generatorEventLoopP99Ms: number;
 }
@@ -70,6 +80,20 @@ export async function runKmsCase(
   const id = `${mix.verify}-${mix.create}-${version}-rep${rep}`;
   const v = KMS_VERSIONS[version];
   await using zk = await startZooKeeper();
+  const zookeeperPids = zk.nodes.flatMap((n) => (n.pid === undefined ? [] : [n.pid]));
+  // Before the server exists, so the KMS starts on an empty tree and every version gets the same.
+  const zookeeperWarmup = await warmZooKeeper(zk.connectString, zookeeperPids, {
+    ...DEFAULT_ZOOKEEPER_WARMUP_OPTIONS,
+    maxDurationMs: s.zkWarmupMs,
+  });
+  if (zookeeperWarmup.creations > 0) {
+    const us = (x: number | null): string => (x === null ? '—' : `${x.toFixed(0)} µs`);
+    ctx.log(
+      `${id}: ZooKeeper warm-up ${zookeeperWarmup.creations} creations in ${(zookeeperWarmup.durationMs / 1000).toFixed(1)} s, ` +
+        `CPU per creation ${us(zookeeperWarmup.perCreateCpuUsAtStart)} → ${us(zookeeperWarmup.perCreateCpuUsAtEnd)}` +
+        (zookeeperWarmup.settled ? ' (settled)' : ' (not settled within the bound)'),
+    );
+  }
   await using kms: CaseServer =
     v.server === 'hadoop'
       ? await startHadoopCaseServer(ctx, zk.connectString, id)
@@ -107,6 +131,7 @@ export async function runKmsCase(
           verifyToken,
           creator: BENCH_USER,
           requestTimeoutMs: s.requestTimeoutMs,
+          watch: { cpu: { server: [kms.pid], zookeeper: zookeeperPids }, signal: kms.signalPids },
         },
         { timeoutMs: warmupMs + measureMs + s.requestTimeoutMs + 60_000 },
       );
@@ -127,11 +152,8 @@ export async function runKmsCase(
 
     const dtNodesBefore = (await zkGetChildren(admin, TOKENS_ROOT)).filter((n) => n.startsWith('DT_')).length;
     const measurement = await kms.measure();
-    const cpuBefore = processTreeCpuSeconds(kms.pid);
-    const startedMs = performance.now();
     const measured = await load(s.warmupMs, s.measureMs, 0);
-    const elapsedS = (performance.now() - startedMs) / 1000;
-    const cpuAfter = processTreeCpuSeconds(kms.pid);
+    const cpu = cpuPerRequest(measured.window, measured.windowCpu);
     const figures = await measurement.finish();
     const dtNodesAfter = (await zkGetChildren(admin, TOKENS_ROOT)).filter((n) => n.startsWith('DT_')).length;
     // The token count check: every creation the generator saw succeed is a znode, no more, no less.
@@ -141,12 +163,11 @@ export async function runKmsCase(
       );
     }
     const afterChecks = await kms.afterwards(admin);
-    const cpuSeconds = cpuBefore !== null && cpuAfter !== null ? cpuAfter - cpuBefore : null;
     return {
       version,
       mix: mix.label,
       rep,
-      warmup: { generatorWarmupMs: s.warmupMs, server: serverWarmup },
+      warmup: { zookeeper: zookeeperWarmup, generatorWarmupMs: s.warmupMs, server: serverWarmup },
       window: measured.window,
       latency: {
         verify: LatencyRecorder.fromBase64(measured.latency.verify).summary(),
@@ -163,10 +184,11 @@ export async function runKmsCase(
       },
       server: {
         details: kms.details,
-        cpuSeconds,
-        cpuPercentOfOneCore: cpuSeconds === null ? null : (100 * cpuSeconds) / elapsedS,
+        cpuSeconds: measured.windowCpu.seconds['server'] ?? null,
+        cpuPercentOfOneCore: cpu.percentOfOneCore.server,
         ...figures,
       },
+      cpu: { ...cpu, windowCpu: measured.windowCpu },
       zookeeper: await zk.mntr(),
       generatorEventLoopP99Ms: measured.generatorEventLoopP99Ms,
     };
