@@ -267,6 +267,17 @@ export async function kmsHttpReport(
   return { markdown, summary: [throughputTable, '', goalsTable].join('\n') };
 }
 
+const CPU_COLUMNS = [
+  'server µs/request',
+  'server µs/verification',
+  'server µs/creation (est.)',
+  'ZooKeeper µs/creation',
+  'generator µs/request',
+  'server % core',
+  'ZooKeeper % core',
+  'generator % core',
+];
+
 /** Server, ZooKeeper and load-generator CPU per request, per mix and version, the trivial route beside it. */
 function cpuPerRequestTable(
   s: KmsHttpSettings,
@@ -331,18 +342,7 @@ function cpuPerRequestTable(
     ]);
   }
   return markdownTable(
-    [
-      'Verify:create',
-      'version',
-      { header: 'server µs/request', align: 'right' },
-      { header: 'server µs/verification', align: 'right' },
-      { header: 'server µs/creation (est.)', align: 'right' },
-      { header: 'ZooKeeper µs/creation', align: 'right' },
-      { header: 'generator µs/request', align: 'right' },
-      { header: 'server % core', align: 'right' },
-      { header: 'ZooKeeper % core', align: 'right' },
-      { header: 'generator % core', align: 'right' },
-    ],
+    ['Verify:create', 'version', ...CPU_COLUMNS.map((header) => ({ header, align: 'right' as const }))],
     body,
   );
 }
