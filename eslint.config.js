@@ -55,24 +55,6 @@ export default tseslint.config(
     ...tseslint.configs.disableTypeChecked,
   },
   {
-    // kms-server's request pipeline is being rewritten; its remaining findings (untyped JSON
-    // bodies and replies in the routes and tests) are fixed with that rewrite. Until then they are
-    // shown as warnings in its lint instead of failing it. Remove this block when it passes.
-    files: ['packages/kms-server/**/*.ts'],
-    rules: {
-      '@typescript-eslint/no-unsafe-argument': 'warn',
-      '@typescript-eslint/no-unsafe-assignment': 'warn',
-      '@typescript-eslint/no-unsafe-member-access': 'warn',
-      '@typescript-eslint/no-unsafe-return': 'warn',
-      '@typescript-eslint/no-unsafe-call': 'warn',
-      '@typescript-eslint/unbound-method': 'warn',
-      '@typescript-eslint/require-await': 'warn',
-      '@typescript-eslint/no-base-to-string': 'warn',
-      '@typescript-eslint/restrict-template-expressions': 'warn',
-      '@typescript-eslint/no-unnecessary-type-assertion': 'warn',
-    },
-  },
-  {
     files: ['**/*.cjs'],
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },

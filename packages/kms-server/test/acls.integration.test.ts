@@ -1,6 +1,7 @@
 import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { eeksOf, keyVersionOf, metadataOf } from './support/kms-json.js';
 import { startTestKms, remote, type TestKms } from './support/test-kms.js';
 import { waitFor } from '@fastpath/test-support';
 
@@ -95,10 +96,11 @@ describe('ACLs', () => {
     ).toBe(403);
     const set = await kms.call('POST', '/kms/v1/keys', { user: 'setter', body: { name: 'm', material } });
     expect(set.statusCode).toBe(201);
-    expect(set.json().material).toBeNull();
-    expect((await kms.call('GET', '/kms/v1/key/m/_currentversion', { user: 'reader' })).json().material).toBe(
-      material,
-    );
+    expect(keyVersionOf(set.json()).material).toBeNull();
+    expect(
+      keyVersionOf((await kms.call('GET', '/kms/v1/key/m/_currentversion', { user: 'reader' })).json())
+        .material,
+    ).toBe(material);
     expect(
       remote(await kms.call('POST', '/kms/v1/key/k', { user: 'roller', body: { material } })).message,
     ).toBe("User:roller not allowed to do 'ROLL_NEW_VERSION' on 'k'");
@@ -116,7 +118,9 @@ describe('ACLs', () => {
     expect((await kms.call('POST', '/kms/v1/keys', { user: 'client', body: { name: 'k' } })).statusCode).toBe(
       201,
     );
-    const [eek] = (await kms.call('GET', '/kms/v1/key/k/_eek?eek_op=generate', { user: 'client' })).json();
+    const [eek] = eeksOf(
+      (await kms.call('GET', '/kms/v1/key/k/_eek?eek_op=generate', { user: 'client' })).json(),
+    );
     // Replace the file the way editors do: write a new one and rename it over the old.
     writeFileSync(
       `${aclFile}.new`,
@@ -172,7 +176,9 @@ describe('ACLs', () => {
       acls: { ...opAcls(() => '*'), 'hadoop.kms.blacklist.DECRYPT_EEK': 'hdfs', ...DEFAULT_KEY_ACLS },
     });
     await kms.call('POST', '/kms/v1/keys', { user: 'client', body: { name: 'k' } });
-    const [eek] = (await kms.call('GET', '/kms/v1/key/k/_eek?eek_op=generate', { user: 'client' })).json();
+    const [eek] = eeksOf(
+      (await kms.call('GET', '/kms/v1/key/k/_eek?eek_op=generate', { user: 'client' })).json(),
+    );
     const body = { name: 'k', iv: eek.iv, material: eek.encryptedKeyVersion.material };
     const hdfs = await kms.call('POST', '/kms/v1/keyversion/k@0/_eek?eek_op=decrypt', { user: 'hdfs', body });
     expect(hdfs.statusCode).toBe(403);
@@ -208,7 +214,7 @@ describe('ACLs', () => {
       (await kms.call('POST', '/kms/v1/keys', { user: 'alice', body: { name: 'managed' } })).statusCode,
     ).toBe(201);
     expect(
-      (await kms.call('GET', '/kms/v1/key/managed/_metadata', { user: 'bob' })).json().attributes,
+      metadataOf((await kms.call('GET', '/kms/v1/key/managed/_metadata', { user: 'bob' })).json()).attributes,
     ).toEqual({
       'key.acl.name': 'managed',
     });
@@ -237,7 +243,7 @@ describe('ACLs', () => {
     expect(
       (await kms.call('GET', '/kms/v1/key/shared/_eek?eek_op=generate', { user: 'dave' })).statusCode,
     ).toBe(403);
-    const [eek] = eeks.json();
+    const [eek] = eeksOf(eeks.json());
     const body = { name: 'shared', iv: eek.iv, material: eek.encryptedKeyVersion.material };
     expect(
       (await kms.call('POST', '/kms/v1/keyversion/shared@0/_eek?eek_op=decrypt', { user: 'dave', body }))
@@ -257,9 +263,9 @@ describe('ACLs', () => {
       (await kms.call('GET', '/kms/v1/key/plain/_eek?eek_op=generate', { user: 'anyone' })).statusCode,
     ).toBe(200);
     // No DECRYPT_EEK ACL anywhere for plain: denied.
-    const [plainEek] = (
-      await kms.call('GET', '/kms/v1/key/plain/_eek?eek_op=generate', { user: 'anyone' })
-    ).json();
+    const [plainEek] = eeksOf(
+      (await kms.call('GET', '/kms/v1/key/plain/_eek?eek_op=generate', { user: 'anyone' })).json(),
+    );
     const plainBody = { name: 'plain', iv: plainEek.iv, material: plainEek.encryptedKeyVersion.material };
     expect(
       (
@@ -287,7 +293,7 @@ describe('ACLs', () => {
     ).toBe(201);
     const meta = await kms.call('GET', '/kms/v1/key/k/_metadata', { user: 'mallory' });
     expect(meta.statusCode).toBe(200);
-    expect(meta.json().attributes).toEqual({});
+    expect(metadataOf(meta.json()).attributes).toEqual({});
   });
 
   it('refuses to start with an invalid kms-acls.xml, naming it', async () => {

@@ -1,5 +1,6 @@
 import { ManualClock, Redacted } from '@fastpath/core';
 import { Token } from '@fastpath/token-manager';
+import { eeksOf, keyVersionOf, renewalOf, tokenUrlOf } from './support/kms-json.js';
 import { startTestKms, remote, statusLineAnswer, type TestKms } from './support/test-kms.js';
 
 const T0 = 1_800_000_000_000;
@@ -31,7 +32,7 @@ async function getToken(user: string, renewer?: string, extra = ''): Promise<str
   );
   expect(res.statusCode).toBe(200);
   expect(res.body.endsWith('\n')).toBe(true);
-  return res.json().Token.urlString as string;
+  return tokenUrlOf(res.json());
 }
 
 describe('authentication', () => {
@@ -119,10 +120,10 @@ describe('authentication', () => {
     const first = await renew('client1');
     expect(first.statusCode).toBe(200);
     expect(first.body.endsWith('\n')).toBe(true);
-    const expires = first.json().long as number;
+    const expires = renewalOf(first.json());
     expect(expires).toBeGreaterThan(T0);
     clock.advance(100);
-    const second = (await renew('client1')).json().long as number;
+    const second = renewalOf((await renew('client1')).json());
     expect(second).toBeGreaterThan(expires);
     const cancel = await kms.call('PUT', `/kms/v1/?op=CANCELDELEGATIONTOKEN&token=${urlString}`, {
       user: 'client',
@@ -309,12 +310,16 @@ describe('authentication', () => {
   });
 
   it('never writes key material, EEKs or token passwords to the audit log', async () => {
-    const created = (await kms.call('POST', '/kms/v1/keys', { user: 'client', body: { name: 'k' } })).json();
-    const [eek] = (await kms.call('GET', '/kms/v1/key/k/_eek?eek_op=generate', { user: 'client' })).json();
+    const created = keyVersionOf(
+      (await kms.call('POST', '/kms/v1/keys', { user: 'client', body: { name: 'k' } })).json(),
+    );
+    const [eek] = eeksOf(
+      (await kms.call('GET', '/kms/v1/key/k/_eek?eek_op=generate', { user: 'client' })).json(),
+    );
     const body = { name: 'k', iv: eek.iv, material: eek.encryptedKeyVersion.material };
-    const dek = (
-      await kms.call('POST', '/kms/v1/keyversion/k@0/_eek?eek_op=decrypt', { user: 'client', body })
-    ).json();
+    const dek = keyVersionOf(
+      (await kms.call('POST', '/kms/v1/keyversion/k@0/_eek?eek_op=decrypt', { user: 'client', body })).json(),
+    );
     const urlString = await getToken('client', 'client');
     const password = Token.fromUrlString(urlString).password.unwrap();
     await kms.call('GET', `/kms/v1/keys/names?delegation=${urlString}`);

@@ -1,7 +1,10 @@
 import { connect } from 'node:net';
 import { STATUS_CODES } from 'node:http';
+import { expect } from '@jest/globals';
 import fc from 'fast-check';
+import { remoteExceptionOf } from '@fastpath/test-support';
 import { http, type HttpResult } from './support/http.js';
+import { jsonObjectOf, tokenUrlOf } from './support/kms-json.js';
 import { startTestKms, type TestKms } from './support/test-kms.js';
 
 let kms: TestKms;
@@ -13,8 +16,9 @@ beforeAll(async () => {
   url = await kms.server.listen();
   await http(`${url}/kms/v1/keys?user.name=alice`, { method: 'POST', body: { name: 'k1' } });
   await http(`${url}/kms/v1/key/k1?user.name=alice`, { method: 'POST', body: {} });
-  token = (await http(`${url}/kms/v1/?op=GETDELEGATIONTOKEN&user.name=alice&renewer=alice`)).json().Token
-    .urlString;
+  token = tokenUrlOf(
+    (await http(`${url}/kms/v1/?op=GETDELEGATIONTOKEN&user.name=alice&renewer=alice`)).json(),
+  );
 });
 afterAll(async () => {
   await kms[Symbol.asyncDispose]();
@@ -39,7 +43,7 @@ function expectHadoopRefusal(res: HttpResult, method = 'GET'): void {
     expect(res.statusMessage.length).toBeGreaterThan(0);
     return;
   }
-  const remote = JSON.parse(res.body).RemoteException;
+  const remote = remoteExceptionOf(res.body);
   expect(typeof remote.message).toBe('string');
   expect(typeof remote.exception).toBe('string');
   expect(remote.javaClassName).toMatch(/^[a-z]+(\.[A-Za-z$]+)+$/);
@@ -336,7 +340,7 @@ describe('bad input', () => {
       }),
       { numRuns: 1000 },
     );
-    expect((await http(`${url}/health`)).json().status).toBe('ok');
+    expect(jsonObjectOf((await http(`${url}/health`)).json())['status']).toBe('ok');
     expect((await http(`${url}/kms/v1/keys/names?user.name=alice`)).status).toBe(200);
   }, 180_000);
 });

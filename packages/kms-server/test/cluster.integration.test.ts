@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { startZooKeeper, type ZooKeeperFixture } from '@fastpath/zookeeper-fixture';
 import { startKmsProcess, type KmsProcess } from '../src/testing.js';
 import { http } from './support/http.js';
+import { buildInfoOf, keyVersionOf, tokenUrlOf } from './support/kms-json.js';
 import { waitFor } from '@fastpath/test-support';
 
 const ZK = 'hadoop.kms.authentication.zk-dt-secret-manager.';
@@ -16,9 +17,9 @@ afterAll(async () => {
   await zk?.close();
 });
 
-async function workerIds(url: string, requests: number): Promise<Set<number>> {
-  const ids = new Set<number>();
-  for (let i = 0; i < requests; i++) ids.add((await http(`${url}/build-info`)).json().worker as number);
+async function workerIds(url: string, requests: number): Promise<Set<number | null>> {
+  const ids = new Set<number | null>();
+  for (let i = 0; i < requests; i++) ids.add(buildInfoOf((await http(`${url}/build-info`)).json()).worker);
   return ids;
 }
 
@@ -40,11 +41,11 @@ describe('cluster mode (--workers N)', () => {
     });
     try {
       expect(kms.workers).toBe(2);
-      const info = (await http(`${kms.url}/build-info`)).json();
+      const info = buildInfoOf((await http(`${kms.url}/build-info`)).json());
       expect(info.workers).toBe(2);
-      expect(info.tokenManager.implementation).toBe('zookeeper');
-      expect(info.keystore.replica).toBe(true);
-      let seen = new Set<number>();
+      expect(info.tokenManager['implementation']).toBe('zookeeper');
+      expect(info.keystore['replica']).toBe(true);
+      let seen = new Set<number | null>();
       await waitFor('both workers to answer', async () => {
         seen = new Set([...seen, ...(await workerIds(kms.url, 4))]);
         return seen.size === 2;
@@ -58,10 +59,11 @@ describe('cluster mode (--workers N)', () => {
       for (let i = 0; i < 8; i++)
         expect((await http(`${kms.url}/kms/v1/keys/names?user.name=alice`)).json()).toEqual(['k1']);
       const rolled = await http(`${kms.url}/kms/v1/key/k1?user.name=alice`, { method: 'POST', body: {} });
-      expect(rolled.json().versionName).toBe('k1@1');
+      expect(keyVersionOf(rolled.json()).versionName).toBe('k1@1');
       for (let i = 0; i < 8; i++) {
         expect(
-          (await http(`${kms.url}/kms/v1/key/k1/_currentversion?user.name=alice`)).json().versionName,
+          keyVersionOf((await http(`${kms.url}/kms/v1/key/k1/_currentversion?user.name=alice`)).json())
+            .versionName,
         ).toBe('k1@1');
       }
       expect(
@@ -70,8 +72,9 @@ describe('cluster mode (--workers N)', () => {
       ).toBe(409);
 
       // Tokens (ZooKeeper) and cookies (one secret) work on every worker.
-      const token = (await http(`${kms.url}/kms/v1/?op=GETDELEGATIONTOKEN&user.name=alice`)).json().Token
-        .urlString;
+      const token = tokenUrlOf(
+        (await http(`${kms.url}/kms/v1/?op=GETDELEGATIONTOKEN&user.name=alice`)).json(),
+      );
       const setCookie = String(
         (await http(`${kms.url}/kms/v1/keys/names?user.name=alice`)).headers['set-cookie'],
       );
@@ -89,9 +92,9 @@ describe('cluster mode (--workers N)', () => {
       expect(Number(names?.[1])).toBeGreaterThanOrEqual(17);
 
       // A worker that dies is replaced.
-      const victim = (await http(`${kms.url}/build-info`)).json();
+      const victim = buildInfoOf((await http(`${kms.url}/build-info`)).json());
       process.kill(victim.pid, 'SIGKILL');
-      let after = new Set<number>();
+      let after = new Set<number | null>();
       await waitFor(
         'a replacement worker',
         async () => {

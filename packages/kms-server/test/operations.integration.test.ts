@@ -4,11 +4,13 @@ import { connect } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { expect } from '@jest/globals';
 import { Redacted } from '@fastpath/core';
 import { FileKeyStore } from '../src/internal/keystore/file-key-store.js';
 import { GENERATED_PASSWORD_FILE } from '../src/internal/keystore/keystore-password.js';
 import { KMS_SERVER_VERSION } from '../src/internal/version.js';
 import { http } from './support/http.js';
+import { buildInfoOf, jsonObjectOf, tokenUrlOf } from './support/kms-json.js';
 import { PACKAGE_DIR } from './support/paths.js';
 import { startTestKms, type TestKms } from './support/test-kms.js';
 import { waitFor } from '@fastpath/test-support';
@@ -30,8 +32,9 @@ describe('operations', () => {
     await kms.call('POST', '/kms/v1/keys', { user: 'a', body: { name: 'k' } });
     await kms.call('GET', '/kms/v1/key/k/_eek?eek_op=generate', { user: 'a' });
     await kms.call('GET', '/kms/v1/?op=GETDELEGATIONTOKEN', { user: 'a' });
-    const urlString = (await kms.call('GET', '/kms/v1/?op=GETDELEGATIONTOKEN', { user: 'a' })).json().Token
-      .urlString;
+    const urlString = tokenUrlOf(
+      (await kms.call('GET', '/kms/v1/?op=GETDELEGATIONTOKEN', { user: 'a' })).json(),
+    );
     await kms.call('GET', `/kms/v1/keys/names?delegation=${urlString}`);
     await kms.call('GET', '/kms/v1/keys/names');
     const res = await kms.call('GET', '/metrics');
@@ -76,7 +79,7 @@ describe('operations', () => {
       },
       tls: false,
     });
-    expect(JSON.parse(readFileSync(join(PACKAGE_DIR, 'package.json'), 'utf8')).version).toBe(
+    expect(jsonObjectOf(JSON.parse(readFileSync(join(PACKAGE_DIR, 'package.json'), 'utf8')))['version']).toBe(
       KMS_SERVER_VERSION,
     );
   });
@@ -118,7 +121,7 @@ describe('operations', () => {
       });
       expect(res.status).toBe(201);
       expect(String(res.headers['set-cookie'])).toContain('; Secure; HttpOnly');
-      expect((await http(`${url}/build-info`, { ca })).json().tls).toBe(true);
+      expect(buildInfoOf((await http(`${url}/build-info`, { ca })).json()).tls).toBe(true);
       await expect(http(`${url}/health`)).rejects.toThrow(/self.signed|certificate/i);
     } finally {
       rmSync(dir, { recursive: true, force: true });

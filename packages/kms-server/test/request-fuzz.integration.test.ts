@@ -7,7 +7,9 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
+import { remoteExceptionOf } from '@fastpath/test-support';
 import { http, type HttpResult } from './support/http.js';
+import { keyVersionOf, metadataOf, renewalOf, tokenUrlOf } from './support/kms-json.js';
 import { startTestKms, type TestKms } from './support/test-kms.js';
 
 let kms: TestKms;
@@ -18,8 +20,9 @@ beforeAll(async () => {
   kms = await startTestKms();
   url = await kms.server.listen();
   await http(`${url}/kms/v1/keys?user.name=alice`, { method: 'POST', body: { name: 'k1' } });
-  token = (await http(`${url}/kms/v1/?op=GETDELEGATIONTOKEN&user.name=alice&renewer=alice`)).json().Token
-    .urlString;
+  token = tokenUrlOf(
+    (await http(`${url}/kms/v1/?op=GETDELEGATIONTOKEN&user.name=alice&renewer=alice`)).json(),
+  );
 });
 afterAll(async () => {
   await kms[Symbol.asyncDispose]();
@@ -291,8 +294,10 @@ async function expectEffect(o: Op, res: HttpResult, before: Observation, after: 
     }
     case 'rollover': {
       expect(after.keystore).not.toBe(before.keystore);
-      const version = Number(/@(\d+)$/.exec(res.json().versionName)?.[1]);
-      const metadata = (await http(`${url}/kms/v1/key/${encode(o.name)}/_metadata${observer}`)).json();
+      const version = Number(/@(\d+)$/.exec(keyVersionOf(res.json()).versionName)?.[1]);
+      const metadata = metadataOf(
+        (await http(`${url}/kms/v1/key/${encode(o.name)}/_metadata${observer}`)).json(),
+      );
       expect(metadata.versions).toBe(version + 1);
       expect(lines[0]).toContain('OK[op=ROLL_NEW_VERSION');
       return;
@@ -305,13 +310,13 @@ async function expectEffect(o: Op, res: HttpResult, before: Observation, after: 
     }
     case 'getToken': {
       expect(after.tokens).not.toEqual(before.tokens);
-      const issued = res.json().Token.urlString;
+      const issued = tokenUrlOf(res.json());
       expect((await http(`${url}/kms/v1/keys/names?delegation=${issued}`)).status).toBe(200);
       return;
     }
     case 'renew':
       expect(after.tokens).not.toEqual(before.tokens);
-      expect(res.json().long).toBeGreaterThan(Date.now());
+      expect(renewalOf(res.json())).toBeGreaterThan(Date.now());
       return;
     case 'cancel':
       expect(after.tokens).not.toEqual(before.tokens);
@@ -351,8 +356,7 @@ describe('whole-request fuzz', () => {
         }
         expect(after.keystore).toBe(before.keystore);
         expect(after.tokens).toEqual(before.tokens);
-        const remote =
-          res.body === '' ? undefined : (res.json().RemoteException as { exception: string } | undefined);
+        const remote = res.body === '' ? undefined : remoteExceptionOf(res.body);
         if (res.body !== '') expect(typeof remote?.exception).toBe('string');
         const refusal =
           res.status === 401

@@ -6,10 +6,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redacted } from '@fastpath/core';
+import { remoteExceptionOf } from '@fastpath/test-support';
 import { FileKeyStore, type KeyStore } from '../src/internal/keystore/file-key-store.js';
 import type { KmsLogger } from '../src/internal/kms-logger.js';
 import { startKmsServer } from '../src/kms-server.js';
 import { http, type HttpResult } from './support/http.js';
+import { namesOf, tokenUrlOf } from './support/kms-json.js';
 import { startTestKms, type TestKms } from './support/test-kms.js';
 
 let kms: TestKms;
@@ -24,7 +26,7 @@ afterAll(async () => {
 });
 
 async function keyNames(): Promise<string[]> {
-  return (await http(`${url}/kms/v1/keys/names?user.name=observer`)).json();
+  return namesOf((await http(`${url}/kms/v1/keys/names?user.name=observer`)).json());
 }
 
 /** Writes a marker line and waits until it is in the file, so every earlier line is there too. */
@@ -46,7 +48,7 @@ async function auditSince(mark: number): Promise<string[]> {
 
 function expectRemote(res: HttpResult, status: number, message: RegExp): void {
   expect(res.status).toBe(status);
-  const remote = res.json().RemoteException;
+  const remote = remoteExceptionOf(res.body);
   expect(remote.exception).toBe('IllegalArgumentException');
   expect(remote.javaClassName).toBe('java.lang.IllegalArgumentException');
   expect(remote.message).toMatch(message);
@@ -164,8 +166,9 @@ describe('request input', () => {
   });
 
   it('seen 9: a renewal refused with 403 is not audited UNAUTHENTICATED; a 401 is', async () => {
-    const token = (await http(`${url}/kms/v1/?op=GETDELEGATIONTOKEN&user.name=alice&renewer=alice`)).json()
-      .Token.urlString;
+    const token = tokenUrlOf(
+      (await http(`${url}/kms/v1/?op=GETDELEGATIONTOKEN&user.name=alice&renewer=alice`)).json(),
+    );
     const before = await flushAudit();
     const refused = await http(`${url}/kms/v1/?op=RENEWDELEGATIONTOKEN&token=${token}&user.name=bob`, {
       method: 'PUT',
@@ -211,7 +214,7 @@ describe('server faults', () => {
       const base = await server.listen();
       const res = await http(`${base}/kms/v1/keys?user.name=alice`, { method: 'POST', body: { name: 'k' } });
       expect(res.status).toBe(500);
-      const remote = res.json().RemoteException;
+      const remote = remoteExceptionOf(res.body);
       expect(remote.exception).toBe('RuntimeException');
       const id = /\(request (req-[0-9a-z]+)\)$/.exec(remote.message)?.[1];
       expect(id).toBeDefined();

@@ -1,5 +1,5 @@
-import type { LightMyRequestResponse } from 'fastify';
-import { startTestKms, remote, type TestKms } from './support/test-kms.js';
+import { eekOf, eeksOf, keyVersionOf, metadataOf, type EekJson } from './support/kms-json.js';
+import { startTestKms, remote, type KmsReply, type TestKms } from './support/test-kms.js';
 
 let kms: TestKms;
 beforeEach(async () => {
@@ -10,7 +10,10 @@ afterEach(async () => {
 });
 
 const u = 'alice';
-const b64 = (s: string): Buffer => Buffer.from(s, 'base64url');
+const b64 = (s: string | null): Buffer => {
+  if (s === null) throw new Error('expected key material, got null');
+  return Buffer.from(s, 'base64url');
+};
 
 describe('KMS REST API v1', () => {
   it('21: a fresh KMS has no keys and no metadata', async () => {
@@ -29,12 +32,12 @@ describe('KMS REST API v1', () => {
     });
     expect(res.statusCode).toBe(201);
     expect(res.headers.location).toBe('http://localhost:80/kms/v1/key/k1');
-    const kv = res.json();
+    const kv = keyVersionOf(res.json());
     expect(kv).toMatchObject({ name: 'k1', versionName: 'k1@0' });
     expect(Object.keys(kv)).toEqual(['name', 'versionName', 'material']);
     expect(b64(kv.material)).toHaveLength(16);
     expect(kv.material).toMatch(/^[A-Za-z0-9_-]+$/);
-    const meta = (await kms.call('GET', '/kms/v1/key/k1/_metadata', { user: u })).json();
+    const meta = metadataOf((await kms.call('GET', '/kms/v1/key/k1/_metadata', { user: u })).json());
     expect(Object.keys(meta)).toEqual([
       'name',
       'cipher',
@@ -59,7 +62,7 @@ describe('KMS REST API v1', () => {
       {},
     ]);
     const created = await kms.call('POST', '/kms/v1/keys', { user: u, body: { name: 'k2' } });
-    expect(created.json().versionName).toBe('k2@0');
+    expect(keyVersionOf(created.json()).versionName).toBe('k2@0');
     expect((await kms.call('GET', '/kms/v1/key/k2/_metadata', { user: u })).json()).toMatchObject({
       cipher: 'AES/CTR/NoPadding',
       length: 128,
@@ -68,28 +71,34 @@ describe('KMS REST API v1', () => {
   });
 
   it('23: rollover makes k1@1 current with new material; versions are listed oldest first', async () => {
-    const v0 = (await kms.call('POST', '/kms/v1/keys', { user: u, body: { name: 'k1' } })).json();
+    const v0 = keyVersionOf(
+      (await kms.call('POST', '/kms/v1/keys', { user: u, body: { name: 'k1' } })).json(),
+    );
     const rolled = await kms.call('POST', '/kms/v1/key/k1', { user: u, body: {} });
     expect(rolled.statusCode).toBe(200);
-    const v1 = rolled.json();
+    const v1 = keyVersionOf(rolled.json());
     expect(v1.versionName).toBe('k1@1');
     expect(v1.material).not.toBe(v0.material);
     expect((await kms.call('GET', '/kms/v1/key/k1/_currentversion', { user: u })).json()).toEqual(v1);
     expect((await kms.call('GET', '/kms/v1/key/k1/_versions', { user: u })).json()).toEqual([v0, v1]);
     expect((await kms.call('GET', '/kms/v1/keyversion/k1@0', { user: u })).json()).toEqual(v0);
-    expect((await kms.call('GET', '/kms/v1/key/k1/_metadata', { user: u })).json().versions).toBe(2);
+    expect(metadataOf((await kms.call('GET', '/kms/v1/key/k1/_metadata', { user: u })).json()).versions).toBe(
+      2,
+    );
     const given = Buffer.alloc(16, 3).toString('base64url');
     const v2 = (await kms.call('POST', '/kms/v1/key/k1', { user: u, body: { material: given } })).json();
     expect(v2).toEqual({ name: 'k1', versionName: 'k1@2', material: given });
     // A rollover without a body at all is accepted as Hadoop's client always sends {}.
-    expect((await kms.call('POST', '/kms/v1/key/k1', { user: u })).json().versionName).toBe('k1@3');
+    expect(keyVersionOf((await kms.call('POST', '/kms/v1/key/k1', { user: u })).json()).versionName).toBe(
+      'k1@3',
+    );
   });
 
   it('24: generates EEKs and decrypts them to EK deterministically', async () => {
     await kms.call('POST', '/kms/v1/keys', { user: u, body: { name: 'k1', length: 256 } });
-    const eeks = (
-      await kms.call('GET', '/kms/v1/key/k1/_eek?eek_op=generate&num_keys=3', { user: u })
-    ).json();
+    const eeks = eeksOf(
+      (await kms.call('GET', '/kms/v1/key/k1/_eek?eek_op=generate&num_keys=3', { user: u })).json(),
+    );
     expect(eeks).toHaveLength(3);
     const [eek, other] = eeks;
     expect(Object.keys(eek)).toEqual(['versionName', 'iv', 'encryptedKeyVersion']);
@@ -100,52 +109,56 @@ describe('KMS REST API v1', () => {
     expect((await kms.call('GET', '/kms/v1/key/k1/_eek?eek_op=generate', { user: u })).json()).toHaveLength(
       1,
     );
-    const decrypt = (e: typeof eek) =>
-      kms.call('POST', `/kms/v1/keyversion/${e.versionName}/_eek?eek_op=decrypt`, {
+    const decrypt = (e: EekJson | undefined): Promise<KmsReply> => {
+      if (e === undefined) throw new Error('expected an EEK');
+      return kms.call('POST', `/kms/v1/keyversion/${e.versionName}/_eek?eek_op=decrypt`, {
         user: u,
         body: { name: 'k1', iv: e.iv, material: e.encryptedKeyVersion.material },
       });
+    };
     const dek = await decrypt(eek);
     expect(dek.statusCode).toBe(200);
     expect(dek.json()).toMatchObject({ name: 'k1', versionName: 'EK' });
-    expect(b64(dek.json().material)).toHaveLength(32);
+    expect(b64(keyVersionOf(dek.json()).material)).toHaveLength(32);
     expect((await decrypt(eek)).json()).toEqual(dek.json());
-    expect((await decrypt(other)).json().material).not.toBe(dek.json().material);
+    expect(keyVersionOf((await decrypt(other)).json()).material).not.toBe(keyVersionOf(dek.json()).material);
   });
 
   it('25, 32: after rollover, reencrypt keeps the IV and DEK; batch moves 6 EEKs; invalidatecache then generate uses the new version', async () => {
     await kms.call('POST', '/kms/v1/keys', { user: u, body: { name: 'k1' } });
-    const eeks = (
-      await kms.call('GET', '/kms/v1/key/k1/_eek?eek_op=generate&num_keys=6', { user: u })
-    ).json();
+    const eeks = eeksOf(
+      (await kms.call('GET', '/kms/v1/key/k1/_eek?eek_op=generate&num_keys=6', { user: u })).json(),
+    );
     await kms.call('POST', '/kms/v1/key/k1', { user: u, body: {} });
     const [eek] = eeks;
     const body = { name: 'k1', iv: eek.iv, material: eek.encryptedKeyVersion.material };
-    const re = (
-      await kms.call('POST', '/kms/v1/keyversion/k1@0/_eek?eek_op=reencrypt', { user: u, body })
-    ).json();
+    const re = eekOf(
+      (await kms.call('POST', '/kms/v1/keyversion/k1@0/_eek?eek_op=reencrypt', { user: u, body })).json(),
+    );
     expect(re.versionName).toBe('k1@1');
     expect(re.iv).toBe(eek.iv);
     expect(re.encryptedKeyVersion.name).toBe('k1');
     expect(re.encryptedKeyVersion.material).not.toBe(eek.encryptedKeyVersion.material);
-    const dek = async (e: typeof eek) =>
-      (
-        await kms.call('POST', `/kms/v1/keyversion/${e.versionName}/_eek?eek_op=decrypt`, {
-          user: u,
-          body: { name: 'k1', iv: e.iv, material: e.encryptedKeyVersion.material },
-        })
-      ).json().material;
+    const dek = async (e: EekJson | undefined): Promise<string | null> => {
+      if (e === undefined) throw new Error('expected an EEK');
+      const answer = await kms.call('POST', `/kms/v1/keyversion/${e.versionName}/_eek?eek_op=decrypt`, {
+        user: u,
+        body: { name: 'k1', iv: e.iv, material: e.encryptedKeyVersion.material },
+      });
+      return keyVersionOf(answer.json()).material;
+    };
     expect(await dek(re)).toBe(await dek(eek));
     const batch = await kms.call('POST', '/kms/v1/key/k1/_reencryptbatch', { user: u, body: eeks });
     expect(batch.statusCode).toBe(200);
     expect(batch.json()).toHaveLength(6);
-    for (const [i, item] of batch.json().entries()) {
+    for (const [i, item] of eeksOf(batch.json()).entries()) {
       expect(item.versionName).toBe('k1@1');
       expect(await dek(item)).toBe(await dek(eeks[i]));
     }
     expect((await kms.call('POST', '/kms/v1/key/k1/_invalidatecache', { user: u })).statusCode).toBe(200);
     expect(
-      (await kms.call('GET', '/kms/v1/key/k1/_eek?eek_op=generate', { user: u })).json()[0].versionName,
+      eeksOf((await kms.call('GET', '/kms/v1/key/k1/_eek?eek_op=generate', { user: u })).json())[0]
+        .versionName,
     ).toBe('k1@1');
     expect((await kms.call('POST', '/kms/v1/key/k1/_reencryptbatch', { user: u, body: [] })).json()).toEqual(
       [],
@@ -155,7 +168,7 @@ describe('KMS REST API v1', () => {
   it("26: after delete, old EEKs fail with 'k1@N' not found, lookups answer {} and names are empty", async () => {
     await kms.call('POST', '/kms/v1/keys', { user: u, body: { name: 'k1' } });
     await kms.call('POST', '/kms/v1/key/k1', { user: u, body: {} });
-    const [eek] = (await kms.call('GET', '/kms/v1/key/k1/_eek?eek_op=generate', { user: u })).json();
+    const [eek] = eeksOf((await kms.call('GET', '/kms/v1/key/k1/_eek?eek_op=generate', { user: u })).json());
     const del = await kms.call('DELETE', '/kms/v1/key/k1', { user: u });
     expect(del.statusCode).toBe(200);
     expect(del.body).toBe('');
@@ -180,19 +193,24 @@ describe('KMS REST API v1', () => {
     const name = 'key %^[\n{]}|"<>\\';
     const created = await kms.call('POST', '/kms/v1/keys', { user: u, body: { name } });
     expect(created.statusCode).toBe(201);
-    expect(created.json().name).toBe(name);
+    expect(keyVersionOf(created.json()).name).toBe(name);
     expect(created.headers.location).toBe(`http://localhost:80/kms/v1/key/${encodeURIComponent(name)}`);
     const enc = encodeURIComponent(name);
-    expect((await kms.call('GET', `/kms/v1/key/${enc}/_metadata`, { user: u })).json().name).toBe(name);
+    expect(metadataOf((await kms.call('GET', `/kms/v1/key/${enc}/_metadata`, { user: u })).json()).name).toBe(
+      name,
+    );
     expect(
-      (await kms.call('GET', `/kms/v1/keyversion/${encodeURIComponent(`${name}@0`)}`, { user: u })).json()
-        .name,
+      keyVersionOf(
+        (await kms.call('GET', `/kms/v1/keyversion/${encodeURIComponent(`${name}@0`)}`, { user: u })).json(),
+      ).name,
     ).toBe(name);
     expect((await kms.call('GET', '/kms/v1/keys/names', { user: u })).json()).toEqual([name]);
     // A slash in a name: encoded or not, it is the same key.
     await kms.call('POST', '/kms/v1/keys', { user: u, body: { name: 'a/b' } });
-    expect((await kms.call('GET', '/kms/v1/key/a/b/_metadata', { user: u })).json().name).toBe('a/b');
-    expect((await kms.call('GET', '/kms/v1/key/a%2Fb', { user: u })).json().name).toBe('a/b');
+    expect(metadataOf((await kms.call('GET', '/kms/v1/key/a/b/_metadata', { user: u })).json()).name).toBe(
+      'a/b',
+    );
+    expect(metadataOf((await kms.call('GET', '/kms/v1/key/a%2Fb', { user: u })).json()).name).toBe('a/b');
     expect((await kms.call('DELETE', `/kms/v1/key/${enc}`, { user: u })).statusCode).toBe(200);
   });
 
@@ -215,7 +233,7 @@ describe('KMS REST API v1', () => {
   });
 
   it('answers missing keys, existing keys and bad parameters with 4xx and Hadoop bodies', async () => {
-    const cases: Array<[Promise<LightMyRequestResponse>, number, RegExp]> = [
+    const cases: Array<[Promise<KmsReply>, number, RegExp]> = [
       [kms.call('POST', '/kms/v1/key/none', { user: u, body: {} }), 404, /^Key none not found$/],
       [kms.call('DELETE', '/kms/v1/key/none', { user: u }), 404, /^Key none does not exist$/],
       [
@@ -286,7 +304,7 @@ describe('KMS REST API v1', () => {
       payload: '{"name":"k"}',
     });
     expect(res.statusCode).toBe(201);
-    const [eek] = (await kms.call('GET', '/kms/v1/key/k/_eek?eek_op=generate', { user: u })).json();
+    const [eek] = eeksOf((await kms.call('GET', '/kms/v1/key/k/_eek?eek_op=generate', { user: u })).json());
     const std = (s: string) => Buffer.from(s, 'base64url').toString('base64');
     const dek = await kms.call('POST', '/kms/v1/keyversion/k@0/_eek?eek_op=decrypt', {
       user: u,

@@ -1,4 +1,5 @@
 import { startZooKeeper, type ZooKeeperFixture } from '@fastpath/zookeeper-fixture';
+import { buildInfoOf, renewalOf, tokenUrlOf } from './support/kms-json.js';
 import { startTestKms, remote, type TestKms } from './support/test-kms.js';
 import { waitFor } from '@fastpath/test-support';
 
@@ -34,7 +35,7 @@ describe('ZooKeeper token store', () => {
     servers.push(a);
     const b = await startTestKms({ site: zkSite(path, { 'fastpath.kms.token.creation.locking': 'global' }) });
     servers.push(b);
-    const info = (await a.call('GET', '/build-info')).json();
+    const info = buildInfoOf((await a.call('GET', '/build-info')).json());
     expect(info.tokenManager).toEqual({
       implementation: 'zookeeper',
       creationLocking: 'staged',
@@ -42,18 +43,20 @@ describe('ZooKeeper token store', () => {
       kind: 'kms-dt',
       zookeeper: { connectionString: zk.connectString, znodeWorkingPath: path },
     });
-    expect((await b.call('GET', '/build-info')).json().tokenManager.creationLocking).toBe('global');
+    expect(buildInfoOf((await b.call('GET', '/build-info')).json()).tokenManager['creationLocking']).toBe(
+      'global',
+    );
 
     const got = await a.call('GET', '/kms/v1/?op=GETDELEGATIONTOKEN&renewer=client', { user: 'client' });
     expect(got.statusCode).toBe(200);
-    const urlString = got.json().Token.urlString as string;
+    const urlString = tokenUrlOf(got.json());
     // B has its own keystore: the token authenticates there; the key set is B's.
     expect((await b.call('GET', `/kms/v1/keys/names?delegation=${urlString}`)).json()).toEqual([]);
     const renewed = await b.call('PUT', `/kms/v1/?op=RENEWDELEGATIONTOKEN&token=${urlString}`, {
       user: 'client',
     });
     expect(renewed.statusCode).toBe(200);
-    expect(renewed.json().long).toBeGreaterThan(Date.now());
+    expect(renewalOf(renewed.json())).toBeGreaterThan(Date.now());
     expect(
       (await a.call('PUT', `/kms/v1/?op=CANCELDELEGATIONTOKEN&token=${urlString}`, { user: 'client' }))
         .statusCode,

@@ -2,8 +2,16 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
-import { waitFor } from '@fastpath/test-support';
+import { remoteExceptionOf, waitFor, type RemoteExceptionBody } from '@fastpath/test-support';
 import { createKmsServer, type KmsServer, type KmsServerOptions } from '../../src/index.js';
+
+/**
+ * An injected request's answer whose `json()` is `unknown` (light-my-request types it `any`):
+ * tests read it through the typed readers of `kms-json.ts`.
+ */
+export interface KmsReply extends Omit<LightMyRequestResponse, 'json'> {
+  json(): unknown;
+}
 
 /** A KMS on a fresh data directory with a cheap key derivation, disposed with its directory. */
 export interface TestKms extends AsyncDisposable {
@@ -14,7 +22,7 @@ export interface TestKms extends AsyncDisposable {
     method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH' | 'HEAD' | 'OPTIONS',
     path: string,
     options?: { user?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> },
-  ): Promise<LightMyRequestResponse>;
+  ): Promise<KmsReply>;
   /** The audit log's lines written so far (call after `server.close()` for all of them). */
   auditLines(): string[];
   /** Waits (bounded) until an audit line matches, and returns it. */
@@ -64,13 +72,10 @@ export async function startTestKms(options: KmsServerOptions = {}): Promise<Test
         return [];
       }
     },
-    async waitForAudit(pattern) {
-      let found: string | undefined;
-      await waitFor(
-        `an audit line matching ${pattern}`,
-        () => (found = kms.auditLines().find((l) => pattern.test(l))) !== undefined,
+    waitForAudit(pattern) {
+      return waitFor(`an audit line matching ${pattern}`, () =>
+        kms.auditLines().find((l) => pattern.test(l)),
       );
-      return found as string;
     },
     async [Symbol.asyncDispose]() {
       try {
@@ -84,13 +89,8 @@ export async function startTestKms(options: KmsServerOptions = {}): Promise<Test
 }
 
 /** The RemoteException of an error response. */
-export function remote(res: LightMyRequestResponse): {
-  message: string;
-  exception: string;
-  javaClassName: string;
-} {
-  return (res.json() as { RemoteException: { message: string; exception: string; javaClassName: string } })
-    .RemoteException;
+export function remote(res: KmsReply): RemoteExceptionBody {
+  return remoteExceptionOf(res.body);
 }
 
 /**
@@ -98,7 +98,7 @@ export function remote(res: LightMyRequestResponse): {
  * the HTTP status line and an empty body (no RemoteException, no content type), which is what
  * Hadoop's own client reads the reason from.
  */
-export function statusLineAnswer(res: LightMyRequestResponse): {
+export function statusLineAnswer(res: KmsReply): {
   status: number;
   reason: string;
   body: string;

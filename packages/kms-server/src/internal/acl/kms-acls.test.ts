@@ -1,3 +1,4 @@
+import { expect } from '@jest/globals';
 import { HadoopConfiguration } from '@fastpath/hadoop-common';
 import { DEFAULT_KMS_ACLS, KmsAcls } from './kms-acls.js';
 import type { KmsUser } from './kms-user.js';

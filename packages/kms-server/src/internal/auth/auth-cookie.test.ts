@@ -1,3 +1,4 @@
+import { expect } from '@jest/globals';
 import { createHmac } from 'node:crypto';
 import { ManualClock, Redacted } from '@fastpath/core';
 import { AuthCookie, findCookie } from './auth-cookie.js';

@@ -1,3 +1,4 @@
+import { expect } from '@jest/globals';
 import { DEFAULT_KMS_INPUT_LIMITS, KmsInput, decodeBase64Field } from './kms-input.js';
 
 const input = new KmsInput(DEFAULT_KMS_INPUT_LIMITS);
