@@ -249,7 +249,8 @@ export async function kmsHttpReport(
     'CPU of each process tree (user + system, from /proc) over the measured window, read by the load generator at ' +
       "the window's boundaries, divided by the requests completed in it. At 100:0 every request is a verification; " +
       "at the other mixes the creation's server cost is estimated from the mix, pricing each verification at the " +
-      "same version's 100:0 figure. ZooKeeper's CPU is per successful creation.",
+      "same version's 100:0 figure. ZooKeeper's figure is all of its CPU in the window (sessions, GC and " +
+      'compilation included) over the successful creations: at a low creation rate its background dominates.',
     '',
     zookeeperWarmupNote(results),
     '',
@@ -313,7 +314,8 @@ function cpuPerRequestTable(
         KMS_VERSIONS[v].label,
         us(perRequest),
         share === 0 ? us(perRequest) : '—',
-        creation === null ? '—' : creation.toFixed(0),
+        // Negative: this mix's verifications cost more than at 100:0 (noise, or contention).
+        creation === null ? '—' : creation < 0 ? 'n/a (< 0)' : creation.toFixed(0),
         us(r.zookeeperUsPerCreation[v]),
         us(r.generatorUsPerRequest[v]),
         percent(v, r.mix, (c) => c.cpu.percentOfOneCore.server),

@@ -17,8 +17,8 @@ describe('parseKmsHttpFlags', () => {
     expect(s.mixes.map((m) => m.label)).toEqual(['100:0', '99:1', '95:5', '90:10']);
     expect(s.versions).toEqual(['original', 'fixed', 'coalesced']);
     expect(s.jvmWarmupMs).toBe(20_000);
-    expect(s.zkWarmupMs).toBe(30_000);
-    expect(parseKmsHttpFlags([], true).zkWarmupMs).toBe(10_000);
+    expect(s.zkWarmupMs).toBe(20_000);
+    expect(parseKmsHttpFlags([], true).zkWarmupMs).toBe(5000);
     expect(parseKmsHttpFlags(['--zk-warmup', '0'], false).zkWarmupMs).toBe(0);
   });
 

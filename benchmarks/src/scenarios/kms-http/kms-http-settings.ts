@@ -38,7 +38,7 @@ export const DEFAULT_KMS_HTTP_SETTINGS: Readonly<Omit<KmsHttpSettings, 'mixes'>>
   workers: 1,
   versions: [...DEFAULT_VERSIONS],
   jvmWarmupMs: 20_000,
-  zkWarmupMs: 30_000,
+  zkWarmupMs: 20_000,
   seqNumBatchSize: 100,
   baseline: true,
   requestTimeoutMs: 30_000,
@@ -49,7 +49,7 @@ const QUICK = Object.freeze({
   measureMs: 3000,
   reps: 1,
   jvmWarmupMs: 5000,
-  zkWarmupMs: 10_000,
+  zkWarmupMs: 5000,
 });
 
 export const KMS_HTTP_FLAGS = {
@@ -82,7 +82,7 @@ export const KMS_HTTP_FLAGS = {
     type: 'string',
     value: '<s>',
     description:
-      'at most this long per case, ZooKeeper creations on a scratch path until its CPU per creation settles (default 30; --quick 10; 0 off)',
+      'at most this long per case, ZooKeeper creations on a scratch path until its CPU per creation settles (default 20; --quick 5; 0 off)',
   },
   'batch-size': {
     type: 'string',

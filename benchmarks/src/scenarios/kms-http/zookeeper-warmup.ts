@@ -38,7 +38,7 @@ export const DEFAULT_ZOOKEEPER_WARMUP_OPTIONS: Readonly<ZooKeeperWarmupOptions> 
   inFlight: 32,
   settleBatches: 3,
   settleTolerance: 0.1,
-  maxDurationMs: 30_000,
+  maxDurationMs: 20_000,
   dataBytes: 160,
 });
 
