@@ -91,6 +91,11 @@ describe('the kms-http summary of the all-report', () => {
     expect(figures.goals.find((g) => g.goal.includes('CPU per verification'))?.met).toBeNull();
   });
 
+  it("names Hadoop among the tools used when the run includes Hadoop's KMS", () => {
+    expect(kmsHttpSummary.uses(parseKmsHttpFlags([], false, true), false)).toContain('hadoop');
+    expect(kmsHttpSummary.uses(parseKmsHttpFlags([], false, false), false)).not.toContain('hadoop');
+  });
+
   it('estimates what the scenario plans case by case, Hadoop with its JVM warm-up and start', () => {
     const all = parseKmsHttpFlags([], false, true);
     const without = parseKmsHttpFlags([], false, false);

@@ -25,7 +25,8 @@ const ratioCell = (r: RatioSummary | null): string => (r ? formatRatioWithRange(
 /** The end-to-end KMS scenario in the combined report, against HADOOP-20045's table. */
 export const kmsHttpSummary: ScenarioSummary<KmsHttpSettings> = {
   source: HADOOP_20045_TABLE,
-  uses: () => ['java', 'zookeeper'],
+  // Hadoop's KMS (in `all` by default) puts Hadoop's version in the report's machine table.
+  uses: (s) => (s.versions.includes('hadoop') ? ['java', 'zookeeper', 'hadoop'] : ['java', 'zookeeper']),
   cases: (s) => s.reps * (s.mixes.length * s.versions.length + (s.baseline ? 1 : 0)),
   // As the scenario plans its progress: per version its case overhead (ZooKeeper's warm-up,
   // Hadoop's JVM start and warm-up), calibrated from full runs.
