@@ -1,18 +1,21 @@
 import type { KmsHttpSettings } from './kms-http-settings.js';
 import type { KmsVersion } from './kms-versions.js';
 
-// What a case costs beyond its warm-up and measured window, measured on this machine kind (2
-// loaded cores) from the case logs of full runs: a fresh ZooKeeper JVM, the KMS process, the
-// checks, the load-generator process, draining, and stopping all three.
+// What a case costs beyond its warm-up and measured window, from the case logs of full runs on
+// this machine kind (2 cores, loaded): a fresh ZooKeeper JVM, the KMS process, the checks, the
+// load-generator process, draining, and stopping all three. A full run of the four versions took
+// 26-37 s per fastpath case (median 28.5 s, 20 s of it windows) and 53-69 s per Hadoop case
+// (40 s of windows and JVM warm-up); an earlier full run of the three fastpath versions on a
+// busier machine took 22:38 for 36 cases and 3 baselines, about 35 s a case.
 /** A fastpath case, besides its windows and ZooKeeper's warm-up. */
-export const FASTPATH_CASE_OVERHEAD_MS = 12_000;
-/** Hadoop's KMS JVM starts slower than a fastpath process and stops through Jetty. */
-export const HADOOP_CASE_OVERHEAD_MS = 25_000;
+export const FASTPATH_CASE_OVERHEAD_MS = 11_000;
+/** Hadoop's KMS JVM starts slower than a fastpath process (10-20 s) and stops through Jetty. */
+export const HADOOP_CASE_OVERHEAD_MS = 24_000;
 /** The trivial route: a server and a generator process, no ZooKeeper, no checks. */
-export const BASELINE_CASE_OVERHEAD_MS = 5000;
+export const BASELINE_CASE_OVERHEAD_MS = 6000;
 /**
- * ZooKeeper's warm-up settles (three batches of 1000 creations within 10%) in about this long
- * on a fresh JVM here; `zkWarmupMs` bounds it.
+ * ZooKeeper's warm-up takes about this long per case here: two short runs on a loaded machine
+ * settled in 6-28 s, or reached the bound (`zkWarmupMs`, 20 s by default) first.
  */
 export const ZOOKEEPER_WARMUP_TYPICAL_MS = 15_000;
 

@@ -125,9 +125,14 @@ export const kmsHttpSummary: ScenarioSummary<KmsHttpSettings> = {
         met: g.met,
       })),
       notes: [
-        `Errors in the measured windows: ${errors}. The source ran Hadoop's KMS in a JVM on a larger machine; here a fastpath KMS${hadoop ? " (and, in its own cases, Hadoop's KMS 3.4)" : ''}, ZooKeeper and the load generator share 2 cores.`,
-        `Server CPU per verification at 100:0: fixed ${cpuOf('fixed')}, original ${cpuOf('original')}${hadoop ? `, Hadoop KMS ${cpuOf('hadoop')}` : ''}; ` +
-          `the trivial route ${trivialCpu.length ? `${median(trivialCpu).toFixed(0)} µs` : '—'} in the same run.`,
+        `Errors in the measured windows: ${errors}. The source ran Hadoop's KMS in a JVM on a larger machine; here a fastpath KMS${hadoop ? " (and, in its own cases, Apache Hadoop's KMS)" : ''}, ZooKeeper and the load generator share 2 cores.`,
+        // Runs before CPU was read per request have none: no line of dashes.
+        ...(trivialCpu.length > 0 || rows.some((r) => Object.keys(r.serverUsPerRequest).length > 0)
+          ? [
+              `Server CPU per verification at 100:0: fixed ${cpuOf('fixed')}, original ${cpuOf('original')}${hadoop ? `, Hadoop KMS ${cpuOf('hadoop')}` : ''}; ` +
+                `the trivial route ${trivialCpu.length ? `${median(trivialCpu).toFixed(0)} µs` : '—'} in the same run.`,
+            ]
+          : []),
       ],
     };
   },
