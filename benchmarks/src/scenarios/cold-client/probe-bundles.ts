@@ -2,8 +2,13 @@
 // process pays what a user's process pays. `modules`: fastpath's own packages compiled into the
 // file, every npm dependency loaded from node_modules as usual (what an installed client loads,
 // give or take fastpath's ~30 files). `single`: everything in one file but the native CRC32C
-// addon. The files go in the results folder, inside the repository, so node_modules resolves.
-import { dirname } from 'node:path';
+// addon. The bundles load their npm dependencies from node_modules, found from the bundle's own
+// folder upwards: they go in the results folder when that resolves them (a results folder inside
+// the repository), otherwise in a scratch folder inside the benchmarks package, removed after the
+// run, so `--output` may point anywhere.
+import { mkdirSync, mkdtempSync, rmdirSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { build, type Plugin } from 'esbuild';
 
 export interface ProbeBundles {
@@ -24,6 +29,47 @@ const npmExternal: Plugin = {
     );
   },
 };
+
+/** Where the probe bundles are built, and how to get rid of the folder afterwards. */
+export interface ProbeBuildDir {
+  dir: string;
+  /** True when `dir` is a scratch folder (removed by `remove`), not the results folder. */
+  scratch: boolean;
+  remove(): void;
+}
+
+/** A package every probe bundle loads from node_modules; resolving it shows the folder works. */
+const PROBE_NPM_DEPENDENCY = '@grpc/grpc-js';
+
+/**
+ * `resultsProbeDir` (the results folder's `probes/`) if the bundles' npm dependencies resolve from
+ * there, else a fresh scratch folder under `packageDir/.probes/` (git ignores it).
+ */
+export function chooseProbeBuildDir(resultsProbeDir: string, packageDir: string): ProbeBuildDir {
+  mkdirSync(resultsProbeDir, { recursive: true });
+  if (resolvesFrom(resultsProbeDir)) return { dir: resultsProbeDir, scratch: false, remove: () => {} };
+  const scratchRoot = join(packageDir, '.probes');
+  mkdirSync(scratchRoot, { recursive: true });
+  const dir = mkdtempSync(join(scratchRoot, 'cold-client-'));
+  const remove = (): void => {
+    rmSync(dir, { recursive: true, force: true });
+    try {
+      rmdirSync(scratchRoot); // only when no other run's scratch folder is left in it
+    } catch {
+      // another run still uses it
+    }
+  };
+  return { dir, scratch: true, remove };
+}
+
+function resolvesFrom(dir: string): boolean {
+  try {
+    createRequire(join(dir, 'probe.cjs')).resolve(PROBE_NPM_DEPENDENCY);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 export async function buildProbeBundles(sourceDir: string, outDir: string): Promise<ProbeBundles> {
   const common = {
