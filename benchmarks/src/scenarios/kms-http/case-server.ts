@@ -22,11 +22,8 @@ export interface CaseServer extends AsyncDisposable {
   readonly origin: string;
   /** The process whose CPU the case reads (with its descendants). */
   readonly pid: number;
-  /**
-   * The processes whose trees get SIGUSR2 at the window's boundaries, for the event-loop probe
-   * in a Node server; [] for a JVM (HotSpot uses SIGUSR2 itself).
-   */
-  readonly signalPids: readonly number[];
+  /** Where the server's event-loop probe writes (a Node server); null for a JVM, which has none. */
+  readonly eventLoopProbeDir: string | null;
   /**
    * Load at the case's mix before the case's own warm-up and measured window, for a server that
    * compiles its hot paths while it runs (a JVM); 0 for none.

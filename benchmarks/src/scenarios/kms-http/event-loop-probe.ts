@@ -86,6 +86,18 @@ export function eventLoopWindowOf(snapshots: readonly EventLoopSnapshot[]): Even
   return { method: EVENT_LOOP_METHOD, resolutionMs, processes, busiest };
 }
 
+/** The processes that loaded the probe writing to `dir` (each wrote `<pid>.ready`). */
+export function probedPids(dir: string): number[] {
+  try {
+    return readdirSync(dir).flatMap((f) => {
+      const m = /^(\d+)\.ready$/.exec(f);
+      return m ? [Number(m[1])] : [];
+    });
+  } catch {
+    return [];
+  }
+}
+
 /** Reads the probe's snapshots from `dir` (written by the server's processes); null when there are none. */
 export function readEventLoopWindow(dir: string): EventLoopWindow | null {
   let files: string[];

@@ -52,7 +52,7 @@ export async function startFastpathCaseServer(
   return {
     origin: kms.url,
     pid: kms.pid,
-    signalPids: [kms.pid],
+    eventLoopProbeDir: loopDir,
     serverWarmupMs: 0,
     details: { server: 'fastpath-kms', workers: s.workers },
     async identify() {

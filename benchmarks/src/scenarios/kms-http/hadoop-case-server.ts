@@ -66,7 +66,7 @@ export async function startHadoopCaseServer(
   return {
     origin,
     pid: kms.pid,
-    signalPids: [],
+    eventLoopProbeDir: null,
     serverWarmupMs: s.jvmWarmupMs,
     get details() {
       return {

@@ -175,7 +175,7 @@ async function measureBaseline(
       verifyToken: '',
       creator: '',
       requestTimeoutMs: s.requestTimeoutMs,
-      watch: { cpu: { server: [pid] }, signal: [pid] },
+      watch: { cpu: { server: [pid] }, probeDirs: [loopDir] },
     },
     { timeoutMs: s.warmupMs + s.measureMs + s.requestTimeoutMs + 60_000 },
   );

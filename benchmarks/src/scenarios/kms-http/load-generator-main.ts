@@ -7,7 +7,8 @@ import { serveCalls } from '../../harness/index.js';
 import { BlockScheduler } from '../../harness/mixed-load/block-scheduler.js';
 import { GoodputWindow, type WindowSummary } from '../../harness/mixed-load/goodput-window.js';
 import { parseMix, seededRandom, type KmsOperation } from '../../harness/mixed-load/operation-mix.js';
-import { groupsCpuSeconds, processTreePids } from './process-cpu.js';
+import { probedPids } from './event-loop-probe.js';
+import { groupsCpuSeconds } from './process-cpu.js';
 
 export interface LoadInput {
   /** `http://127.0.0.1:<port>` of the KMS (or of the baseline server). */
@@ -29,10 +30,11 @@ export interface LoadInput {
   /**
    * Read at the start and at the end of the measured window, by this process so that the
    * boundaries are the window's own: the CPU of each named group of process trees
-   * (`server`, `zookeeper`), and a SIGUSR2 to each process of the `signal` trees (the
-   * event-loop probe in a Node server snapshots on it; never a JVM, which uses SIGUSR2 itself).
+   * (`server`, `zookeeper`), and a SIGUSR2 to each process that loaded the event-loop probe
+   * writing to one of `probeDirs` (it snapshots on it; only those, as SIGUSR2 ends a process
+   * without a listener, and a JVM uses it itself).
    */
-  watch?: { cpu: Record<string, readonly number[]>; signal: readonly number[] };
+  watch?: { cpu: Record<string, readonly number[]>; probeDirs: readonly string[] };
 }
 
 /** CPU over the measured window, read at its boundaries. */
@@ -66,8 +68,8 @@ interface Boundary {
 
 /** Reads the watched CPU and signals the probes: one window boundary. */
 function boundary(watch: LoadInput['watch']): Boundary {
-  for (const root of watch?.signal ?? []) {
-    for (const pid of processTreePids(root)) {
+  for (const dir of watch?.probeDirs ?? []) {
+    for (const pid of probedPids(dir)) {
       try {
         process.kill(pid, 'SIGUSR2');
       } catch {

@@ -62,12 +62,6 @@ export function groupsCpuSeconds(
   );
 }
 
-/** The pids of `pid` and its descendants (a KMS and its cluster workers); [] where /proc is not available. */
-export function processTreePids(pid: number): number[] {
-  const stats = readProcTable();
-  return stats === null ? [] : [...treeOf(stats, [pid])].filter((p) => stats.some((s) => s.pid === p));
-}
-
 /** Fields of /proc/<pid>/stat after the command name (which may contain spaces and parentheses). */
 export function parseStat(text: string): { pid: number; ppid: number; ticks: number } {
   const close = text.lastIndexOf(')');

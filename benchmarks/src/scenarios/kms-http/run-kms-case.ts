@@ -131,7 +131,10 @@ export async function runKmsCase(
           verifyToken,
           creator: BENCH_USER,
           requestTimeoutMs: s.requestTimeoutMs,
-          watch: { cpu: { server: [kms.pid], zookeeper: zookeeperPids }, signal: kms.signalPids },
+          watch: {
+            cpu: { server: [kms.pid], zookeeper: zookeeperPids },
+            probeDirs: kms.eventLoopProbeDir === null ? [] : [kms.eventLoopProbeDir],
+          },
         },
         { timeoutMs: warmupMs + measureMs + s.requestTimeoutMs + 60_000 },
       );
