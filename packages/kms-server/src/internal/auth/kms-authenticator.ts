@@ -80,33 +80,18 @@ export class KmsAuthenticator {
    * Authenticates an ordinary request. Throws a 401 (`ERR_KMS_AUTHENTICATION_REQUIRED`, with
    * `WWW-Authenticate: PseudoAuth`) when nothing authenticates it, a 403
    * (`ERR_KMS_AUTHENTICATION_FAILED`) for a bad delegation token, and a 403
-   * (`ERR_KMS_ACCESS_DENIED`) for a refused `doas`.
+   * (`ERR_KMS_ACCESS_DENIED`) for a refused `doas`. Only a delegation token needs the token store,
+   * so only that answer is a promise (rejected with those errors): a cookie or `user.name` is
+   * answered (or refused, by a throw) at once, without a promise per request.
    */
-  async authenticate(request: AuthRequest): Promise<AuthSuccess> {
+  authenticate(request: AuthRequest): AuthSuccess | Promise<AuthSuccess> {
     const cookie = this.#options.cookie.verify(header(request.headers, 'cookie'));
     if (cookie !== undefined && 'user' in cookie) {
       return { user: this.#withDoAs(this.user(cookie.user), request), via: 'cookie', setCookie: undefined };
     }
     const token =
       header(request.headers, DELEGATION_TOKEN_HEADER) ?? request.params.get('delegation') ?? undefined;
-    if (token !== undefined) {
-      if (!isTokenUrlString(token)) throw new KmsRequestError('ERR_KMS_AUTHENTICATION_FAILED', NOT_A_TOKEN);
-      let identity;
-      try {
-        identity = await this.#options.tokens.verify(token);
-      } catch (error) {
-        if (!isTokenRefusal(error)) throw error;
-        throw new KmsRequestError('ERR_KMS_AUTHENTICATION_FAILED', javaExceptionText(error), {
-          cause: error,
-        });
-      }
-      // As Hadoop: the token's own identity (owner, via its real user); doas is ignored.
-      const real =
-        identity.realUser !== '' && identity.realUser !== identity.owner
-          ? this.user(identity.realUser)
-          : undefined;
-      return { user: this.user(identity.owner, real), via: 'token', setCookie: undefined };
-    }
+    if (token !== undefined) return this.#tokenUser(token);
     const name = request.params.get('user.name');
     if (name === null || name === '') {
       if (this.#options.anonymousAllowed) {
@@ -127,6 +112,25 @@ export class KmsAuthenticator {
           ? undefined
           : this.#options.cookie.setCookieHeader(signed, { secure: request.secure }),
     };
+  }
+
+  async #tokenUser(token: string): Promise<AuthSuccess> {
+    if (!isTokenUrlString(token)) throw new KmsRequestError('ERR_KMS_AUTHENTICATION_FAILED', NOT_A_TOKEN);
+    let identity;
+    try {
+      identity = await this.#options.tokens.verify(token);
+    } catch (error) {
+      if (!isTokenRefusal(error)) throw error;
+      throw new KmsRequestError('ERR_KMS_AUTHENTICATION_FAILED', javaExceptionText(error), {
+        cause: error,
+      });
+    }
+    // As Hadoop: the token's own identity (owner, via its real user); doas is ignored.
+    const real =
+      identity.realUser !== '' && identity.realUser !== identity.owner
+        ? this.user(identity.realUser)
+        : undefined;
+    return { user: this.user(identity.owner, real), via: 'token', setCookie: undefined };
   }
 
   /** The header that clears the cookie, sent with authentication failures (as Hadoop does). */

@@ -103,9 +103,9 @@ class ManagerTokenService implements TokenService {
     return token.toUrlString();
   }
 
-  async verify(urlString: string): Promise<TokenIdentity> {
-    const identifier = await this.#manager.verify(urlString);
-    return { owner: identifier.owner, realUser: identifier.realUser };
+  verify(urlString: string): Promise<TokenIdentity> {
+    // The identifier itself carries `owner` and `realUser`: no copy, no extra promise per request.
+    return this.#manager.verify(urlString);
   }
 
   renew(urlString: string, renewer: string): Promise<number> {

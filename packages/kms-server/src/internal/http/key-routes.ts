@@ -64,10 +64,18 @@ function serve(
                 `HTTP method ${request.method} is not allowed on ${pathOf(request.originalUrl)}`,
               );
             }
-          : async (request, reply) => {
-              const body = await route.handle(request, reply, userOf(request));
-              reply.code(route.status ?? 200);
-              return body === undefined ? reply.send() : reply.send(body);
+          : (request, reply) => {
+              const answer = (body: unknown): FastifyReply => {
+                reply.code(route.status ?? 200);
+                return body === undefined ? reply.send() : reply.send(body);
+              };
+              // Most key operations answer at once (the key store is in memory): only those that
+              // wait (create, roll, delete) answer through a promise. A handler that has sent its
+              // answer returns nothing: Fastify would send a returned reply a second time.
+              const body = route.handle(request, reply, userOf(request));
+              if (body instanceof Promise) return body.then(answer);
+              answer(body);
+              return undefined;
             },
     });
   }
