@@ -1,4 +1,5 @@
 import type { Registry } from 'prom-client';
+import { SeriesByLabels, collected } from './internal/labelled-series.js';
 
 /** One labelled series of a {@link FastHistogram}; `observe` is a few array writes, no hashing. */
 export interface FastHistogramSeries {
@@ -22,7 +23,7 @@ export class FastHistogram<L extends string = string> {
   readonly type = 'histogram';
   readonly aggregator = 'sum';
   readonly #upperBounds: readonly number[];
-  readonly #series = new Map<string, Series>();
+  readonly #series: SeriesByLabels<Series>;
 
   constructor(
     readonly name: string,
@@ -32,20 +33,19 @@ export class FastHistogram<L extends string = string> {
     registry: Registry,
   ) {
     this.#upperBounds = [...upperBounds].sort((a, b) => a - b);
+    const buckets = this.#upperBounds.length + 1;
+    this.#series = new SeriesByLabels(labelNames, (labels) => ({
+      labels,
+      counts: new Float64Array(buckets),
+      sum: 0,
+      count: 0,
+    }));
     registry.registerMetric(this as never);
   }
 
   /** The series for these label values, in `labelNames` order; create it once and keep it. */
   series(...labelValues: string[]): FastHistogramSeries {
-    const key = labelValues.join('\u0000');
-    let series = this.#series.get(key);
-    if (!series) {
-      const labels: Record<string, string> = {};
-      this.labelNames.forEach((name, i) => (labels[name] = labelValues[i] ?? ''));
-      series = { labels, counts: new Float64Array(this.#upperBounds.length + 1), sum: 0, count: 0 };
-      this.#series.set(key, series);
-    }
-    const s = series;
+    const s = this.#series.of(labelValues);
     const bounds = this.#upperBounds;
     return {
       observe(value: number): void {
@@ -77,13 +77,7 @@ export class FastHistogram<L extends string = string> {
       values.push({ labels: s.labels, value: s.sum, metricName: `${this.name}_sum` });
       values.push({ labels: s.labels, value: s.count, metricName: `${this.name}_count` });
     }
-    return Promise.resolve({
-      name: this.name,
-      help: this.help,
-      type: this.type,
-      aggregator: this.aggregator,
-      values,
-    });
+    return collected(this, values);
   }
 
   reset(): void {

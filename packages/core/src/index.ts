@@ -18,6 +18,7 @@ export {
   type ReadWriteLockOptions,
 } from './read-write-lock.js';
 export { DEFAULT_MUTEX_OPTIONS, Mutex, type MutexOptions } from './mutex.js';
+export { FastCounter, type FastCounterSeries } from './fast-counter.js';
 export { FastHistogram, type FastHistogramSeries } from './fast-histogram.js';
 export { MetricsRegistry, type MetricsRegistryOptions } from './metrics-registry.js';
 export { LatencyRecorder, type LatencySummary } from './latency-recorder.js';
