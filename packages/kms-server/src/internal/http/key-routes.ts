@@ -242,11 +242,11 @@ export function routableUrl(url: string): string {
   }
   const q = url.indexOf('?', start);
   const end = q === -1 ? url.length : q;
+  // Runs on every request before routing: positions only, no slices, until a name has a slash.
+  const first = url.indexOf('/', start);
+  if (first === -1 || first >= end) return url;
   const last = url.lastIndexOf('/', end - 1);
-  if (last < start) return url;
-  const suffix = url.slice(last + 1, end);
-  const nameEnd = suffixes.has(suffix) ? last : end;
-  const name = url.slice(start, nameEnd);
-  if (!name.includes('/')) return url;
-  return `${url.slice(0, start)}${name.replaceAll('/', '%2F')}${url.slice(nameEnd)}`;
+  const nameEnd = suffixes.has(url.slice(last + 1, end)) ? last : end;
+  if (first >= nameEnd) return url;
+  return `${url.slice(0, start)}${url.slice(start, nameEnd).replaceAll('/', '%2F')}${url.slice(nameEnd)}`;
 }
