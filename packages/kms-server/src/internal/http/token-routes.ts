@@ -52,7 +52,14 @@ export const TOKEN_OPERATION_CONSTRAINT = {
 
 const ALL_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'HEAD', 'PATCH'] as const;
 const JSON_TYPE = 'application/json; charset=utf-8';
-const jsonLine = (value: unknown): string => `${JSON.stringify(value)}\n`;
+/**
+ * The two fixed answers, written as JSON.stringify of `{ Token: { urlString } }` and `{ long }`
+ * would write them (Hadoop's order, a newline after), without walking an object: JSON.stringify
+ * of the one value escapes it.
+ */
+export const tokenAnswer = (urlString: string): string =>
+  `{"Token":{"urlString":${JSON.stringify(urlString)}}}\n`;
+export const longAnswer = (value: number): string => `{"long":${JSON.stringify(value)}}\n`;
 
 /**
  * Registers the three token operations on `/kms` and `/kms/*`: the method each requires, with its
@@ -107,10 +114,10 @@ async function answer(
         renewer: params.get('renewer') ?? undefined,
         service: params.get('service') ?? undefined,
       });
-      return jsonLine({ Token: { urlString } });
+      return tokenAnswer(urlString);
     }
     case 'RENEWDELEGATIONTOKEN':
-      return jsonLine({ long: await tokens.renewDelegationToken(callerOf(request), token) });
+      return longAnswer(await tokens.renewDelegationToken(callerOf(request), token));
     case 'CANCELDELEGATIONTOKEN':
       await tokens.cancelDelegationToken(request.kmsUser, token);
       return undefined;
