@@ -29,7 +29,8 @@ export const kmsHttpScenario: Scenario<KmsHttpSettings> = {
     '"fixed" runs `staged`, "fixed + coalesced" adds persist coalescing; nothing else differs. "Hadoop KMS" ' +
     "(in `all`, or `--versions hadoop,...`) is Apache Hadoop's own KMSWebServer with its ZooKeeper token store " +
     'and the same sequence batch, warmed up first at the case mix for --jvm-warmup. Fresh processes and data ' +
-    'for every case; original/fixed order alternates across repetitions.',
+    'for every case, ZooKeeper warmed first (the same for every version, on a scratch path deleted before the ' +
+    'server starts); original/fixed order alternates across repetitions.',
   flags: KMS_HTTP_FLAGS,
   parseFlags: (args, { quick, all }) => parseKmsHttpFlags(args, quick, all),
   async run(ctx) {
