@@ -5,8 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startZooKeeper } from '@fastpath/zookeeper-fixture';
-import type { ZooKeeperFixture } from '@fastpath/zookeeper-fixture';
+import { useZooKeeper } from '@fastpath/zookeeper-fixture/jest';
 import { KmsClient, KmsError } from '../src/index.js';
 import { failure } from './support/failure.js';
 import { defineKmsBehaviours, fastpathBehaviourTarget, zkSite } from './support/kms-behaviours.js';
@@ -22,17 +21,11 @@ describe('KMS behaviours 21-42 over HTTP', () => {
   });
 
   describe('with the ZooKeeper token store', () => {
-    let zk: ZooKeeperFixture;
-    beforeAll(async () => {
-      zk = await startZooKeeper();
-    });
-    afterAll(async () => {
-      await zk?.close();
-    });
-    defineKmsBehaviours(fastpathBehaviourTarget(() => zkSite(zk.connectString)));
+    const zk = useZooKeeper();
+    defineKmsBehaviours(fastpathBehaviourTarget(() => zkSite(zk)));
 
     it('two server processes sharing one ZooKeeper: a token of one is accepted, renewed and cancelled through the other', async () => {
-      const site = zkSite(zk.connectString);
+      const site = zkSite(zk);
       const dirs = [0, 1].map(() => mkdtempSync(join(tmpdir(), 'kms-client-proc-')));
       const processes: KmsProcess[] = [];
       const clients: KmsClient[] = [];

@@ -3,31 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eeksOf, keyVersionOf, metadataOf } from './support/kms-json.js';
 import { startTestKms, remote, type TestKms } from './support/test-kms.js';
-import { waitFor } from '@fastpath/test-support';
+import { DEFAULT_KEY_ACLS, kmsAclsXml, operationAcls, waitFor } from '@fastpath/test-support';
 
-const ALL_OPS = [
-  'CREATE',
-  'DELETE',
-  'ROLLOVER',
-  'GET',
-  'GET_KEYS',
-  'GET_METADATA',
-  'SET_KEY_MATERIAL',
-  'GENERATE_EEK',
-  'DECRYPT_EEK',
-];
-const DEFAULT_KEY_ACLS = {
-  'default.key.acl.MANAGEMENT': '*',
-  'default.key.acl.GENERATE_EEK': '*',
-  'default.key.acl.DECRYPT_EEK': '*',
-  'default.key.acl.READ': '*',
-};
-const opAcls = (value: (op: string) => string): Record<string, string> =>
-  Object.fromEntries(ALL_OPS.map((op) => [`hadoop.kms.acl.${op}`, value(op)]));
-const aclXml = (props: Record<string, string>): string =>
-  `<?xml version="1.0"?>\n<configuration>\n${Object.entries(props)
-    .map(([k, v]) => `  <property><name>${k}</name><value>${v}</value></property>`)
-    .join('\n')}\n</configuration>\n`;
 const material = Buffer.alloc(16, 1).toString('base64url');
 
 describe('ACLs', () => {
@@ -43,7 +20,7 @@ describe('ACLs', () => {
   });
 
   it('27: a user in no operation ACL is refused everything with 403 AuthorizationException', async () => {
-    kms = await startTestKms({ acls: { ...opAcls(() => 'client'), ...DEFAULT_KEY_ACLS } });
+    kms = await startTestKms({ acls: { ...operationAcls(() => 'client'), ...DEFAULT_KEY_ACLS } });
     await kms.call('POST', '/kms/v1/keys', { user: 'client', body: { name: 'k' } });
     const calls: Array<[string, Parameters<TestKms['call']>]> = [
       ["'CREATE_KEY' on 'k2'", ['POST', '/kms/v1/keys', { user: 'nobody', body: { name: 'k2' } }]],
@@ -74,7 +51,7 @@ describe('ACLs', () => {
   it('28: CREATE or ROLLOVER without GET returns no material; material needs SET_KEY_MATERIAL too', async () => {
     kms = await startTestKms({
       acls: {
-        ...opAcls((op) =>
+        ...operationAcls((op) =>
           op === 'CREATE'
             ? 'creator,setter'
             : op === 'ROLLOVER'
@@ -108,7 +85,7 @@ describe('ACLs', () => {
 
   it('29: kms-acls.xml changes apply without a restart; a broken file keeps the previous ACLs', async () => {
     const aclFile = join(configDir, 'kms-acls.xml');
-    writeFileSync(aclFile, aclXml({ ...opAcls(() => 'client'), ...DEFAULT_KEY_ACLS }));
+    writeFileSync(aclFile, kmsAclsXml({ ...operationAcls(() => 'client'), ...DEFAULT_KEY_ACLS }));
     const errors: string[] = [];
     kms = await startTestKms({
       configDir,
@@ -124,8 +101,8 @@ describe('ACLs', () => {
     // Replace the file the way editors do: write a new one and rename it over the old.
     writeFileSync(
       `${aclFile}.new`,
-      aclXml({
-        ...opAcls((op) => (op === 'CREATE' || op === 'GENERATE_EEK' ? 'foo' : 'client')),
+      kmsAclsXml({
+        ...operationAcls((op) => (op === 'CREATE' || op === 'GENERATE_EEK' ? 'foo' : 'client')),
         ...DEFAULT_KEY_ACLS,
       }),
     );
@@ -163,7 +140,7 @@ describe('ACLs', () => {
     expect((await kms.call('POST', '/kms/v1/keys', { user: 'foo', body: { name: 'k4' } })).statusCode).toBe(
       201,
     );
-    writeFileSync(aclFile, aclXml({ ...opAcls(() => '*'), ...DEFAULT_KEY_ACLS }));
+    writeFileSync(aclFile, kmsAclsXml({ ...operationAcls(() => '*'), ...DEFAULT_KEY_ACLS }));
     await waitFor(
       'the repaired file',
       async () =>
@@ -173,7 +150,7 @@ describe('ACLs', () => {
 
   it('30: a blacklisted user in the DECRYPT_EEK ACL cannot decrypt; others can', async () => {
     kms = await startTestKms({
-      acls: { ...opAcls(() => '*'), 'hadoop.kms.blacklist.DECRYPT_EEK': 'hdfs', ...DEFAULT_KEY_ACLS },
+      acls: { ...operationAcls(() => '*'), 'hadoop.kms.blacklist.DECRYPT_EEK': 'hdfs', ...DEFAULT_KEY_ACLS },
     });
     await kms.call('POST', '/kms/v1/keys', { user: 'client', body: { name: 'k' } });
     const [eek] = eeksOf(
@@ -196,7 +173,7 @@ describe('ACLs', () => {
   it('31: key ACLs: per-key, ALL, whitelist, defaults only for keys without their own ACLs, key.acl.name', async () => {
     kms = await startTestKms({
       acls: {
-        ...opAcls(() => '*'),
+        ...operationAcls(() => '*'),
         'key.acl.managed.MANAGEMENT': 'alice',
         'key.acl.managed.READ': 'bob',
         'key.acl.all_access.ALL': 'carol',
@@ -283,7 +260,10 @@ describe('ACLs', () => {
         'hadoop.user.group.static.mapping.overrides': 'eve=admins;mallory=',
         'hadoop.kms.key.authorization.enable': 'false',
       },
-      acls: { ...opAcls((op) => (op === 'GET_KEYS' ? 'nobody admins' : '*')), 'key.acl.k.READ': 'nobody' },
+      acls: {
+        ...operationAcls((op) => (op === 'GET_KEYS' ? 'nobody admins' : '*')),
+        'key.acl.k.READ': 'nobody',
+      },
     });
     expect((await kms.call('GET', '/kms/v1/keys/names', { user: 'eve' })).statusCode).toBe(200);
     expect((await kms.call('GET', '/kms/v1/keys/names', { user: 'mallory' })).statusCode).toBe(403);
@@ -297,7 +277,7 @@ describe('ACLs', () => {
   });
 
   it('refuses to start with an invalid kms-acls.xml, naming it', async () => {
-    writeFileSync(join(configDir, 'kms-acls.xml'), aclXml({ 'key.acl.k1.WRITE': '*' }));
+    writeFileSync(join(configDir, 'kms-acls.xml'), kmsAclsXml({ 'key.acl.k1.WRITE': '*' }));
     await expect(startTestKms({ configDir })).rejects.toMatchObject({
       code: 'ERR_KMS_CONFIG',
       property: 'key.acl.k1.WRITE',

@@ -1,21 +1,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startZooKeeper, type ZooKeeperFixture } from '@fastpath/zookeeper-fixture';
+import { useZooKeeper } from '@fastpath/zookeeper-fixture/jest';
 import { startKmsProcess, type KmsProcess } from '../src/testing.js';
 import { http } from './support/http.js';
 import { buildInfoOf, keyVersionOf, tokenUrlOf } from './support/kms-json.js';
 import { waitFor } from '@fastpath/test-support';
 
 const ZK = 'hadoop.kms.authentication.zk-dt-secret-manager.';
-let zk: ZooKeeperFixture;
-
-beforeAll(async () => {
-  zk = await startZooKeeper();
-}, 60_000);
-afterAll(async () => {
-  await zk?.close();
-});
+const zk = useZooKeeper();
 
 async function workerIds(url: string, requests: number): Promise<Set<number | null>> {
   const ids = new Set<number | null>();
@@ -25,7 +18,7 @@ async function workerIds(url: string, requests: number): Promise<Set<number | nu
 
 describe('cluster mode (--workers N)', () => {
   it('serves one port from N processes sharing keys, tokens, cookies and metrics; restarts a dead worker', async () => {
-    const path = `kms-cluster-${Date.now()}`;
+    const path = zk.uniquePath('kms-cluster');
     const kms: KmsProcess = await startKmsProcess({
       args: [
         '--workers',
@@ -114,7 +107,7 @@ describe('cluster mode (--workers N)', () => {
   }, 120_000);
 
   it('persists the keystore the workers changed, for a later single-process start', async () => {
-    const path = `kms-cluster-persist-${Date.now()}`;
+    const path = zk.uniquePath('kms-cluster-persist');
     const dataDir = mkdtempSync(join(tmpdir(), 'kms-cluster-data-'));
     try {
       const cluster = await startKmsProcess({

@@ -7,16 +7,8 @@ import {
   encodeTokenNode,
   Token,
 } from '@fastpath/hadoop-common';
-import {
-  closeZooKeeperClient,
-  connectZooKeeper,
-  startZooKeeper,
-  zkCreate,
-  zkExists,
-  zkGetData,
-  zkMkdirp,
-  type ZooKeeperFixture,
-} from '@fastpath/zookeeper-fixture';
+import { zkCreate, zkExists, zkGetData, zkMkdirp } from '@fastpath/zookeeper-fixture';
+import { useZooKeeper, type TestZooKeeperClient } from '@fastpath/zookeeper-fixture/jest';
 import { startTestKms, type TestKms } from './support/test-kms.js';
 
 // A Hadoop KMS sharing the ZooKeeper token store writes master keys and tokens whose dates are any
@@ -29,15 +21,10 @@ const DAY_MS = 86_400_000;
 const LONG_MAX = (1n << 63n) - 1n;
 const LONG_MIN = -(1n << 63n);
 
-let zk: ZooKeeperFixture;
-let client: Awaited<ReturnType<typeof connectZooKeeper>>;
+const zk = useZooKeeper();
+let client: TestZooKeeperClient;
 beforeAll(async () => {
-  zk = await startZooKeeper();
-  client = await connectZooKeeper(zk.connectString);
-}, 60_000);
-afterAll(async () => {
-  if (client !== undefined) await closeZooKeeperClient(client);
-  await zk?.close();
+  client = await zk.client();
 });
 
 describe('tokens with Hadoop-range fields through fastpath-kms', () => {
@@ -59,7 +46,7 @@ describe('tokens with Hadoop-range fields through fastpath-kms', () => {
   ])(
     'serves, renews and cancels a token with %s',
     async (_label, issueDate, maxDate, sequenceNumber, keyId) => {
-      const path = `hadoop-range-${sequenceNumber}-${keyId}`;
+      const path = zk.uniquePath('hadoop-range');
       const root = `/${path}/ZKDTSMRoot`;
       const material = Buffer.alloc(8, 5);
       const identifier = new DelegationTokenIdentifier('kms-dt', {

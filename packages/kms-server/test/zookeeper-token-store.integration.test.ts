@@ -1,17 +1,10 @@
-import { startZooKeeper, type ZooKeeperFixture } from '@fastpath/zookeeper-fixture';
+import { useZooKeeper } from '@fastpath/zookeeper-fixture/jest';
 import { buildInfoOf, renewalOf, tokenUrlOf } from './support/kms-json.js';
 import { startTestKms, remote, type TestKms } from './support/test-kms.js';
 import { waitFor } from '@fastpath/test-support';
 
 const ZK = 'hadoop.kms.authentication.zk-dt-secret-manager.';
-let zk: ZooKeeperFixture;
-
-beforeAll(async () => {
-  zk = await startZooKeeper();
-}, 60_000);
-afterAll(async () => {
-  await zk?.close();
-});
+const zk = useZooKeeper();
 
 function zkSite(workingPath: string, extra: Record<string, string> = {}): Record<string, string> {
   return {
@@ -30,7 +23,7 @@ describe('ZooKeeper token store', () => {
   });
 
   it('reports itself in build-info, and a token issued by one KMS works through another sharing the tree', async () => {
-    const path = `kms-${Date.now()}`;
+    const path = zk.uniquePath('kms');
     const a = await startTestKms({ site: zkSite(path) });
     servers.push(a);
     const b = await startTestKms({ site: zkSite(path, { 'fastpath.kms.token.creation.locking': 'global' }) });
@@ -74,7 +67,7 @@ describe('ZooKeeper token store', () => {
   }, 60_000);
 
   it('answers 503 (retriable) while ZooKeeper cannot be reached, instead of hanging', async () => {
-    const path = `kms-down-${Date.now()}`;
+    const path = zk.uniquePath('kms-down');
     const kms = await startTestKms({
       site: zkSite(path, { [`${ZK}zkSessionTimeout`]: '4000', [`${ZK}zkConnectionTimeout`]: '2000' }),
     });
@@ -82,14 +75,14 @@ describe('ZooKeeper token store', () => {
     expect((await kms.call('GET', '/kms/v1/?op=GETDELEGATIONTOKEN', { user: 'client' })).statusCode).toBe(
       200,
     );
-    await zk.stop(0);
+    await zk.fixture.stop(0);
     try {
       const res = await kms.call('GET', '/kms/v1/?op=GETDELEGATIONTOKEN', { user: 'client' });
       expect(res.statusCode).toBe(503);
       expect(res.headers['retry-after']).toBe('1');
       expect(remote(res).exception).toBe('IOException');
     } finally {
-      await zk.restart(0);
+      await zk.fixture.restart(0);
     }
   }, 60_000);
 });

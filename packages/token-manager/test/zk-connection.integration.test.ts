@@ -1,11 +1,12 @@
-import { zkGetChildren, zkGetData, type ZooKeeperFixture } from '@fastpath/zookeeper-fixture';
+import { zkGetChildren, zkGetData } from '@fastpath/zookeeper-fixture';
 import { decodeTokenNode, TokenStoreUnavailableError, type Token } from '../src/index.js';
 import {
   ZkDelegationTokenSecretManager,
   type ZkDelegationTokenSecretManagerOptions,
 } from '../src/zookeeper.js';
 import { waitFor } from '@fastpath/test-support';
-import { ManagerPool, startTestZooKeeper } from './support/zookeeper.js';
+import { useZooKeeper } from '@fastpath/zookeeper-fixture/jest';
+import { ManagerPool, TOKEN_MANAGER_ZOOKEEPER } from './support/zookeeper.js';
 
 // Connection loss and session expiry: retriable errors while ZooKeeper is out of reach, cached
 // tokens keep verifying, and the manager recovers by itself.
@@ -22,21 +23,15 @@ const retriableFailure = async (p: Promise<unknown>): Promise<TokenStoreUnavaila
 };
 
 describe('a standalone ZooKeeper that stops answering', () => {
-  let zk: ZooKeeperFixture;
+  const zk = useZooKeeper(TOKEN_MANAGER_ZOOKEEPER);
   let pool: ManagerPool;
-  beforeAll(async () => {
-    zk = await startTestZooKeeper();
-  });
-  afterAll(async () => {
-    await zk?.close();
-  });
   beforeEach(() => {
-    pool = new ManagerPool(zk.connectString);
+    pool = new ManagerPool(zk);
   });
   afterEach(async () => {
     try {
-      if (zk.nodes[0]?.state === 'paused') await zk.resume(0);
-      if (zk.nodes[0]?.state === 'stopped') await zk.restart(0);
+      if (zk.fixture.nodes[0]?.state === 'paused') await zk.fixture.resume(0);
+      if (zk.fixture.nodes[0]?.state === 'stopped') await zk.fixture.restart(0);
     } finally {
       await pool.close();
     }
@@ -48,7 +43,7 @@ describe('a standalone ZooKeeper that stops answering', () => {
     const cached = await m.createToken({ owner: 'alice', renewer: 'yarn' });
     await m.verify(cached);
 
-    await zk.pause(0);
+    await zk.fixture.pause(0);
     await retriableFailure(m.createToken({ owner: 'bob' }));
     expect(m.connected).toBe(false);
     await m.verify(cached); // from the cache, no ZooKeeper needed
@@ -56,7 +51,7 @@ describe('a standalone ZooKeeper that stops answering', () => {
     await retriableFailure(peer.verify(cached)); // a cache miss needs ZooKeeper: retriable, not "invalid"
     // The fault: frozen for longer than the session timeout, so the sessions expire.
     await new Promise((resolve) => setTimeout(resolve, 2 * quick.sessionTimeoutMs));
-    await zk.resume(0);
+    await zk.fixture.resume(0);
 
     const fresh = await waitFor(
       'a creation after recovery',
@@ -80,9 +75,9 @@ describe('a standalone ZooKeeper that stops answering', () => {
   it('killed and restarted: the manager reconnects and its tokens survive', async () => {
     const m = await pool.make(quick);
     const before = await m.createToken({ owner: 'alice' });
-    await zk.kill(0);
+    await zk.fixture.kill(0);
     await retriableFailure(m.createToken({ owner: 'alice' }));
-    await zk.restart(0);
+    await zk.fixture.restart(0);
     const after = await waitFor(
       'a creation after the restart',
       () => m.createToken({ owner: 'alice' }).catch(() => undefined),
@@ -108,18 +103,16 @@ describe('a standalone ZooKeeper that stops answering', () => {
 });
 
 describe('a 3-node ensemble whose leader is killed while tokens are created', () => {
-  let ensemble: ZooKeeperFixture;
-  let pool: ManagerPool;
-  beforeAll(async () => {
-    ensemble = await startTestZooKeeper(3);
-  });
-  afterAll(async () => {
-    await pool?.close();
-    await ensemble?.close();
+  const ensemble = useZooKeeper({ fixture: { ...TOKEN_MANAGER_ZOOKEEPER.fixture, nodes: 3 } });
+  let ensemblePool: ManagerPool | undefined;
+  // Before the ensemble stops (useZooKeeper's afterAll), so the managers stop against a live one.
+  afterEach(async () => {
+    await ensemblePool?.close();
   });
 
   it('hands out no sequence number twice and reports no token that ZooKeeper does not hold', async () => {
-    pool = new ManagerPool(ensemble.connectString);
+    const pool = new ManagerPool(ensemble);
+    ensemblePool = pool;
     const options: Partial<ZkDelegationTokenSecretManagerOptions> = {
       sessionTimeoutMs: 4000,
       operationTimeoutMs: 2000,
@@ -148,8 +141,8 @@ describe('a 3-node ensemble whose leader is killed while tokens are created', ()
     };
     const load = Promise.all([a, a, a, b, b, b].map((m) => client(m)));
     await waitFor('some tokens before the kill', () => created.length >= 60, { timeoutMs: 30_000 });
-    const leader = await ensemble.leader();
-    await ensemble.kill(leader);
+    const leader = await ensemble.fixture.leader();
+    await ensemble.fixture.kill(leader);
     killed = true;
     await load;
     expect(killed).toBe(true);

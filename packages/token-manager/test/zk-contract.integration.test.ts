@@ -1,21 +1,15 @@
-import type { ZooKeeperFixture } from '@fastpath/zookeeper-fixture';
 import { describeSecretManagerContract } from './support/secret-manager-contract.js';
-import { ManagerPool, startTestZooKeeper } from './support/zookeeper.js';
+import { useZooKeeper } from '@fastpath/zookeeper-fixture/jest';
+import { ManagerPool, TOKEN_MANAGER_ZOOKEEPER } from './support/zookeeper.js';
 
 // The same contract as the in-memory manager, against managers sharing one real ZooKeeper tree.
-let zk: ZooKeeperFixture;
-beforeAll(async () => {
-  zk = await startTestZooKeeper();
-});
-afterAll(async () => {
-  await zk?.close();
-});
+const zk = useZooKeeper(TOKEN_MANAGER_ZOOKEEPER);
 
 for (const persistCoalescing of [true, false]) {
   describeSecretManagerContract(
     `ZooKeeper (persistCoalescing: ${persistCoalescing})`,
     () => {
-      const pool = new ManagerPool(zk.connectString);
+      const pool = new ManagerPool(zk);
       return {
         create: (options = {}) => pool.make({ persistCoalescing, ...options }),
         close: async () => {

@@ -1,4 +1,4 @@
-import { zkCreate, zkGetChildren, zkGetData, type ZooKeeperFixture } from '@fastpath/zookeeper-fixture';
+import { zkCreate, zkGetChildren, zkGetData } from '@fastpath/zookeeper-fixture';
 import {
   decodeSharedCount,
   encodeTokenNode,
@@ -8,23 +8,18 @@ import {
 } from '../src/index.js';
 import type { ZkDelegationTokenSecretManager } from '../src/zookeeper.js';
 import { gate, isPending, waitFor } from '@fastpath/test-support';
-import { ManagerPool, startTestZooKeeper } from './support/zookeeper.js';
+import { useZooKeeper } from '@fastpath/zookeeper-fixture/jest';
+import { ManagerPool, TOKEN_MANAGER_ZOOKEEPER } from './support/zookeeper.js';
 
 // The six tests of HADOOP-20045, against a real ZooKeeper.
-let zk: ZooKeeperFixture;
+const zk = useZooKeeper(TOKEN_MANAGER_ZOOKEEPER);
 let pool: ManagerPool;
-beforeAll(async () => {
-  zk = await startTestZooKeeper();
-});
-afterAll(async () => {
-  await zk?.close();
-});
 beforeEach(() => {
-  pool = new ManagerPool(zk.connectString);
+  pool = new ManagerPool(zk);
 });
 afterEach(async () => {
   try {
-    await zk.resume(0);
+    await zk.fixture.resume(0);
   } finally {
     await pool.close();
   }
@@ -53,7 +48,7 @@ describe('verification of a cached token while another creation is held', () => 
       if (!armed) return;
       armed = false;
       if (hold === 'persistence (ZooKeeper paused)') {
-        await zk.pause(0);
+        await zk.fixture.pause(0);
         held.arrive();
         return; // the write goes out to a server that answers nothing until resumed
       }
@@ -86,7 +81,7 @@ describe('verification of a cached token while another creation is held', () => 
       expect(await isPending(verification)).toBe(true);
       expect(await isPending(creation)).toBe(true);
     }
-    if (hold === 'persistence (ZooKeeper paused)') await zk.resume(0);
+    if (hold === 'persistence (ZooKeeper paused)') await zk.fixture.resume(0);
     else held.open();
     const created = await creation;
     await expect(verification).resolves.toMatchObject({ owner: 'alice' });
@@ -216,13 +211,13 @@ describe('an aborted range refill hands out nothing', () => {
     const client = await pool.client();
     const first = await m.createToken({ owner: 'a' });
 
-    await zk.pause(0);
+    await zk.fixture.pause(0);
     const controller = new AbortController();
     const aborted = m.createToken({ owner: 'a' }, { signal: controller.signal });
     expect(await isPending(aborted)).toBe(true);
     controller.abort(new Error('deadline'));
     await expect(aborted).rejects.toMatchObject({ code: 'ERR_TOKEN_CREATION_ABORTED' });
-    await zk.resume(0);
+    await zk.fixture.resume(0);
 
     const issued = [
       first,

@@ -1,12 +1,6 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { ManualClock, Redacted } from '@fastpath/core';
-import {
-  zkCreate,
-  zkGetChildren,
-  zkGetData,
-  zkMkdirp,
-  type ZooKeeperFixture,
-} from '@fastpath/zookeeper-fixture';
+import { zkCreate, zkGetChildren, zkGetData, zkMkdirp } from '@fastpath/zookeeper-fixture';
 import type { ACL, Client } from 'node-zookeeper-client';
 import {
   DelegationKey,
@@ -18,20 +12,15 @@ import {
 } from '../src/index.js';
 import { zkDtsmPaths } from '../src/zookeeper.js';
 import { waitFor } from '@fastpath/test-support';
-import { ManagerPool, startTestZooKeeper } from './support/zookeeper.js';
+import { useZooKeeper } from '@fastpath/zookeeper-fixture/jest';
+import { ManagerPool, TOKEN_MANAGER_ZOOKEEPER } from './support/zookeeper.js';
 
 // Hadoop's znode layout and payloads, so a tree is interchangeable with Hadoop's; the watch-driven
 // caches; restarts; ACLs.
-let zk: ZooKeeperFixture;
+const zk = useZooKeeper(TOKEN_MANAGER_ZOOKEEPER);
 let pool: ManagerPool;
-beforeAll(async () => {
-  zk = await startTestZooKeeper();
-});
-afterAll(async () => {
-  await zk?.close();
-});
 beforeEach(() => {
-  pool = new ManagerPool(zk.connectString);
+  pool = new ManagerPool(zk);
 });
 afterEach(async () => {
   await pool.close();

@@ -1,26 +1,21 @@
-import { zkCreate, zkGetChildren, zkGetData, type ZooKeeperFixture } from '@fastpath/zookeeper-fixture';
+import { zkCreate, zkGetChildren, zkGetData } from '@fastpath/zookeeper-fixture';
 import type { Client } from 'node-zookeeper-client';
 import { encodeTokenNode, TokenStoreError, TokenStoreUnavailableError, type Token } from '../src/index.js';
 import type { ZkDelegationTokenSecretManager } from '../src/zookeeper.js';
 import { gate, waitFor } from '@fastpath/test-support';
-import { ManagerPool, startTestZooKeeper } from './support/zookeeper.js';
+import { useZooKeeper } from '@fastpath/zookeeper-fixture/jest';
+import { ManagerPool, TOKEN_MANAGER_ZOOKEEPER } from './support/zookeeper.js';
 
 // Creations that are ready to persist together go to ZooKeeper in one multi-operation: all
 // confirmed, or all failed with nothing published and nothing half-written.
-let zk: ZooKeeperFixture;
+const zk = useZooKeeper(TOKEN_MANAGER_ZOOKEEPER);
 let pool: ManagerPool;
-beforeAll(async () => {
-  zk = await startTestZooKeeper();
-});
-afterAll(async () => {
-  await zk?.close();
-});
 beforeEach(() => {
-  pool = new ManagerPool(zk.connectString);
+  pool = new ManagerPool(zk);
 });
 afterEach(async () => {
   try {
-    await zk.resume(0);
+    await zk.fixture.resume(0);
   } finally {
     await pool.close();
   }
@@ -147,7 +142,7 @@ it('a batch sent to a ZooKeeper paused past the session timeout fails entirely a
 
   const creations = Array.from({ length: N }, () => m.createToken({ owner: 'alice' }));
   await hold.allHeld;
-  await zk.pause(0);
+  await zk.fixture.pause(0);
   hold.release();
   const results = await Promise.allSettled(creations);
   for (const r of results) {
@@ -160,7 +155,7 @@ it('a batch sent to a ZooKeeper paused past the session timeout fails entirely a
   // The fault itself: the server stays frozen for longer than the session timeout, so the session
   // the batch was sent on expires (the batch may or may not be applied when the server resumes).
   await new Promise((resolve) => setTimeout(resolve, 2 * quick.sessionTimeoutMs));
-  await zk.resume(0);
+  await zk.fixture.resume(0);
 
   // Never half-written: at every look the batch is either wholly there or wholly gone; and once
   // the manager has reconnected, its cleanup makes it gone.

@@ -1,21 +1,16 @@
 import { ManualClock } from '@fastpath/core';
-import { zkGetChildren, type ZooKeeperFixture } from '@fastpath/zookeeper-fixture';
+import { zkGetChildren } from '@fastpath/zookeeper-fixture';
 import { InvalidTokenError } from '../src/index.js';
 import type { RouterZkDelegationTokenSecretManager } from '../src/zookeeper.js';
 import { waitFor } from '@fastpath/test-support';
-import { ManagerPool, startTestZooKeeper } from './support/zookeeper.js';
+import { useZooKeeper } from '@fastpath/zookeeper-fixture/jest';
+import { ManagerPool, TOKEN_MANAGER_ZOOKEEPER } from './support/zookeeper.js';
 
 // The HDFS Router variant: token watchers off, the cache rebuilt from ZooKeeper on a schedule.
-let zk: ZooKeeperFixture;
+const zk = useZooKeeper(TOKEN_MANAGER_ZOOKEEPER);
 let pool: ManagerPool;
-beforeAll(async () => {
-  zk = await startTestZooKeeper();
-});
-afterAll(async () => {
-  await zk?.close();
-});
 beforeEach(() => {
-  pool = new ManagerPool(zk.connectString);
+  pool = new ManagerPool(zk);
 });
 afterEach(async () => {
   await pool.close();

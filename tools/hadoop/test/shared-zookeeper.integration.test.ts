@@ -9,7 +9,7 @@ import {
   zkGetChildren,
   type ZooKeeperFixture,
 } from '@fastpath/zookeeper-fixture';
-import { eventually } from './support.js';
+import { eventually } from '@fastpath/test-support';
 import { rejected, Rest, type IssuedToken } from './support-rest.js';
 import { startFastpathKms, zooKeeperTokenStore, type FastpathKms } from './support-fastpath.js';
 
@@ -79,7 +79,7 @@ describe.each([
     const token = await issuer.getDelegationToken('client');
     expect(token.kind).toBe('kms-dt');
     // Accepted by the other: a call authenticated by the token alone.
-    await eventually(() => other.keyNamesWithToken(token), 10_000);
+    await eventually(() => other.keyNamesWithToken(token), { timeoutMs: 10_000, intervalMs: 250 });
     const renewed = await other.renewDelegationToken(token);
     expect(renewed).toBeGreaterThan(Date.now());
     // The renewal is in ZooKeeper: the issuer renews again from there.
@@ -87,10 +87,13 @@ describe.each([
     await other.cancelDelegationToken(token);
     expect((await rejected(other.keyNamesWithToken(token))).status).toBe(403);
     // The issuer learns of the cancellation through ZooKeeper's watch.
-    await eventually(async () => {
-      const err = await rejected(issuer.keyNamesWithToken(token));
-      expect(err.status).toBe(403);
-    }, 15_000);
+    await eventually(
+      async () => {
+        const err = await rejected(issuer.keyNamesWithToken(token));
+        expect(err.status).toBe(403);
+      },
+      { timeoutMs: 15_000, intervalMs: 250 },
+    );
     expect((await rejected(issuer.renewDelegationToken(token))).status).toBe(403);
   });
 });
@@ -135,8 +138,7 @@ it('master keys rolled by either are used by both', async () => {
       if (t.masterKeyId === first.masterKeyId) throw new Error('Hadoop has not rolled yet');
       return t;
     },
-    60_000,
-    1_000,
+    { timeoutMs: 60_000, intervalMs: 1_000 },
   );
   const rolledFastpath = await eventually(
     async () => {
@@ -144,8 +146,7 @@ it('master keys rolled by either are used by both', async () => {
       if (t.masterKeyId === firstFastpath.masterKeyId) throw new Error('fastpath has not rolled yet');
       return t;
     },
-    60_000,
-    1_000,
+    { timeoutMs: 60_000, intervalMs: 1_000 },
   );
   // Key ids come from one shared counter: no two keys share an id.
   expect(
@@ -158,7 +159,7 @@ it('master keys rolled by either are used by both', async () => {
   ).toBe(4);
   for (const token of [first, rolledHadoop, firstFastpath, rolledFastpath]) {
     for (const client of [viaHadoop, viaFastpath]) {
-      await eventually(() => client.keyNamesWithToken(token), 10_000);
+      await eventually(() => client.keyNamesWithToken(token), { timeoutMs: 10_000, intervalMs: 250 });
     }
   }
 });

@@ -24,16 +24,3 @@ export function isAlive(pid: number): boolean {
     return false;
   }
 }
-
-/** Calls `fn` until it resolves, pausing between failures; rethrows the last error after `timeoutMs`. */
-export async function eventually<T>(fn: () => Promise<T>, timeoutMs: number, intervalMs = 250): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await fn();
-    } catch (err) {
-      if (Date.now() >= deadline) throw err;
-      await new Promise((resolve) => setTimeout(resolve, intervalMs));
-    }
-  }
-}

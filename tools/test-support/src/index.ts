@@ -1,4 +1,5 @@
 // @fastpath/test-support: what fastpath's tests share, so that no package keeps its own copy.
-export { gate, isPending, waitFor } from './wait-for.js';
+export { eventually, gate, isPending, waitFor, type WaitOptions } from './wait-for.js';
 export { expectError, type ExpectedError } from './expect-error.js';
 export { remoteExceptionOf, type RemoteExceptionBody } from './remote-exception.js';
+export { DEFAULT_KEY_ACLS, KMS_ACL_OPERATIONS, kmsAclsXml, operationAcls } from './kms-acls.js';

@@ -1,6 +1,7 @@
 import { expectError } from './expect-error.js';
+import { DEFAULT_KEY_ACLS, KMS_ACL_OPERATIONS, kmsAclsXml, operationAcls } from './kms-acls.js';
 import { remoteExceptionOf } from './remote-exception.js';
-import { gate, isPending, waitFor } from './wait-for.js';
+import { eventually, gate, isPending, waitFor } from './wait-for.js';
 
 class CodedError extends Error {
   readonly code = 'ERR_X';
@@ -14,6 +15,32 @@ describe('waitFor', () => {
     await expect(waitFor('never', () => false, { timeoutMs: 20, intervalMs: 5 })).rejects.toThrow(
       'timed out after 20 ms waiting for never',
     );
+  });
+});
+
+describe('eventually', () => {
+  it('retries until the function stops throwing, and at its bound rethrows the last error as it was', async () => {
+    let n = 0;
+    await expect(
+      eventually(
+        () => {
+          if (++n < 3) throw new Error(`try ${n}`);
+          return n;
+        },
+        { intervalMs: 1 },
+      ),
+    ).resolves.toBe(3);
+    let tries = 0;
+    await expect(
+      eventually(
+        () => {
+          tries++;
+          expect(tries).toBe(-1);
+        },
+        { timeoutMs: 20, intervalMs: 5 },
+      ),
+    ).rejects.toThrow('expect(received).toBe(expected)');
+    expect(tries).toBeGreaterThan(1);
   });
 });
 
@@ -62,5 +89,19 @@ describe('remoteExceptionOf', () => {
     expect(() => remoteExceptionOf('{"RemoteException":{"exception":1}}')).toThrow(
       /RemoteException.exception is not a string/,
     );
+  });
+});
+
+describe('KMS ACL fixtures', () => {
+  it('names one hadoop.kms.acl entry per operation and writes them as a Hadoop configuration file', () => {
+    const acls = { ...operationAcls((op) => (op === 'CREATE' ? 'a&b' : '*')), ...DEFAULT_KEY_ACLS };
+    expect(Object.keys(acls)).toHaveLength(KMS_ACL_OPERATIONS.length + 4);
+    expect(acls['hadoop.kms.acl.DECRYPT_EEK']).toBe('*');
+    const xml = kmsAclsXml(acls);
+    expect(xml).toMatch(/^<\?xml version="1.0"\?>\n<configuration>\n/);
+    expect(xml).toContain(
+      '  <property><name>hadoop.kms.acl.CREATE</name><value>a&#38;b</value></property>\n',
+    );
+    expect(xml.endsWith('</configuration>\n')).toBe(true);
   });
 });

@@ -18,7 +18,8 @@ import {
   ZooKeeperConnectTimeoutError,
   type ZooKeeperFixture,
 } from '@fastpath/zookeeper-fixture';
-import { eventually, within } from './support.js';
+import { eventually } from '@fastpath/test-support';
+import { within } from './support.js';
 import { TcpProxy } from './tcp-proxy.js';
 
 // Each workaround of @fastpath/zookeeper-client against a real ZooKeeper, with a relay in front
@@ -88,7 +89,10 @@ describe('@fastpath/zookeeper-client workarounds, against a real ZooKeeper', () 
     const connect = connectZooKeeper(proxy.connectString, { timeoutMs: 300, retries: 1 });
     await expect(connect).rejects.toBeInstanceOf(ZooKeeperConnectTimeoutError);
     await expect(connect).rejects.toMatchObject({ attempts: 2 });
-    await eventually(async () => expect(await proxy.openConnections()).toBe(0), 10_000);
+    await eventually(async () => expect(await proxy.openConnections()).toBe(0), {
+      timeoutMs: 10_000,
+      intervalMs: 100,
+    });
   });
 
   it('close: a client whose server stopped answering still lets go of its socket', async () => {
@@ -98,7 +102,10 @@ describe('@fastpath/zookeeper-client workarounds, against a real ZooKeeper', () 
     expect(await proxy.openConnections()).toBe(1);
     proxy.freeze(); // the close request is never answered
     await closeZooKeeperClient(client, { timeoutMs: 300 });
-    await eventually(async () => expect(await proxy.openConnections()).toBe(0), 10_000);
+    await eventually(async () => expect(await proxy.openConnections()).toBe(0), {
+      timeoutMs: 10_000,
+      intervalMs: 100,
+    });
   });
 
   it('reconnect stall: a reconnection the library would wait on for ever is reported', async () => {
@@ -109,7 +116,7 @@ describe('@fastpath/zookeeper-client workarounds, against a real ZooKeeper', () 
     try {
       proxy.freeze();
       proxy.dropAll(); // the library reconnects to a relay that never answers its handshake
-      await eventually(() => expect(stalled).toBe(1), 15_000);
+      await eventually(() => expect(stalled).toBe(1), { timeoutMs: 15_000, intervalMs: 100 });
       // The library itself is still waiting: only the watch noticed.
       expect(client.getState().name).not.toBe('SYNC_CONNECTED');
     } finally {
@@ -147,7 +154,7 @@ describe('@fastpath/zookeeper-client workarounds, against a real ZooKeeper', () 
       await zkCreate(admin, '/pwx'); // beside the path, not below it
       await zkCreate(admin, '/other');
       expect(await within(oneShot, 10_000, 'the one-shot watch')).toBe('NODE_CREATED');
-      await eventually(() => expect(events).toHaveLength(4), 10_000);
+      await eventually(() => expect(events).toHaveLength(4), { timeoutMs: 10_000, intervalMs: 100 });
       expect(events).toEqual([
         [ZK_EVENT_NODE_CREATED, '/pw/a'],
         [ZK_EVENT_NODE_CREATED, '/pw/a/b'],

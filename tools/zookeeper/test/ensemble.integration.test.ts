@@ -10,7 +10,8 @@ import {
   ZooKeeperOperationError,
   type ZooKeeperFixture,
 } from '@fastpath/zookeeper-fixture';
-import { eventually, isAlive } from './support.js';
+import { eventually } from '@fastpath/test-support';
+import { isAlive } from './support.js';
 
 jest.setTimeout(60_000);
 
@@ -55,14 +56,17 @@ describe('a three-node ZooKeeper ensemble', () => {
       expect(isAlive(oldPid)).toBe(false);
 
       // Writes fail while the survivors elect a leader; retry until one succeeds (bounded).
-      await eventually(async () => {
-        try {
-          await zkCreate(client, '/after', 'y');
-        } catch (err) {
-          // A create retried after a lost connection may already have been applied.
-          if (!(err instanceof ZooKeeperOperationError && err.zkName === 'NODE_EXISTS')) throw err;
-        }
-      }, 30_000);
+      await eventually(
+        async () => {
+          try {
+            await zkCreate(client, '/after', 'y');
+          } catch (err) {
+            // A create retried after a lost connection may already have been applied.
+            if (!(err instanceof ZooKeeperOperationError && err.zkName === 'NODE_EXISTS')) throw err;
+          }
+        },
+        { timeoutMs: 30_000, intervalMs: 100 },
+      );
       const newLeader = await zk.leader();
       expect(newLeader).not.toBe(oldLeader);
       expect((await zkGetData(client, '/before')).data.toString()).toBe('x');

@@ -1,21 +1,4 @@
-// Helpers shared by the integration tests: bounded waits on conditions, never fixed sleeps.
-
-/** Calls `fn` until it resolves, pausing `intervalMs` between failures; rethrows the last error after `timeoutMs`. */
-export async function eventually<T>(
-  fn: () => T | Promise<T>,
-  timeoutMs: number,
-  intervalMs = 100,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await fn();
-    } catch (err) {
-      if (Date.now() >= deadline) throw err;
-      await new Promise((resolve) => setTimeout(resolve, intervalMs));
-    }
-  }
-}
+// Helpers shared by the integration tests (bounded waits on a condition: `@fastpath/test-support`).
 
 /** Rejects when `promise` has not settled within `timeoutMs`. */
 export async function within<T>(promise: Promise<T>, timeoutMs: number, what: string): Promise<T> {

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { Redacted } from '@fastpath/core';
 import { Token } from '@fastpath/hadoop-common';
 import { KmsDelegationToken } from '../../src/index.js';
-import { opAcls } from './kms-behaviours.js';
+import { operationAcls } from '@fastpath/test-support';
 import { runFastpathKey, type ProcessResult } from './run-fastpath-key.js';
 
 /** One server for the whole suite, started with exactly these kms-acls.xml and kms-site.xml entries. */
@@ -31,7 +31,7 @@ export interface KeyShellTarget {
 // not GET (28); foo1 is there so that only the proxy-user rule can refuse client acting as foo1 (40).
 const USERS = ['alice', 'bob', 'admin', 'client', 'client1', 'creator', 'foo', 'bar', 'foo1'];
 const ACLS: Record<string, string> = {
-  ...opAcls((op) => (op === 'GET' ? USERS.filter((u) => u !== 'creator') : USERS).join(',')),
+  ...operationAcls((op) => (op === 'GET' ? USERS.filter((u) => u !== 'creator') : USERS).join(',')),
   // 31: key ACLs of the key `managed`, a whitelist, and defaults for every other key.
   'key.acl.managed.MANAGEMENT': 'alice',
   'key.acl.managed.READ': 'alice',

@@ -8,9 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeFile, rename } from 'node:fs/promises';
 import { ManualClock, Redacted } from '@fastpath/core';
-import { remoteExceptionOf } from '@fastpath/test-support';
+import { DEFAULT_KEY_ACLS, kmsAclsXml, operationAcls, remoteExceptionOf } from '@fastpath/test-support';
 import { Token } from '@fastpath/hadoop-common';
 import type { KmsServerOptions } from '@fastpath/kms-server';
+import type { TestZooKeeper } from '@fastpath/zookeeper-fixture/jest';
 import { KmsDelegationToken, KmsError } from '../../src/index.js';
 import type { EncryptedKeyVersion, KeyVersion } from '../../src/index.js';
 import { ctr } from './fake-kms-server.js';
@@ -57,7 +58,7 @@ export function fastpathBehaviourTarget(storeSite: () => Record<string, string>)
         options.reloadableAcls === true ? mkdtempSync(join(tmpdir(), 'kms-client-acls-')) : undefined;
       const serverOptions: KmsServerOptions = { site: { ...storeSite(), ...options.site } };
       if (configDir !== undefined) {
-        writeFileSync(join(configDir, 'kms-acls.xml'), aclXml(options.acls ?? {}));
+        writeFileSync(join(configDir, 'kms-acls.xml'), kmsAclsXml(options.acls ?? {}));
         serverOptions.configDir = configDir;
         serverOptions.site = { ...serverOptions.site, 'fastpath.kms.acls.reload.interval.ms': '20' };
       } else if (options.acls !== undefined) {
@@ -79,7 +80,7 @@ export function fastpathBehaviourTarget(storeSite: () => Record<string, string>)
         async setAcls(acls) {
           if (configDir === undefined) throw new Error('started without reloadableAcls');
           const file = join(configDir, 'kms-acls.xml');
-          await writeFile(`${file}.new`, aclXml(acls));
+          await writeFile(`${file}.new`, kmsAclsXml(acls));
           await rename(`${file}.new`, file);
         },
         async close() {
@@ -91,39 +92,12 @@ export function fastpathBehaviourTarget(storeSite: () => Record<string, string>)
   };
 }
 
-export const ALL_OPS = [
-  'CREATE',
-  'DELETE',
-  'ROLLOVER',
-  'GET',
-  'GET_KEYS',
-  'GET_METADATA',
-  'SET_KEY_MATERIAL',
-  'GENERATE_EEK',
-  'DECRYPT_EEK',
-];
-export const DEFAULT_KEY_ACLS = {
-  'default.key.acl.MANAGEMENT': '*',
-  'default.key.acl.GENERATE_EEK': '*',
-  'default.key.acl.DECRYPT_EEK': '*',
-  'default.key.acl.READ': '*',
-};
-export const opAcls = (value: (op: string) => string): Record<string, string> =>
-  Object.fromEntries(ALL_OPS.map((op) => [`hadoop.kms.acl.${op}`, value(op)]));
-const aclXml = (props: Record<string, string>): string =>
-  `<?xml version="1.0"?>\n<configuration>\n${Object.entries(props)
-    .map(([k, v]) => `  <property><name>${k}</name><value>${v}</value></property>`)
-    .join('\n')}\n</configuration>\n`;
-
 const ZK = 'hadoop.kms.authentication.zk-dt-secret-manager.';
-let zkPathSerial = 0;
-export const zkSite = (
-  connectString: string,
-  path = `kms-client-${process.pid}-${++zkPathSerial}`,
-): Record<string, string> => ({
+/** The site of a KMS whose token store is the ZooKeeper at `zk`, on a fresh working path. */
+export const zkSite = (zk: TestZooKeeper): Record<string, string> => ({
   [`${ZK}enable`]: 'true',
-  [`${ZK}zkConnectionString`]: connectString,
-  [`${ZK}znodeWorkingPath`]: path,
+  [`${ZK}zkConnectionString`]: zk.connectString,
+  [`${ZK}znodeWorkingPath`]: zk.uniquePath('kms-client'),
   [`${ZK}zkAuthType`]: 'none',
 });
 
@@ -297,7 +271,7 @@ export function defineKmsBehaviours(target: BehaviourTarget): void {
   });
 
   it('27: a user in no operation ACL gets 403 AuthorizationException on every call', async () => {
-    const kms = await start({ acls: { ...opAcls(() => 'client'), ...DEFAULT_KEY_ACLS } });
+    const kms = await start({ acls: { ...operationAcls(() => 'client'), ...DEFAULT_KEY_ACLS } });
     await kms.as('client').createKey('k');
     const nobody = kms.as('nobody');
     const material = Buffer.alloc(16, 1);
@@ -332,7 +306,9 @@ export function defineKmsBehaviours(target: BehaviourTarget): void {
       ROLLOVER: 'roller',
       SET_KEY_MATERIAL: 'setter',
     };
-    const kms = await start({ acls: { ...opAcls((op) => byOp[op] ?? 'reader'), ...DEFAULT_KEY_ACLS } });
+    const kms = await start({
+      acls: { ...operationAcls((op) => byOp[op] ?? 'reader'), ...DEFAULT_KEY_ACLS },
+    });
     const created = await kms.as('creator').createKey('k');
     expect(created).toMatchObject({ name: 'k', versionName: 'k@0', material: null });
     const rolled = await kms.as('roller').rollNewVersion('k');
@@ -349,14 +325,14 @@ export function defineKmsBehaviours(target: BehaviourTarget): void {
 
   it('29: after kms-acls.xml changes CREATE and GENERATE_EEK to foo, client is denied them without a restart', async () => {
     const kms = await start({
-      acls: { ...opAcls(() => 'client'), ...DEFAULT_KEY_ACLS },
+      acls: { ...operationAcls(() => 'client'), ...DEFAULT_KEY_ACLS },
       reloadableAcls: true,
     });
     const client = kms.as('client');
     await client.createKey('k');
     const eek = await client.generateEncryptedKey('k');
     await kms.setAcls({
-      ...opAcls((op) => (op === 'CREATE' || op === 'GENERATE_EEK' ? 'foo' : 'client')),
+      ...operationAcls((op) => (op === 'CREATE' || op === 'GENERATE_EEK' ? 'foo' : 'client')),
       ...DEFAULT_KEY_ACLS,
     });
     // The denial, not any error: a first attempt that ran before the reload created k2, and a
@@ -379,7 +355,7 @@ export function defineKmsBehaviours(target: BehaviourTarget): void {
 
   it('30: a blacklisted user in the DECRYPT_EEK ACL cannot decrypt; others can', async () => {
     const kms = await start({
-      acls: { ...opAcls(() => '*'), 'hadoop.kms.blacklist.DECRYPT_EEK': 'hdfs', ...DEFAULT_KEY_ACLS },
+      acls: { ...operationAcls(() => '*'), 'hadoop.kms.blacklist.DECRYPT_EEK': 'hdfs', ...DEFAULT_KEY_ACLS },
     });
     await kms.as('client').createKey('k');
     const eek = await kms.as('client').generateEncryptedKey('k');
@@ -396,7 +372,7 @@ export function defineKmsBehaviours(target: BehaviourTarget): void {
   it('31: key ACLs: per key, ALL, whitelist, and defaults only for keys without their own ACLs', async () => {
     const kms = await start({
       acls: {
-        ...opAcls(() => '*'),
+        ...operationAcls(() => '*'),
         'key.acl.managed.MANAGEMENT': 'alice',
         'key.acl.managed.READ': 'bob',
         'key.acl.all_access.ALL': 'carol',
@@ -483,7 +459,7 @@ export function defineKmsBehaviours(target: BehaviourTarget): void {
         'hadoop.kms.authentication.delegation-token.renew-interval.sec': '5',
       },
       // Only client may list keys: a call that succeeds with the token alone ran as client.
-      acls: { ...opAcls((op) => (op === 'GET_KEYS' ? 'client' : '*')), ...DEFAULT_KEY_ACLS },
+      acls: { ...operationAcls((op) => (op === 'GET_KEYS' ? 'client' : '*')), ...DEFAULT_KEY_ACLS },
     });
     await kms.as('client').createKey('k1');
     const token = await kms.as('client').getDelegationToken();
@@ -576,7 +552,7 @@ export function defineKmsBehaviours(target: BehaviourTarget): void {
       writeFileSync(secretFile, randomBytes(32).toString('hex'), { mode: 0o600 });
       const options: KmsServerOptions = {
         site: { 'hadoop.kms.authentication.signature.secret.file': secretFile },
-        acls: { ...opAcls((op) => (op === 'GET_KEYS' ? 'foo' : '*')), ...DEFAULT_KEY_ACLS },
+        acls: { ...operationAcls((op) => (op === 'GET_KEYS' ? 'foo' : '*')), ...DEFAULT_KEY_ACLS },
       };
       const kms1 = await start(options);
       const kms2 = await start(options);
@@ -610,7 +586,7 @@ export function defineKmsBehaviours(target: BehaviourTarget): void {
   it('40: proxy user client may act as foo and bar, not as foo1', async () => {
     const kms = await start({
       site: { 'hadoop.kms.proxyuser.client.users': 'foo,bar', 'hadoop.kms.proxyuser.client.hosts': '*' },
-      acls: { ...opAcls((op) => (op === 'GET_KEYS' ? 'foo' : '*')), ...DEFAULT_KEY_ACLS },
+      acls: { ...operationAcls((op) => (op === 'GET_KEYS' ? 'foo' : '*')), ...DEFAULT_KEY_ACLS },
     });
     const asFoo = kms.withAuth({ user: 'client', doAs: 'foo' });
     await asFoo.createKey('k1');

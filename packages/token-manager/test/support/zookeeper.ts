@@ -1,10 +1,8 @@
-import {
-  closeZooKeeperClient,
-  connectZooKeeper,
-  startZooKeeper,
-  type ZooKeeperFixture,
-} from '@fastpath/zookeeper-fixture';
-import type { Client } from 'node-zookeeper-client';
+import type {
+  TestZooKeeper,
+  TestZooKeeperClient,
+  UseZooKeeperOptions,
+} from '@fastpath/zookeeper-fixture/jest';
 import type { DelegationTokenSecretManagerOptions } from '../../src/index.js';
 import {
   RouterZkDelegationTokenSecretManager,
@@ -14,19 +12,12 @@ import {
 } from '../../src/zookeeper.js';
 
 /**
- * A ZooKeeper for token-manager tests: ticks of 250 ms so sessions may be as short as 500 ms
- * (tests of session loss stay quick), small heap.
+ * The ZooKeeper of token-manager tests (`useZooKeeper(TOKEN_MANAGER_ZOOKEEPER)`): ticks of 250 ms
+ * so sessions may be as short as 500 ms (tests of session loss stay quick), small heap.
  */
-export function startTestZooKeeper(nodes = 1): Promise<ZooKeeperFixture> {
-  return startZooKeeper({ nodes, tickTimeMs: 250, heapMb: 128, maxSessionTimeoutMs: 30_000 });
-}
-
-let nextPath = 0;
-
-/** A working path no other test uses. */
-export function uniqueWorkingPath(label = 'test'): string {
-  return `fastpath-${label}-${process.pid}-${++nextPath}`;
-}
+export const TOKEN_MANAGER_ZOOKEEPER: UseZooKeeperOptions = Object.freeze({
+  fixture: { tickTimeMs: 250, heapMb: 128, maxSessionTimeoutMs: 30_000 },
+});
 
 /** Settings that keep tests quick: short sessions, short operation bounds, no background timers. */
 export const QUICK_ZK_OPTIONS = Object.freeze({
@@ -36,16 +27,17 @@ export const QUICK_ZK_OPTIONS = Object.freeze({
   taskIntervalMs: 0,
 });
 
-/** Makes managers on one working path and stops them all at the end. */
+/** Makes managers on one fresh working path of `zk` and stops them all at the end. */
 export class ManagerPool {
   readonly managers: ZkDelegationTokenSecretManager[] = [];
   readonly warnings: unknown[] = [];
-  readonly #clients: Client[] = [];
+  readonly connectionString: string;
+  readonly workingPath: string;
 
-  constructor(
-    readonly connectionString: string,
-    readonly workingPath: string = uniqueWorkingPath(),
-  ) {}
+  constructor(readonly zk: TestZooKeeper) {
+    this.connectionString = zk.connectString;
+    this.workingPath = zk.uniquePath();
+  }
 
   options(
     options: Partial<ZkDelegationTokenSecretManagerOptions> = {},
@@ -77,15 +69,12 @@ export class ManagerPool {
     return m;
   }
 
-  /** A plain client for looking at the tree (closed with the pool). */
-  async client(): Promise<Client> {
-    const c = await connectZooKeeper(this.connectionString, { sessionTimeoutMs: 10_000 });
-    this.#clients.push(c);
-    return c;
+  /** A plain client for looking at the tree (closed after the test, by `useZooKeeper`). */
+  client(): Promise<TestZooKeeperClient> {
+    return this.zk.client({ sessionTimeoutMs: 10_000 });
   }
 
   async close(): Promise<void> {
     await Promise.all(this.managers.splice(0).map((m) => m.stop()));
-    await Promise.all(this.#clients.splice(0).map((c) => closeZooKeeperClient(c)));
   }
 }
