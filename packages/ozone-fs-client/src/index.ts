@@ -59,6 +59,7 @@ export type { DatanodeAddress } from './internal/pipeline.js';
 export {
   ChecksumMismatchError,
   DatanodeResultError,
+  MiniClusterError,
   OM_STATUS_ERRORS,
   OmStatusError,
   OzoneClosedError,
@@ -66,6 +67,7 @@ export {
   OzoneInvalidArgumentError,
   OzoneProtocolError,
   OzoneRpcError,
+  OzoneTlsConfigError,
   ReplicasExhaustedError,
   ShortCircuitError,
   ShortReadError,

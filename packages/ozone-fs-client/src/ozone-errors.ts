@@ -16,7 +16,12 @@ import { FastpathError } from '@fastpath/core';
  * ```
  */
 export class OzoneError extends FastpathError {
-  constructor(code: string, message: string, options: { cause?: unknown; retriable?: boolean } = {}) {
+  // Protected: a throw site names its family's subclass, which fixes the code and `retriable`.
+  protected constructor(
+    code: string,
+    message: string,
+    options: { cause?: unknown; retriable?: boolean } = {},
+  ) {
     super(code, message, options);
   }
 }
@@ -193,6 +198,24 @@ export class ReplicasExhaustedError extends OzoneError {
 export class OzoneInvalidArgumentError extends OzoneError {
   constructor(message: string) {
     super('ERR_OZONE_INVALID_ARGUMENT', message);
+  }
+}
+
+/** The client's TLS settings cannot be used (a CA file that cannot be read). Code `ERR_OZONE_TLS_CONFIG`. */
+export class OzoneTlsConfigError extends OzoneError {
+  constructor(message: string, cause?: unknown) {
+    super('ERR_OZONE_TLS_CONFIG', message, cause === undefined ? {} : { cause });
+  }
+}
+
+/**
+ * The embedded mini cluster (`@fastpath/ozone-fs-client/testing`) cannot start or do what a test
+ * asked: a bad datanode count, a socket path in the way, no openssl for its certificates. Code
+ * `ERR_OZONE_MINI_CLUSTER`.
+ */
+export class MiniClusterError extends OzoneError {
+  constructor(message: string, cause?: unknown) {
+    super('ERR_OZONE_MINI_CLUSTER', message, cause === undefined ? {} : { cause });
   }
 }
 

@@ -9,6 +9,7 @@ import {
   type HttpAnswerRow,
 } from './error-catalogue.js';
 import { checkBoundaries, type Violation } from './boundaries.js';
+import { bareFastpathErrors, type BareErrorSite } from './error-style.js';
 import { listSourceFiles, readImports } from './import-scanner.js';
 import { readWorkspace } from './workspace.js';
 
@@ -17,6 +18,8 @@ export interface RepositoryReport {
   catalogue: CatalogueDiff;
   /** Disagreements between the HTTP columns of docs/errors.md and kms-server's code table. */
   httpColumns: string[];
+  /** Errors constructed as `new FastpathError(` outside core (docs/errors.md: a subclass per code family). */
+  bareErrors: BareErrorSite[];
   filesScanned: number;
 }
 
@@ -45,6 +48,7 @@ export function checkRepository(root: string): RepositoryReport {
     violations,
     catalogue: compareCatalogue(root, productSources),
     httpColumns,
+    bareErrors: bareFastpathErrors(root, productSources),
     filesScanned: files.length,
   };
 }

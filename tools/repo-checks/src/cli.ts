@@ -1,4 +1,4 @@
-// `npm run check -w @fastpath/repo-checks [root]`: prints every boundary violation and catalogue gap.
+// `npm run check -w @fastpath/repo-checks [root]`: prints every boundary violation, catalogue gap and bare error.
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { checkRepository } from './check-repository.js';
@@ -21,10 +21,15 @@ for (const m of report.catalogue.missing)
 for (const s of report.catalogue.stale)
   console.log(`error-catalogue: ${s} is in docs/errors.md but no code throws it`);
 for (const h of report.httpColumns) console.log(`error-catalogue: ${h}`);
+for (const b of report.bareErrors)
+  console.log(
+    `error-style: ${b.file}:${b.line} constructs FastpathError itself; throw a subclass of its code family`,
+  );
 const problems =
   report.violations.length +
   report.catalogue.missing.length +
   report.catalogue.stale.length +
-  report.httpColumns.length;
+  report.httpColumns.length +
+  report.bareErrors.length;
 console.log(`${report.filesScanned} files scanned, ${problems} problem(s)`);
 process.exitCode = problems === 0 ? 0 : 1;

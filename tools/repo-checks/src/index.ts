@@ -3,3 +3,4 @@ export { readWorkspace, type WorkspacePackage } from './workspace.js';
 export { ALLOWED_PRODUCT_EDGES, checkBoundaries, findCycles, type Violation } from './boundaries.js';
 export { codesInCatalogue, codesInSources, compareCatalogue, type CatalogueDiff } from './error-catalogue.js';
 export { checkRepository, type RepositoryReport } from './check-repository.js';
+export { bareFastpathErrors, bareFastpathErrorsIn, type BareErrorSite } from './error-style.js';

@@ -20,6 +20,10 @@ describe('this repository', () => {
     expect(report.catalogue.stale).toEqual([]);
   });
 
+  it('throws no bare FastpathError outside core: every error is a subclass of its code family', () => {
+    expect(report.bareErrors.map((s) => `${s.file}:${s.line}`)).toEqual([]);
+  });
+
   it("states in docs/errors.md the HTTP status and retriable flag of kms-server's table", () => {
     expect(report.httpColumns).toEqual([]);
   });

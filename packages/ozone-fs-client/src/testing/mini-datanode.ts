@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ServerCredentials } from '@grpc/grpc-js';
 import { Server, type ServerDuplexStream } from '@grpc/grpc-js';
-import { OzoneError } from '../ozone-errors.js';
+import { MiniClusterError } from '../ozone-errors.js';
 import { rawMethod } from '../internal/grpc/raw-bytes.js';
 import { checksumTypeName, findChecksumMismatch } from '../internal/checksum.js';
 import { DATANODE_SEND_PATH } from '../internal/grpc/datanode-channel.js';
@@ -244,8 +244,7 @@ export class MiniDatanode {
       const buf = Buffer.alloc(length);
       const { bytesRead } = await fh.read(buf, 0, length, offsetInBlock);
       if (bytesRead !== length)
-        throw new OzoneError(
-          'ERR_OZONE_MINI_CLUSTER',
+        throw new MiniClusterError(
           `block ${containerId}/${localId} has no ${length} bytes at ${offsetInBlock}`,
         );
       for (let i = 0; i < length; i++) buf[i] = (buf[i] as number) ^ 0xff;

@@ -4,7 +4,7 @@
 import { closeSync, existsSync, lstatSync, openSync, unlinkSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { OzoneError } from '../ozone-errors.js';
+import { MiniClusterError } from '../ozone-errors.js';
 import {
   DATA_TRANSFER_MAGIC_CODE,
   decodeFrame,
@@ -78,13 +78,9 @@ export class MiniDomainSocketServer {
   ): Promise<MiniDomainSocketServer> {
     const load = loadUnixFd();
     if (!load.available)
-      throw new OzoneError(
-        'ERR_OZONE_MINI_CLUSTER',
-        `cannot serve short-circuit reads on ${path}: ${load.reason}`,
-      );
+      throw new MiniClusterError(`cannot serve short-circuit reads on ${path}: ${load.reason}`);
     if (existsSync(path)) {
-      if (!lstatSync(path).isSocket())
-        throw new OzoneError('ERR_OZONE_MINI_CLUSTER', `${path} exists and is not a socket`);
+      if (!lstatSync(path).isSocket()) throw new MiniClusterError(`${path} exists and is not a socket`);
       unlinkSync(path);
     }
     const server = createServer({ pauseOnConnect: false });

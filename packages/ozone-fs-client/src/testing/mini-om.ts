@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { sendUnaryData, ServerUnaryCall } from '@grpc/grpc-js';
-import { OzoneError } from '../ozone-errors.js';
+import { MiniClusterError } from '../ozone-errors.js';
 import { hdds, int64, om, toBigInt, toNumber, uint64, type hadoop } from '../internal/proto/wire.js';
 
 type StatusName = keyof typeof om.Status;
@@ -204,11 +204,7 @@ export class MiniOm {
   blockAt(volume: string, bucket: string, key: string, offsetInKey: number): Readonly<BlockRecord> {
     const k = this.#state.keys[keyPath(volume, bucket, key)];
     const block = k?.blocks.find((b) => offsetInKey >= b.offset && offsetInKey < b.offset + b.length);
-    if (!block)
-      throw new OzoneError(
-        'ERR_OZONE_MINI_CLUSTER',
-        `key ${volume}/${bucket}/${key} has no byte at ${offsetInKey}`,
-      );
+    if (!block) throw new MiniClusterError(`key ${volume}/${bucket}/${key} has no byte at ${offsetInKey}`);
     return block;
   }
 

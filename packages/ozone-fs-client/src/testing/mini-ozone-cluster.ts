@@ -3,7 +3,7 @@ import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Server, ServerCredentials } from '@grpc/grpc-js';
-import { OzoneError } from '../ozone-errors.js';
+import { MiniClusterError } from '../ozone-errors.js';
 import { rawMethod } from '../internal/grpc/raw-bytes.js';
 import { OM_SUBMIT_REQUEST_PATH } from '../internal/grpc/om-transport.js';
 import { MiniDatanode, type DatanodeCounters, type DatanodeFault } from './mini-datanode.js';
@@ -81,11 +81,7 @@ export class MiniOzoneCluster {
   datanode(which: number | string): MiniDatanode {
     const d =
       typeof which === 'number' ? this.datanodes[which] : this.datanodes.find((x) => x.uuid === which);
-    if (!d)
-      throw new OzoneError(
-        'ERR_OZONE_MINI_CLUSTER',
-        `no datanode ${which} in a cluster of ${this.datanodes.length}`,
-      );
+    if (!d) throw new MiniClusterError(`no datanode ${which} in a cluster of ${this.datanodes.length}`);
     return d;
   }
 
@@ -156,7 +152,7 @@ export class MiniOzoneCluster {
   ): Promise<string> {
     const block = this.om.blockAt(volume, bucket, key, offsetInKey);
     const uuid = block.datanodes[options.replica ?? 0];
-    if (!uuid) throw new OzoneError('ERR_OZONE_MINI_CLUSTER', `block has no replica ${options.replica ?? 0}`);
+    if (!uuid) throw new MiniClusterError(`block has no replica ${options.replica ?? 0}`);
     await this.datanode(uuid).corruptBlock(
       BigInt(block.containerId),
       BigInt(block.localId),
@@ -186,7 +182,7 @@ export async function startMiniOzoneCluster(
 ): Promise<MiniOzoneCluster> {
   const count = options.datanodes ?? DEFAULT_MINI_OZONE_CLUSTER_OPTIONS.datanodes;
   if (!Number.isInteger(count) || count < 1 || count > 64)
-    throw new OzoneError('ERR_OZONE_MINI_CLUSTER', `datanodes must be an integer from 1 to 64, got ${count}`);
+    throw new MiniClusterError(`datanodes must be an integer from 1 to 64, got ${count}`);
   const ownsDir = options.dir === undefined;
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'fastpath-mini-ozone-'));
   const started: MiniDatanode[] = [];

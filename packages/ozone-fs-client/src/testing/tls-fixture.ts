@@ -4,7 +4,7 @@ import { execFile } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { OzoneError } from '../ozone-errors.js';
+import { MiniClusterError } from '../ozone-errors.js';
 
 const run = promisify(execFile);
 
@@ -63,10 +63,9 @@ export async function createTlsFixture(dir: string): Promise<TlsFixture> {
       f('server.ext'),
     ]);
   } catch (cause) {
-    throw new OzoneError(
-      'ERR_OZONE_MINI_CLUSTER',
+    throw new MiniClusterError(
       `could not create TLS certificates with openssl (is it installed?): ${(cause as Error).message}`,
-      { cause },
+      cause,
     );
   }
   return {

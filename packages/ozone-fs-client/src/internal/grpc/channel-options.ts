@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { credentials, type ChannelCredentials, type ChannelOptions } from '@grpc/grpc-js';
-import { OzoneError } from '../../ozone-errors.js';
+import { OzoneTlsConfigError } from '../../ozone-errors.js';
 
 /** TLS settings of the client's channels. */
 export interface ClientTlsOptions {
@@ -16,10 +16,9 @@ export function channelCredentials(tls: ClientTlsOptions | undefined): ChannelCr
   try {
     ca = readFileSync(tls.caFile);
   } catch (cause) {
-    throw new OzoneError(
-      'ERR_OZONE_TLS_CONFIG',
+    throw new OzoneTlsConfigError(
       `cannot read the CA file ${tls.caFile}: ${(cause as Error).message}`,
-      { cause },
+      cause,
     );
   }
   return credentials.createSsl(ca);
