@@ -31,15 +31,14 @@ describe('eventually', () => {
       ),
     ).resolves.toBe(3);
     let tries = 0;
-    await expect(
-      eventually(
-        () => {
-          tries++;
-          expect(tries).toBe(-1);
-        },
-        { timeoutMs: 20, intervalMs: 5 },
-      ),
-    ).rejects.toThrow('expect(received).toBe(expected)');
+    const failure = await eventually(
+      () => {
+        throw new Error(`try ${++tries}`);
+      },
+      { timeoutMs: 20, intervalMs: 5 },
+    ).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(Error);
+    expect(failure).toHaveProperty('message', `try ${tries}`);
     expect(tries).toBeGreaterThan(1);
   });
 });
