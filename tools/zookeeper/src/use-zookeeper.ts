@@ -51,7 +51,10 @@ let nextPath = 0;
 
 /**
  * Starts a real ZooKeeper for the enclosing `describe` (or file) in `beforeAll` and stops it in
- * `afterAll`, closing every client it handed out.
+ * `afterAll`, closing every client it handed out. Jest runs the `afterAll` hooks of one scope in
+ * the order they were declared, so what uses the ZooKeeper (a server, a manager) is closed in an
+ * `afterEach`, in a nested `describe`'s `afterAll`, or by the test itself, not in an `afterAll`
+ * declared after this call (that one would run against a stopped server).
  *
  * @example
  * ```ts
