@@ -48,6 +48,20 @@ export {
 // Thrown by locateZooKeeper/startZooKeeper when there is no java; defined with the JVM helpers.
 export { JavaNotFoundError } from '@fastpath/jvm-fixture';
 export {
+  DEFAULT_DELAY_PROXY_OPTIONS,
+  startDelayProxy,
+  type DelayProxy,
+  type DelayProxyOptions,
+  type DelayProxyStats,
+} from './delay-proxy.js';
+export {
+  DEFAULT_DELAY_PROXY_PROCESS_OPTIONS,
+  startDelayProxyProcess,
+  type DelayProxyProcess,
+  type DelayProxyProcessOptions,
+} from './start-delay-proxy-process.js';
+export {
+  DelayProxyExitedError,
   FourLetterWordError,
   ZooKeeperExitedError,
   ZooKeeperFixtureStateError,

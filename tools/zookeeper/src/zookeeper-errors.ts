@@ -89,3 +89,21 @@ export class ZooKeeperFixtureStateError extends FastpathError {
     super('ERR_ZOOKEEPER_FIXTURE_STATE', message);
   }
 }
+
+/** The delay proxy's process exited before it listened, or before it answered. */
+export class DelayProxyExitedError extends FastpathError {
+  readonly exitCode: number | null;
+  readonly signal: string | null;
+  /** The last lines of the process's log, when it had one. */
+  readonly logTail: string;
+  constructor(exitCode: number | null, signal: string | null, logTail: string) {
+    super(
+      'ERR_ZOOKEEPER_DELAY_PROXY_EXITED',
+      `the delay proxy process exited (${signal === null ? `code ${String(exitCode)}` : `signal ${signal}`})` +
+        (logTail === '' ? '' : `; end of its log:\n${logTail}`),
+    );
+    this.exitCode = exitCode;
+    this.signal = signal;
+    this.logTail = logTail;
+  }
+}
