@@ -1,4 +1,5 @@
 import type { KmsHttpSettings } from './kms-http-settings.js';
+import { kmsPasses, type ZooKeeperSetup } from './kms-passes.js';
 import type { KmsVersion } from './kms-versions.js';
 
 // What a case costs beyond its warm-up and measured window, from the case logs of full runs on
@@ -19,13 +20,23 @@ export const BASELINE_CASE_OVERHEAD_MS = 6000;
  */
 export const ZOOKEEPER_WARMUP_TYPICAL_MS = 15_000;
 
-/** The expected length of one KMS case of `version`. */
-export function kmsCaseMs(s: KmsHttpSettings, version: KmsVersion): number {
-  const zookeeper = Math.min(s.zkWarmupMs, ZOOKEEPER_WARMUP_TYPICAL_MS);
+/** An ensemble's two more JVMs and their election, on top of a standalone server's start. */
+export const ENSEMBLE_EXTRA_MS = 4000;
+/** The delay proxy's Node process (tsx) in front of ZooKeeper. */
+export const DELAY_PROXY_EXTRA_MS = 1500;
+
+const STANDALONE: ZooKeeperSetup = Object.freeze({ topology: 'standalone', delayMs: null });
+
+/** The expected length of one KMS case of `version` against `zookeeper` (default: standalone, no proxy). */
+export function kmsCaseMs(s: KmsHttpSettings, version: KmsVersion, zookeeper = STANDALONE): number {
+  const warmup = Math.min(s.zkWarmupMs, ZOOKEEPER_WARMUP_TYPICAL_MS);
   const windows = s.warmupMs + s.measureMs;
+  const start =
+    (zookeeper.topology === 'ensemble' ? ENSEMBLE_EXTRA_MS : 0) +
+    (zookeeper.delayMs !== null ? DELAY_PROXY_EXTRA_MS : 0);
   return version === 'hadoop'
-    ? zookeeper + s.jvmWarmupMs + windows + HADOOP_CASE_OVERHEAD_MS
-    : zookeeper + windows + FASTPATH_CASE_OVERHEAD_MS;
+    ? start + warmup + s.jvmWarmupMs + windows + HADOOP_CASE_OVERHEAD_MS
+    : start + warmup + windows + FASTPATH_CASE_OVERHEAD_MS;
 }
 
 /** The expected length of one measurement of the trivial route. */
@@ -33,8 +44,21 @@ export function baselineCaseMs(s: KmsHttpSettings): number {
   return s.warmupMs + s.measureMs + BASELINE_CASE_OVERHEAD_MS;
 }
 
-/** The whole scenario: every repetition's cases of every mix and version, and its baseline. */
+/**
+ * The whole scenario: every repetition's cases of every pass (the matrix, the quorum pass, the
+ * sweep's delays) of every mix and version, and its baseline.
+ */
 export function estimateKmsHttpMs(s: KmsHttpSettings): number {
-  const perMix = s.versions.reduce((n, v) => n + kmsCaseMs(s, v), 0);
-  return s.reps * (s.mixes.length * perMix + (s.baseline ? baselineCaseMs(s) : 0));
+  const perRep = kmsPasses(s).reduce(
+    (n, pass) =>
+      n + pass.mixes.length * pass.versions.reduce((m, v) => m + kmsCaseMs(s, v, pass.zookeeper), 0),
+    0,
+  );
+  return s.reps * (perRep + (s.baseline ? baselineCaseMs(s) : 0));
+}
+
+/** Cases of the whole scenario, the trivial route's included. */
+export function kmsHttpCases(s: KmsHttpSettings): number {
+  const perRep = kmsPasses(s).reduce((n, pass) => n + pass.mixes.length * pass.versions.length, 0);
+  return s.reps * (perRep + (s.baseline ? 1 : 0));
 }

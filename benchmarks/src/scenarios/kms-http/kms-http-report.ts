@@ -17,6 +17,7 @@ import { estimatedCreationUs } from './cpu-per-request.js';
 import { EVENT_LOOP_METHOD } from './event-loop-probe.js';
 import type { KmsHttpSettings } from './kms-http-settings.js';
 import { KMS_VERSIONS, type KmsVersion } from './kms-versions.js';
+import { zookeeperGoals, zookeeperReportSections, zookeeperRowsOf } from './kms-zookeeper-report.js';
 import type { KmsCaseResult } from './run-kms-case.js';
 
 /** One measurement of the trivial Fastify route. */
@@ -40,13 +41,19 @@ interface Goal {
 
 const withRange = (s: Summary | undefined): string => (s ? formatSiWithRange(s.median, s.min, s.max) : '—');
 
-/** The report: the source's two tables, the goals, server-side figures, and two charts. */
+/**
+ * The report: the source's two tables, the goals, server-side figures, and two charts; the quorum
+ * table and the latency sweep, when the run had them, in sections of their own.
+ */
 export async function kmsHttpReport(
   ctx: ScenarioContext<KmsHttpSettings>,
-  results: readonly KmsCaseResult[],
+  allResults: readonly KmsCaseResult[],
   baselines: readonly BaselineRun[],
 ): Promise<{ markdown: string; summary: string }> {
   const s = ctx.flags;
+  // The headline matrix: standalone ZooKeeper, no injected delay.
+  const results = allResults.filter((r) => r.part === 'matrix');
+  const zookeeperSections = zookeeperReportSections(allResults);
   const rows = aggregateCases(
     results.map(figures),
     s.mixes.map((m) => m.label),
@@ -168,7 +175,10 @@ export async function kmsHttpReport(
   );
 
   const cpuTable = cpuPerRequestTable(s, rows, results, baselines);
-  const goals = evaluateGoals(rows, baselines);
+  const goals = [
+    ...(results.length > 0 ? evaluateGoals(rows, baselines) : []),
+    ...zookeeperGoals(zookeeperRowsOf(allResults)),
+  ];
   const goalsTable = markdownTable(
     ['goal', { header: 'measured', align: 'right' }, 'met'],
     goals.map((g) => [g.goal, g.measured, g.met === null ? 'not measured' : g.met ? 'yes' : '**no**']),
@@ -217,7 +227,7 @@ export async function kmsHttpReport(
     }),
   );
 
-  const markdown = [
+  const headline = [
     '### Median total successful requests/s (min-max over repetitions)',
     '',
     throughputTable,
@@ -238,34 +248,47 @@ export async function kmsHttpReport(
     '',
     baselineLine,
     '',
+  ];
+  const markdown = [
+    ...(results.length > 0
+      ? headline
+      : ['The matrix ran on the ensemble (`--zookeeper ensemble`): its figures are the quorum table.', '']),
+    zookeeperSections,
     '### Goals',
     '',
     goalsTable,
     '',
-    '### CPU per request (medians over repetitions, min-max)',
-    '',
-    cpuTable,
-    '',
-    'CPU of each process tree (user + system, from /proc) over the measured window, read by the load generator at ' +
-      "the window's boundaries, divided by the requests completed in it. At 100:0 every request is a verification; " +
-      "at the other mixes the creation's server cost is estimated from the mix, pricing each verification at the " +
-      "same version's 100:0 figure. ZooKeeper's figure is all of its CPU in the window (sessions, GC and " +
-      'compilation included) over the successful creations: at a low creation rate its background dominates.',
-    '',
-    zookeeperWarmupNote(results),
-    '',
-    '### Server side (medians over repetitions)',
-    '',
-    serverTable,
-    '',
-    `Event loop: ${EVENT_LOOP_METHOD}; the busiest server process (a cluster's primary idles).`,
-    '',
+    ...(results.length > 0
+      ? [
+          '### CPU per request (medians over repetitions, min-max)',
+          '',
+          cpuTable,
+          '',
+          'CPU of each process tree (user + system, from /proc) over the measured window, read by the load generator at ' +
+            "the window's boundaries, divided by the requests completed in it. At 100:0 every request is a verification; " +
+            "at the other mixes the creation's server cost is estimated from the mix, pricing each verification at the " +
+            "same version's 100:0 figure. ZooKeeper's figure is all of its CPU in the window (sessions, GC and " +
+            'compilation included) over the successful creations: at a low creation rate its background dominates.',
+          '',
+          zookeeperWarmupNote(results),
+          '',
+          '### Server side (medians over repetitions)',
+          '',
+          serverTable,
+          '',
+          `Event loop: ${EVENT_LOOP_METHOD}; the busiest server process (a cluster's primary idles).`,
+          '',
+        ]
+      : []),
     '**Read first:** the Ratio column at 90:10: how much of its throughput the server keeps when a tenth of the ' +
       'requests create tokens. Then verify p99 of original against fixed. Closed loop: these are capacities at 32 ' +
       'requests in flight, not latencies at a matched arrival rate. ZooKeeper, the server and the load generator ' +
       'share the machine, so every creation also costs CPU in ZooKeeper.',
   ].join('\n');
-  return { markdown, summary: [throughputTable, '', goalsTable].join('\n') };
+  return {
+    markdown,
+    summary: [...(results.length > 0 ? [throughputTable, ''] : []), zookeeperSections, goalsTable].join('\n'),
+  };
 }
 
 const CPU_COLUMNS = [

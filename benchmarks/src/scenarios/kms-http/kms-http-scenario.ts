@@ -6,11 +6,12 @@ import { BenchmarkCheckError, startChild, type Scenario, type ScenarioContext } 
 import { aggregateCases, figures } from './aggregate-cases.js';
 import { cpuPerRequest } from './cpu-per-request.js';
 import { EVENT_LOOP_PROBE_MODULE, eventLoopProbeEnv, readEventLoopWindow } from './event-loop-probe.js';
-import { baselineCaseMs, kmsCaseMs } from './kms-http-estimate.js';
+import { baselineCaseMs, estimateKmsHttpMs, kmsCaseMs } from './kms-http-estimate.js';
 import { kmsHttpReport, type BaselineRun } from './kms-http-report.js';
 import { KMS_HTTP_FLAGS, parseKmsHttpFlags, type KmsHttpSettings } from './kms-http-settings.js';
-import { versionOrder, type KmsVersion } from './kms-versions.js';
+import { versionOrder } from './kms-versions.js';
 import type { LoadInput, LoadOutput } from './load-generator-main.js';
+import { caseId, comparisonKey, kmsPasses, type KmsPass } from './kms-passes.js';
 import { runKmsCase, type KmsCaseResult } from './run-kms-case.js';
 
 /**
@@ -30,59 +31,72 @@ export const kmsHttpScenario: Scenario<KmsHttpSettings> = {
     "(in `all`, or `--versions hadoop,...`) is Apache Hadoop's own KMSWebServer with its ZooKeeper token store " +
     'and the same sequence batch, warmed up first at the case mix for --jvm-warmup. Fresh processes and data ' +
     'for every case, ZooKeeper warmed first (the same for every version, on a scratch path deleted before the ' +
-    'server starts); original/fixed order alternates across repetitions.',
+    'server starts); original/fixed order alternates across repetitions. `--zookeeper ensemble` runs the matrix ' +
+    'on a 3-node ensemble (the quorum table); `--quorum-mixes` adds an ensemble pass after a standalone matrix and ' +
+    '`--zk-delay-ms` a latency sweep at 90:10 through a delay proxy in its own process (both in `all`).',
   flags: KMS_HTTP_FLAGS,
   parseFlags: (args, { quick, all }) => parseKmsHttpFlags(args, quick, all),
   async run(ctx) {
     const s = ctx.flags;
     ctx.results.writeConfig({ scenario: 'kms-http', quick: ctx.quick, settings: s });
     // The same plan as the all-report's estimate (kms-http-estimate.ts), case by case.
-    const caseMsOf = (version: KmsVersion): number => kmsCaseMs(s, version);
-    const caseMs = baselineCaseMs(s);
-    const perRepMs = s.versions.reduce((n, v) => n + caseMsOf(v), 0) * s.mixes.length;
-    ctx.progress.begin('kms-http', s.reps * (perRepMs + (s.baseline ? caseMs : 0)));
+    const baselineMs = baselineCaseMs(s);
+    const passes = kmsPasses(s);
+    ctx.progress.begin('kms-http', estimateKmsHttpMs(s));
     const results: KmsCaseResult[] = [];
     const baselines: BaselineRun[] = [];
     for (let rep = 0; rep < s.reps; rep++) {
       if (s.baseline) {
         ctx.progress.setDetail(`rep ${rep + 1}/${s.reps} · trivial Fastify route`);
         baselines.push(await runBaseline(ctx, rep));
-        ctx.progress.advance(caseMs);
+        ctx.progress.advance(baselineMs);
       }
-      for (const mix of s.mixes) {
-        for (const version of versionOrder(rep, s.versions)) {
-          if (ctx.signal.aborted) throw new Error('interrupted');
-          ctx.progress.setDetail(`rep ${rep + 1}/${s.reps} · ${mix.label} · ${version}`);
-          const result = await runKmsCase(ctx, version, mix, rep);
-          results.push(result);
-          const errors = result.window.counted.verify.errors + result.window.counted.create.errors;
-          ctx.results.writeCase(`${mix.verify}-${mix.create}-${version}-rep${rep}`, result);
-          ctx.results.recordComparison(`${mix.label}/${version}/rep${rep}`, {
-            version,
-            mix: mix.label,
-            rep,
-            requestsPerSec: result.window.throughput,
-            verifyPerSec: result.window.throughputByOp.verify,
-            createPerSec: result.window.throughputByOp.create,
-            verifyP99Ms: result.latency.verify.p99Ms,
-            createP99Ms: result.latency.create.count > 0 ? result.latency.create.p99Ms : null,
-            serverUsPerRequest: result.cpu.serverUsPerRequest,
-            serverUsPerVerification: result.cpu.serverUsPerVerification,
-            zookeeperUsPerCreation: result.cpu.zookeeperUsPerCreation,
-            generatorUsPerRequest: result.cpu.generatorUsPerRequest,
-            serverEventLoopP99Ms: result.server.eventLoopDelayP99Ms,
-            errors,
-          });
-          const us = (x: number | null): string => (x === null ? '—' : x.toFixed(0));
-          ctx.note(
-            `${mix.label} ${version} rep ${rep + 1}: ${Math.round(result.window.throughput)} req/s, verify p99 ${result.latency.verify.p99Ms.toFixed(2)} ms, ` +
-              `server ${us(result.cpu.serverUsPerRequest)} µs/request, errors ${errors}`,
-          );
-          ctx.progress.advance(caseMsOf(version));
+      for (const pass of passes) {
+        const where = passLabel(pass);
+        for (const mix of pass.mixes) {
+          for (const version of versionOrder(rep, pass.versions)) {
+            if (ctx.signal.aborted) throw new Error('interrupted');
+            ctx.progress.setDetail(`rep ${rep + 1}/${s.reps} · ${where}${mix.label} · ${version}`);
+            const result = await runKmsCase(ctx, version, mix, rep, pass);
+            results.push(result);
+            const errors = result.window.counted.verify.errors + result.window.counted.create.errors;
+            ctx.results.writeCase(caseId(pass, mix, version, rep), result);
+            ctx.results.recordComparison(comparisonKey(pass, mix, version, rep), {
+              version,
+              mix: mix.label,
+              rep,
+              zookeeper: pass.zookeeper.topology,
+              zkDelayMs: pass.zookeeper.delayMs,
+              requestsPerSec: result.window.throughput,
+              verifyPerSec: result.window.throughputByOp.verify,
+              createPerSec: result.window.throughputByOp.create,
+              verifyP99Ms: result.latency.verify.p99Ms,
+              createP99Ms: result.latency.create.count > 0 ? result.latency.create.p99Ms : null,
+              serverUsPerRequest: result.cpu.serverUsPerRequest,
+              serverUsPerVerification: result.cpu.serverUsPerVerification,
+              zookeeperUsPerCreation: result.cpu.zookeeperUsPerCreation,
+              generatorUsPerRequest: result.cpu.generatorUsPerRequest,
+              serverEventLoopP99Ms: result.server.eventLoopDelayP99Ms,
+              proxyCpuPercentOfOneCore: result.zookeeperSetup.proxy?.cpuPercentOfOneCore ?? null,
+              errors,
+            });
+            const us = (x: number | null): string => (x === null ? '—' : x.toFixed(0));
+            ctx.note(
+              `${where}${mix.label} ${version} rep ${rep + 1}: ${Math.round(result.window.throughput)} req/s, verify p99 ${result.latency.verify.p99Ms.toFixed(2)} ms, ` +
+                `server ${us(result.cpu.serverUsPerRequest)} µs/request, errors ${errors}`,
+            );
+            ctx.progress.advance(kmsCaseMs(s, version, pass.zookeeper));
+          }
         }
       }
       // The comparison JSON also carries the per-mix medians so far, so a crashed run keeps them.
-      ctx.results.recordComparison('medians', medianEntries(results, s));
+      ctx.results.recordComparison(
+        'medians',
+        medianEntries(
+          results.filter((r) => r.part === passes[0]?.part),
+          s,
+        ),
+      );
     }
     ctx.progress.end();
     const errors = results.reduce(
@@ -100,6 +114,12 @@ export const kmsHttpScenario: Scenario<KmsHttpSettings> = {
     return report;
   },
 };
+
+/** A prefix for the progress line and notes naming a case's extra part. */
+function passLabel(pass: KmsPass): string {
+  if (pass.zookeeper.delayMs !== null) return `sweep ${pass.zookeeper.delayMs} ms · `;
+  return pass.zookeeper.topology === 'ensemble' ? 'ensemble · ' : '';
+}
 
 /** Per mix: median requests/s of each version and the ratios, as `<dir>/comparison.json` promises. */
 function medianEntries(results: readonly KmsCaseResult[], s: KmsHttpSettings): Record<string, unknown> {

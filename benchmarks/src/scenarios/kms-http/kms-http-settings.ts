@@ -2,6 +2,11 @@ import { integerFlag, listFlag, parseScenarioFlags } from '../../harness/index.j
 import { mixesFlag, secondsFlagMs } from '../../harness/mixed-load/mixed-load-flags.js';
 import { DEFAULT_MIXES, type OperationMix } from '../../harness/mixed-load/operation-mix.js';
 import { ALL_VERSIONS, DEFAULT_VERSIONS, type KmsVersion } from './kms-versions.js';
+import {
+  KMS_ZOOKEEPER_FLAGS,
+  parseKmsZooKeeperFlags,
+  type KmsZooKeeperSettings,
+} from './kms-zookeeper-settings.js';
 
 export interface KmsHttpSettings {
   warmupMs: number;
@@ -27,22 +32,25 @@ export interface KmsHttpSettings {
   /** Also measure the trivial Fastify route (this machine's ceiling) once per repetition. */
   baseline: boolean;
   requestTimeoutMs: number;
+  /** The matrix's ZooKeeper, the quorum pass and the latency sweep (kms-zookeeper-settings.ts). */
+  zookeeper: KmsZooKeeperSettings;
 }
 
 /** The source document's setting: 5 s warm-up, 15 s measured, 3 repetitions, 32 in flight. */
-export const DEFAULT_KMS_HTTP_SETTINGS: Readonly<Omit<KmsHttpSettings, 'mixes'>> = Object.freeze({
-  warmupMs: 5000,
-  measureMs: 15000,
-  reps: 3,
-  concurrency: 32,
-  workers: 1,
-  versions: [...DEFAULT_VERSIONS],
-  jvmWarmupMs: 20_000,
-  zkWarmupMs: 20_000,
-  seqNumBatchSize: 100,
-  baseline: true,
-  requestTimeoutMs: 30_000,
-});
+export const DEFAULT_KMS_HTTP_SETTINGS: Readonly<Omit<KmsHttpSettings, 'mixes' | 'zookeeper'>> =
+  Object.freeze({
+    warmupMs: 5000,
+    measureMs: 15000,
+    reps: 3,
+    concurrency: 32,
+    workers: 1,
+    versions: [...DEFAULT_VERSIONS],
+    jvmWarmupMs: 20_000,
+    zkWarmupMs: 20_000,
+    seqNumBatchSize: 100,
+    baseline: true,
+    requestTimeoutMs: 30_000,
+  });
 
 const QUICK = Object.freeze({
   warmupMs: 1000,
@@ -90,6 +98,7 @@ export const KMS_HTTP_FLAGS = {
     description: 'sequence-number batch size, every version (default 100)',
   },
   'no-baseline': { type: 'boolean', description: 'skip the trivial Fastify route measurement' },
+  ...KMS_ZOOKEEPER_FLAGS,
 } as const;
 
 /** Parses the scenario's flags; `all`: it runs as part of `benchmarks:all`, which adds Hadoop's KMS. */
@@ -122,5 +131,6 @@ export function parseKmsHttpFlags(args: readonly string[], quick: boolean, all =
     }),
     baseline: !flags['no-baseline'],
     requestTimeoutMs: base.requestTimeoutMs,
+    zookeeper: parseKmsZooKeeperFlags(name, flags, all, quick),
   };
 }

@@ -9,11 +9,13 @@ import {
   type RatioSummary,
   type Summary,
 } from '../../harness/index.js';
-import { aggregateCases, type CaseFigures } from './aggregate-cases.js';
-import { estimateKmsHttpMs } from './kms-http-estimate.js';
+import { aggregateCases, type CaseFigures, type MixComparison } from './aggregate-cases.js';
+import { estimateKmsHttpMs, kmsHttpCases } from './kms-http-estimate.js';
 import { evaluateGoals, type BaselineRun } from './kms-http-report.js';
 import type { KmsHttpSettings } from './kms-http-settings.js';
 import { KMS_VERSIONS, type KmsVersion } from './kms-versions.js';
+import { ENSEMBLE_NODES } from './kms-zookeeper-settings.js';
+import { delayRow, zookeeperGoals, zookeeperRows, type ZooKeeperRows } from './kms-zookeeper-report.js';
 
 const SOURCE_LABEL = 'fixed / original';
 const isVersion = (v: string | null): v is KmsVersion => v !== null && Object.hasOwn(KMS_VERSIONS, v);
@@ -22,37 +24,66 @@ const ranged = (r: RatioSummary | null): RangedValue | null =>
 const withRange = (s: Summary | undefined): string => (s ? formatSiWithRange(s.median, s.min, s.max) : '—');
 const ratioCell = (r: RatioSummary | null): string => (r ? formatRatioWithRange(r.ratio, r.min, r.max) : '—');
 
+/** A case's figures from its comparison entry; none when the entry lacks them. */
+function caseFigures(entry: Parameters<typeof stringField>[0], mix: string, rep: number): CaseFigures[] {
+  const version = stringField(entry, 'version');
+  const throughput = numberField(entry, 'requestsPerSec');
+  const verifyP99Ms = numberField(entry, 'verifyP99Ms');
+  if (!isVersion(version) || throughput === null || verifyP99Ms === null) return [];
+  return [
+    {
+      version,
+      mix,
+      rep,
+      throughput,
+      verifyP99Ms,
+      createP99Ms: numberField(entry, 'createP99Ms'),
+      errors: numberField(entry, 'errors') ?? 0,
+      serverUsPerRequest: numberField(entry, 'serverUsPerRequest'),
+      zookeeperUsPerCreation: numberField(entry, 'zookeeperUsPerCreation'),
+      generatorUsPerRequest: numberField(entry, 'generatorUsPerRequest'),
+    },
+  ];
+}
+
+/** One line each for the quorum table and the sweep, which the combined report has no table for. */
+function zookeeperNotes(zk: ZooKeeperRows): string[] {
+  const ratios = (rows: readonly MixComparison[]): string =>
+    rows.map((r) => `${r.mix} ${ratioCell(r.fixedOverOriginal)}`).join(', ');
+  return [
+    ...(zk.quorum.length > 0
+      ? [
+          `Quorum (${ENSEMBLE_NODES}-node ZooKeeper ensemble), fixed/original: ${ratios(zk.quorum)}; the table is in the scenario's report.`,
+        ]
+      : []),
+    ...(zk.sweep.length > 0
+      ? [
+          `ZooKeeper-latency sweep (one-way delay through a proxy process), fixed/original: ${ratios(zk.sweep)}; the table, with the proxy's CPU, is in the scenario's report.`,
+        ]
+      : []),
+  ];
+}
+
 /** The end-to-end KMS scenario in the combined report, against HADOOP-20045's table. */
 export const kmsHttpSummary: ScenarioSummary<KmsHttpSettings> = {
   source: HADOOP_20045_TABLE,
   // Hadoop's KMS (in `all` by default) puts Hadoop's version in the report's machine table.
   uses: (s) => (s.versions.includes('hadoop') ? ['java', 'zookeeper', 'hadoop'] : ['java', 'zookeeper']),
-  cases: (s) => s.reps * (s.mixes.length * s.versions.length + (s.baseline ? 1 : 0)),
-  // As the scenario plans its progress: per version its case overhead (ZooKeeper's warm-up,
-  // Hadoop's JVM start and warm-up), calibrated from full runs.
+  cases: kmsHttpCases,
+  // As the scenario plans its progress: per case its overhead (ZooKeeper's start and warm-up, an
+  // ensemble's or a delay proxy's start, Hadoop's JVM start and warm-up), every pass included.
   estimateMs: estimateKmsHttpMs,
   read(folder) {
-    const cases: CaseFigures[] = entriesMatching(folder, /^(\d+:\d+)\/([a-z-]+)\/rep(\d+)$/).flatMap(
-      ({ match, entry }) => {
-        const version = stringField(entry, 'version');
-        const throughput = numberField(entry, 'requestsPerSec');
-        const verifyP99Ms = numberField(entry, 'verifyP99Ms');
-        if (!isVersion(version) || throughput === null || verifyP99Ms === null) return [];
-        return [
-          {
-            version,
-            mix: match[1]!,
-            rep: Number(match[3]),
-            throughput,
-            verifyP99Ms,
-            createP99Ms: numberField(entry, 'createP99Ms'),
-            errors: numberField(entry, 'errors') ?? 0,
-            serverUsPerRequest: numberField(entry, 'serverUsPerRequest'),
-            zookeeperUsPerCreation: numberField(entry, 'zookeeperUsPerCreation'),
-            generatorUsPerRequest: numberField(entry, 'generatorUsPerRequest'),
-          },
-        ];
-      },
+    const cases = entriesMatching(folder, /^(\d+:\d+)\/([a-z-]+)\/rep(\d+)$/).flatMap(({ match, entry }) =>
+      caseFigures(entry, match[1]!, Number(match[3])),
+    );
+    const zk = zookeeperRows(
+      entriesMatching(folder, /^quorum\/(\d+:\d+)\/([a-z-]+)\/rep(\d+)$/).flatMap(({ match, entry }) =>
+        caseFigures(entry, match[1]!, Number(match[3])),
+      ),
+      entriesMatching(folder, /^sweep-([\d.]+)ms\/(\d+:\d+)\/([a-z-]+)\/rep(\d+)$/).flatMap(
+        ({ match, entry }) => caseFigures(entry, delayRow(Number(match[1])), Number(match[4])),
+      ),
     );
     const mixes = [...new Set(cases.map((c) => c.mix))];
     const rows = aggregateCases(cases, mixes);
@@ -118,14 +149,17 @@ export const kmsHttpSummary: ScenarioSummary<KmsHttpSettings> = {
       headline: headline
         ? { ...headline, label: `${SOURCE_LABEL} at ${headline.row}`, better: 'higher' }
         : null,
-      goals: evaluateGoals(rows, baselines).map((g) => ({
-        goal: g.goal,
-        target: '',
-        measured: g.measured,
-        met: g.met,
-      })),
+      goals: [...(cases.length > 0 ? evaluateGoals(rows, baselines) : []), ...zookeeperGoals(zk)].map(
+        (g) => ({
+          goal: g.goal,
+          target: '',
+          measured: g.measured,
+          met: g.met,
+        }),
+      ),
       notes: [
-        `Errors in the measured windows: ${errors}. The source ran Hadoop's KMS in a JVM on a larger machine; here a fastpath KMS${hadoop ? " (and, in its own cases, Apache Hadoop's KMS)" : ''}, ZooKeeper and the load generator share 2 cores.`,
+        ...zookeeperNotes(zk),
+        `Errors in the measured windows: ${errors + [...zk.quorum, ...zk.sweep].reduce((n, r) => n + r.errors, 0)}. The source ran Hadoop's KMS in a JVM on a larger machine; here a fastpath KMS${hadoop ? " (and, in its own cases, Apache Hadoop's KMS)" : ''}, ZooKeeper and the load generator share 2 cores.`,
         // Runs before CPU was read per request have none: no line of dashes.
         ...(trivialCpu.length > 0 || rows.some((r) => Object.keys(r.serverUsPerRequest).length > 0)
           ? [

@@ -1,17 +1,14 @@
 import { LatencyRecorder, type LatencySummary } from '@fastpath/core';
-import {
-  closeZooKeeperClient,
-  connectZooKeeper,
-  startZooKeeper,
-  zkGetChildren,
-} from '@fastpath/zookeeper-fixture';
+import { closeZooKeeperClient, connectZooKeeper, zkGetChildren } from '@fastpath/zookeeper-fixture';
 import { BenchmarkCheckError, startChild, type ScenarioContext } from '../../harness/index.js';
 import type { WindowSummary } from '../../harness/mixed-load/goodput-window.js';
 import type { OperationMix } from '../../harness/mixed-load/operation-mix.js';
 import type { CaseServer, ServerFigures } from './case-server.js';
+import { startCaseZooKeeper, type CaseZooKeeperRecord } from './case-zookeeper.js';
 import { startFastpathCaseServer } from './fastpath-case-server.js';
 import { startHadoopCaseServer } from './hadoop-case-server.js';
 import type { KmsHttpSettings } from './kms-http-settings.js';
+import { caseId, type KmsPass } from './kms-passes.js';
 import { KMS_VERSIONS, type KmsVersion } from './kms-versions.js';
 import type { LoadInput, LoadOutput } from './load-generator-main.js';
 import { cpuPerRequest, type CpuPerRequest } from './cpu-per-request.js';
@@ -62,11 +59,15 @@ export interface KmsCaseResult {
   /** CPU per request of the server, ZooKeeper and the load generator, over the measured window. */
   cpu: CpuPerRequest & { windowCpu: LoadOutput['windowCpu'] };
   zookeeper: Record<string, number | string>;
+  /** The report part, and the ZooKeeper the case ran against (topology, proxy and their CPU). */
+  part: KmsPass['part'];
+  zookeeperSetup: CaseZooKeeperRecord;
   generatorEventLoopP99Ms: number;
 }
 
 /**
- * Runs one case from nothing: a fresh standalone ZooKeeper, a fresh KMS of the given version
+ * Runs one case from nothing: a fresh ZooKeeper as the pass says (standalone, a 3-node ensemble,
+ * or standalone behind the delay proxy), a fresh KMS of the given version
  * (fastpath-kms process or Hadoop's KMS JVM), the checks, a separate load-generator process, and
  * the bookkeeping. Everything is stopped before it returns, whatever happens.
  */
@@ -75,14 +76,15 @@ export async function runKmsCase(
   version: KmsVersion,
   mix: OperationMix,
   rep: number,
+  pass: KmsPass,
 ): Promise<KmsCaseResult> {
   const s = ctx.flags;
-  const id = `${mix.verify}-${mix.create}-${version}-rep${rep}`;
+  const id = caseId(pass, mix, version, rep);
   const v = KMS_VERSIONS[version];
-  await using zk = await startZooKeeper();
-  const zookeeperPids = zk.nodes.flatMap((n) => (n.pid === undefined ? [] : [n.pid]));
+  await using zk = await startCaseZooKeeper(ctx, pass.zookeeper, id);
+  const zookeeperPids = zk.fixture.nodes.flatMap((n) => (n.pid === undefined ? [] : [n.pid]));
   // Before the server exists, so the KMS starts on an empty tree and every version gets the same.
-  const zookeeperWarmup = await warmZooKeeper(zk.connectString, zookeeperPids, {
+  const zookeeperWarmup = await warmZooKeeper(zk.fixture.connectString, zookeeperPids, {
     ...DEFAULT_ZOOKEEPER_WARMUP_OPTIONS,
     maxDurationMs: s.zkWarmupMs,
   });
@@ -132,7 +134,11 @@ export async function runKmsCase(
           creator: BENCH_USER,
           requestTimeoutMs: s.requestTimeoutMs,
           watch: {
-            cpu: { server: [kms.pid], zookeeper: zookeeperPids },
+            cpu: {
+              server: [kms.pid],
+              zookeeper: zookeeperPids,
+              ...(zk.proxyPid === undefined ? {} : { proxy: [zk.proxyPid] }),
+            },
             probeDirs: kms.eventLoopProbeDir === null ? [] : [kms.eventLoopProbeDir],
           },
         },
@@ -158,6 +164,7 @@ export async function runKmsCase(
     const measured = await load(s.warmupMs, s.measureMs, 0);
     const cpu = cpuPerRequest(measured.window, measured.windowCpu);
     const figures = await measurement.finish();
+    const zookeeperSetup = await zk.record(measured.windowCpu);
     const dtNodesAfter = (await zkGetChildren(admin, TOKENS_ROOT)).filter((n) => n.startsWith('DT_')).length;
     // The token count check: every creation the generator saw succeed is a znode, no more, no less.
     if (dtNodesAfter - dtNodesBefore !== measured.createdTotal) {
@@ -193,6 +200,8 @@ export async function runKmsCase(
       },
       cpu: { ...cpu, windowCpu: measured.windowCpu },
       zookeeper: await zk.mntr(),
+      part: pass.part,
+      zookeeperSetup,
       generatorEventLoopP99Ms: measured.generatorEventLoopP99Ms,
     };
   } finally {
