@@ -1,3 +1,4 @@
+import { crc32 as zlibCrc32 } from 'node:zlib';
 import { computeChecksumBoundaries, computeChecksums, findChecksumMismatch, checksumOf } from './checksum.js';
 
 const CHECK = Buffer.from('123456789');
@@ -35,6 +36,38 @@ describe('findChecksumMismatch', () => {
     const bad = Buffer.from(data);
     bad[45] = 0;
     expect(findChecksumMismatch('CRC32C', 20, stored, bad, 0)?.window).toBe(2);
+  });
+
+  it('checks CRC32 and CRC32C windows of any length and alignment, as zlib computes CRC32', () => {
+    const bytes = Buffer.from(Array.from({ length: 5000 }, (_, i) => (i * 131 + 7) & 0xff));
+    for (const [offset, length] of [
+      [0, 0],
+      [1, 1],
+      [3, 17],
+      [7, 4096],
+      [5, 4993],
+    ] as const) {
+      // A Uint8Array view at an odd offset of a larger buffer, as datanode answers arrive.
+      const view = new Uint8Array(bytes.buffer, bytes.byteOffset + offset, length);
+      const reference = Buffer.alloc(4);
+      reference.writeUInt32BE(zlibCrc32(view) >>> 0, 0);
+      expect(checksumOf('CRC32', view)).toEqual(reference);
+      for (const type of ['CRC32', 'CRC32C'] as const) {
+        const sums = computeChecksums(type, 1024, view);
+        expect(findChecksumMismatch(type, 1024, sums, view, 0)).toBeUndefined();
+        if (length === 0) continue;
+        const flipped = Buffer.from(view);
+        flipped[length - 1] ^= 1;
+        expect(findChecksumMismatch(type, 1024, sums, flipped, 0)?.window).toBe(
+          Math.floor((length - 1) / 1024),
+        );
+      }
+    }
+  });
+
+  it('treats a stored CRC of the wrong length as a mismatch', () => {
+    const short = stored.map((s, i) => (i === 1 ? s.subarray(0, 3) : s));
+    expect(findChecksumMismatch('CRC32C', 20, short, data, 0)?.window).toBe(1);
   });
 
   it('refuses data with more windows than stored checksums', () => {
