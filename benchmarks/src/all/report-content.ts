@@ -4,6 +4,7 @@ import path from 'node:path';
 import { formatClock, formatRatio, formatRatioWithRange } from '../harness/index.js';
 import { machineTable } from './machine-info.js';
 import type { ReportChart, ReportLink, RunReport, ScenarioSection } from './run-report.js';
+import type { ScenarioRunRecord } from './run-manifest.js';
 import type { FigureTable, GoalResult, RatioFigure } from './scenario-summary.js';
 
 export type ReportBlock =
@@ -45,6 +46,14 @@ function statusText(s: ScenarioSection): string {
   return `${s.record.status}${took}`;
 }
 
+/** The 1-minute load average at the scenario's start and end, e.g. `1.9 → 18.4`. */
+export function loadText(record: ScenarioRunRecord): string {
+  const start = record.loadAverage?.start[0];
+  if (start === undefined) return '—';
+  const end = record.loadAverage?.end?.[0];
+  return end === undefined ? start.toFixed(1) : `${start.toFixed(1)} → ${end.toFixed(1)}`;
+}
+
 function summaryTable(report: RunReport): FigureTable {
   const compared = report.compared;
   const columns: FigureTable['columns'] = [
@@ -56,6 +65,7 @@ function summaryTable(report: RunReport): FigureTable {
     { header: 'source', align: 'right' },
     { header: 'ours ÷ source', align: 'right' },
     { header: 'goals' },
+    { header: 'load (1 min) start → end', align: 'right' },
   ];
   if (compared) {
     columns.push({ header: 'older run (min–max)', align: 'right' }, { header: 'vs older run' });
@@ -71,6 +81,7 @@ function summaryTable(report: RunReport): FigureTable {
       ratio(h?.source),
       h ? ratio(ratioOfRatios(h)) : '—',
       s.figures ? goalsMet(s.figures.goals) : (s.figuresMissing ?? '—'),
+      loadText(s.record),
     ];
     if (compared) {
       const c = compared.headlines.get(s.record.name);
@@ -81,7 +92,7 @@ function summaryTable(report: RunReport): FigureTable {
   });
   return {
     caption:
-      'One row per scenario: its headline ratio (median, with the range of its rounds), the source document’s, and how many of its goals this run met.',
+      'One row per scenario: its headline ratio (median, with the range of its rounds), the source document’s, how many of its goals this run met, and the machine’s load average when it started and ended (2 cores: above 2, other work shared them).',
     columns,
     rows,
   };

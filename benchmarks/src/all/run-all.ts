@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
+import { loadavg } from 'node:os';
 import path from 'node:path';
 import {
   BenchmarkInputError,
@@ -230,6 +231,7 @@ export async function runAll(argv: readonly string[], options: RunAllOptions): P
       record.status = 'running';
       const startedAt = now();
       record.startedAt = startedAt.toISOString();
+      record.loadAverage = { start: loadavg(), end: null };
       writeManifest(runDir, manifest);
       let scenarioState: ProgressState | undefined;
       const startedMs = performance.now();
@@ -271,6 +273,7 @@ export async function runAll(argv: readonly string[], options: RunAllOptions): P
       record.status = statusOf(outcome, results?.status, signal.aborted);
       record.exitCode = outcome.exitCode;
       record.tookMs = now().getTime() - startedAt.getTime();
+      record.loadAverage.end = loadavg();
       if (record.status !== 'complete') {
         const how = outcome.signal ? `killed by ${outcome.signal}` : `exit status ${outcome.exitCode}`;
         record.error = `${how}${results?.error ? `\n${results.error}` : ''}\n${outcome.stderrTail}`.trim();

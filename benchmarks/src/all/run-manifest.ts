@@ -18,6 +18,11 @@ export interface ScenarioRunRecord {
   command: string | null;
   startedAt: string | null;
   tookMs: number | null;
+  /**
+   * The machine's load averages (1 / 5 / 15 min) when the scenario started and ended: on a shared
+   * machine what else ran beside it. Absent in runs recorded before it existed.
+   */
+  loadAverage?: { start: number[]; end: number[] | null } | null;
   exitCode: number | null;
   /** Why it failed, in one paragraph (the end of its stderr, or the signal). */
   error: string | null;

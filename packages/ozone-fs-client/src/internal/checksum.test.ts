@@ -57,7 +57,7 @@ describe('findChecksumMismatch', () => {
         expect(findChecksumMismatch(type, 1024, sums, view, 0)).toBeUndefined();
         if (length === 0) continue;
         const flipped = Buffer.from(view);
-        flipped[length - 1] ^= 1;
+        flipped.writeUInt8(flipped.readUInt8(length - 1) ^ 1, length - 1);
         expect(findChecksumMismatch(type, 1024, sums, flipped, 0)?.window).toBe(
           Math.floor((length - 1) / 1024),
         );
