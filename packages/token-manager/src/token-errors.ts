@@ -75,15 +75,18 @@ export class AccessControlError extends FastpathError {
  * ```
  */
 export class TokenStoreError extends FastpathError {
+  /**
+   * The code and `retriable` of this class's errors. A subclass states its own here rather than
+   * passing them to the constructor, so that no throw site picks either.
+   */
+  protected static readonly family: { readonly code: string; readonly retriable: boolean } = {
+    code: 'ERR_TOKEN_STORE',
+    retriable: false,
+  };
   readonly zkCode: number | undefined;
-  constructor(
-    message: string,
-    options: { cause?: unknown; retriable?: boolean; zkCode?: number; code?: string } = {},
-  ) {
-    super(options.code ?? 'ERR_TOKEN_STORE', message, {
-      cause: options.cause,
-      retriable: options.retriable ?? false,
-    });
+  constructor(message: string, options: { cause?: unknown; zkCode?: number } = {}) {
+    const { code, retriable } = new.target.family;
+    super(code, message, { cause: options.cause, retriable });
     this.zkCode = options.zkCode;
   }
 }
@@ -106,9 +109,10 @@ export class TokenStoreError extends FastpathError {
  * ```
  */
 export class TokenStoreUnavailableError extends TokenStoreError {
+  protected static override readonly family = { code: 'ERR_TOKEN_STORE_UNAVAILABLE', retriable: true };
   readonly outcomeUnknown: boolean;
   constructor(message: string, options: { cause?: unknown; zkCode?: number; outcomeUnknown?: boolean } = {}) {
-    super(message, { ...options, retriable: true, code: 'ERR_TOKEN_STORE_UNAVAILABLE' });
+    super(message, options);
     this.outcomeUnknown = options.outcomeUnknown ?? false;
   }
 }
