@@ -10,6 +10,7 @@ import {
 } from './error-catalogue.js';
 import { checkBoundaries, type Violation } from './boundaries.js';
 import { bareFastpathErrors, type BareErrorSite } from './error-style.js';
+import { checkRetriableColumn } from './error-retriable.js';
 import { listSourceFiles, readImports } from './import-scanner.js';
 import { readWorkspace } from './workspace.js';
 
@@ -20,6 +21,8 @@ export interface RepositoryReport {
   httpColumns: string[];
   /** Errors constructed as `new FastpathError(` outside core (docs/errors.md: a subclass per code family). */
   bareErrors: BareErrorSite[];
+  /** Error classes whose `super(...)` says another `retriable` than docs/errors.md's column. */
+  retriableColumn: string[];
   filesScanned: number;
 }
 
@@ -49,6 +52,7 @@ export function checkRepository(root: string): RepositoryReport {
     catalogue: compareCatalogue(root, productSources),
     httpColumns,
     bareErrors: bareFastpathErrors(root, productSources),
+    retriableColumn: checkRetriableColumn(root, productSources),
     filesScanned: files.length,
   };
 }

@@ -25,11 +25,13 @@ for (const b of report.bareErrors)
   console.log(
     `error-style: ${b.file}:${b.line} constructs FastpathError itself; throw a subclass of its code family`,
   );
+for (const r of report.retriableColumn) console.log(`error-catalogue: ${r}`);
 const problems =
   report.violations.length +
   report.catalogue.missing.length +
   report.catalogue.stale.length +
   report.httpColumns.length +
-  report.bareErrors.length;
+  report.bareErrors.length +
+  report.retriableColumn.length;
 console.log(`${report.filesScanned} files scanned, ${problems} problem(s)`);
 process.exitCode = problems === 0 ? 0 : 1;

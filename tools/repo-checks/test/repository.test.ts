@@ -27,4 +27,8 @@ describe('this repository', () => {
   it("states in docs/errors.md the HTTP status and retriable flag of kms-server's table", () => {
     expect(report.httpColumns).toEqual([]);
   });
+
+  it('states in docs/errors.md the retriable flag every error class gives its code', () => {
+    expect(report.retriableColumn).toEqual([]);
+  });
 });
