@@ -15,12 +15,5 @@ export function failed(answer: HadoopClientAnswer | undefined): Extract<HadoopCl
   return answer;
 }
 
-/** Whether a process with this pid exists. */
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+// One copy of the process check, shared by every fixture's tests.
+export { isAlive } from '@fastpath/test-support';

@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { isAlive } from '@fastpath/test-support';
 import {
   compileJava,
   JavaCompileError,
@@ -26,15 +27,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await rm(scratch, { recursive: true, force: true });
 });
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe('javac and java', () => {
   it('compiles a source folder once and runs the class', async () => {

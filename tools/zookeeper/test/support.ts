@@ -18,13 +18,5 @@ export async function within<T>(promise: Promise<T>, timeoutMs: number, what: st
   }
 }
 
-/** Whether a process with this pid exists (signal 0 checks without sending anything). */
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ESRCH') return false;
-    throw err;
-  }
-}
+// One copy of the process check, shared by every fixture's tests.
+export { isAlive } from '@fastpath/test-support';
