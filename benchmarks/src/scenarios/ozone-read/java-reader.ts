@@ -24,6 +24,9 @@ import type { ReadCluster } from './read-cluster.js';
 import { readPositions, readerSeed } from './read-offsets.js';
 import { expectedWidenedBytes } from './widening.js';
 
+/** Heap of the Java reader beyond the files' expected content. */
+const JAVA_READER_HEADROOM_MB = 2048;
+
 export interface JavaReader extends AsyncDisposable {
   /** For the report: what ran and how. */
   readonly description: string;
@@ -60,8 +63,11 @@ export async function startJavaReader(
     outDir: ctx.results.path('java-classes'),
     classpath: jars.classpath.split(':'),
   });
-  // The expected content of every file is held in the heap, as fastpath's reader holds it.
-  const heapMb = 512 + Math.ceil((s.files * s.fileSizeBytes) / 1048576);
+  // The expected content of every file is held in the heap, as fastpath's reader holds it. Beside
+  // it, Ozone's client holds each shared stream's chunk buffers and the gRPC messages of every
+  // read in flight: with 16 readers and 1 MiB checksum windows, 512 MiB of headroom ran out of
+  // heap (OutOfMemoryError inside the Ratis gRPC reader); 2 GiB does not.
+  const heapMb = JAVA_READER_HEADROOM_MB + Math.ceil((s.files * s.fileSizeBytes) / 1048576);
   const args = [
     `-Xmx${heapMb}m`,
     `-Dlog4j.configuration=file:${jars.log4jConfig}`,
