@@ -60,10 +60,33 @@ export interface HttpAnswerRow {
  */
 export function httpColumnsInCatalogue(markdown: string): Map<string, HttpAnswerRow> {
   const rows = new Map<string, HttpAnswerRow>();
-  let columns: { http: number; retriable: number } | undefined;
+  for (const { code, cell } of catalogueRows(markdown)) {
+    const http = cell((h) => h.startsWith('HTTP'));
+    if (http === undefined) continue;
+    const status = /^(\d{3})\b/.exec(http)?.[1];
+    const retriable = cell((h) => h === 'retriable');
+    rows.set(code, {
+      status: status === undefined ? undefined : Number(status),
+      retriable: retriable === 'yes' ? true : retriable === 'no' ? false : undefined,
+    });
+  }
+  return rows;
+}
+
+/** One code's row of a docs/errors.md table; `cell` finds a cell by its column's header. */
+export interface CatalogueRow {
+  code: string;
+  /** The cell under the first header `header` accepts; undefined when the table has no such column. */
+  cell: (header: (name: string) => boolean) => string | undefined;
+}
+
+/** Every row of every table of docs/errors.md whose first column is the code (`` `ERR_…` ``). */
+export function catalogueRows(markdown: string): CatalogueRow[] {
+  const rows: CatalogueRow[] = [];
+  let headers: string[] | undefined;
   for (const line of markdown.split('\n')) {
     if (!line.startsWith('|')) {
-      columns = undefined;
+      headers = undefined;
       continue;
     }
     const cells = line
@@ -71,17 +94,18 @@ export function httpColumnsInCatalogue(markdown: string): Map<string, HttpAnswer
       .slice(1, -1)
       .map((c) => c.trim());
     if (cells[0] === 'code') {
-      const http = cells.findIndex((c) => c.startsWith('HTTP'));
-      columns = http === -1 ? undefined : { http, retriable: cells.indexOf('retriable') };
+      headers = cells;
       continue;
     }
     const code = /^`(ERR_[A-Z0-9_]+)`$/.exec(cells[0] ?? '')?.[1];
-    if (columns === undefined || code === undefined) continue;
-    const status = /^(\d{3})\b/.exec(cells[columns.http] ?? '')?.[1];
-    const retriable = cells[columns.retriable];
-    rows.set(code, {
-      status: status === undefined ? undefined : Number(status),
-      retriable: retriable === 'yes' ? true : retriable === 'no' ? false : undefined,
+    if (headers === undefined || code === undefined) continue;
+    const tableHeaders = headers;
+    rows.push({
+      code,
+      cell: (header) => {
+        const at = tableHeaders.findIndex(header);
+        return at === -1 ? undefined : cells[at];
+      },
     });
   }
   return rows;

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { catalogueRows } from './error-catalogue.js';
 
 // An error class fixes its code and `retriable` in its `super(...)` call (docs/errors.md); the
 // retriable column of docs/errors.md says the same of every code. This reads both sides.
@@ -63,24 +64,9 @@ export function retriableSitesIn(file: string, text: string): RetriableSite[] {
 /** The retriable column of every table of docs/errors.md that has one: code → yes (true) / no (false). */
 export function retriableColumnOf(markdown: string): Map<string, boolean> {
   const rows = new Map<string, boolean>();
-  let column: number | undefined;
-  for (const line of markdown.split('\n')) {
-    if (!line.startsWith('|')) {
-      column = undefined;
-      continue;
-    }
-    const cells = line
-      .split('|')
-      .slice(1, -1)
-      .map((c) => c.trim());
-    if (cells[0] === 'code') {
-      const at = cells.indexOf('retriable');
-      column = at === -1 ? undefined : at;
-      continue;
-    }
-    const code = /^`(ERR_[A-Z0-9_]+)`$/.exec(cells[0] ?? '')?.[1];
-    const value = column === undefined ? undefined : cells[column];
-    if (code !== undefined && (value === 'yes' || value === 'no')) rows.set(code, value === 'yes');
+  for (const { code, cell } of catalogueRows(markdown)) {
+    const value = cell((h) => h === 'retriable');
+    if (value === 'yes' || value === 'no') rows.set(code, value === 'yes');
   }
   return rows;
 }
