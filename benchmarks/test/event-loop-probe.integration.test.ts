@@ -13,9 +13,10 @@ import {
 const PROBE = path.resolve('src/scenarios/kms-http/event-loop-probe.mjs');
 // A process whose loop blocks for 30 ms (wall clock) every 100 ms: every block delays a tick by
 // at least ~29 ms beyond the resolution and keeps the loop busy about a third of the time,
-// however fast or loaded the machine is.
+// however fast or loaded the machine is. It reports each block, so the test waits for blocks,
+// not for a time.
 const BLOCKING =
-  'setInterval(() => { const end = Date.now() + 30; while (Date.now() < end); }, 100); process.send?.("up");';
+  'setInterval(() => { const end = Date.now() + 30; while (Date.now() < end); process.send?.("block"); }, 100); process.send?.("up");';
 
 async function until(check: () => boolean, what: string): Promise<void> {
   for (let i = 0; i < 600; i++) {
@@ -36,11 +37,17 @@ describe('the event-loop probe loaded into a Node process through NODE_OPTIONS',
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     try {
+      let blocks = 0;
+      child.on('message', (m) => {
+        if (m === 'block') blocks++;
+      });
       const pid = child.pid!;
       await until(() => probedPids(dir).includes(pid), 'the ready file');
       child.kill('SIGUSR2');
       await until(() => existsSync(path.join(dir, `${pid}-1.json`)), 'the first snapshot');
-      await sleep(1500);
+      // A window that holds several blocks of the loop.
+      const blocksAtFirst = blocks;
+      await until(() => blocks >= blocksAtFirst + 10, 'ten blocks of the loop after the first snapshot');
       child.kill('SIGUSR2');
       await until(() => existsSync(path.join(dir, `${pid}-2.json`)), 'the second snapshot');
       expect(child.exitCode).toBeNull(); // the signal did not end it
