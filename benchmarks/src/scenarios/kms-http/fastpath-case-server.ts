@@ -10,12 +10,13 @@ import { checkBuildInfo } from './kms-preflight.js';
 import type { FastpathVersionSettings } from './kms-versions.js';
 import { histogramMean, parsePrometheusText, total } from './prometheus-text.js';
 
-/** A fastpath-kms process of version `v` on the case's ZooKeeper. */
+/** A fastpath-kms process of version `v` on the case's ZooKeeper, run from the package built in `packageDir`. */
 export async function startFastpathCaseServer(
   ctx: ScenarioContext<KmsHttpSettings>,
   v: FastpathVersionSettings,
   connectString: string,
   id: string,
+  packageDir: string,
 ): Promise<CaseServer> {
   const s = ctx.flags;
   const args = [
@@ -32,11 +33,15 @@ export async function startFastpathCaseServer(
     '-D',
     `fastpath.kms.token.persist.coalescing=${v.persistCoalescing}`,
   ];
-  ctx.results.recordCommand(`fastpath-kms ${args.join(' ')}`, `KMS server, case ${id}`);
+  ctx.results.recordCommand(
+    `node ${packageDir}/dist/cli-main.js ${args.join(' ')}`,
+    `KMS server (fastpath-kms), case ${id}`,
+  );
   // The event-loop probe is loaded into the server from outside (NODE_OPTIONS), so the server
   // measured is the one that ships; its snapshots land here and are read after the window.
   const loopDir = mkdtempSync(path.join(tmpdir(), 'fastpath-kms-loop-'));
   const kms = await startKmsProcess({
+    packageDir,
     args,
     env: {
       // Request logging is a diagnostic extra: pinned off, whatever the caller's environment says.

@@ -1,8 +1,15 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import path from 'node:path';
+import path, { dirname } from 'node:path';
 import { LatencyRecorder } from '@fastpath/core';
-import { BenchmarkCheckError, startChild, type Scenario, type ScenarioContext } from '../../harness/index.js';
+import {
+  BenchmarkCheckError,
+  startChild,
+  type Scenario,
+  type ScenarioContext,
+  type ScenarioReport,
+} from '../../harness/index.js';
+import { chooseBundleDir } from '../../harness/bundle-dir.js';
 import { aggregateCases, figures } from './aggregate-cases.js';
 import { cpuPerRequest } from './cpu-per-request.js';
 import { EVENT_LOOP_PROBE_MODULE, eventLoopProbeEnv, readEventLoopWindow } from './event-loop-probe.js';
@@ -12,6 +19,7 @@ import { KMS_HTTP_FLAGS, parseKmsHttpFlags, type KmsHttpSettings } from './kms-h
 import { versionOrder } from './kms-versions.js';
 import type { LoadInput, LoadOutput } from './load-generator-main.js';
 import { caseId, comparisonKey, kmsPasses, type KmsPass } from './kms-passes.js';
+import { buildKmsServerBundle, KMS_BUNDLE_NPM_DEPENDENCY } from './kms-server-bundle.js';
 import { runKmsCase, type KmsCaseResult } from './run-kms-case.js';
 
 /**
@@ -37,83 +45,102 @@ export const kmsHttpScenario: Scenario<KmsHttpSettings> = {
   flags: KMS_HTTP_FLAGS,
   parseFlags: (args, { quick, all }) => parseKmsHttpFlags(args, quick, all),
   async run(ctx) {
-    const s = ctx.flags;
-    ctx.results.writeConfig({ scenario: 'kms-http', quick: ctx.quick, settings: s });
-    // The same plan as the all-report's estimate (kms-http-estimate.ts), case by case.
-    const baselineMs = baselineCaseMs(s);
-    const passes = kmsPasses(s);
-    ctx.progress.begin('kms-http', estimateKmsHttpMs(s));
-    const results: KmsCaseResult[] = [];
-    const baselines: BaselineRun[] = [];
-    for (let rep = 0; rep < s.reps; rep++) {
-      if (s.baseline) {
-        ctx.progress.setDetail(`rep ${rep + 1}/${s.reps} · trivial Fastify route`);
-        baselines.push(await runBaseline(ctx, rep));
-        ctx.progress.advance(baselineMs);
-      }
-      for (const pass of passes) {
-        const where = passLabel(pass);
-        for (const mix of pass.mixes) {
-          for (const version of versionOrder(rep, pass.versions)) {
-            if (ctx.signal.aborted) throw new Error('interrupted');
-            ctx.progress.setDetail(`rep ${rep + 1}/${s.reps} · ${where}${mix.label} · ${version}`);
-            const result = await runKmsCase(ctx, version, mix, rep, pass);
-            results.push(result);
-            const errors = result.window.counted.verify.errors + result.window.counted.create.errors;
-            ctx.results.writeCase(caseId(pass, mix, version, rep), result);
-            ctx.results.recordComparison(comparisonKey(pass, mix, version, rep), {
-              version,
-              mix: mix.label,
-              rep,
-              zookeeper: pass.zookeeper.topology,
-              zkDelayMs: pass.zookeeper.delayMs,
-              requestsPerSec: result.window.throughput,
-              verifyPerSec: result.window.throughputByOp.verify,
-              createPerSec: result.window.throughputByOp.create,
-              verifyP99Ms: result.latency.verify.p99Ms,
-              createP99Ms: result.latency.create.count > 0 ? result.latency.create.p99Ms : null,
-              serverUsPerRequest: result.cpu.serverUsPerRequest,
-              serverUsPerVerification: result.cpu.serverUsPerVerification,
-              zookeeperUsPerCreation: result.cpu.zookeeperUsPerCreation,
-              generatorUsPerRequest: result.cpu.generatorUsPerRequest,
-              serverEventLoopP99Ms: result.server.eventLoopDelayP99Ms,
-              proxyCpuPercentOfOneCore: result.zookeeperSetup.proxy?.cpuPercentOfOneCore ?? null,
-              errors,
-            });
-            const us = (x: number | null): string => (x === null ? '—' : x.toFixed(0));
-            ctx.note(
-              `${where}${mix.label} ${version} rep ${rep + 1}: ${Math.round(result.window.throughput)} req/s, verify p99 ${result.latency.verify.p99Ms.toFixed(2)} ms, ` +
-                `server ${us(result.cpu.serverUsPerRequest)} µs/request, errors ${errors}`,
-            );
-            ctx.progress.advance(kmsCaseMs(s, version, pass.zookeeper));
-          }
-        }
-      }
-      // The comparison JSON also carries the per-mix medians so far, so a crashed run keeps them.
-      ctx.results.recordComparison(
-        'medians',
-        medianEntries(
-          results.filter((r) => r.part === passes[0]?.part),
-          s,
-        ),
-      );
-    }
-    ctx.progress.end();
-    const errors = results.reduce(
-      (n, r) => n + r.window.counted.verify.errors + r.window.counted.create.errors,
-      0,
+    const bundleDir = chooseBundleDir(
+      ctx.results.path('kms-server-bundle'),
+      dirname(ctx.sourcePath('.')),
+      'kms-http',
+      KMS_BUNDLE_NPM_DEPENDENCY,
     );
-    const report = await kmsHttpReport(ctx, results, baselines);
-    if (errors > 0) {
-      // Still write the report: the numbers are kept, and the failure says why they are suspect.
-      ctx.results.writeReport(report.markdown);
-      throw new BenchmarkCheckError(
-        `${errors} request(s) failed inside the measured windows; see the case files`,
-      );
+    try {
+      const kmsPackageDir = await buildKmsServerBundle(bundleDir.dir, ctx.sourcePath('.'));
+      ctx.log(`fastpath-kms bundled into ${kmsPackageDir}/dist/cli-main.js (run by node without a loader)`);
+      return await runKmsHttp(ctx, kmsPackageDir);
+    } finally {
+      bundleDir.remove();
     }
-    return report;
   },
 };
+
+async function runKmsHttp(
+  ctx: ScenarioContext<KmsHttpSettings>,
+  kmsPackageDir: string,
+): Promise<ScenarioReport> {
+  const s = ctx.flags;
+  ctx.results.writeConfig({ scenario: 'kms-http', quick: ctx.quick, settings: s });
+  // The same plan as the all-report's estimate (kms-http-estimate.ts), case by case.
+  const baselineMs = baselineCaseMs(s);
+  const passes = kmsPasses(s);
+  ctx.progress.begin('kms-http', estimateKmsHttpMs(s));
+  const results: KmsCaseResult[] = [];
+  const baselines: BaselineRun[] = [];
+  for (let rep = 0; rep < s.reps; rep++) {
+    if (s.baseline) {
+      ctx.progress.setDetail(`rep ${rep + 1}/${s.reps} · trivial Fastify route`);
+      baselines.push(await runBaseline(ctx, rep));
+      ctx.progress.advance(baselineMs);
+    }
+    for (const pass of passes) {
+      const where = passLabel(pass);
+      for (const mix of pass.mixes) {
+        for (const version of versionOrder(rep, pass.versions)) {
+          if (ctx.signal.aborted) throw new Error('interrupted');
+          ctx.progress.setDetail(`rep ${rep + 1}/${s.reps} · ${where}${mix.label} · ${version}`);
+          const result = await runKmsCase(ctx, version, mix, rep, pass, kmsPackageDir);
+          results.push(result);
+          const errors = result.window.counted.verify.errors + result.window.counted.create.errors;
+          ctx.results.writeCase(caseId(pass, mix, version, rep), result);
+          ctx.results.recordComparison(comparisonKey(pass, mix, version, rep), {
+            version,
+            mix: mix.label,
+            rep,
+            zookeeper: pass.zookeeper.topology,
+            zkDelayMs: pass.zookeeper.delayMs,
+            requestsPerSec: result.window.throughput,
+            verifyPerSec: result.window.throughputByOp.verify,
+            createPerSec: result.window.throughputByOp.create,
+            verifyP99Ms: result.latency.verify.p99Ms,
+            createP99Ms: result.latency.create.count > 0 ? result.latency.create.p99Ms : null,
+            serverUsPerRequest: result.cpu.serverUsPerRequest,
+            serverUsPerVerification: result.cpu.serverUsPerVerification,
+            zookeeperUsPerCreation: result.cpu.zookeeperUsPerCreation,
+            generatorUsPerRequest: result.cpu.generatorUsPerRequest,
+            serverEventLoopP99Ms: result.server.eventLoopDelayP99Ms,
+            proxyCpuPercentOfOneCore: result.zookeeperSetup.proxy?.cpuPercentOfOneCore ?? null,
+            errors,
+          });
+          const us = (x: number | null): string => (x === null ? '—' : x.toFixed(0));
+          ctx.note(
+            `${where}${mix.label} ${version} rep ${rep + 1}: ${Math.round(result.window.throughput)} req/s, verify p99 ${result.latency.verify.p99Ms.toFixed(2)} ms, ` +
+              `server ${us(result.cpu.serverUsPerRequest)} µs/request, errors ${errors}`,
+          );
+          ctx.progress.advance(kmsCaseMs(s, version, pass.zookeeper));
+        }
+      }
+    }
+    // The comparison JSON also carries the per-mix medians so far, so a crashed run keeps them.
+    ctx.results.recordComparison(
+      'medians',
+      medianEntries(
+        results.filter((r) => r.part === passes[0]?.part),
+        s,
+      ),
+    );
+  }
+  ctx.progress.end();
+  const errors = results.reduce(
+    (n, r) => n + r.window.counted.verify.errors + r.window.counted.create.errors,
+    0,
+  );
+  const report = await kmsHttpReport(ctx, results, baselines);
+  if (errors > 0) {
+    // Still write the report: the numbers are kept, and the failure says why they are suspect.
+    ctx.results.writeReport(report.markdown);
+    throw new BenchmarkCheckError(
+      `${errors} request(s) failed inside the measured windows; see the case files`,
+    );
+  }
+  return report;
+}
 
 /** A prefix for the progress line and notes naming a case's extra part. */
 function passLabel(pass: KmsPass): string {

@@ -77,6 +77,8 @@ export async function runKmsCase(
   mix: OperationMix,
   rep: number,
   pass: KmsPass,
+  /** fastpath-kms as built for the run (kms-server-bundle.ts). */
+  kmsPackageDir: string,
 ): Promise<KmsCaseResult> {
   const s = ctx.flags;
   const id = caseId(pass, mix, version, rep);
@@ -99,7 +101,7 @@ export async function runKmsCase(
   await using kms: CaseServer =
     v.server === 'hadoop'
       ? await startHadoopCaseServer(ctx, zk.connectString, id)
-      : await startFastpathCaseServer(ctx, v, zk.connectString, id);
+      : await startFastpathCaseServer(ctx, v, zk.connectString, id, kmsPackageDir);
   const admin = await connectZooKeeper(zk.connectString);
   try {
     await createBenchKey(kms.origin, BENCH_KEY);
