@@ -3,7 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eeksOf, keyVersionOf, metadataOf } from './support/kms-json.js';
 import { startTestKms, remote, type TestKms } from './support/test-kms.js';
-import { DEFAULT_KEY_ACLS, kmsAclsXml, operationAcls, waitFor } from '@fastpath/test-support';
+import {
+  DEFAULT_KEY_ACLS,
+  keyAclScenarioAcls,
+  kmsAclsXml,
+  operationAcls,
+  waitFor,
+} from '@fastpath/test-support';
 
 const material = Buffer.alloc(16, 1).toString('base64url');
 
@@ -172,17 +178,7 @@ describe('ACLs', () => {
 
   it('31: key ACLs: per-key, ALL, whitelist, defaults only for keys without their own ACLs, key.acl.name', async () => {
     kms = await startTestKms({
-      acls: {
-        ...operationAcls(() => '*'),
-        'key.acl.managed.MANAGEMENT': 'alice',
-        'key.acl.managed.READ': 'bob',
-        'key.acl.all_access.ALL': 'carol',
-        'key.acl.all_access.DECRYPT_EEK': 'dave',
-        'whitelist.key.acl.MANAGEMENT': 'admin',
-        'default.key.acl.MANAGEMENT': 'alice,carol',
-        'default.key.acl.READ': '*',
-        'default.key.acl.GENERATE_EEK': '*',
-      },
+      acls: keyAclScenarioAcls(),
     });
     const denyCreate = await kms.call('POST', '/kms/v1/keys', { user: 'bob', body: { name: 'managed' } });
     expect(denyCreate.statusCode).toBe(403);

@@ -2,5 +2,11 @@
 export { eventually, gate, isPending, waitFor, type WaitOptions } from './wait-for.js';
 export { expectError, type ExpectedError } from './expect-error.js';
 export { remoteExceptionOf, type RemoteExceptionBody } from './remote-exception.js';
-export { DEFAULT_KEY_ACLS, KMS_ACL_OPERATIONS, kmsAclsXml, operationAcls } from './kms-acls.js';
+export {
+  DEFAULT_KEY_ACLS,
+  keyAclScenarioAcls,
+  KMS_ACL_OPERATIONS,
+  kmsAclsXml,
+  operationAcls,
+} from './kms-acls.js';
 export { isAlive } from './process-alive.js';

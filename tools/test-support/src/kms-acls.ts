@@ -29,6 +29,26 @@ export const DEFAULT_KEY_ACLS: Readonly<Record<string, string>> = Object.freeze(
 });
 
 /**
+ * The key-ACL scenario (test 31 of the ACL list, run by kms-server's ACL test and by the client's
+ * behaviour suite against both servers): key `managed` with its own MANAGEMENT and READ ACLs, key
+ * `all_access` with ALL and a DECRYPT_EEK entry, a MANAGEMENT whitelist, and defaults that apply
+ * only to keys without ACLs of their own. Every operation ACL is open.
+ */
+export function keyAclScenarioAcls(): Record<string, string> {
+  return {
+    ...operationAcls(() => '*'),
+    'key.acl.managed.MANAGEMENT': 'alice',
+    'key.acl.managed.READ': 'bob',
+    'key.acl.all_access.ALL': 'carol',
+    'key.acl.all_access.DECRYPT_EEK': 'dave',
+    'whitelist.key.acl.MANAGEMENT': 'admin',
+    'default.key.acl.MANAGEMENT': 'alice,carol',
+    'default.key.acl.READ': '*',
+    'default.key.acl.GENERATE_EEK': '*',
+  };
+}
+
+/**
  * One `hadoop.kms.acl.<OP>` entry per operation, its value chosen by `value(op)`.
  *
  * @example

@@ -8,7 +8,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeFile, rename } from 'node:fs/promises';
 import { ManualClock, Redacted } from '@fastpath/core';
-import { DEFAULT_KEY_ACLS, kmsAclsXml, operationAcls, remoteExceptionOf } from '@fastpath/test-support';
+import {
+  DEFAULT_KEY_ACLS,
+  keyAclScenarioAcls,
+  kmsAclsXml,
+  operationAcls,
+  remoteExceptionOf,
+} from '@fastpath/test-support';
 import { Token } from '@fastpath/hadoop-common';
 import type { KmsServerOptions } from '@fastpath/kms-server';
 import type { TestZooKeeper } from '@fastpath/zookeeper-fixture/jest';
@@ -371,17 +377,7 @@ export function defineKmsBehaviours(target: BehaviourTarget): void {
 
   it('31: key ACLs: per key, ALL, whitelist, and defaults only for keys without their own ACLs', async () => {
     const kms = await start({
-      acls: {
-        ...operationAcls(() => '*'),
-        'key.acl.managed.MANAGEMENT': 'alice',
-        'key.acl.managed.READ': 'bob',
-        'key.acl.all_access.ALL': 'carol',
-        'key.acl.all_access.DECRYPT_EEK': 'dave',
-        'whitelist.key.acl.MANAGEMENT': 'admin',
-        'default.key.acl.MANAGEMENT': 'alice,carol',
-        'default.key.acl.READ': '*',
-        'default.key.acl.GENERATE_EEK': '*',
-      },
+      acls: keyAclScenarioAcls(),
     });
     const createDenied = await failure(kms.as('bob').createKey('managed'));
     expect(createDenied).toMatchObject({
