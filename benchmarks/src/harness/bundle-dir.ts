@@ -7,7 +7,20 @@
 import { mkdirSync, mkdtempSync, rmdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import type { Plugin } from 'esbuild';
+import type { BuildOptions, Plugin } from 'esbuild';
+
+/**
+ * What every bundle of a measured process is built with: one file for Node 20 from fastpath's
+ * TypeScript sources (the `development` condition), warnings shown; each adds its format, entry
+ * and which imports stay outside.
+ */
+export const NODE_BUNDLE_OPTIONS = Object.freeze({
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  conditions: ['development'],
+  logLevel: 'warning',
+} satisfies BuildOptions);
 
 /** esbuild: fastpath's own packages compiled into the bundle, every other bare import left to node_modules. */
 export const npmExternal: Plugin = {

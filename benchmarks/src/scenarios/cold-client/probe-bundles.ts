@@ -5,7 +5,12 @@
 // addon. Where they are built: harness/bundle-dir.ts.
 import { dirname } from 'node:path';
 import { build } from 'esbuild';
-import { chooseBundleDir, npmExternal, type BundleDir } from '../../harness/bundle-dir.js';
+import {
+  chooseBundleDir,
+  NODE_BUNDLE_OPTIONS,
+  npmExternal,
+  type BundleDir,
+} from '../../harness/bundle-dir.js';
 
 export interface ProbeBundles {
   modules: string;
@@ -24,12 +29,9 @@ export function chooseProbeBuildDir(resultsProbeDir: string, packageDir: string)
 
 export async function buildProbeBundles(sourceDir: string, outDir: string): Promise<ProbeBundles> {
   const common = {
-    bundle: true,
-    platform: 'node' as const,
+    ...NODE_BUNDLE_OPTIONS,
+    conditions: [...NODE_BUNDLE_OPTIONS.conditions],
     format: 'cjs' as const,
-    target: 'node20',
-    conditions: ['development'],
-    logLevel: 'warning' as const,
     absWorkingDir: dirname(sourceDir),
   };
   const out: ProbeBundles = {

@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
-import { npmExternal } from '../../harness/bundle-dir.js';
+import { NODE_BUNDLE_OPTIONS, npmExternal } from '../../harness/bundle-dir.js';
 
 /** An npm package the bundle loads from node_modules: resolving it shows a build folder works. */
 export const KMS_BUNDLE_NPM_DEPENDENCY = 'fastify';
@@ -25,19 +25,16 @@ export async function buildKmsServerBundle(dir: string, resolveFrom: string): Pr
   // Whatever folder it lands in, the bundle is read as an ES module.
   writeFileSync(join(dir, 'package.json'), '{ "type": "module", "private": true }\n');
   await build({
+    ...NODE_BUNDLE_OPTIONS,
+    conditions: [...NODE_BUNDLE_OPTIONS.conditions],
     entryPoints: [join(packageDir, 'src', 'cli-main.ts')],
     outfile: join(dir, 'dist', 'cli-main.js'),
-    bundle: true,
-    platform: 'node',
     // ESM: the entry awaits at top level. The CommonJS `require` of the dependencies that load
     // optional modules lazily needs a definition in an ES module.
     format: 'esm',
     banner: {
       js: "import { createRequire as __fastpathRequire } from 'node:module'; const require = __fastpathRequire(import.meta.url);",
     },
-    target: 'node20',
-    conditions: ['development'],
-    logLevel: 'warning',
     plugins: [npmExternal],
   });
   return dir;
