@@ -43,7 +43,8 @@ function killEverything(): void {
     }
   }
   liveChildren.clear();
-  for (const dir of liveDirs) rmSync(dir, { recursive: true, force: true });
+  // The children were only just sent SIGKILL: a write of theirs may still land (see the watchdog).
+  for (const dir of liveDirs) rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
   liveDirs.clear();
 }
 
@@ -68,8 +69,25 @@ export function forgetDirectory(dir: string): void {
 // A watchdog outlives a parent that dies without running exit handlers (SIGKILL, a signal with
 // no handler, a test runner that sandboxes `process`): it holds the read end of a pipe whose
 // write end only this process has, so EOF means the parent is gone. "done" means a clean release.
-const WATCHDOG_SCRIPT =
-  'read line; if [ "$line" != done ]; then kill -9 "$1" 2>/dev/null; [ -n "$2" ] && rm -rf "$2"; fi';
+// SIGKILL ends a process as each of its threads leaves the kernel, so a file creation or write in
+// flight (a JVM has hundreds of threads, RocksDB and Ratis among them) can land in the directory
+// after the kill, and one `rm -rf` then leaves it behind, not empty. The watchdog waits until the
+// process is gone (a zombie is: nothing may reap it once its parent died) for up to 10 s, then
+// deletes the directory again while anything still appears in it, for up to 5 s.
+const WATCHDOG_SCRIPT = [
+  'read line',
+  '[ "$line" = done ] && exit 0',
+  'kill -9 "$1" 2>/dev/null',
+  '[ -n "$2" ] || exit 0',
+  'n=0',
+  'while [ $n -lt 100 ]; do',
+  '  state=$(ps -o stat= -p "$1" 2>/dev/null) || break',
+  '  case "$state" in Z*) break ;; esac',
+  '  sleep 0.1; n=$((n + 1))',
+  'done',
+  'n=0',
+  'while [ -e "$2" ] && [ $n -lt 50 ]; do rm -rf "$2" 2>/dev/null || sleep 0.1; n=$((n + 1)); done',
+].join('\n');
 
 function startWatchdog(pid: number, cleanupDir: string): ChildProcess | undefined {
   try {

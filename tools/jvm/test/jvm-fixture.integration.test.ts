@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -123,6 +123,63 @@ describe('spawnServer', () => {
       expect(removed).toBe(true);
     } finally {
       // Also when an expectation failed before the kill: no parent may outlive the test.
+      if (parent.exitCode === null && parent.signalCode === null) parent.kill('SIGKILL');
+      parent.stdout.destroy();
+    }
+  });
+
+  it('the watchdog deletes the directory even when files still land in it after the kill', async () => {
+    // SIGKILL takes effect as each thread leaves the kernel, so a dying JVM's last file creations
+    // land after the kill. Modelled by a writer the server leaves behind (a background subshell,
+    // which the watchdog's kill of the server's pid does not reach), filling the directory until
+    // the test lets it stop: one `rm -rf` at the kill leaves the directory there, not empty.
+    const serverDir = join(scratch, 'server');
+    const stopWriting = join(scratch, 'stop-writing');
+    await mkdir(serverDir);
+    const writer =
+      'i=0; while [ ! -e "$2" ] && [ $i -lt 1000000 ]; do i=$((i + 1)); : > "$1/late-$i" 2>/dev/null; done';
+    const parentFile = join(scratch, 'parent.ts');
+    await writeFile(
+      parentFile,
+      `import { spawnServer } from ${JSON.stringify(join(__dirname, '..', 'src', 'process-registry.ts'))};\n` +
+        `const s = spawnServer('/bin/sh', ['-c', ${JSON.stringify(`(${writer}) & exec sleep 600`)}, 'server', ` +
+        `${JSON.stringify(serverDir)}, ${JSON.stringify(stopWriting)}], ` +
+        `{ cwd: ${JSON.stringify(scratch)}, logFile: ${JSON.stringify(join(scratch, 'log'))}, cleanupDir: ${JSON.stringify(serverDir)} });\n` +
+        `process.stdout.write('pid=' + String(s.pid) + '\\n'); setInterval(() => undefined, 1000);\n`,
+    );
+    const parent = spawn(process.execPath, ['--import', 'tsx', parentFile], {
+      cwd: __dirname,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    try {
+      const pid = await new Promise<number>((resolve, reject) => {
+        let seen = '';
+        parent.stdout.on('data', (chunk: Buffer) => {
+          seen += chunk.toString();
+          const m = /pid=(\d+)/.exec(seen);
+          if (m !== null) resolve(Number(m[1]));
+        });
+        parent.on('exit', (code) => reject(new Error(`parent exited (${String(code)}): ${seen}`)));
+      });
+      const writing = await pollUntil(
+        async () => ((await readdir(serverDir)).length > 100 ? true : undefined),
+        { timeoutMs: 10_000 },
+      );
+      expect(writing).toBe(true);
+      parent.kill('SIGKILL');
+      expect(
+        await pollUntil(() => Promise.resolve(isAlive(pid) ? undefined : true), { timeoutMs: 30_000 }),
+      ).toBe(true);
+      // The files keep coming for a moment after the server is gone, then stop.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      await writeFile(stopWriting, '');
+      const removed = await pollUntil(
+        async () => ((await stat(serverDir).catch(() => undefined)) ? undefined : true),
+        { timeoutMs: 10_000 },
+      );
+      expect(removed).toBe(true);
+    } finally {
+      await writeFile(stopWriting, '');
       if (parent.exitCode === null && parent.signalCode === null) parent.kill('SIGKILL');
       parent.stdout.destroy();
     }
