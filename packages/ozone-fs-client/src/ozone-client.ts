@@ -19,7 +19,7 @@ import { KeyInputStream, keyBlockLocations, type KeyBlockLocation } from './key-
 import { KeyOutputStream, type KeyWriteLayout } from './key-output-stream.js';
 import type { ChecksumTypeName } from './internal/checksum.js';
 import type { ClientContext } from './internal/client-context.js';
-import type { ClientTlsOptions } from './internal/grpc/channel-options.js';
+import { datanodeReconnectBackoffMs, type ClientTlsOptions } from './internal/grpc/channel-options.js';
 import { clientWarmupPlan } from './internal/client-warmup-plan.js';
 import { DatanodeClientManager } from './internal/grpc/datanode-client-manager.js';
 import { OmTransport } from './internal/grpc/om-transport.js';
@@ -174,6 +174,7 @@ export class OzoneClient {
       maxReceiveBytes: maxReceive,
       maxInFlight: this.config.maxOutstandingRequests,
       tls: options.tls,
+      reconnectBackoffMs: datanodeReconnectBackoffMs(this.config.readRetryIntervalMs),
     });
     const shortCircuit = this.config.shortCircuitEnabled
       ? new ShortCircuitReads(this.config, options.clock ?? systemClock)

@@ -10,7 +10,12 @@ import { dn, toNumber } from '../src/internal/proto/wire.js';
 
 let cluster: MiniOzoneCluster;
 let client: OzoneClient;
-const manager = new DatanodeClientManager({ maxReceiveBytes: 32 << 20, maxInFlight: 4, tls: undefined });
+const manager = new DatanodeClientManager({
+  maxReceiveBytes: 32 << 20,
+  maxInFlight: 4,
+  tls: undefined,
+  reconnectBackoffMs: 1000,
+});
 
 beforeAll(async () => {
   cluster = await startMiniOzoneCluster({ datanodes: 3 });

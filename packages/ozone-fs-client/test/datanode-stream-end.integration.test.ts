@@ -59,6 +59,7 @@ it('resets no stream: every command is answered and its stream ends by the datan
     maxReceiveBytes: 1 << 20,
     maxInFlight: 32,
     tls: undefined,
+    reconnectBackoffMs: 1000,
   });
   try {
     const request = { cmdType: dn.Type.Echo, containerID: int64(1n), datanodeUuid: 'dn-1', echo: {} };

@@ -12,7 +12,12 @@ const dir = mkdtempSync(join(tmpdir(), 'fastpath-warmup-plan-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function manager(): DatanodeClientManager {
-  return new DatanodeClientManager({ maxReceiveBytes: 1 << 25, maxInFlight: 4, tls: undefined });
+  return new DatanodeClientManager({
+    maxReceiveBytes: 1 << 25,
+    maxInFlight: 4,
+    tls: undefined,
+    reconnectBackoffMs: 1000,
+  });
 }
 
 describe('clientWarmupPlan', () => {

@@ -24,7 +24,15 @@ export function channelCredentials(tls: ClientTlsOptions | undefined): ChannelCr
   return credentials.createSsl(ca);
 }
 
-export function channelOptions(maxReceiveBytes: number, tls: ClientTlsOptions | undefined): ChannelOptions {
+/**
+ * `reconnectBackoffMs`: the longest wait between connection attempts (gRPC's default: 120 s, see
+ * {@link datanodeReconnectBackoffMs}).
+ */
+export function channelOptions(
+  maxReceiveBytes: number,
+  tls: ClientTlsOptions | undefined,
+  reconnectBackoffMs?: number,
+): ChannelOptions {
   const options: ChannelOptions = {
     'grpc.max_receive_message_length': maxReceiveBytes,
     'grpc.max_send_message_length': maxReceiveBytes,
@@ -32,5 +40,22 @@ export function channelOptions(maxReceiveBytes: number, tls: ClientTlsOptions | 
     'grpc-node.flow_control_window': 16 * 1024 * 1024,
   };
   if (tls?.serverNameOverride) options['grpc.ssl_target_name_override'] = tls.serverNameOverride;
+  if (reconnectBackoffMs !== undefined) {
+    options['grpc.initial_reconnect_backoff_ms'] = Math.min(1000, reconnectBackoffMs);
+    options['grpc.max_reconnect_backoff_ms'] = reconnectBackoffMs;
+  }
   return options;
+}
+
+/**
+ * The reconnect backoff of datanode channels, from `ozone.client.read.retry.interval`. gRPC waits
+ * 1 s after a failed connection attempt, 1.6 times longer after each further one (up to 120 s),
+ * keeps attempting while the channel is in use, and fails a call made during the wait at once,
+ * without trying; every channel to one address in the process shares that state. So after a
+ * datanode was down for some seconds, reads failed for seconds more although it was back: read
+ * retries 1 s apart never reached it. Bounded by the retry interval, the next retry does; never
+ * below 100 ms, so that a datanode that stays down costs at most ten refused connections a second.
+ */
+export function datanodeReconnectBackoffMs(readRetryIntervalMs: number): number {
+  return Math.max(100, readRetryIntervalMs);
 }

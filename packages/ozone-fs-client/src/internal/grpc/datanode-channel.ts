@@ -12,6 +12,8 @@ export interface DatanodeChannelOptions {
   maxReceiveBytes: number;
   maxInFlight: number;
   tls: ClientTlsOptions | undefined;
+  /** The longest wait between connection attempts (datanodeReconnectBackoffMs). */
+  reconnectBackoffMs: number;
   /** Credentials built ahead (by the warm-up) from `tls`; without them the channel builds its own. */
   credentials?: ChannelCredentials | undefined;
 }
@@ -30,7 +32,7 @@ export class DatanodeChannel {
     this.#client = new Client(
       address,
       options.credentials ?? channelCredentials(options.tls),
-      channelOptions(options.maxReceiveBytes, options.tls),
+      channelOptions(options.maxReceiveBytes, options.tls, options.reconnectBackoffMs),
     );
     this.#limiter = new InFlightLimiter(options.maxInFlight);
   }

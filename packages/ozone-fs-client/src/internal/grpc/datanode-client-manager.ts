@@ -13,6 +13,7 @@ export class DatanodeClientManager {
       maxReceiveBytes: number;
       maxInFlight: number;
       tls: ClientTlsOptions | undefined;
+      reconnectBackoffMs: number;
     },
   ) {}
 
