@@ -72,7 +72,10 @@ export interface RealOzoneCluster extends AsyncDisposable {
   readonly readyLine: string;
   /** Writes keys with Ozone's own Java client; resolves once every key is committed. */
   writeKeys(keys: readonly KeyToWrite[]): Promise<WrittenKey[]>;
-  /** Shuts one datanode down (MiniOzoneCluster#shutdownHddsDatanode); its files stay. */
+  /**
+   * Shuts one datanode down (MiniOzoneCluster#shutdownHddsDatanode); its files stay. Resolves once
+   * its standalone gRPC port refuses connections.
+   */
   stopDatanode(uuid: string): Promise<void>;
   /**
    * Starts a stopped datanode again on the same ports and directories; resolves once its

@@ -134,7 +134,11 @@ public final class OzoneClusterLauncher {
             answer.set("keys", writer.write(request.path("keys")));
           }
           case "stopDatanode" -> {
-            cluster.shutdownHddsDatanode(datanode(cluster, request.path("uuid").asText()));
+            DatanodeDetails details = datanode(cluster, request.path("uuid").asText());
+            cluster.shutdownHddsDatanode(details);
+            // A stopped datanode is one whose standalone port refuses connections: the listener
+            // may close after the shutdown call returns.
+            awaitPortClosed(details.getStandalonePort().getValue(), 30_000);
             answer.put("event", "done");
           }
           case "restartDatanode" -> {
@@ -259,6 +263,22 @@ public final class OzoneClusterLauncher {
         }
         Thread.sleep(200);
       }
+    }
+  }
+
+  private static void awaitPortClosed(int port, long boundMs) throws Exception {
+    long deadline = System.currentTimeMillis() + boundMs;
+    while (true) {
+      try (Socket socket = new Socket()) {
+        socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1000);
+      } catch (IOException e) {
+        return; // refused (on loopback a closed port answers at once)
+      }
+      if (System.currentTimeMillis() > deadline) {
+        throw new TimeoutException(
+            "port " + port + " still accepts connections " + boundMs + " ms after the stop");
+      }
+      Thread.sleep(200);
     }
   }
 
