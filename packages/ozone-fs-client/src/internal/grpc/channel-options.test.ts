@@ -1,0 +1,27 @@
+import { channelOptions, datanodeReconnectBackoffMs } from './channel-options.js';
+
+describe('the datanode channels reconnect backoff', () => {
+  it('is the read retry interval, never below 100 ms', () => {
+    expect(datanodeReconnectBackoffMs(1000)).toBe(1000); // Ozone's default interval
+    expect(datanodeReconnectBackoffMs(5000)).toBe(5000);
+    expect(datanodeReconnectBackoffMs(10)).toBe(100);
+    expect(datanodeReconnectBackoffMs(0)).toBe(100);
+  });
+
+  it("sets gRPC's first and longest wait, the first never above gRPC's own 1 s", () => {
+    expect(channelOptions(1 << 20, undefined, 100)).toMatchObject({
+      'grpc.initial_reconnect_backoff_ms': 100,
+      'grpc.max_reconnect_backoff_ms': 100,
+    });
+    expect(channelOptions(1 << 20, undefined, 5000)).toMatchObject({
+      'grpc.initial_reconnect_backoff_ms': 1000,
+      'grpc.max_reconnect_backoff_ms': 5000,
+    });
+  });
+
+  it("leaves gRPC's backoff alone where no bound is given (the OM channel)", () => {
+    const options = channelOptions(1 << 20, undefined);
+    expect(options).not.toHaveProperty('grpc.initial_reconnect_backoff_ms');
+    expect(options).not.toHaveProperty('grpc.max_reconnect_backoff_ms');
+  });
+});
