@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startKmsProcess } from '@fastpath/kms-server/testing';
@@ -6,6 +6,7 @@ import { chooseBundleDir } from '../src/harness/bundle-dir.js';
 import {
   buildKmsServerBundle,
   KMS_BUNDLE_NPM_DEPENDENCY,
+  kmsServerBundleOnDemand,
 } from '../src/scenarios/kms-http/kms-server-bundle.js';
 
 // Jest runs from the package folder.
@@ -42,6 +43,31 @@ describe('the fastpath-kms bundle the kms-http cases run', () => {
       expect(created.status).toBe(201);
     } finally {
       dir.remove();
+    }
+  });
+
+  it('is built on demand: nothing until a case asks, then once for the whole run', async () => {
+    const scratch = mkdtempSync(path.join(tmpdir(), 'kms-bundle-demand-'));
+    const resultsDir = path.join(scratch, 'results', 'kms-server-bundle');
+    const logged: string[] = [];
+    const bundle = kmsServerBundleOnDemand(resultsDir, packageDir, path.join(packageDir, 'src'), (line) =>
+      logged.push(line),
+    );
+    try {
+      // A run of Hadoop's KMS alone never asks: no folder, nothing logged, remove() is harmless.
+      expect(existsSync(resultsDir)).toBe(false);
+      const [first, second] = await Promise.all([bundle.packageDir(), bundle.packageDir()]);
+      expect(second).toBe(first);
+      expect(await bundle.packageDir()).toBe(first);
+      expect(existsSync(path.join(first, 'dist', 'cli-main.js'))).toBe(true);
+      expect(logged).toHaveLength(1);
+      // Outside the repository the bundle is built in a scratch folder, which remove() deletes.
+      expect(first.startsWith(path.join(packageDir, '.probes'))).toBe(true);
+      bundle.remove();
+      expect(existsSync(first)).toBe(false);
+    } finally {
+      bundle.remove();
+      rmSync(scratch, { recursive: true, force: true });
     }
   });
 });

@@ -9,7 +9,6 @@ import {
   type ScenarioContext,
   type ScenarioReport,
 } from '../../harness/index.js';
-import { chooseBundleDir } from '../../harness/bundle-dir.js';
 import { aggregateCases, figures } from './aggregate-cases.js';
 import { cpuPerRequest } from './cpu-per-request.js';
 import { EVENT_LOOP_PROBE_MODULE, eventLoopProbeEnv, readEventLoopWindow } from './event-loop-probe.js';
@@ -19,7 +18,7 @@ import { KMS_HTTP_FLAGS, parseKmsHttpFlags, type KmsHttpSettings } from './kms-h
 import { versionOrder } from './kms-versions.js';
 import type { LoadInput, LoadOutput } from './load-generator-main.js';
 import { caseId, comparisonKey, kmsPasses, type KmsPass } from './kms-passes.js';
-import { buildKmsServerBundle, KMS_BUNDLE_NPM_DEPENDENCY } from './kms-server-bundle.js';
+import { kmsServerBundleOnDemand, type KmsServerBundle } from './kms-server-bundle.js';
 import { runKmsCase, type KmsCaseResult } from './run-kms-case.js';
 
 /**
@@ -45,25 +44,23 @@ export const kmsHttpScenario: Scenario<KmsHttpSettings> = {
   flags: KMS_HTTP_FLAGS,
   parseFlags: (args, { quick, all }) => parseKmsHttpFlags(args, quick, all),
   async run(ctx) {
-    const bundleDir = chooseBundleDir(
+    const bundle = kmsServerBundleOnDemand(
       ctx.results.path('kms-server-bundle'),
       dirname(ctx.sourcePath('.')),
-      'kms-http',
-      KMS_BUNDLE_NPM_DEPENDENCY,
+      ctx.sourcePath('.'),
+      (line) => ctx.log(line),
     );
     try {
-      const kmsPackageDir = await buildKmsServerBundle(bundleDir.dir, ctx.sourcePath('.'));
-      ctx.log(`fastpath-kms bundled into ${kmsPackageDir}/dist/cli-main.js (run by node without a loader)`);
-      return await runKmsHttp(ctx, kmsPackageDir);
+      return await runKmsHttp(ctx, bundle);
     } finally {
-      bundleDir.remove();
+      bundle.remove();
     }
   },
 };
 
 async function runKmsHttp(
   ctx: ScenarioContext<KmsHttpSettings>,
-  kmsPackageDir: string,
+  bundle: KmsServerBundle,
 ): Promise<ScenarioReport> {
   const s = ctx.flags;
   ctx.results.writeConfig({ scenario: 'kms-http', quick: ctx.quick, settings: s });
@@ -85,7 +82,7 @@ async function runKmsHttp(
         for (const version of versionOrder(rep, pass.versions)) {
           if (ctx.signal.aborted) throw new Error('interrupted');
           ctx.progress.setDetail(`rep ${rep + 1}/${s.reps} · ${where}${mix.label} · ${version}`);
-          const result = await runKmsCase(ctx, version, mix, rep, pass, kmsPackageDir);
+          const result = await runKmsCase(ctx, version, mix, rep, pass, bundle);
           results.push(result);
           const errors = result.window.counted.verify.errors + result.window.counted.create.errors;
           ctx.results.writeCase(caseId(pass, mix, version, rep), result);

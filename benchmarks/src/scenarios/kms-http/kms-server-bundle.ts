@@ -7,7 +7,12 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
-import { NODE_BUNDLE_OPTIONS, npmExternal } from '../../harness/bundle-dir.js';
+import {
+  chooseBundleDir,
+  NODE_BUNDLE_OPTIONS,
+  npmExternal,
+  type BundleDir,
+} from '../../harness/bundle-dir.js';
 
 /** An npm package the bundle loads from node_modules: resolving it shows a build folder works. */
 export const KMS_BUNDLE_NPM_DEPENDENCY = 'fastify';
@@ -38,4 +43,41 @@ export async function buildKmsServerBundle(dir: string, resolveFrom: string): Pr
     plugins: [npmExternal],
   });
   return dir;
+}
+
+/** The run's bundle, built when a case first asks for it. */
+export interface KmsServerBundle {
+  /** `buildKmsServerBundle`'s folder; the first call builds it, later calls share that build. */
+  packageDir(): Promise<string>;
+  /** Removes the scratch folder the bundle was built in, if any. */
+  remove(): void;
+}
+
+/**
+ * The bundle on demand: only fastpath's versions run it, so a run of Hadoop's KMS alone builds
+ * nothing and leaves no folder. `resultsDir`, `benchmarksDir`: as `chooseBundleDir` takes them;
+ * `log` is told where the bundle went.
+ */
+export function kmsServerBundleOnDemand(
+  resultsDir: string,
+  benchmarksDir: string,
+  resolveFrom: string,
+  log: (line: string) => void,
+): KmsServerBundle {
+  let dir: BundleDir | undefined;
+  let built: Promise<string> | undefined;
+  return {
+    packageDir() {
+      built ??= (async () => {
+        dir = chooseBundleDir(resultsDir, benchmarksDir, 'kms-http', KMS_BUNDLE_NPM_DEPENDENCY);
+        const packageDir = await buildKmsServerBundle(dir.dir, resolveFrom);
+        log(`fastpath-kms bundled into ${packageDir}/dist/cli-main.js (run by node without a loader)`);
+        return packageDir;
+      })();
+      return built;
+    },
+    remove() {
+      dir?.remove();
+    },
+  };
 }

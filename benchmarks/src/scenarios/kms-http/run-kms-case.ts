@@ -18,6 +18,7 @@ import {
   type ZooKeeperWarmupRecord,
 } from './zookeeper-warmup.js';
 import { preflight, createBenchKey, fetchToken, BENCH_USER } from './kms-preflight.js';
+import type { KmsServerBundle } from './kms-server-bundle.js';
 
 const TOKENS_ROOT = '/zkdtsm/ZKDTSMRoot/ZKDTSMTokensRoot';
 export const BENCH_KEY = 'bench-key';
@@ -78,11 +79,13 @@ export async function runKmsCase(
   rep: number,
   pass: KmsPass,
   /** fastpath-kms as built for the run (kms-server-bundle.ts). */
-  kmsPackageDir: string,
+  bundle: KmsServerBundle,
 ): Promise<KmsCaseResult> {
   const s = ctx.flags;
   const id = caseId(pass, mix, version, rep);
   const v = KMS_VERSIONS[version];
+  // The first fastpath case builds the bundle, before any process of the case starts.
+  if (v.server !== 'hadoop') await bundle.packageDir();
   await using zk = await startCaseZooKeeper(ctx, pass.zookeeper, id);
   const zookeeperPids = zk.fixture.nodes.flatMap((n) => (n.pid === undefined ? [] : [n.pid]));
   // Before the server exists, so the KMS starts on an empty tree and every version gets the same.
@@ -101,7 +104,7 @@ export async function runKmsCase(
   await using kms: CaseServer =
     v.server === 'hadoop'
       ? await startHadoopCaseServer(ctx, zk.connectString, id)
-      : await startFastpathCaseServer(ctx, v, zk.connectString, id, kmsPackageDir);
+      : await startFastpathCaseServer(ctx, v, zk.connectString, id, await bundle.packageDir());
   const admin = await connectZooKeeper(zk.connectString);
   try {
     await createBenchKey(kms.origin, BENCH_KEY);
