@@ -5,7 +5,7 @@ import { OzoneRpcError } from '../../ozone-errors.js';
 export function rpcError(address: string, err: unknown): OzoneRpcError {
   const e = err as Partial<ServiceError>;
   const code = typeof e.code === 'number' ? e.code : GrpcStatus.UNKNOWN;
-  const details = e.details ?? (err instanceof Error ? err.message : String(err));
+  const details = tidyDetails(e.details ?? (err instanceof Error ? err.message : String(err)));
   if (code === GrpcStatus.UNAVAILABLE || code === GrpcStatus.CANCELLED) {
     return new OzoneRpcError('ERR_OZONE_UNAVAILABLE', address, code, `unavailable: ${details}`, err);
   }
@@ -25,4 +25,15 @@ export function rpcError(address: string, err: unknown): OzoneRpcError {
     `gRPC ${GrpcStatus[code] ?? code}: ${details}`,
     err,
   );
+}
+
+/**
+ * grpc-js ends a failed pick's text with its empty fields ("No connection established. Last
+ * error: null. Resolution note: "); the message keeps what says something.
+ */
+function tidyDetails(details: string): string {
+  return details
+    .replace(/\s*Resolution note:\s*$/, '')
+    .replace(/\s*Last error: null\.?/, '')
+    .trim();
 }
