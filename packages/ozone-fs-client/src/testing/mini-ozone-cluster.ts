@@ -49,8 +49,9 @@ export class MiniOzoneCluster {
   readonly datanodes: readonly MiniDatanode[];
   /** The CA file clients need when the cluster serves TLS. */
   readonly caFile: string | undefined;
-  readonly #omServer: Server;
+  #omServer: Server | undefined;
   readonly #omPort: number;
+  readonly #credentials: ServerCredentials;
   readonly #ownsDir: boolean;
   #closed = false;
 
@@ -61,6 +62,7 @@ export class MiniOzoneCluster {
     om: MiniOm;
     omServer: Server;
     omPort: number;
+    credentials: ServerCredentials;
     datanodes: MiniDatanode[];
     caFile: string | undefined;
   }) {
@@ -69,6 +71,7 @@ export class MiniOzoneCluster {
     this.om = parts.om;
     this.#omServer = parts.omServer;
     this.#omPort = parts.omPort;
+    this.#credentials = parts.credentials;
     this.datanodes = parts.datanodes;
     this.caFile = parts.caFile;
   }
@@ -114,6 +117,19 @@ export class MiniOzoneCluster {
   clearFaults(): void {
     for (const d of this.datanodes) d.clearFaults();
     this.om.clearFaults();
+  }
+
+  /** Stops the OM's gRPC server: connections drop, new ones are refused. Its state stays. */
+  stopOm(): void {
+    this.#omServer?.forceShutdown();
+    this.#omServer = undefined;
+  }
+
+  /** Serves the OM again on its old port, with the state it had. */
+  async startOm(): Promise<void> {
+    if (this.#closed) throw new MiniClusterError('the cluster is closed');
+    if (this.#omServer) return;
+    this.#omServer = await serveOm(this.om, this.#credentials, this.#omPort).then((r) => r.server);
   }
 
   async stopDatanode(which: number | string): Promise<void> {
@@ -167,7 +183,7 @@ export class MiniOzoneCluster {
     if (this.#closed) return;
     this.#closed = true;
     for (const d of this.datanodes) d.kill();
-    this.#omServer.forceShutdown();
+    this.stopOm();
     if (this.#ownsDir) await rm(this.dir, { recursive: true, force: true });
   }
 
@@ -209,19 +225,41 @@ export async function startMiniOzoneCluster(
       started.push(d);
     }
     const om = new MiniOm(join(dir), () => started.map((d) => ({ uuid: d.uuid, port: d.port })));
-    omServer = new Server({ 'grpc.max_receive_message_length': 128 * 1024 * 1024 });
-    omServer.addService(omServiceDefinition, { submitRequest: om.handle });
-    const server = omServer;
-    const omPort = await new Promise<number>((resolve, reject) =>
-      server.bindAsync(`127.0.0.1:${options.omPort ?? 0}`, credentials, (err, port) =>
-        err ? reject(err) : resolve(port),
-      ),
-    );
-    return new MiniOzoneCluster({ dir, ownsDir, om, omServer: server, omPort, datanodes: started, caFile });
+    const served = await serveOm(om, credentials, options.omPort ?? 0);
+    omServer = served.server;
+    return new MiniOzoneCluster({
+      dir,
+      ownsDir,
+      om,
+      omServer,
+      omPort: served.port,
+      credentials,
+      datanodes: started,
+      caFile,
+    });
   } catch (err) {
     for (const d of started) d.kill();
     omServer?.forceShutdown();
     if (ownsDir) rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+/** The OM's gRPC server on 127.0.0.1:`port` (0: a free one). */
+async function serveOm(
+  om: MiniOm,
+  credentials: ServerCredentials,
+  port: number,
+): Promise<{ server: Server; port: number }> {
+  const server = new Server({ 'grpc.max_receive_message_length': 128 * 1024 * 1024 });
+  server.addService(omServiceDefinition, { submitRequest: om.handle });
+  try {
+    const bound = await new Promise<number>((resolve, reject) =>
+      server.bindAsync(`127.0.0.1:${port}`, credentials, (err, p) => (err ? reject(err) : resolve(p))),
+    );
+    return { server, port: bound };
+  } catch (err) {
+    server.forceShutdown();
     throw err;
   }
 }

@@ -19,7 +19,7 @@ describe('the datanode channels reconnect backoff', () => {
     });
   });
 
-  it("leaves gRPC's backoff alone where no bound is given (the OM channel)", () => {
+  it("leaves gRPC's backoff alone where no bound is given", () => {
     const options = channelOptions(1 << 20, undefined);
     expect(options).not.toHaveProperty('grpc.initial_reconnect_backoff_ms');
     expect(options).not.toHaveProperty('grpc.max_reconnect_backoff_ms');

@@ -14,6 +14,8 @@ export interface OmTransportOptions {
   address: string;
   userName: string;
   timeoutMs: number;
+  /** The longest wait between connection attempts. */
+  reconnectBackoffMs: number;
   maxMessageBytes: number;
   tls: ClientTlsOptions | undefined;
 }
@@ -31,7 +33,7 @@ export class OmTransport {
     this.#client = new Client(
       options.address,
       channelCredentials(options.tls),
-      channelOptions(options.maxMessageBytes, options.tls),
+      channelOptions(options.maxMessageBytes, options.tls, options.reconnectBackoffMs),
     );
   }
 
