@@ -1,5 +1,6 @@
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isAlive } from '@fastpath/test-support';
@@ -64,6 +65,52 @@ describe('javac and java', () => {
   });
 });
 
+/**
+ * A parent node process that calls `spawnServer(<args>)`, prints the server's pid and waits to be
+ * SIGKILLed: no exit handlers run, so only the watchdog can end the server and delete its folder.
+ * One process (not the tsx CLI, which runs the script in a child), so that SIGKILL hits the parent
+ * itself; the sources are TypeScript, so it runs with tsx's loader.
+ */
+async function startParent(
+  spawnServerArgs: string,
+): Promise<{ parent: ChildProcessByStdio<null, Readable, null>; pid: number }> {
+  const parentFile = join(scratch, 'parent.ts');
+  await writeFile(
+    parentFile,
+    `import { spawnServer } from ${JSON.stringify(join(__dirname, '..', 'src', 'process-registry.ts'))};\n` +
+      `const s = spawnServer(${spawnServerArgs});\n` +
+      `process.stdout.write('pid=' + String(s.pid) + '\\n'); setInterval(() => undefined, 1000);\n`,
+  );
+  const parent = spawn(process.execPath, ['--import', 'tsx', parentFile], {
+    cwd: __dirname,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  try {
+    // Plain text with a marker: a runner may set FORCE_COLOR, and the parent's output is parsed.
+    const pid = await new Promise<number>((resolve, reject) => {
+      let seen = '';
+      parent.stdout.on('data', (chunk: Buffer) => {
+        seen += chunk.toString();
+        const m = /pid=(\d+)/.exec(seen);
+        if (m !== null) resolve(Number(m[1]));
+      });
+      parent.on('exit', (code) =>
+        reject(new Error(`parent exited (${String(code)}) before printing a pid: ${seen}`)),
+      );
+    });
+    return { parent, pid };
+  } catch (err) {
+    stopParent(parent);
+    throw err;
+  }
+}
+
+/** Also when an expectation failed before the kill: no parent may outlive the test. */
+function stopParent(parent: ChildProcessByStdio<null, Readable, null>): void {
+  if (parent.exitCode === null && parent.signalCode === null) parent.kill('SIGKILL');
+  parent.stdout.destroy();
+}
+
 describe('spawnServer', () => {
   it('a server JVM dies with the process that started it, even by SIGKILL (watchdog)', async () => {
     const outDir = join(scratch, 'classes');
@@ -71,35 +118,11 @@ describe('spawnServer', () => {
     const { javaPath } = await locateJava();
     const serverDir = join(scratch, 'server');
     await mkdir(serverDir);
-    // A parent node process starts the server, prints its pid, and is then SIGKILLed: no exit
-    // handlers run, so only the watchdog can end the JVM and delete its directory.
-    // The sources are TypeScript: the parent runs through tsx.
-    const parentFile = join(scratch, 'parent.ts');
-    await writeFile(
-      parentFile,
-      `import { spawnServer } from ${JSON.stringify(join(__dirname, '..', 'src', 'process-registry.ts'))};\n` +
-        `const s = spawnServer(${JSON.stringify(javaPath)}, ['-cp', ${JSON.stringify(outDir)}, 'dev.fastpath.hello.Hello', 'sleep'], ` +
-        `{ cwd: ${JSON.stringify(serverDir)}, logFile: ${JSON.stringify(join(serverDir, 'log'))}, cleanupDir: ${JSON.stringify(serverDir)} });\n` +
-        `process.stdout.write('pid=' + String(s.pid) + '\\n'); setInterval(() => undefined, 1000);\n`,
+    const { parent, pid } = await startParent(
+      `${JSON.stringify(javaPath)}, ['-cp', ${JSON.stringify(outDir)}, 'dev.fastpath.hello.Hello', 'sleep'], ` +
+        `{ cwd: ${JSON.stringify(serverDir)}, logFile: ${JSON.stringify(join(serverDir, 'log'))}, cleanupDir: ${JSON.stringify(serverDir)} }`,
     );
-    // One process (not the tsx CLI, which runs the script in a child): SIGKILL must hit the parent itself.
-    const parent = spawn(process.execPath, ['--import', 'tsx', parentFile], {
-      cwd: __dirname,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
     try {
-      // Plain text with a marker: a runner may set FORCE_COLOR, and the parent's output is parsed.
-      const pid = await new Promise<number>((resolve, reject) => {
-        let seen = '';
-        parent.stdout.on('data', (chunk: Buffer) => {
-          seen += chunk.toString();
-          const m = /pid=(\d+)/.exec(seen);
-          if (m !== null) resolve(Number(m[1]));
-        });
-        parent.on('exit', (code) =>
-          reject(new Error(`parent exited (${String(code)}) before printing a pid: ${seen}`)),
-        );
-      });
       expect(isAlive(pid)).toBe(true);
       const logged = await pollUntil(
         async () =>
@@ -122,9 +145,7 @@ describe('spawnServer', () => {
       );
       expect(removed).toBe(true);
     } finally {
-      // Also when an expectation failed before the kill: no parent may outlive the test.
-      if (parent.exitCode === null && parent.signalCode === null) parent.kill('SIGKILL');
-      parent.stdout.destroy();
+      stopParent(parent);
     }
   });
 
@@ -138,29 +159,12 @@ describe('spawnServer', () => {
     await mkdir(serverDir);
     const writer =
       'i=0; while [ ! -e "$2" ] && [ $i -lt 1000000 ]; do i=$((i + 1)); : > "$1/late-$i" 2>/dev/null; done';
-    const parentFile = join(scratch, 'parent.ts');
-    await writeFile(
-      parentFile,
-      `import { spawnServer } from ${JSON.stringify(join(__dirname, '..', 'src', 'process-registry.ts'))};\n` +
-        `const s = spawnServer('/bin/sh', ['-c', ${JSON.stringify(`(${writer}) & exec sleep 600`)}, 'server', ` +
+    const { parent, pid } = await startParent(
+      `'/bin/sh', ['-c', ${JSON.stringify(`(${writer}) & exec sleep 600`)}, 'server', ` +
         `${JSON.stringify(serverDir)}, ${JSON.stringify(stopWriting)}], ` +
-        `{ cwd: ${JSON.stringify(scratch)}, logFile: ${JSON.stringify(join(scratch, 'log'))}, cleanupDir: ${JSON.stringify(serverDir)} });\n` +
-        `process.stdout.write('pid=' + String(s.pid) + '\\n'); setInterval(() => undefined, 1000);\n`,
+        `{ cwd: ${JSON.stringify(scratch)}, logFile: ${JSON.stringify(join(scratch, 'log'))}, cleanupDir: ${JSON.stringify(serverDir)} }`,
     );
-    const parent = spawn(process.execPath, ['--import', 'tsx', parentFile], {
-      cwd: __dirname,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
     try {
-      const pid = await new Promise<number>((resolve, reject) => {
-        let seen = '';
-        parent.stdout.on('data', (chunk: Buffer) => {
-          seen += chunk.toString();
-          const m = /pid=(\d+)/.exec(seen);
-          if (m !== null) resolve(Number(m[1]));
-        });
-        parent.on('exit', (code) => reject(new Error(`parent exited (${String(code)}): ${seen}`)));
-      });
       const writing = await pollUntil(
         async () => ((await readdir(serverDir)).length > 100 ? true : undefined),
         { timeoutMs: 10_000 },
@@ -170,8 +174,18 @@ describe('spawnServer', () => {
       expect(
         await pollUntil(() => Promise.resolve(isAlive(pid) ? undefined : true), { timeoutMs: 30_000 }),
       ).toBe(true);
-      // The files keep coming for a moment after the server is gone, then stop.
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      // The files keep coming after the server is gone, until the watchdog has started deleting
+      // (fewer files than the writer made, or, between two of its writes, no folder), then stop.
+      const deleting = await pollUntil(
+        async () => {
+          const names = await readdir(serverDir).catch(() => undefined);
+          if (names === undefined) return true;
+          const written = names.reduce((max, n) => Math.max(max, Number(n.slice('late-'.length))), 0);
+          return names.length < written ? true : undefined;
+        },
+        { timeoutMs: 10_000 },
+      );
+      expect(deleting).toBe(true);
       await writeFile(stopWriting, '');
       const removed = await pollUntil(
         async () => ((await stat(serverDir).catch(() => undefined)) ? undefined : true),
@@ -180,8 +194,7 @@ describe('spawnServer', () => {
       expect(removed).toBe(true);
     } finally {
       await writeFile(stopWriting, '');
-      if (parent.exitCode === null && parent.signalCode === null) parent.kill('SIGKILL');
-      parent.stdout.destroy();
+      stopParent(parent);
     }
   });
 
