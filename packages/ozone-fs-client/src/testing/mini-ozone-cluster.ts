@@ -202,7 +202,6 @@ export async function startMiniOzoneCluster(
   const ownsDir = options.dir === undefined;
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'fastpath-mini-ozone-'));
   const started: MiniDatanode[] = [];
-  let omServer: Server | undefined;
   try {
     let credentials = ServerCredentials.createInsecure();
     let caFile: string | undefined;
@@ -225,13 +224,13 @@ export async function startMiniOzoneCluster(
       started.push(d);
     }
     const om = new MiniOm(join(dir), () => started.map((d) => ({ uuid: d.uuid, port: d.port })));
+    // The last step that can fail; serveOm cleans up after itself.
     const served = await serveOm(om, credentials, options.omPort ?? 0);
-    omServer = served.server;
     return new MiniOzoneCluster({
       dir,
       ownsDir,
       om,
-      omServer,
+      omServer: served.server,
       omPort: served.port,
       credentials,
       datanodes: started,
@@ -239,7 +238,6 @@ export async function startMiniOzoneCluster(
     });
   } catch (err) {
     for (const d of started) d.kill();
-    omServer?.forceShutdown();
     if (ownsDir) rmSync(dir, { recursive: true, force: true });
     throw err;
   }
