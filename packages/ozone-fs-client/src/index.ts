@@ -68,6 +68,7 @@ export {
   OzoneProtocolError,
   OzoneRpcError,
   OzoneTlsConfigError,
+  RatisWriteUnsupportedError,
   ReplicasExhaustedError,
   ShortCircuitError,
   ShortReadError,

@@ -1,8 +1,8 @@
-import { OzoneClosedError, OzoneProtocolError } from './ozone-errors.js';
+import { OzoneClosedError, OzoneProtocolError, RatisWriteUnsupportedError } from './ozone-errors.js';
 import { CHECKSUM_TYPE_VALUES, computeChecksums, type ChecksumTypeName } from './internal/checksum.js';
 import type { ClientContext } from './internal/client-context.js';
 import { putBlockRequest, writeChunkRequest, type BlockRef } from './internal/block-requests.js';
-import { pipelineDatanodes, type DatanodeAddress } from './internal/pipeline.js';
+import { pipelineDatanodes, ratisBypass, type DatanodeAddress } from './internal/pipeline.js';
 import { hdds, int64, toBigInt, uint64, type hadoop } from './internal/proto/wire.js';
 
 /** How a key's data is cut and checksummed. */
@@ -38,8 +38,11 @@ interface OpenBlock {
  * every datanode of the block's pipeline with WriteChunk and its checksums, each block is closed
  * with PutBlock, and `close()` commits the key with CommitKey.
  *
- * The write path speaks standalone gRPC to each datanode: right for the embedded mini cluster;
- * a real RATIS/THREE pipeline needs a Ratis client instead (not supported yet).
+ * The write path speaks standalone gRPC to each datanode: right for the embedded mini cluster,
+ * whose datanodes have no Ratis server. A block on a RATIS pipeline whose datanodes run one (every
+ * real cluster) is refused with {@link RatisWriteUnsupportedError} before its first byte is sent,
+ * since writing it here would bypass Raft; the key is then never committed. An empty key writes
+ * no block and commits anywhere.
  */
 export class KeyOutputStream {
   readonly #ctx: ClientContext;
@@ -69,9 +72,12 @@ export class KeyOutputStream {
   /** Appends `data`; full chunks are sent before it resolves. */
   async write(data: Uint8Array): Promise<void> {
     this.#check();
-    this.#pending.push(Buffer.from(data));
-    this.#pendingBytes += data.length;
     try {
+      // The block is taken (and its pipeline checked) at the first byte, not when a whole chunk
+      // is buffered: a write that cannot go anywhere fails at once.
+      if (data.length > 0) await this.#currentBlock();
+      this.#pending.push(Buffer.from(data));
+      this.#pendingBytes += data.length;
       while (this.#pendingBytes >= this.#nextChunkBytes()) await this.#flushChunk(this.#nextChunkBytes());
     } catch (err) {
       this.#failed = { error: err };
@@ -83,6 +89,7 @@ export class KeyOutputStream {
   async close(): Promise<void> {
     this.#check();
     this.#closed = true;
+    // #check rethrows an earlier write's failure: a refused or broken key never reaches CommitKey.
     while (this.#pendingBytes > 0)
       await this.#flushChunk(Math.min(this.#pendingBytes, this.#nextChunkBytes()));
     await this.#finishBlock();
@@ -182,6 +189,16 @@ export class KeyOutputStream {
           'AllocateBlock answered without a key location',
         );
     }
+    const bypass = ratisBypass(location.pipeline);
+    if (bypass !== undefined)
+      throw new RatisWriteUnsupportedError(
+        `${this.#session.volume}/${this.#session.bucket}/${this.#session.key}`,
+        `${toBigInt(location.blockID.containerBlockID.containerID)}/${toBigInt(location.blockID.containerBlockID.localID)}`,
+        location.pipeline?.id?.id ?? '(no id)',
+        bypass.ratisAddress === undefined
+          ? `datanode ${bypass.hostName} advertises no RATIS port`
+          : `datanode ${bypass.hostName} serves Ratis at ${bypass.ratisAddress}`,
+      );
     const block: OpenBlock = {
       ref: {
         containerId: toBigInt(location.blockID.containerBlockID.containerID),

@@ -6,6 +6,7 @@ export {
 } from './real-ozone-cluster-options.js';
 export {
   startRealOzoneCluster,
+  type JavaKeyLookup,
   type RealDatanodeCounters,
   type RealOzoneCluster,
   type RealOzoneDatanode,

@@ -21,6 +21,20 @@ import {
   type ResolvedRealOzoneClusterOptions,
 } from './real-ozone-cluster-options.js';
 
+/** What the OM holds of a committed key, as Ozone's Java side reads it. */
+export type JavaKeyLookup =
+  | { found: false }
+  | {
+      found: true;
+      dataSize: number;
+      blocks: Array<{
+        containerId: bigint;
+        localId: bigint;
+        blockCommitSequenceId: bigint;
+        lengthBytes: number;
+      }>;
+    };
+
 /** A datanode of the real cluster, as the launcher reported it when the cluster was ready. */
 export interface RealOzoneDatanode {
   readonly uuid: string;
@@ -93,6 +107,11 @@ export interface RealOzoneCluster extends AsyncDisposable {
   }): Promise<void>;
   /** Every datanode's container-command counters now, in `datanodes` order. */
   datanodeCounters(): Promise<RealDatanodeCounters[]>;
+  /**
+   * Looks a committed key up from the Java side (OzoneManager#lookupKey): whether it exists and,
+   * if it does, its length and blocks with the BCSIDs the OM recorded. Open keys are not found.
+   */
+  lookupKey(volume: string, bucket: string, key: string): Promise<JavaKeyLookup>;
   /** Resident set size of the JVM now (from /proc), or `undefined` once it is gone. */
   rssBytes(): number | undefined;
   /** Stops the cluster cleanly (SIGKILL after `stopTimeoutMs`) and deletes `rootDir`. Idempotent. */
@@ -378,6 +397,25 @@ async function launchCluster(
     },
     async restartDatanode(uuid) {
       await datanodeCall('restartDatanode', uuid);
+    },
+    async lookupKey(volume, bucket, key) {
+      if (stopped) throw new OzoneFixtureStateError('lookupKey after stop()');
+      const answer = await call(
+        { op: 'lookupKey', volume, bucket, key },
+        `the OM's lookup of ${volume}/${bucket}/${key}`,
+      );
+      if (answer['event'] !== 'key') throw new OzoneFixtureStateError(String(answer['message']));
+      if (answer['found'] !== true) return { found: false };
+      return {
+        found: true,
+        dataSize: Number(answer['dataSize']),
+        blocks: (answer['blocks'] as Array<Record<string, string | number>>).map((b) => ({
+          containerId: BigInt(b['containerId'] as string),
+          localId: BigInt(b['localId'] as string),
+          blockCommitSequenceId: BigInt(b['blockCommitSequenceId'] as string),
+          lengthBytes: Number(b['length']),
+        })),
+      };
     },
     async datanodeCounters() {
       if (stopped) throw new OzoneFixtureStateError('datanodeCounters after stop()');

@@ -471,6 +471,9 @@ export class MiniOm {
         uuid,
         ipAddress: '127.0.0.1',
         hostName: 'localhost',
+        // The same port under both names: these datanodes have no Ratis server, so the client's
+        // standalone-port writes bypass nothing here (a real datanode's RATIS port is its own
+        // server, and the client refuses to write beside it).
         ports: [
           { name: 'STANDALONE', value: d?.port ?? 0 },
           { name: 'RATIS', value: d?.port ?? 0 },

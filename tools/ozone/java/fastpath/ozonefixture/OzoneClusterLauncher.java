@@ -39,7 +39,8 @@ import org.apache.ozone.test.GenericTestUtils;
  *       answer per request; Ozone's own logging goes to stderr.
  *   <li>stdin carries JSON requests, one a line: {"id":1,"op":"writeKeys","keys":[...]},
  *       {"id":2,"op":"stopDatanode","uuid":"..."}, {"id":3,"op":"restartDatanode","uuid":"..."},
- *       {"id":4,"op":"datanodeCounters"} and {"id":5,"op":"stop"}. End of stdin (the parent is
+ *       {"id":4,"op":"datanodeCounters"},
+ *       {"id":5,"op":"lookupKey","volume":"v","bucket":"b","key":"k"} and {"id":6,"op":"stop"}. End of stdin (the parent is
  *       gone) stops the cluster too, as does SIGTERM or SIGINT.
  * </ul>
  *
@@ -149,6 +150,15 @@ public final class OzoneClusterLauncher {
             cluster.restartHddsDatanode(details, false);
             awaitPort(details.getStandalonePort().getValue(), 120_000);
             answer.put("event", "done");
+          }
+          case "lookupKey" -> {
+            answer.put("event", "key");
+            KeyLookup.lookup(
+                cluster.getOzoneManager(),
+                request.path("volume").asText(),
+                request.path("bucket").asText(),
+                request.path("key").asText(),
+                answer);
           }
           case "datanodeCounters" -> {
             answer.put("event", "counters");
