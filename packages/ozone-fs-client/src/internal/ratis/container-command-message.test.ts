@@ -1,0 +1,93 @@
+import { describe, expect, it } from '@jest/globals';
+import { OzoneInvalidArgumentError, OzoneProtocolError } from '../../ozone-errors.js';
+import { putBlockRequest, writeChunkRequest, type BlockRef } from '../block-requests.js';
+import { dn, uint64, type hadoop } from '../proto/wire.js';
+import { decodeContainerCommandMessage, encodeContainerCommandMessage } from './container-command-message.js';
+
+const block: BlockRef = { containerId: 7n, localId: 113750153625600001n, blockCommitSequenceId: 0n };
+const chunk: hadoop.hdds.datanode.IChunkInfo = {
+  chunkName: '113750153625600001_chunk_1',
+  offset: uint64(0),
+  len: uint64(5),
+  checksumData: { type: dn.ChecksumType.NONE, bytesPerChecksum: 16384, checksums: [] },
+};
+const uuid = '9f0c54a1-3d67-4d7e-a0b2-6c1b7a1d2e3f';
+
+describe('container-command message (Ratis content)', () => {
+  it('carries WriteChunk data after a header that has none, behind the header length', () => {
+    const data = Buffer.from('hello');
+    const content = encodeContainerCommandMessage(writeChunkRequest(block, chunk, data, uuid));
+    const headerLength = content.readUInt32BE(0);
+    expect(content.length).toBe(4 + headerLength + data.length);
+    expect(content.subarray(4 + headerLength).equals(data)).toBe(true);
+    const header = dn.ContainerCommandRequestProto.decode(content.subarray(4, 4 + headerLength));
+    expect(header.cmdType).toBe(dn.Type.WriteChunk);
+    expect(Object.prototype.hasOwnProperty.call(header.writeChunk, 'data')).toBe(false);
+    expect(header.writeChunk?.chunkData?.chunkName).toBe(chunk.chunkName);
+  });
+
+  it('round-trips WriteChunk and PutBlock, the data as a view of the content', () => {
+    const data = Buffer.alloc(4096, 0xab);
+    const content = encodeContainerCommandMessage(writeChunkRequest(block, chunk, data, uuid));
+    const back = decodeContainerCommandMessage(content, 'test');
+    expect(Buffer.from(back.writeChunk?.data ?? []).equals(data)).toBe(true);
+    expect((back.writeChunk?.data as Uint8Array).buffer).toBe(content.buffer);
+    expect(back.datanodeUuid).toBe(uuid);
+    expect(back.version).toBe(3);
+
+    const put = encodeContainerCommandMessage(putBlockRequest(block, [chunk], 5, true, uuid));
+    expect(put.readUInt32BE(0)).toBe(put.length - 4); // no payload
+    const decoded = decodeContainerCommandMessage(put, 'test');
+    expect(decoded.putBlock?.eof).toBe(true);
+    expect(decoded.putBlock?.blockData?.chunks?.[0]?.chunkName).toBe(chunk.chunkName);
+  });
+
+  it('leaves pipelineID out (a datanode fails the stream when it differs from the group)', () => {
+    const content = encodeContainerCommandMessage({
+      ...putBlockRequest(block, [], 0, true, uuid),
+      pipelineID: 'not-the-group',
+    });
+    const header = dn.ContainerCommandRequestProto.decode(content.subarray(4));
+    expect(Object.prototype.hasOwnProperty.call(header, 'pipelineID')).toBe(false);
+  });
+
+  it('fills version 3 when the sender left it out, as a datanode does', () => {
+    const { version: _v, ...request } = putBlockRequest(block, [], 0, true, uuid);
+    const back = decodeContainerCommandMessage(encodeContainerCommandMessage(request), 'test');
+    expect(back.version).toBe(3);
+  });
+
+  it('refuses a WriteChunk without data before encoding it', () => {
+    expect(() =>
+      encodeContainerCommandMessage(writeChunkRequest(block, chunk, Buffer.alloc(0), uuid)),
+    ).toThrow(OzoneInvalidArgumentError);
+  });
+
+  it('says what is wrong with content that is not a container-command message', () => {
+    const good = encodeContainerCommandMessage(writeChunkRequest(block, chunk, Buffer.from('hello'), uuid));
+    const cases: Array<[string, Uint8Array, RegExp]> = [
+      ['no prefix', Buffer.from([0, 1]), /no length prefix/],
+      ['prefix past the end', Buffer.from([0, 0, 1, 0, 8, 1]), /says its header has 256 bytes, but 2 follow/],
+      ['garbage header', Buffer.from([0, 0, 0, 3, 0xff, 0xff, 0xff]), /not a ContainerCommandRequestProto/],
+      [
+        'payload on a PutBlock',
+        Buffer.concat([
+          encodeContainerCommandMessage(putBlockRequest(block, [], 0, true, uuid)),
+          Buffer.from('x'),
+        ]),
+        /a PutBlock message with a payload of 1 bytes/,
+      ],
+      ['truncated header', good.subarray(0, 10), /says its header has/],
+    ];
+    for (const [, content, message] of cases) {
+      let thrown: unknown;
+      try {
+        decodeContainerCommandMessage(content, 'dn1');
+      } catch (err) {
+        thrown = err;
+      }
+      expect(thrown).toBeInstanceOf(OzoneProtocolError);
+      expect((thrown as Error).message).toMatch(message);
+    }
+  });
+});
