@@ -1,6 +1,9 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { join } from 'node:path';
 import { InvalidOptionError } from '@fastpath/core';
+import { pollUntil } from '@fastpath/jvm-fixture';
 import {
   APPEND_LOG_STATUS_QUERY,
   appendLogReadQuery,
@@ -148,5 +151,33 @@ describe('stopping a group', () => {
     await expect(group.leaderId()).rejects.toThrow(RatisFixtureStateError);
     await expect(group.restartPeer('peer-1')).rejects.toThrow(RatisFixtureStateError);
     await group.stop(); // idempotent
+  });
+});
+
+describe('a test process that dies without cleaning up', () => {
+  it('leaves no peer JVM and no folder behind (SIGKILL of the process that started the group)', async () => {
+    // The shell command of the package (start-group) in a plain Node process, killed once the
+    // group is up: no exit handler runs, so only jvm-fixture's watchdogs can clean up.
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', '--conditions', 'development', join(__dirname, '..', 'src', 'start-group-main.ts')],
+      { stdio: ['pipe', 'pipe', 'inherit'] },
+    );
+    const line = await new Promise<string>((resolve, reject) => {
+      createInterface({ input: child.stdout }).once('line', resolve);
+      child.once('exit', (code) => reject(new Error(`start-group exited (${String(code)}) before printing`)));
+    });
+    const printed = JSON.parse(line) as { groupId: string; peers: unknown[]; rootDir: string };
+    expect(printed.peers).toHaveLength(3);
+    expect(peerJvmsUnder(printed.rootDir)).toHaveLength(3);
+    child.kill('SIGKILL');
+    const gone = await pollUntil(
+      () =>
+        Promise.resolve(
+          peerJvmsUnder(printed.rootDir).length === 0 && !existsSync(printed.rootDir) ? true : undefined,
+        ),
+      { timeoutMs: 60_000, intervalMs: 200 },
+    );
+    expect(gone).toBe(true);
   });
 });
