@@ -4,7 +4,7 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { hex, l, v } from '@fastpath/test-support';
+import { hex, l, v, waitFor } from '@fastpath/test-support';
 import {
   createRaftClient,
   type RaftClient,
@@ -34,14 +34,6 @@ function client(g: EmbeddedRaftGroup, options: Partial<RaftClientOptions> = {}):
   const c = createRaftClient({ groupId: g.groupId, peers: g.peers, retryPauseMs: 20, ...options });
   disposables.push(c);
   return c;
-}
-
-async function until(what: string, condition: () => boolean): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
 }
 
 const CLIENT_ID = '0f1e2d3c-4b5a-4978-8796-a5b4c3d2e1f0';
@@ -79,7 +71,7 @@ describe('on the wire', () => {
     const c = client(g);
     const held = g.holdCommits();
     const writes = [1, 2, 3, 4].map((i) => c.send(Buffer.from(`w${i}`)));
-    await until('the first write at the leader', () => g.exchanges.some((e) => e.direction === 'in'));
+    await waitFor('the first write at the leader', () => g.exchanges.some((e) => e.direction === 'in'));
     held.release();
     await Promise.all(writes);
     const order = g.exchanges.map((e) => `${e.direction}${e.callId}`);
@@ -89,7 +81,7 @@ describe('on the wire', () => {
 
   it('re-sends an unanswered request with its call id, first on a new stream, and the retry cache answers it', async () => {
     const g = await group();
-    const c = client(g, { rpcRequestTimeoutMs: 200 });
+    const c = client(g, { rpcRequestTimeoutMs: 500 });
     await c.send(Buffer.from('before'));
     g.dropReplies(1, 'write');
     const reply = await c.send(Buffer.from('lost-reply'));
@@ -98,12 +90,13 @@ describe('on the wire', () => {
       seqNum: field(b, 1, 15, 1),
       isFirst: field(b, 1, 15, 2),
     }));
-    expect(sent).toEqual([
-      { callId: 2, seqNum: 2, isFirst: undefined },
-      { callId: 2, seqNum: 1, isFirst: 1 },
-    ]);
+    // The first send in the pipeline (seqNum 2), then re-sends on new streams: the same call id,
+    // first on their stream (a loaded machine may let more than one attempt time out).
+    expect(sent[0]).toEqual({ callId: 2, seqNum: 2, isFirst: undefined });
+    expect(sent.length).toBeGreaterThan(1);
+    for (const resent of sent.slice(1)) expect(resent).toEqual({ callId: 2, seqNum: 1, isFirst: 1 });
     expect(reply.callId).toBe(2);
-    expect(g.stats).toEqual({ applied: 2, retryCacheHits: 1 });
+    expect(g.stats).toEqual({ applied: 2, retryCacheHits: sent.length - 1 });
   });
 
   it('keeps at most maxOutstandingRequests in flight, and admits the rest in order', async () => {
@@ -216,7 +209,7 @@ describe('metrics and close', () => {
     const c = client(g);
     const held = g.holdCommits();
     const pending = c.send(Buffer.from('pending'));
-    await until('the write at the leader', () => g.received.length === 1);
+    await waitFor('the write at the leader', () => g.received.length === 1);
     await c.close();
     await expect(pending).rejects.toMatchObject({ code: 'ERR_RATIS_CLIENT_CLOSED' });
     await expect(c.send(Buffer.from('late'))).rejects.toMatchObject({ code: 'ERR_RATIS_CLIENT_CLOSED' });

@@ -5,7 +5,12 @@
 // the append-only log (see AppendLogStateMachine): a write answers its index and position.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { l, v } from '@fastpath/test-support';
-import { createRaftClient, type RaftClient, type RaftClientOptions } from '@fastpath/ratis-client';
+import {
+  createRaftClient,
+  type RaftClient,
+  type RaftClientOptions,
+  type RaftWatchReply,
+} from '@fastpath/ratis-client';
 import { decodeAppendReply, decodeLogStatus, encodeLogRead } from '@fastpath/ratis-client/testing';
 import { type RaftFaultProxy, startRaftFaultProxy } from './raft-fault-proxy.js';
 
@@ -65,6 +70,21 @@ export function describeRaftContract(name: string, options: RaftContractOptions)
       decodeLogStatus((await c.sendReadOnly(Buffer.alloc(0))).content);
     const readLog = async (c: RaftClient, position: number, length: number): Promise<Buffer> =>
       (await c.sendReadOnly(encodeLogRead(position, length))).content;
+    /**
+     * A watch at ALL_COMMITTED that may first have to wait for a member catching up (restarted or
+     * resumed by an earlier step): watched again while the server answers NotReplicated, up to a bound.
+     */
+    const watchAllCommitted = async (c: RaftClient, index: number): Promise<RaftWatchReply> => {
+      const deadline = Date.now() + 60_000;
+      for (;;) {
+        try {
+          return await c.watch(index, { replication: 'ALL_COMMITTED' });
+        } catch (error) {
+          if ((error as { code?: string }).code !== 'ERR_RATIS_NOT_REPLICATED' || Date.now() > deadline)
+            throw error;
+        }
+      }
+    };
     const follower = async (): Promise<string> => {
       const leader = await group.leaderId();
       return (group.peers.find((p) => p.id !== leader) as { id: string }).id;
@@ -212,9 +232,7 @@ export function describeRaftContract(name: string, options: RaftContractOptions)
         const c = client();
         const paused = await follower();
         const write = await c.send(Buffer.from('watched'));
-        await expect(c.watch(write.logIndex, { replication: 'ALL_COMMITTED' })).resolves.toMatchObject({
-          replication: 'ALL_COMMITTED',
-        });
+        expect(await watchAllCommitted(c, write.logIndex)).toMatchObject({ replication: 'ALL_COMMITTED' });
         await group.pausePeer(paused);
         try {
           const next = await c.send(Buffer.from('watched-while-paused'));
@@ -230,15 +248,27 @@ export function describeRaftContract(name: string, options: RaftContractOptions)
           });
           expect(fallback.replication).toBe('MAJORITY_COMMITTED');
           expect(fallback.laggingPeerIds).toContain(paused);
-          const resumed = group.resumePeer(paused);
-          await resumed;
-          await expect(c.watch(next.logIndex, { replication: 'ALL_COMMITTED' })).resolves.toMatchObject({
+          await group.resumePeer(paused);
+          expect(await watchAllCommitted(c, next.logIndex)).toMatchObject({
             replication: 'ALL_COMMITTED',
             laggingPeerIds: [],
           });
         } finally {
           await group.resumePeer(paused);
         }
+      },
+      options.caseTimeoutMs,
+    );
+
+    it(
+      'fails a request for a group the members do not have with ERR_RATIS_SERVER, not retriable, naming the exception',
+      async () => {
+        const c = client({ groupId: '99999999-9999-4999-8999-999999999999' });
+        await expect(c.send(Buffer.from('nowhere'))).rejects.toMatchObject({
+          code: 'ERR_RATIS_SERVER',
+          retriable: false,
+          remoteClass: expect.stringMatching(/GroupMismatchException$/),
+        });
       },
       options.caseTimeoutMs,
     );
