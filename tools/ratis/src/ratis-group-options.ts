@@ -14,9 +14,9 @@ export interface RatisGroupOptions {
    */
   electionTimeoutMinMs?: number;
   electionTimeoutMaxMs?: number;
-  /** Bound on the peers' start (JVM start, port bound) until a leader is ready, ms. */
+  /** Bound on the peers' start (JVM start, port bound) until a leader is ready, and on a peer's restart, ms. */
   startTimeoutMs?: number;
-  /** Bound of `leaderId()`, `transferLeadership()` and a peer's restart, ms. */
+  /** Bound of `leaderId()`, `transferLeadership()`, a pause and a resume, ms. */
   leaderTimeoutMs?: number;
   /** Fresh groups (new ports) tried when a port picked for a peer was taken before it bound it. */
   portRetries?: number;
