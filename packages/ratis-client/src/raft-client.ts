@@ -103,6 +103,7 @@ export class RaftClient implements AsyncDisposable {
   readonly #groupIdBytes: Buffer;
   readonly #peers: RaftPeer[];
   readonly #channels = new Map<string, grpc.Client>();
+  readonly #peerIdBytes = new Map<string, Buffer>();
   readonly #ordered: RequestPipeline;
   readonly #unordered: RequestPipeline;
   readonly #metrics: ClientMetrics;
@@ -320,6 +321,15 @@ export class RaftClient implements AsyncDisposable {
     return channel;
   }
 
+  #replyId(peerId: string): Buffer {
+    let bytes = this.#peerIdBytes.get(peerId);
+    if (!bytes) {
+      bytes = peerIdToBytes(peerId);
+      this.#peerIdBytes.set(peerId, bytes);
+    }
+    return bytes;
+  }
+
   #moveTo(peer: RaftPeer): void {
     if (peer.id !== this.#leader.id) this.#metrics.leaderChanged();
     this.#leader = peer;
@@ -336,7 +346,7 @@ export class RaftClient implements AsyncDisposable {
       channel: (peer) => this.#channel(peer),
       rpcHeader: (peer, callId) => ({
         requestorId: this.#clientIdBytes,
-        replyId: peerIdToBytes(peer.id),
+        replyId: this.#replyId(peer.id),
         raftGroupId: { id: this.#groupIdBytes },
         callId: uint64(callId),
         toLeader: true,

@@ -1,4 +1,4 @@
-import type { FastHistogramSeries, MetricsRegistry } from '@fastpath/core';
+import type { FastCounter, FastCounterSeries, FastHistogramSeries, MetricsRegistry } from '@fastpath/core';
 
 // Request latencies from a pipelined write on loopback (sub-millisecond) to a watch waiting on a
 // lagging follower (the server's 30 s watch timeout and beyond).
@@ -14,7 +14,9 @@ const outstandingByRegistry = new WeakMap<MetricsRegistry, Map<string, () => num
 /** The series one client records into, bound once so that a request costs a few additions. */
 export class ClientMetrics {
   readonly #seconds: Record<Kind, FastHistogramSeries>;
-  readonly #requests;
+  readonly #requests: FastCounter<'client' | 'type' | 'outcome'>;
+  // The per-request series, bound once: the hot path only adds.
+  readonly #ok: Record<Kind, FastCounterSeries>;
   readonly #resends;
   readonly #leaderChanges;
   readonly #name: string;
@@ -32,11 +34,16 @@ export class ClientMetrics {
       read: seconds.series(name, 'read'),
       watch: seconds.series(name, 'watch'),
     };
-    this.#requests = metrics.counter(
+    this.#requests = metrics.fastCounter(
       'ratis_client_requests_total',
       'Raft requests by final outcome (ok or an error code)',
       ['client', 'type', 'outcome'],
     );
+    this.#ok = {
+      write: this.#requests.series(name, 'write', 'ok'),
+      read: this.#requests.series(name, 'read', 'ok'),
+      watch: this.#requests.series(name, 'watch', 'ok'),
+    };
     this.#resends = metrics.counter(
       'ratis_client_resends_total',
       'Requests sent again on a new stream, by reason',
@@ -67,8 +74,8 @@ export class ClientMetrics {
 
   settled(kind: Kind, startedAt: number, error: Error | undefined): void {
     this.#seconds[kind].observe((performance.now() - startedAt) / 1000);
-    const outcome = error === undefined ? 'ok' : ((error as { code?: string }).code ?? 'error');
-    this.#requests.labels(this.#name, kind, outcome).inc();
+    if (error === undefined) this.#ok[kind].inc();
+    else this.#requests.series(this.#name, kind, (error as { code?: string }).code ?? 'error').inc();
   }
 
   resent(reason: string, count: number): void {
