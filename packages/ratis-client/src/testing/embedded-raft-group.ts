@@ -3,7 +3,7 @@ import { FastpathError } from '@fastpath/core';
 import type { ReplicationLevel } from '../raft-client-options.js';
 import { uuidToBytes } from '../raft-ids.js';
 import { AppendLogStateMachine } from './append-log-state-machine.js';
-import { EmbeddedRaftPeer } from './embedded-raft-peer.js';
+import { EmbeddedRaftPeer, type PeerHost } from './embedded-raft-peer.js';
 import type { RaftStateMachine } from './raft-state-machine.js';
 
 /** A misuse of the embedded group (an unknown peer, pausing the last live member, a call after close). */
@@ -56,7 +56,8 @@ interface Watcher {
   resolve: () => void;
 }
 
-interface ReplyFault {
+/** A fault hook's rule for one reply. */
+export interface ReplyFault {
   /** Which replies: a predicate on the request kind. */
   matches: (kind: 'write' | 'read' | 'watch') => boolean;
   /** Replace the reply bytes (a bad answer), or `undefined` to drop the reply. */
@@ -118,7 +119,18 @@ export class EmbeddedRaftGroup implements AsyncDisposable {
     this.#electionDelayMs = options.electionDelayMs ?? 0;
     const count = options.peerIds?.length ?? options.peers ?? 3;
     const ids = options.peerIds ?? Array.from({ length: count }, (_, i) => `p${i}`);
-    this.#peers = ids.map((id) => new EmbeddedRaftPeer(id, this));
+    const host: PeerHost = {
+      groupIdBytes: this.#groupIdBytes,
+      received: this.received,
+      exchanges: this.exchanges,
+      leader: () => this.#leader,
+      members: () => this.#peers,
+      write: (clientId, callId, content) => this.#write(clientId, callId, content),
+      query: (content) => this.#query(content),
+      watch: (index, level) => this.#watch(index, level),
+      takeReplyFault: (kind) => this.#takeReplyFault(kind),
+    };
+    this.#peers = ids.map((id) => new EmbeddedRaftPeer(id, host));
   }
 
   /** Starts the members on free loopback ports; the first is the leader. */
@@ -249,32 +261,16 @@ export class EmbeddedRaftGroup implements AsyncDisposable {
     return this.close();
   }
 
-  // ---- what the members' services call ----
+  // ---- what the members' services call (through their PeerHost) ----
 
-  /** @internal */ get groupIdBytes(): Buffer {
-    return this.#groupIdBytes;
-  }
-
-  /** @internal */ get leader(): EmbeddedRaftPeer | undefined {
-    return this.#leader;
-  }
-
-  /** @internal */ get peerList(): readonly EmbeddedRaftPeer[] {
-    return this.#peers;
-  }
-
-  /** @internal */ get closed(): boolean {
-    return this.#closed;
-  }
-
-  /** @internal The fault to apply to the next reply of `kind`, if one is set. */
-  takeReplyFault(kind: 'write' | 'read' | 'watch'): ReplyFault | undefined {
+  /** The fault to apply to the next reply of `kind`, if one is set. */
+  #takeReplyFault(kind: 'write' | 'read' | 'watch'): ReplyFault | undefined {
     const i = this.#replyFaults.findIndex((f) => f.matches(kind));
     return i < 0 ? undefined : this.#replyFaults.splice(i, 1)[0];
   }
 
-  /** @internal Appends a write (or finds it in the retry cache) and resolves once it is applied. */
-  write(clientId: Buffer, callId: number, content: Buffer): Promise<WriteOutcome> {
+  /** Appends a write (or finds it in the retry cache) and resolves once it is applied. */
+  #write(clientId: Buffer, callId: number, content: Buffer): Promise<WriteOutcome> {
     const key = `${clientId.toString('hex')}:${callId}`;
     const cached = this.#retryCache.get(key);
     if (cached) {
@@ -289,15 +285,15 @@ export class EmbeddedRaftGroup implements AsyncDisposable {
     return outcome;
   }
 
-  /** @internal Answers a read-only query once everything committed when it arrived is applied. */
-  async query(content: Buffer): Promise<Buffer> {
+  /** Answers a read-only query once everything committed when it arrived is applied. */
+  async #query(content: Buffer): Promise<Buffer> {
     const needed = this.#commitIndex;
     await this.#until(() => this.#appliedIndex >= needed);
     return this.stateMachine.query(content);
   }
 
-  /** @internal Resolves true once `index` reaches `level`, false after the watch timeout. */
-  watch(index: number, level: ReplicationLevel): Promise<boolean> {
+  /** Resolves true once `index` reaches `level`, false after the watch timeout. */
+  #watch(index: number, level: ReplicationLevel): Promise<boolean> {
     if (this.#reached(index, level)) return Promise.resolve(true);
     return new Promise((resolve) => {
       const watcher: Watcher = {
@@ -312,11 +308,6 @@ export class EmbeddedRaftGroup implements AsyncDisposable {
       const timer = setTimeout(() => watcher.resolve(), this.#watchTimeoutMs);
       this.#watchers.add(watcher);
     });
-  }
-
-  /** @internal Each member's commit index. */
-  commitInfos(): Array<{ peer: EmbeddedRaftPeer; commitIndex: number }> {
-    return this.#peers.map((peer) => ({ peer, commitIndex: peer.commitIndex }));
   }
 
   // ---- replication ----

@@ -2,7 +2,8 @@ import * as grpc from '@grpc/grpc-js';
 import { type ratis, raft, toNumber, uint64 } from '../internal/proto/wire.js';
 import { RAFT_CLIENT_PROTOCOL_SERVICE } from '../internal/proto/grpc-methods.js';
 import { REPLICATION_NAMES } from '../internal/replication.js';
-import type { EmbeddedRaftGroup } from './embedded-raft-group.js';
+import type { ReplyFault, WriteOutcome } from './embedded-raft-group.js';
+import type { ReplicationLevel } from '../raft-client-options.js';
 
 type Request = ratis.common.RaftClientRequestProto;
 type Reply = ratis.common.IRaftClientReplyProto;
@@ -10,6 +11,24 @@ type Kind = 'write' | 'read' | 'watch';
 type Call = grpc.ServerDuplexStream<Buffer, Buffer>;
 
 const EXCEPTIONS = 'org.apache.ratis.protocol.exceptions.';
+
+/** What a member needs of its group: the shared log, state machine, watches and fault hooks. */
+export interface PeerHost {
+  readonly groupIdBytes: Buffer;
+  readonly received: Buffer[];
+  readonly exchanges: Array<{
+    peerId: string;
+    direction: 'in' | 'out';
+    method: 'ordered' | 'unordered';
+    callId: number;
+  }>;
+  leader(): EmbeddedRaftPeer | undefined;
+  members(): readonly EmbeddedRaftPeer[];
+  write(clientId: Buffer, callId: number, content: Buffer): Promise<WriteOutcome>;
+  query(content: Buffer): Promise<Buffer>;
+  watch(index: number, level: ReplicationLevel): Promise<boolean>;
+  takeReplyFault(kind: Kind): ReplyFault | undefined;
+}
 
 /** What one stream of a member keeps: the sliding window of `ordered`, and the order of replies. */
 interface StreamState {
@@ -36,7 +55,7 @@ export class EmbeddedRaftPeer {
 
   constructor(
     readonly id: string,
-    private readonly group: EmbeddedRaftGroup,
+    private readonly group: PeerHost,
   ) {}
 
   get live(): boolean {
@@ -190,7 +209,7 @@ export class EmbeddedRaftPeer {
   async #answer(call: Call, request: Request): Promise<Reply> {
     const rpc = request.rpcRequest as ratis.common.RaftRpcRequestProto;
     const group = this.group;
-    if (group.leader !== this) return this.#notLeader(rpc);
+    if (group.leader() !== this) return this.#notLeader(rpc);
     let lost!: () => void;
     const leadershipLost = new Promise<'lost'>((resolve) => {
       lost = () => resolve('lost');
@@ -295,9 +314,9 @@ export class EmbeddedRaftPeer {
   }
 
   #commitInfos(): ratis.common.ICommitInfoProto[] {
-    return this.group.commitInfos().map(({ peer, commitIndex }) => ({
+    return this.group.members().map((peer) => ({
       server: { id: Buffer.from(peer.id), address: peer.address },
-      commitIndex: uint64(commitIndex),
+      commitIndex: uint64(peer.commitIndex),
     }));
   }
 
@@ -310,8 +329,8 @@ export class EmbeddedRaftPeer {
   }
 
   #notLeader(rpc: ratis.common.IRaftRpcRequestProto): Reply {
-    const leader = this.group.leader;
-    const peersInConf = this.group.peerList.map((p) => ({ id: Buffer.from(p.id), address: p.address }));
+    const leader = this.group.leader();
+    const peersInConf = this.group.members().map((p) => ({ id: Buffer.from(p.id), address: p.address }));
     return {
       rpcReply: this.#rpcReply(rpc, false),
       notLeaderException: leader
