@@ -367,13 +367,14 @@ export class RaftClient implements AsyncDisposable {
         // A whole round of redirects without an answer: the group is electing; wait a little.
         return ++this.#redirectsWithoutAnswer % this.#peers.length === 0;
       },
-      streamFailed: (peer) => {
-        // Once on the same member at once (a stream can fail while the member is fine), then the
-        // next member after a pause (it may be down).
+      streamFailed: (peer, silent) => {
+        // A failed stream is tried once more on the same member at once (a stream can fail while
+        // the member is fine), then on the next member after a pause (it may be down). A member
+        // that stayed silent for a whole attempt (stopped, or no longer leading) is left at once.
         this.#failuresWithoutAnswer++;
-        if (this.#failuresWithoutAnswer < 2) return false;
+        if (!silent && this.#failuresWithoutAnswer < 2) return false;
         if (peer.id === this.#leader.id) this.#moveTo(this.#nextMember(peer));
-        return true;
+        return this.#failuresWithoutAnswer >= 2;
       },
       answered: () => {
         this.#failuresWithoutAnswer = 0;

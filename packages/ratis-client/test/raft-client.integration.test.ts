@@ -96,7 +96,10 @@ describe('on the wire', () => {
     expect(sent.length).toBeGreaterThan(1);
     for (const resent of sent.slice(1)) expect(resent).toEqual({ callId: 2, seqNum: 1, isFirst: 1 });
     expect(reply.callId).toBe(2);
-    expect(g.stats).toEqual({ applied: 2, retryCacheHits: sent.length - 1 });
+    // Applied once; the leader's retry cache answered the re-send (a silent leader is left for the
+    // next member first, which answers NotLeader and sends the client back).
+    expect(g.stats.applied).toBe(2);
+    expect(g.stats.retryCacheHits).toBeGreaterThanOrEqual(1);
   });
 
   it('keeps at most maxOutstandingRequests in flight, and admits the rest in order', async () => {

@@ -34,8 +34,8 @@ export interface PipelineContext {
   rpcHeader(peer: RaftPeer, callId: number): ratis.common.IRaftRpcRequestProto;
   /** A member answered NotLeader: move to `suggested` (or the next member). True when the next send should wait. */
   notLeader(from: RaftPeer, suggested: RaftPeer | undefined): boolean;
-  /** A stream to `peer` failed or went silent: true when the next send should wait. */
-  streamFailed(peer: RaftPeer): boolean;
+  /** A stream to `peer` failed (or went `silent`: no reply in the attempt timeout): true when the next send should wait. */
+  streamFailed(peer: RaftPeer, silent: boolean): boolean;
   /** A member answered a request (it is reachable and serves the group). */
   answered(): void;
   /** A request left the pipeline (answered, failed, timed out, closed). */
@@ -210,7 +210,7 @@ export class RequestPipeline {
       if (failure.retriable) request.lastError = failure.error;
       else this.#fail(request, failure.error);
     }
-    this.#reset(session, 'stream_failed', this.ctx.streamFailed(session.peer));
+    this.#reset(session, 'stream_failed', this.ctx.streamFailed(session.peer, false));
   }
 
   /** An answer that is not Ratis's protocol: what was sent on that stream fails, the rest goes on. */
@@ -268,7 +268,7 @@ export class RequestPipeline {
           undefined,
         );
         for (const r of session.sent.values()) r.lastError = silent;
-        this.#reset(session, 'timeout', this.ctx.streamFailed(session.peer));
+        this.#reset(session, 'timeout', this.ctx.streamFailed(session.peer, true));
         return;
       }
     }
