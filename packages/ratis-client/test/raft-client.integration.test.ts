@@ -142,6 +142,20 @@ describe('server answers', () => {
     ]);
   });
 
+  it('leaves a leader that stays silent for one whole attempt for the next member', async () => {
+    const g = await group({ electionDelayMs: 0 });
+    const c = client(g, { rpcRequestTimeoutMs: 300 });
+    await c.send(Buffer.from('before'));
+    await g.pausePeer('p0'); // alive, answers nothing; p1 is elected
+    const reply = await c.send(Buffer.from('after'));
+    expect(reply.peerId).toBe(await g.leaderId());
+    // One silent attempt on p0, not one per retry of the same member.
+    const resends =
+      (await c.metrics.registry.getSingleMetric('ratis_client_resends_total')?.get())?.values ?? [];
+    expect(resends.filter((r) => r.labels.reason === 'timeout').map((r) => r.value)).toEqual([1]);
+    await g.resumePeer('p0');
+  });
+
   it('turns a StateMachineException into ERR_RATIS_STATE_MACHINE with the class and message, and goes on', async () => {
     const machine: RaftStateMachine = {
       apply: (content) => {
