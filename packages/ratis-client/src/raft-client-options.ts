@@ -28,8 +28,8 @@ export interface RaftClientOptions {
    */
   maxOutstandingRequests?: number;
   /**
-   * How long one attempt of a write or read waits for its reply before the stream is given up and
-   * every outstanding request re-sent on a new one, in ms. Default: 60 000 (Ozone's
+   * How long one attempt of a write or read waits for its reply before the member is left for the
+   * next one and every outstanding request re-sent on a new stream, in ms. Default: 60 000 (Ozone's
    * `hdds.ratis.raft.client.rpc.request.timeout`).
    */
   rpcRequestTimeoutMs?: number;
