@@ -1,0 +1,88 @@
+import type { FastCounter, FastCounterSeries, FastHistogramSeries, MetricsRegistry } from '@fastpath/core';
+
+// Request latencies from a pipelined write on loopback (sub-millisecond) to a watch waiting on a
+// lagging follower (the server's 30 s watch timeout and beyond).
+const SECONDS_BUCKETS = [
+  1e-4, 5e-4, 1e-3, 2.5e-3, 5e-3, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 180,
+];
+
+type Kind = 'write' | 'read' | 'watch';
+
+// One outstanding-requests gauge per registry, read from the live clients when scraped.
+const outstandingByRegistry = new WeakMap<MetricsRegistry, Map<string, () => number>>();
+
+/** The series one client records into, bound once so that a request costs a few additions. */
+export class ClientMetrics {
+  readonly #seconds: Record<Kind, FastHistogramSeries>;
+  readonly #requests: FastCounter<'client' | 'type' | 'outcome'>;
+  // The per-request series, bound once: the hot path only adds.
+  readonly #ok: Record<Kind, FastCounterSeries>;
+  readonly #resends;
+  readonly #leaderChanges;
+  readonly #name: string;
+
+  constructor(metrics: MetricsRegistry, name: string, outstanding: () => number) {
+    this.#name = name;
+    const seconds = metrics.fastHistogram(
+      'ratis_client_request_seconds',
+      'Time from submitting a Raft request to its final answer, through every re-send',
+      ['client', 'type'],
+      SECONDS_BUCKETS,
+    );
+    this.#seconds = {
+      write: seconds.series(name, 'write'),
+      read: seconds.series(name, 'read'),
+      watch: seconds.series(name, 'watch'),
+    };
+    this.#requests = metrics.fastCounter(
+      'ratis_client_requests_total',
+      'Raft requests by final outcome (ok or an error code)',
+      ['client', 'type', 'outcome'],
+    );
+    this.#ok = {
+      write: this.#requests.series(name, 'write', 'ok'),
+      read: this.#requests.series(name, 'read', 'ok'),
+      watch: this.#requests.series(name, 'watch', 'ok'),
+    };
+    this.#resends = metrics.counter(
+      'ratis_client_resends_total',
+      'Requests sent again on a new stream, by reason',
+      ['client', 'reason'],
+    );
+    this.#leaderChanges = metrics.counter(
+      'ratis_client_leader_changes_total',
+      'Times the client moved to another member',
+      ['client'],
+    );
+    let clients = outstandingByRegistry.get(metrics);
+    if (!clients) {
+      const live = new Map<string, () => number>();
+      clients = live;
+      outstandingByRegistry.set(metrics, live);
+      metrics.gauge(
+        'ratis_client_outstanding_requests',
+        'Requests submitted and not yet answered',
+        ['client'],
+        function collect() {
+          this.reset();
+          for (const [client, count] of live) this.labels(client).set(count());
+        },
+      );
+    }
+    clients.set(name, outstanding);
+  }
+
+  settled(kind: Kind, startedAt: number, error: Error | undefined): void {
+    this.#seconds[kind].observe((performance.now() - startedAt) / 1000);
+    if (error === undefined) this.#ok[kind].inc();
+    else this.#requests.series(this.#name, kind, (error as { code?: string }).code ?? 'error').inc();
+  }
+
+  resent(reason: string, count: number): void {
+    this.#resends.labels(this.#name, reason).inc(count);
+  }
+
+  leaderChanged(): void {
+    this.#leaderChanges.labels(this.#name).inc();
+  }
+}
