@@ -33,6 +33,18 @@ export {
   type CompileJavaOptions,
 } from './compile-java.js';
 export {
+  DEFAULT_ENSURE_DEBIAN_PACKAGES_OPTIONS,
+  debianInstallHint,
+  ensureDebianPackages,
+  missingDebianPackages,
+  planDebianInstall,
+  type DebianInstallPlan,
+  type DebianRequirement,
+  type EnsureDebianPackagesOptions,
+  type InstallAbility,
+} from './debian-packages.js';
+export {
+  DebianInstallError,
   JavaCompileError,
   JavaNotFoundError,
   MavenNotFoundError,

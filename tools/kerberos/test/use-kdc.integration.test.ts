@@ -1,0 +1,28 @@
+import { describe, expect, it } from '@jest/globals';
+import { useKdc } from '../src/jest.js';
+
+const before = process.env['KRB5_CONFIG'];
+
+describe('useKdc', () => {
+  const kdc = useKdc({ kdc: { realm: 'SUITE.TEST' }, processEnv: true });
+
+  it('gives the suite a running realm and points this process at it', async () => {
+    expect(kdc.realm).toBe('SUITE.TEST');
+    expect(process.env['KRB5_CONFIG']).toBe(kdc.krb5ConfigPath);
+    expect(process.env['KRB5RCACHEDIR']).toBe(kdc.env()['KRB5RCACHEDIR']);
+    const ccache = await kdc.kinit('client/host');
+    expect(ccache.startsWith(kdc.dir)).toBe(true);
+  });
+
+  it('keeps the same realm for every test of the suite', async () => {
+    // The principal made by the test above still exists.
+    const keytab = await kdc.keytab(['client/host']);
+    await kdc.kinit('client/host', { keytab });
+  });
+});
+
+describe('after a useKdc suite', () => {
+  it('the process environment is as before (the outer suite has not started one)', () => {
+    expect(process.env['KRB5_CONFIG']).toBe(before);
+  });
+});
