@@ -4,6 +4,7 @@
 import { afterAll, beforeAll } from '@jest/globals';
 import type { Kdc } from './kdc.js';
 import type { KdcOptions } from './kdc-options.js';
+import { setNativeEnvironment } from './set-native-environment.js';
 import { startKdc } from './start-kdc.js';
 
 /** Options of {@link useKdc}. */
@@ -12,8 +13,8 @@ export interface UseKdcOptions {
   kdc?: KdcOptions;
   /**
    * Also set this process's `KRB5_CONFIG`, `KRB5_KDC_PROFILE` and `KRB5RCACHEDIR` to the realm's
-   * for the suite (restored in afterAll): libkrb5 inside this process (the `kerberos` package)
-   * reads them at its first call. Default `false`.
+   * for the suite (restored in afterAll), in the real environment that libkrb5 inside this
+   * process (the `kerberos` package) reads (see `setNativeEnvironment`). Default `false`.
    */
   processEnv?: boolean;
   /** Bound of the suite's start and of its stop, in ms. Default: 60 000 (the first start may install MIT Kerberos). */
@@ -43,22 +44,15 @@ export function useKdc(options: UseKdcOptions = {}): Kdc {
   const hookTimeoutMs = options.hookTimeoutMs ?? DEFAULT_USE_KDC_OPTIONS.hookTimeoutMs;
   const processEnv = options.processEnv ?? DEFAULT_USE_KDC_OPTIONS.processEnv;
   let kdc: Kdc | undefined;
-  let saved: Record<string, string | undefined> = {};
+  let saved: Record<string, string | undefined> | undefined;
 
   beforeAll(async () => {
     kdc = await startKdc(options.kdc);
-    if (processEnv) {
-      const env = kdc.env();
-      saved = Object.fromEntries(Object.keys(env).map((name) => [name, process.env[name]]));
-      Object.assign(process.env, env);
-    }
+    if (processEnv) saved = await setNativeEnvironment(kdc.env());
   }, hookTimeoutMs);
   afterAll(async () => {
-    for (const [name, value] of Object.entries(saved)) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
-    saved = {};
+    if (saved !== undefined) await setNativeEnvironment(saved);
+    saved = undefined;
     await kdc?.stop();
   }, hookTimeoutMs);
 
