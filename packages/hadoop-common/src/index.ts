@@ -26,3 +26,11 @@ export {
 export { decodeSharedCount, encodeSharedCount } from './shared-count.js';
 export { HadoopConfiguration, type HadoopConfigurationEntry } from './hadoop-configuration.js';
 export { HadoopConfigurationError } from './hadoop-configuration-error.js';
+export {
+  loadKerberos,
+  type GssClientContext,
+  type GssClientOptions,
+  type GssServerContext,
+  type KerberosModule,
+} from './load-kerberos.js';
+export { KerberosUnavailableError, type KerberosUnavailableReason } from './kerberos-unavailable-error.js';
