@@ -3,6 +3,7 @@
 import { createHmac } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { useKdc } from '@fastpath/kerberos-fixture/jest';
 import { waitFor } from '@fastpath/test-support';
 import { loadKerberosModule } from '../src/internal/kerberos/load-kerberos-module.js';
@@ -335,6 +336,55 @@ describe('refusals in Kerberos mode (never a 5xx, the cookie cleared, nothing st
     const hadoops = signed(`u=client&p=client@${kdc.realm}&t=kerberos-dt&e=${Date.now() + 60_000}`);
     expect((await call('/kms/v1/keys/names', { headers: { cookie: hadoops } })).status).toBe(200);
   });
+
+  it('answers any Authorization header with 200, 401 or 403, never a 5xx, and a refusal stores nothing', async () => {
+    const real = Buffer.from((await initialToken(ccaches['client'] as string)).token, 'base64');
+    const mutated = fc
+      .tuple(fc.nat({ max: real.length - 1 }), fc.integer({ min: 1, max: 255 }), fc.nat({ max: real.length }))
+      .map(([at, xor, cut]) => {
+        const bytes = Buffer.from(real.subarray(0, Math.max(cut, at + 1)));
+        bytes[at] = (bytes[at] as number) ^ xor;
+        return `Negotiate ${bytes.toString('base64')}`;
+      });
+    const authorization = fc.oneof(
+      fc.string({ maxLength: 60 }),
+      fc.base64String({ maxLength: 200 }).map((b) => `Negotiate ${b}`),
+      fc.string({ maxLength: 60 }).map((t) => `Negotiate ${t}`),
+      fc.constantFrom('Negotiate', 'Negotiate ', 'negotiate abc', 'NegotiateYWJj', 'Basic Y2xpZW50OnB3'),
+      mutated,
+    );
+    const target = fc.constantFrom(
+      ['GET', '/kms/v1/keys/names'],
+      ['OPTIONS', '/kms/v1/keys'],
+      ['GET', '/kms/v1/key/k1/_currentversion'],
+      ['GET', '/kms/v1/?op=GETDELEGATIONTOKEN&renewer=client'],
+      ['PUT', '/kms/v1/?op=RENEWDELEGATIONTOKEN&token=AAAA'],
+    );
+    const before = (
+      await call('/kms/v1/keys/names', {
+        headers: { cookie: signed(`u=client&p=client@${kdc.realm}&t=kerberos-dt&e=${Date.now() + 600_000}`) },
+      })
+    ).json();
+    await fc.assert(
+      fc.asyncProperty(authorization, target, async (value, [method, path]) => {
+        const res = await call(path, {
+          method: method,
+          headers: { authorization: value },
+        });
+        expect([200, 400, 401, 403]).toContain(res.status);
+        if (res.status === 401 || res.status === 403)
+          expect(header(res, 'set-cookie')).toBe('hadoop.auth=; HttpOnly');
+        if (res.status === 401) expect(header(res, 'www-authenticate')).toBe('Negotiate');
+      }),
+      { numRuns: 150, interruptAfterTimeLimit: 60_000 },
+    );
+    const after = (
+      await call('/kms/v1/keys/names', {
+        headers: { cookie: signed(`u=client&p=client@${kdc.realm}&t=kerberos-dt&e=${Date.now() + 600_000}`) },
+      })
+    ).json();
+    expect(after).toEqual(before);
+  }, 120_000);
 
   it('left the keystore as the accepted requests made it', async () => {
     const cookie = signed(`u=client&p=client@${kdc.realm}&t=kerberos-dt&e=${Date.now() + 60_000}`);
