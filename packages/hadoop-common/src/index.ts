@@ -34,3 +34,16 @@ export {
   type KerberosModule,
 } from './load-kerberos.js';
 export { KerberosUnavailableError, type KerberosUnavailableReason } from './kerberos-unavailable-error.js';
+export { KerberosName } from './kerberos-name.js';
+export {
+  DEFAULT_KERBEROS_NAME_RULES_OPTIONS,
+  KerberosNameRules,
+  type KerberosNameMechanism,
+  type KerberosNameRulesOptions,
+} from './kerberos-name-rules.js';
+export {
+  KerberosNameRulesError,
+  MalformedKerberosNameError,
+  NoMatchingKerberosRuleError,
+} from './kerberos-name-errors.js';
+export { DEFAULT_KRB5_CONFIG, krb5DefaultRealm, parseKrb5DefaultRealm } from './krb5-default-realm.js';
