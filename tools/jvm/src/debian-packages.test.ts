@@ -8,6 +8,8 @@ import {
   type DebianRequirement,
 } from './debian-packages.js';
 import { DebianInstallError } from './jvm-errors.js';
+import { JAVA_REQUIREMENTS } from './locate-java.js';
+import { MAVEN_REQUIREMENTS } from './locate-maven.js';
 
 const kdc: DebianRequirement = { file: '/usr/sbin/krb5kdc', debianPackage: 'krb5-kdc' };
 const kdb: DebianRequirement = { file: '/usr/sbin/kdb5_util', debianPackage: 'krb5-kdc' };
@@ -81,7 +83,7 @@ describe('ensureDebianPackages', () => {
     expect(err).toBeInstanceOf(DebianInstallError);
     expect((err as DebianInstallError).packages).toEqual(['fastpath-tool']);
     expect((err as DebianInstallError).message).toBe(
-      'the widget test needs /nonexistent/fastpath-tool, and installation is disabled (installIfMissing: false): ' +
+      'the widget test: missing /nonexistent/fastpath-tool, and installation is disabled (installIfMissing: false): ' +
         'install fastpath-tool (as root: apt-get update && apt-get install -y fastpath-tool).',
     );
   });
@@ -90,5 +92,33 @@ describe('ensureDebianPackages', () => {
     const err = await ensureDebianPackages([], { installTimeoutMs: 0 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(InvalidOptionError);
     expect((err as InvalidOptionError).option).toBe('installTimeoutMs');
+  });
+});
+
+describe('what each fixture installs when something is missing', () => {
+  const asRoot = { installIfMissing: true, uid: 0, aptGet: true };
+  const plan = (requirements: readonly DebianRequirement[], missing: readonly string[]) =>
+    planDebianInstall(
+      missingDebianPackages(
+        requirements,
+        (r) => !('command' in r ? missing.includes(r.command) : missing.includes(r.file)),
+      ),
+      asRoot,
+    );
+
+  it('java or javac → the headless JDK, once', () => {
+    expect(plan(JAVA_REQUIREMENTS, ['java', 'javac'])).toEqual({
+      action: 'install',
+      packages: ['openjdk-17-jdk-headless'],
+    });
+    expect(plan(JAVA_REQUIREMENTS, ['javac'])).toEqual({
+      action: 'install',
+      packages: ['openjdk-17-jdk-headless'],
+    });
+    expect(plan(JAVA_REQUIREMENTS, [])).toEqual({ action: 'none' });
+  });
+
+  it('mvn → maven', () => {
+    expect(plan(MAVEN_REQUIREMENTS, ['mvn'])).toEqual({ action: 'install', packages: ['maven'] });
   });
 });

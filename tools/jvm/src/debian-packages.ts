@@ -18,7 +18,7 @@ export interface EnsureDebianPackagesOptions {
   installIfMissing?: boolean;
   /** Upper bound for `apt-get update` and `apt-get install` together, in milliseconds. Default 600000. */
   installTimeoutMs?: number;
-  /** Who needs the packages, for the message when they cannot be installed (e.g. `the KDC fixture`). */
+  /** Who needs the packages: the start of the message when they cannot be installed (e.g. `the KDC fixture`). */
   purpose?: string;
 }
 
@@ -128,7 +128,7 @@ export async function ensureDebianPackages(
   if (plan.action === 'none') return { installed: [] };
   if (plan.action === 'refuse') {
     throw new DebianInstallError(
-      `${purpose} need${purpose.endsWith('s') ? '' : 's'} ${requirements
+      `${purpose}: missing ${requirements
         .filter((r) => !present.has(r))
         .map(label)
         .join(', ')}, and ${plan.reason}: ` +

@@ -19,7 +19,13 @@ export { readJvmEnvironment, type JvmEnvironment } from './environment.js';
 export { logTail } from './log-tail.js';
 export { delay, pollUntil, type PollUntilOptions } from './wait.js';
 export { findExecutable } from './find-executable.js';
-export { locateJava, type JavaInstallation, type LocateJavaOptions } from './locate-java.js';
+export {
+  JAVA_REQUIREMENTS,
+  locateJava,
+  type JavaInstallation,
+  type LocateJavaOptions,
+} from './locate-java.js';
+export { locateMaven, MAVEN_REQUIREMENTS, type LocateMavenOptions } from './locate-maven.js';
 export {
   DEFAULT_RESOLVE_MAVEN_ARTIFACTS_OPTIONS,
   resolveMavenArtifacts,

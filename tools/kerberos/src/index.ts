@@ -5,6 +5,12 @@ export type { AddPrincipalOptions, Kdc, KinitOptions } from './kdc.js';
 export { DEFAULT_KDC_OPTIONS, type KdcOptions } from './kdc-options.js';
 export { KERBEROS_PROGRAMS, locateKerberos, type KerberosPrograms } from './locate-kerberos.js';
 export {
+  ensureKerberosPackage,
+  KERBEROS_BUILD_REQUIREMENTS,
+  type EnsureKerberosPackageOptions,
+  type KerberosPackageState,
+} from './ensure-kerberos-package.js';
+export {
   KdcExitedError,
   KdcStateError,
   KdcTimeoutError,
