@@ -32,6 +32,8 @@ import type { TokenStore, TokenStoreContext } from './token-store.js';
 import {
   DelegationKey,
   KerberosNameRules,
+  MalformedKerberosNameError,
+  NoMatchingKerberosRuleError,
   Token,
   type DelegationTokenIdentifier,
 } from '@fastpath/hadoop-common';
@@ -89,7 +91,8 @@ export interface DelegationTokenSecretManagerOptions {
    * mechanism): a token's renewer is stored as its short name, and a canceller's short name is
    * compared with it. Default: `new KerberosNameRules()`: `DEFAULT` with the default realm of
    * krb5.conf (`KRB5_CONFIG`, else `/etc/krb5.conf`), mechanism `hadoop`, so a principal of
-   * another realm is refused (`ERR_KERBEROS_NO_MATCHING_RULE`) as Hadoop refuses it.
+   * another realm is refused as Hadoop refuses it (`ERR_TOKEN_ACCESS_DENIED`, reason
+   * `unmapped-principal`, the rules' error as `cause`).
    */
   kerberosNameRules?: KerberosNameRules;
 }
@@ -115,7 +118,7 @@ export interface CreateTokenRequest {
   owner: string;
   /**
    * Who may renew it; stored as its short name under `kerberosNameRules` (a principal no rule
-   * maps is refused with `ERR_KERBEROS_NO_MATCHING_RULE`). Default: `''` (nobody).
+   * maps is refused: `ERR_TOKEN_ACCESS_DENIED`, reason `unmapped-principal`). Default: `''` (nobody).
    */
   renewer?: string;
   /** The real user when `owner` is impersonated by a proxy user. Default: `''`. */
@@ -579,7 +582,7 @@ export class DelegationTokenSecretManager implements AsyncDisposable {
         if (id.owner === '') throw new InvalidTokenError('no-owner', 'Token with no owner');
         // As Hadoop: the canceller's short name first (a principal no rule maps is refused), then
         // the owner (full name) or the renewer (short name) may cancel.
-        const cancellerShortName = this.#names.shortName(canceller);
+        const cancellerShortName = shortName(this.#names, 'canceller', canceller);
         const byRenewer = id.renewer !== '' && cancellerShortName === id.renewer;
         if (canceller !== id.owner && !byRenewer) {
           throw new AccessControlError(
@@ -803,7 +806,23 @@ function checkRequest(request: CreateTokenRequest, names: KerberosNameRules): Re
 
 /** Hadoop's identifier stores its renewer as a short name; an empty renewer stays empty. */
 function shortRenewer(names: KerberosNameRules, renewer: string): string {
-  return renewer === '' ? '' : names.shortName(renewer);
+  return renewer === '' ? '' : shortName(names, 'renewer', renewer);
+}
+
+/**
+ * A principal's short name. One that no rule maps (or that is malformed) is a refused caller:
+ * Hadoop fails the call there with the rules' own message, and a refusal is what a caller
+ * (kms-server: 403) can answer; broken rules themselves stay a server fault.
+ */
+function shortName(names: KerberosNameRules, role: 'renewer' | 'canceller', principal: string): string {
+  try {
+    return names.shortName(principal);
+  } catch (error) {
+    if (error instanceof NoMatchingKerberosRuleError || error instanceof MalformedKerberosNameError) {
+      throw new AccessControlError('unmapped-principal', `${role}: ${error.message}`, error);
+    }
+    throw error;
+  }
 }
 
 /** Equal-length buffers compared in constant time; a length difference is not secret. */

@@ -124,11 +124,17 @@ export function describeSecretManagerContract(
     it('1: a renewer or canceller of another realm matches no rule and is refused, as in Hadoop', async () => {
       const m = await make();
       const create = await reject(m.createToken({ owner: 'bob', renewer: 'yarn/rm.example.com@OTHER.COM' }));
-      expect(create).toBeInstanceOf(NoMatchingKerberosRuleError);
-      expect(create.message).toBe('No rules applied to yarn/rm.example.com@OTHER.COM');
+      expect(create).toMatchObject({ code: 'ERR_TOKEN_ACCESS_DENIED', reason: 'unmapped-principal' });
+      expect(create.message).toBe('renewer: No rules applied to yarn/rm.example.com@OTHER.COM');
+      expect(create.cause).toBeInstanceOf(NoMatchingKerberosRuleError);
+      // A service/host name without a realm matches DEFAULT no more than another realm does.
+      await expect(m.createToken({ owner: 'bob', renewer: 'a/a' })).rejects.toMatchObject({
+        reason: 'unmapped-principal',
+      });
       const t = await m.createToken({ owner: 'alice', renewer: 'yarn' });
       const cancel = await reject(m.cancelToken(t, 'yarn/rm.example.com@OTHER.COM'));
-      expect(cancel).toMatchObject({ code: 'ERR_KERBEROS_NO_MATCHING_RULE' });
+      expect(cancel).toMatchObject({ code: 'ERR_TOKEN_ACCESS_DENIED', reason: 'unmapped-principal' });
+      expect(cancel.message).toBe('canceller: No rules applied to yarn/rm.example.com@OTHER.COM');
       await m.verify(t); // still there
       // Under the mit mechanism an unmapped principal keeps its full name instead.
       const mit = await make({
