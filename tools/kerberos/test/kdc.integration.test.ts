@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { describe, expect, it } from '@jest/globals';
 import { pollUntil, runProcess } from '@fastpath/jvm-fixture';
 import { InvalidOptionError } from '@fastpath/core';
@@ -71,6 +71,33 @@ describe('startKdc', () => {
     await kdc.keytab(['alice', 'client']);
     await kdc.kinit('alice', { password: 'alice-secret' });
     await kdc.kinit('client', { keytab });
+  });
+
+  it('answers on UDP and on TCP of its port', async () => {
+    await using kdc = await startKdc();
+    const keytab = await kdc.keytab(['client']);
+    const conf = await readFile(kdc.krb5ConfigPath, 'utf8');
+    // The realm's own krb5.conf sends over TCP first (udp_preference_limit = 1); MIT's default
+    // (1465 bytes) sends a small request over UDP first. libkrb5's trace names the transport
+    // that answered: a stream (TCP) or a dgram (UDP).
+    for (const [limit, transport] of [
+      ['1', 'stream'],
+      ['1465', 'dgram'],
+    ] as const) {
+      const variant = `${kdc.krb5ConfigPath}.${limit}`;
+      const trace = `${kdc.dir}/trace-${limit}.log`;
+      await writeFile(variant, conf.replace('udp_preference_limit = 1', `udp_preference_limit = ${limit}`));
+      const result = await runProcess(
+        KERBEROS_PROGRAMS.kinit.file,
+        ['-k', '-t', keytab, '-c', `FILE:${kdc.dir}/ccache/${limit}`, 'client'],
+        { env: { ...process.env, ...kdc.env(), KRB5_CONFIG: variant, KRB5_TRACE: trace } },
+      );
+      expect(result.code).toBe(0);
+      expect(await readFile(trace, 'utf8')).toContain(`Received answer (`);
+      expect(await readFile(trace, 'utf8')).toMatch(
+        new RegExp(`Received answer \\(\\d+ bytes\\) from ${transport} 127\\.0\\.0\\.1:${kdc.port}\\b`),
+      );
+    }
   });
 
   it('refuses a wrong password and a duplicate principal with typed errors', async () => {
