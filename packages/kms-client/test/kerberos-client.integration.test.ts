@@ -90,7 +90,9 @@ describe('KmsClient with Kerberos', () => {
       await kms.createKey('k-host');
       expect(await kms.getKeyNames()).toEqual(['k-host']);
       await waitFor('the audit line of the creation', () =>
-        /OK\[op=CREATE_KEY, key=k-host, user=client\]/.test(readFileSync(server.settings.audit.file, 'utf8'))
+        new RegExp(`OK\\[op=CREATE_KEY, key=k-host, user=client/host@${kdc.realm}\\]`).test(
+          readFileSync(server.settings.audit.file, 'utf8'),
+        )
           ? true
           : undefined,
       );
@@ -119,8 +121,9 @@ describe('KmsClient with Kerberos', () => {
     await using kms = new KmsClient({ url, kerberos: true });
     await kms.createKey('shared');
     const token = await kms.getDelegationToken({ renewer: 'client' });
+    // As Hadoop's KMS issues it: owned by the short name.
     expect({ owner: token.owner, renewer: token.renewer, kind: token.kind }).toEqual({
-      owner: `client@${kdc.realm}`,
+      owner: 'client',
       renewer: 'client',
       kind: 'kms-dt',
     });

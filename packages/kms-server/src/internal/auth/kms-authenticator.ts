@@ -99,6 +99,7 @@ export class KmsAuthenticator {
     return {
       name,
       shortName,
+      auditName: this.kerberos ? name : undefined,
       realUser,
       groups: () => (cached ??= groups.groupsOf(shortName)),
     };
@@ -176,20 +177,40 @@ export class KmsAuthenticator {
   }
 
   async #spnego(acceptor: SpnegoAcceptor, token: string, request: AuthRequest): Promise<AuthSuccess> {
-    let identity;
-    try {
-      identity = await acceptor.accept(token);
-    } catch (error) {
-      if (!(error instanceof SpnegoRefusal)) throw error;
-      throw new KmsRequestError('ERR_KMS_AUTHENTICATION_FAILED', error.message, { cause: error });
-    }
+    const identity = await this.#acceptSpnego(acceptor, token);
     const real = this.user(identity.principal, undefined, identity.shortName);
     return {
       user: this.#withDoAs(real, request),
       via: 'kerberos',
       setCookie: this.#issue(real, request.secure),
-      wwwAuthenticate: identity.replyToken === undefined ? undefined : `${NEGOTIATE} ${identity.replyToken}`,
+      wwwAuthenticate: identity.wwwAuthenticate,
     };
+  }
+
+  async #acceptSpnego(
+    acceptor: SpnegoAcceptor,
+    token: string,
+  ): Promise<{ principal: string; shortName: string; wwwAuthenticate: string | undefined }> {
+    try {
+      const identity = await acceptor.accept(token);
+      return {
+        principal: identity.principal,
+        shortName: identity.shortName,
+        wwwAuthenticate:
+          identity.replyToken === undefined ? undefined : `${NEGOTIATE} ${identity.replyToken}`,
+      };
+    } catch (error) {
+      if (!(error instanceof SpnegoRefusal)) throw error;
+      throw new KmsRequestError('ERR_KMS_AUTHENTICATION_FAILED', error.message, { cause: error });
+    }
+  }
+
+  /**
+   * The caller of a token operation: in Kerberos mode Hadoop's token handler acts as the
+   * authenticated short name (`client`, not `client@REALM`): it owns the tokens it gets.
+   */
+  #tokenCaller(user: KmsUser): KmsUser {
+    return this.kerberos ? this.user(user.shortName) : user;
   }
 
   async #tokenUser(token: string): Promise<AuthSuccess> {
@@ -225,17 +246,20 @@ export class KmsAuthenticator {
    */
   authenticateLogin(request: AuthRequest, optional: boolean): LoginOutcome | Promise<LoginOutcome> {
     const cookie = this.#cookieUser(request);
-    if (cookie !== undefined && 'user' in cookie) return { user: this.#withDoAs(cookie.user, request) };
+    if (cookie !== undefined && 'user' in cookie) {
+      return { user: this.#withDoAs(this.#tokenCaller(cookie.user), request) };
+    }
     if (optional) return { user: undefined };
-    if (this.#options.spnego !== undefined) {
+    const spnego = this.#options.spnego;
+    if (spnego !== undefined) {
       // Hadoop's handler authenticates a get or renewal inline when no cookie came with it.
       const negotiate = negotiateToken(header(request.headers, 'authorization'));
       if (negotiate === undefined) {
         throw new KmsRequestError('ERR_KMS_AUTHENTICATION_REQUIRED', 'Authentication required');
       }
-      return this.#spnego(this.#options.spnego, negotiate, request).then((outcome) => ({
-        user: outcome.user,
-        wwwAuthenticate: outcome.wwwAuthenticate,
+      return this.#acceptSpnego(spnego, negotiate).then((identity) => ({
+        user: this.#withDoAs(this.user(identity.shortName), request),
+        wwwAuthenticate: identity.wwwAuthenticate,
       }));
     }
     const name = request.params.get('user.name');

@@ -195,7 +195,11 @@ export function buildKmsApp(options: KmsAppOptions): FastifyInstance {
       // Refusals of a request (4xx) leave the audit log as it was, except for the two lines
       // that record a refused identity: UNAUTHORIZED (written by the ACL check) and
       // UNAUTHENTICATED (above). An ERROR line records a failure of the server.
-      audit.error(request.kmsUser.shortName, request.method, answer.body.RemoteException.message);
+      audit.error(
+        request.kmsUser.auditName ?? request.kmsUser.shortName,
+        request.method,
+        answer.body.RemoteException.message,
+      );
     }
     if (answer.retriable && answer.status === 503) reply.header('retry-after', '1');
     if (tokenOperation && code !== undefined && FILTER_ANSWERED_CODES.has(code)) {
