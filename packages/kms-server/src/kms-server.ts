@@ -19,8 +19,13 @@ import {
 } from './internal/auth/token-service.js';
 import type { KmsSettings } from './internal/config/kms-settings.js';
 import type { KerberosSettings } from './internal/kerberos/kerberos-settings.js';
-import { loadKerberosModule } from './internal/kerberos/load-kerberos-module.js';
-import { principalShortName } from './internal/kerberos/principal-short-name.js';
+import {
+  KerberosNameRules,
+  KerberosUnavailableError,
+  loadKerberos,
+  type KerberosModule,
+} from '@fastpath/hadoop-common';
+import { KmsKerberosError } from './kms-errors.js';
 import { SpnegoAcceptor } from './internal/kerberos/spnego-acceptor.js';
 import { KMS_ACLS_FILE, loadKmsSettings, type SettingsLayer } from './internal/config/load-kms-settings.js';
 import { buildKmsApp } from './internal/http/kms-app.js';
@@ -141,15 +146,24 @@ function optionLayer(options: KmsServerOptions): SettingsLayer {
  * process, so the server sets it to its keytab: one Kerberos keytab per process.
  */
 async function createSpnegoAcceptor(kerberos: KerberosSettings, logger: KmsLogger): Promise<SpnegoAcceptor> {
-  const shortName = principalShortName({
-    rules: kerberos.nameRules,
+  let module: KerberosModule;
+  try {
+    module = await loadKerberos();
+  } catch (error) {
+    if (!(error instanceof KerberosUnavailableError)) throw error;
+    throw new KmsKerberosError('hadoop.kms.authentication.type', error.message, { cause: error });
+  }
+  process.env['KRB5_KTNAME'] = kerberos.keytab;
+  logger.info(`Kerberos (SPNEGO) authentication for ${kerberos.acceptedPrincipals.join(', ')}`);
+  return new SpnegoAcceptor(module, kerberos, kerberosNameRules(kerberos));
+}
+
+/** Kerberos mode's name rules, which the acceptor and the token manager both map names with. */
+function kerberosNameRules(kerberos: KerberosSettings): KerberosNameRules {
+  return new KerberosNameRules(kerberos.nameRules, {
     mechanism: kerberos.nameRulesMechanism,
     defaultRealm: kerberos.defaultRealm,
   });
-  const module = await loadKerberosModule();
-  process.env['KRB5_KTNAME'] = kerberos.keytab;
-  logger.info(`Kerberos (SPNEGO) authentication for ${kerberos.acceptedPrincipals.join(', ')}`);
-  return new SpnegoAcceptor(module, kerberos, shortName);
 }
 
 function readPem(file: string, property: string): Buffer {
@@ -289,6 +303,7 @@ export async function startKmsServer(
     for (const warning of proxyUsers.warnings) logger.warn(warning);
 
     const tokens: TokenService = await createTokenService(settings.tokens, {
+      ...(settings.auth.kerberos ? { kerberosNameRules: kerberosNameRules(settings.auth.kerberos) } : {}),
       metrics,
       clock: options.clock,
       onBackgroundError: (error) => logger.error('token manager background task failed', error),

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { useKdc } from '@fastpath/kerberos-fixture/jest';
 import { waitFor } from '@fastpath/test-support';
-import { loadKerberosModule } from '../src/internal/kerberos/load-kerberos-module.js';
+import { loadKerberos } from '@fastpath/hadoop-common';
 import { http, type HttpResult } from './support/http.js';
 import { setProcessEnv } from '../src/testing.js';
 import { startTestKms, type TestKms } from './support/test-kms.js';
@@ -25,7 +25,7 @@ async function initialToken(
   service = 'HTTP@localhost',
   mech: 'krb5' | 'spnego' = 'krb5',
 ): Promise<{ token: string; step(reply: string): Promise<boolean> }> {
-  const kerberos = await loadKerberosModule();
+  const kerberos = await loadKerberos();
   await setProcessEnv({ KRB5CCNAME: ccache });
   const client = await kerberos.initializeClient(service, {
     mechOID: mech === 'krb5' ? kerberos.GSS_MECH_OID_KRB5 : kerberos.GSS_MECH_OID_SPNEGO,

@@ -3,7 +3,7 @@
 // Kerberos (not SPNEGO-wrapped) GSS exchange in OPTIONS legs asking for mutual authentication;
 // the server's last token must complete the context (it proves the server holds the service
 // key), and the `hadoop.auth` cookie it sets is what later calls carry until it is refused.
-import { loadKerberosModule, type GssClientContext, type KerberosModule } from './kerberos-module.js';
+import { loadKerberos, type GssClientContext, type KerberosModule } from '@fastpath/hadoop-common';
 
 /** How the client logs in: from the ticket cache, or from a keytab for a principal. */
 export interface KerberosLoginOptions {
@@ -163,8 +163,9 @@ export class SpnegoSession {
   async #initiate(host: string): Promise<GssClientContext> {
     let kerberos: KerberosModule;
     try {
-      kerberos = await loadKerberosModule();
+      kerberos = await loadKerberos();
     } catch (error) {
+      // KerberosUnavailableError: its message says what to install.
       throw new SpnegoLoginFailure((error as Error).message);
     }
     if (this.#options.keytab !== undefined) process.env['KRB5_CLIENT_KTNAME'] = this.#options.keytab;

@@ -196,6 +196,19 @@ describe('loadKmsSettings', () => {
           load({ [`${auth}kerberos.keytab`]: file, [`${auth}kerberos.name.rules.mechanism`]: 'posix' }),
         ).property,
       ).toBe(`${auth}kerberos.name.rules.mechanism`);
+      expect(
+        refusal(() =>
+          load({ [`${auth}kerberos.keytab`]: file, [`${auth}kerberos.name.rules`]: 'RULE:[1:$1' }),
+        ).property,
+      ).toBe(`${auth}kerberos.name.rules`);
+      // Hadoop's full rule syntax is accepted.
+      const rules = 'RULE:[2:$1@$0](client@.*)s/@.*//L DEFAULT';
+      expect(
+        load({
+          [`${auth}kerberos.keytab`]: keytab(['HTTP/localhost@EXAMPLE.COM']),
+          [`${auth}kerberos.name.rules`]: rules,
+        }).settings.auth.kerberos?.nameRules,
+      ).toBe(rules);
     });
 
     it('reads the signer and cookie settings', () => {

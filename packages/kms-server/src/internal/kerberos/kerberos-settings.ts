@@ -1,7 +1,8 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { KmsKerberosError } from '../../kms-errors.js';
-import { defaultRealm as krb5DefaultRealm } from './krb5-default-realm.js';
+import { KerberosNameRules, KerberosNameRulesError, krb5DefaultRealm } from '@fastpath/hadoop-common';
+import { KmsConfigError } from '../../kms-errors.js';
 import { KeytabFormatError, keytabPrincipals } from './keytab-principals.js';
 
 const PREFIX = 'hadoop.kms.authentication.kerberos.';
@@ -16,8 +17,8 @@ export interface KerberosSettings {
   readonly acceptedPrincipals: readonly string[];
   readonly nameRules: string;
   readonly nameRulesMechanism: 'hadoop' | 'mit';
-  /** krb5.conf's `default_realm`, used by the `DEFAULT` rule; `undefined` when none is configured. */
-  readonly defaultRealm: string | undefined;
+  /** krb5.conf's `default_realm`, used by the `DEFAULT` rule; `''` when none is configured. */
+  readonly defaultRealm: string;
 }
 
 /** What {@link resolveKerberosSettings} reads. */
@@ -49,6 +50,15 @@ export function resolveKerberosSettings(input: KerberosSettingsInput): KerberosS
     throw new KmsKerberosError(`${PREFIX}keytab`, `${PREFIX}keytab ${keytab} ${why}`, { cause: error });
   }
   const realm = krb5DefaultRealm(input.env);
+  // The rules are settings: a syntax Hadoop refuses is ERR_KMS_CONFIG (exit 2), checked first.
+  try {
+    new KerberosNameRules(input.nameRules, { mechanism: input.nameRulesMechanism, defaultRealm: realm });
+  } catch (error) {
+    if (!(error instanceof KerberosNameRulesError)) throw error;
+    throw new KmsConfigError(`${PREFIX}name.rules`, `${PREFIX}name.rules: ${error.message}`, {
+      cause: error,
+    });
+  }
   const principal = input.principal.trim();
   let accepted: string[];
   if (principal === '*') {
@@ -68,7 +78,7 @@ export function resolveKerberosSettings(input: KerberosSettingsInput): KerberosS
     }
     let full = principal;
     if (!principal.includes('@')) {
-      if (realm === undefined) {
+      if (realm === '') {
         throw new KmsKerberosError(
           `${PREFIX}principal`,
           `${PREFIX}principal ${principal} names no realm and krb5.conf (${input.env['KRB5_CONFIG'] ?? '/etc/krb5.conf'}) has no default_realm: write ${principal}@<REALM>`,

@@ -1,8 +1,6 @@
 import { expect } from '@jest/globals';
 import { GssTokenError, gssTokenServerName } from './gss-token-server-name.js';
 import { KeytabFormatError, parseKeytabPrincipals } from './keytab-principals.js';
-import { parseDefaultRealm } from './krb5-default-realm.js';
-import { principalShortName, ShortNameError } from './principal-short-name.js';
 import { keytabBytes, krb5Token, spnegoToken } from '../../../test/support/kerberos-bytes.js';
 
 describe('keytab principals', () => {
@@ -22,15 +20,6 @@ describe('keytab principals', () => {
     for (let cut = 3; cut < whole.length; cut += 7) {
       expect(() => parseKeytabPrincipals(whole.subarray(0, cut))).toThrow(KeytabFormatError);
     }
-  });
-});
-
-describe('krb5.conf default realm', () => {
-  it('reads [libdefaults] default_realm only', () => {
-    const text =
-      '[realms]\n default_realm = WRONG\n[libdefaults]\n  # comment\n  default_realm = EXAMPLE.COM\n  rdns = false\n';
-    expect(parseDefaultRealm(text)).toBe('EXAMPLE.COM');
-    expect(parseDefaultRealm('[libdefaults]\n dns_lookup_kdc = false\n')).toBeUndefined();
   });
 });
 
@@ -61,26 +50,5 @@ describe('GSS token server name', () => {
         expect(error).toBeInstanceOf(GssTokenError);
       }
     }
-  });
-});
-
-describe('principal short names (DEFAULT)', () => {
-  const shortName = principalShortName({
-    rules: 'DEFAULT',
-    mechanism: 'hadoop',
-    defaultRealm: 'EXAMPLE.COM',
-  });
-  it('maps principals of the default realm with one or two components to the first', () => {
-    expect(shortName('client@EXAMPLE.COM')).toBe('client');
-    expect(shortName('client/host@EXAMPLE.COM')).toBe('client');
-    expect(shortName('client')).toBe('client');
-  });
-  it('refuses other realms and longer names under hadoop, keeps them under mit', () => {
-    expect(() => shortName('client@OTHER.COM')).toThrow(
-      new ShortNameError('No rules applied to client@OTHER.COM'),
-    );
-    expect(() => shortName('a/b/c@EXAMPLE.COM')).toThrow(ShortNameError);
-    const mit = principalShortName({ rules: 'DEFAULT', mechanism: 'mit', defaultRealm: 'EXAMPLE.COM' });
-    expect(mit('client@OTHER.COM')).toBe('client@OTHER.COM');
   });
 });

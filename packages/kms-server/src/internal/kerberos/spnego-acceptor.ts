@@ -1,7 +1,11 @@
 import type { KerberosSettings } from './kerberos-settings.js';
-import type { KerberosModule } from './kerberos-module.js';
+import {
+  MalformedKerberosNameError,
+  NoMatchingKerberosRuleError,
+  type KerberosModule,
+  type KerberosNameRules,
+} from '@fastpath/hadoop-common';
 import { GssTokenError, gssTokenServerName } from './gss-token-server-name.js';
-import { ShortNameError, type PrincipalShortName } from './principal-short-name.js';
 
 /** A client authenticated by SPNEGO. */
 export interface SpnegoIdentity {
@@ -32,12 +36,12 @@ function decodeLenient(text: string): Buffer {
 export class SpnegoAcceptor {
   readonly #kerberos: KerberosModule;
   readonly #accepted: ReadonlySet<string>;
-  readonly #shortName: PrincipalShortName;
+  readonly #rules: KerberosNameRules;
 
-  constructor(kerberos: KerberosModule, settings: KerberosSettings, shortName: PrincipalShortName) {
+  constructor(kerberos: KerberosModule, settings: KerberosSettings, rules: KerberosNameRules) {
     this.#kerberos = kerberos;
     this.#accepted = new Set(settings.acceptedPrincipals);
-    this.#shortName = shortName;
+    this.#rules = rules;
   }
 
   /** Accepts a base64 token; rejects with {@link SpnegoRefusal} for anything it does not take. */
@@ -72,9 +76,11 @@ export class SpnegoAcceptor {
     }
     let shortName: string;
     try {
-      shortName = this.#shortName(principal);
+      shortName = this.#rules.shortName(principal);
     } catch (error) {
-      if (error instanceof ShortNameError) throw new SpnegoRefusal(error.message);
+      if (error instanceof NoMatchingKerberosRuleError || error instanceof MalformedKerberosNameError) {
+        throw new SpnegoRefusal(error.message);
+      }
       throw error;
     }
     return { principal, shortName, replyToken: response === '' ? undefined : response };
