@@ -4,7 +4,6 @@ import path, { dirname } from 'node:path';
 import { LatencyRecorder } from '@fastpath/core';
 import {
   BenchmarkCheckError,
-  BenchmarkUsageError,
   startChild,
   type Scenario,
   type ScenarioContext,
@@ -66,12 +65,6 @@ async function runKmsHttp(
 ): Promise<ScenarioReport> {
   const s = ctx.flags;
   ctx.results.writeConfig({ scenario: 'kms-http', quick: ctx.quick, settings: s });
-  if (s.auth === 'kerberos' && s.versions.includes('hadoop')) {
-    // Its case server reads Hadoop's /jmx with user.name, which Kerberos mode refuses.
-    throw new BenchmarkUsageError(
-      "kms-http: --auth kerberos runs fastpath's versions only for now; leave hadoop out of --versions",
-    );
-  }
   await using kerberos = s.auth === 'kerberos' ? await startBenchKerberos() : undefined;
   if (kerberos !== undefined) {
     ctx.log(

@@ -106,7 +106,12 @@ export async function runKmsCase(
   }
   await using kms: CaseServer =
     v.server === 'hadoop'
-      ? await startHadoopCaseServer(ctx, zk.connectString, id)
+      ? await startHadoopCaseServer(
+          ctx,
+          zk.connectString,
+          id,
+          kerberos && { site: kerberos.site, javaOptions: kerberos.kdc.javaOptions() },
+        )
       : await startFastpathCaseServer(
           ctx,
           v,
