@@ -2,6 +2,8 @@
 // from the ticket cache and from a keytab, the cookie reused until refused, one re-login when it
 // expires, delegation tokens fetched with Kerberos credentials and used by another process.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { useKdc } from '@fastpath/kerberos-fixture/jest';
@@ -157,6 +159,42 @@ describe('KmsClient with Kerberos', () => {
     );
     expect({ code: listed.code, stderr: listed.stderr }).toEqual({ code: 0, stderr: '' });
     expect(JSON.parse(listed.stdout)).toEqual(['k-cli']);
+  });
+
+  it('refuses a server that accepts the ticket without proving itself (no or a bogus mutual-authentication reply)', async () => {
+    // A server that takes any Negotiate header: it never had the service key.
+    for (const reply of [undefined, 'Negotiate YWJjZGVm']) {
+      const server = createServer((req, res) => {
+        if (req.headers.authorization === undefined) {
+          res.writeHead(401, { 'www-authenticate': 'Negotiate' }).end();
+          return;
+        }
+        res
+          .writeHead(200, {
+            'set-cookie': 'hadoop.auth="u=client&p=client&t=kerberos-dt&e=1&s=x"; HttpOnly',
+            ...(reply === undefined ? {} : { 'www-authenticate': reply }),
+          })
+          .end('[]');
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      try {
+        const { port } = server.address() as AddressInfo;
+        await using kms = new KmsClient({ url: `http://localhost:${port}/kms`, kerberos: true });
+        const error = await kms.getKeyNames().then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+        expect(error).toBeInstanceOf(KmsKerberosLoginError);
+        expect((error as KmsKerberosLoginError).reason).toMatch(
+          reply === undefined
+            ? /mutual authentication not completed/
+            : /the server's reply does not authenticate it/,
+        );
+      } finally {
+        server.closeAllConnections();
+        await new Promise((resolve) => server.close(resolve));
+      }
+    }
   });
 
   it('fails with ERR_KMS_KERBEROS_LOGIN without a ticket, and when the server does not ask for Kerberos', async () => {
