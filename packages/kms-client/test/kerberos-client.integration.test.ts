@@ -6,9 +6,10 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setNativeEnvironment } from '@fastpath/kerberos-fixture';
 import { useKdc } from '@fastpath/kerberos-fixture/jest';
 import { createKmsServer, type KmsServer } from '@fastpath/kms-server';
-import { setProcessEnv } from '@fastpath/kms-server/testing';
+
 import { waitFor } from '@fastpath/test-support';
 import { KmsClient, KmsKerberosLoginError } from '../src/index.js';
 import { runFastpathKey } from './support/run-fastpath-key.js';
@@ -54,7 +55,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'kms-client-krb-'));
   keytabs = { http: await kdc.keytab(['HTTP/localhost']), clientHost: await kdc.keytab(['client/host']) };
   ccache = await kdc.kinit('client');
-  await setProcessEnv({ ...kdc.env(), KRB5_KTNAME: keytabs.http, KRB5CCNAME: ccache });
+  await setNativeEnvironment({ ...kdc.env(), KRB5_KTNAME: keytabs.http, KRB5CCNAME: ccache });
 }, 60_000);
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -83,7 +84,10 @@ describe('KmsClient with Kerberos', () => {
     await using _server = server;
     // The client sets KRB5_CLIENT_KTNAME for its process; under jest that reaches a copy of the
     // environment only, so the test sets it where libkrb5 reads it.
-    await setProcessEnv({ KRB5CCNAME: join(dir, 'empty-cache'), KRB5_CLIENT_KTNAME: keytabs.clientHost });
+    await setNativeEnvironment({
+      KRB5CCNAME: join(dir, 'empty-cache'),
+      KRB5_CLIENT_KTNAME: keytabs.clientHost,
+    });
     try {
       await using kms = new KmsClient({
         url,
@@ -99,7 +103,7 @@ describe('KmsClient with Kerberos', () => {
           : undefined,
       );
     } finally {
-      await setProcessEnv({ KRB5CCNAME: ccache, KRB5_CLIENT_KTNAME: undefined });
+      await setNativeEnvironment({ KRB5CCNAME: ccache, KRB5_CLIENT_KTNAME: undefined });
     }
   });
 
@@ -200,12 +204,12 @@ describe('KmsClient with Kerberos', () => {
   it('fails with ERR_KMS_KERBEROS_LOGIN without a ticket, and when the server does not ask for Kerberos', async () => {
     const { server, url } = await startKms();
     await using _server = server;
-    await setProcessEnv({ KRB5CCNAME: join(dir, 'no-such-cache') });
+    await setNativeEnvironment({ KRB5CCNAME: join(dir, 'no-such-cache') });
     try {
       await using kms = new KmsClient({ url, kerberos: true });
       await expect(kms.getKeyNames()).rejects.toBeInstanceOf(KmsKerberosLoginError);
     } finally {
-      await setProcessEnv({ KRB5CCNAME: ccache });
+      await setNativeEnvironment({ KRB5CCNAME: ccache });
     }
     await using simple = await createKmsServer({
       host: '127.0.0.1',

@@ -1,5 +1,4 @@
-// @fastpath/kms-server/testing: helpers that run the KMS as a separate process (tests, benchmarks),
-// and one that sets the process's own environment for libkrb5 in tests of Kerberos mode.
+// @fastpath/kms-server/testing: helpers that run the KMS as a separate process (tests, benchmarks).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -167,4 +166,3 @@ export async function startKmsProcess(options: KmsProcessOptions = {}): Promise<
   };
 }
 export type { KmsReadyMessage } from './internal/cli/run-cli.js';
-export { setProcessEnv } from './set-process-env.js';

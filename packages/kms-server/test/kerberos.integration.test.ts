@@ -4,11 +4,12 @@ import { createHmac } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
+import { setNativeEnvironment } from '@fastpath/kerberos-fixture';
 import { useKdc } from '@fastpath/kerberos-fixture/jest';
 import { waitFor } from '@fastpath/test-support';
 import { loadKerberos } from '@fastpath/hadoop-common';
 import { http, type HttpResult } from './support/http.js';
-import { setProcessEnv } from '../src/testing.js';
+
 import { startTestKms, type TestKms } from './support/test-kms.js';
 
 const kdc = useKdc({ processEnv: true });
@@ -26,7 +27,7 @@ async function initialToken(
   mech: 'krb5' | 'spnego' = 'krb5',
 ): Promise<{ token: string; step(reply: string): Promise<boolean> }> {
   const kerberos = await loadKerberos();
-  await setProcessEnv({ KRB5CCNAME: ccache });
+  await setNativeEnvironment({ KRB5CCNAME: ccache });
   const client = await kerberos.initializeClient(service, {
     mechOID: mech === 'krb5' ? kerberos.GSS_MECH_OID_KRB5 : kerberos.GSS_MECH_OID_SPNEGO,
     gssFlag: kerberos.GSS_C_MUTUAL_FLAG,
@@ -63,7 +64,7 @@ const signed = (text: string): string =>
 beforeAll(async () => {
   keytab = await kdc.keytab(['HTTP/localhost']);
   // The server sets KRB5_KTNAME itself; under jest that reaches its copy of the environment only.
-  await setProcessEnv({ ...kdc.env(), KRB5_KTNAME: keytab });
+  await setNativeEnvironment({ ...kdc.env(), KRB5_KTNAME: keytab });
   await kdc.addPrincipal('HTTP/otherhost');
   await kdc.addPrincipal('host/localhost');
   ccaches = {

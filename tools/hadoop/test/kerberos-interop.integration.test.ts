@@ -5,9 +5,10 @@
 // a hadoop.auth cookie issued by one kind accepted by the other under a shared signer secret.
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { setNativeEnvironment } from '@fastpath/kerberos-fixture';
 import { useKdc } from '@fastpath/kerberos-fixture/jest';
 import { KmsClient } from '@fastpath/kms-client';
-import { setProcessEnv } from '@fastpath/kms-server/testing';
+
 import {
   prepareHadoop,
   runHadoopClient,
@@ -102,7 +103,7 @@ beforeAll(async () => {
     clientHost: await kdc.keytab(['client/host']),
   };
   ccache = await kdc.kinit('client', { keytab: keytabs.client });
-  await setProcessEnv({ ...kdc.env(), KRB5CCNAME: ccache });
+  await setNativeEnvironment({ ...kdc.env(), KRB5CCNAME: ccache });
   ({ hadoop, fastpath } = await startBoth());
 }, 600_000);
 
