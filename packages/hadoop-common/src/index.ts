@@ -26,3 +26,24 @@ export {
 export { decodeSharedCount, encodeSharedCount } from './shared-count.js';
 export { HadoopConfiguration, type HadoopConfigurationEntry } from './hadoop-configuration.js';
 export { HadoopConfigurationError } from './hadoop-configuration-error.js';
+export {
+  loadKerberos,
+  type GssClientContext,
+  type GssClientOptions,
+  type GssServerContext,
+  type KerberosModule,
+} from './load-kerberos.js';
+export { KerberosUnavailableError, type KerberosUnavailableReason } from './kerberos-unavailable-error.js';
+export { KerberosName } from './kerberos-name.js';
+export {
+  DEFAULT_KERBEROS_NAME_RULES_OPTIONS,
+  KerberosNameRules,
+  type KerberosNameMechanism,
+  type KerberosNameRulesOptions,
+} from './kerberos-name-rules.js';
+export {
+  KerberosNameRulesError,
+  MalformedKerberosNameError,
+  NoMatchingKerberosRuleError,
+} from './kerberos-name-errors.js';
+export { DEFAULT_KRB5_CONFIG, krb5DefaultRealm, parseKrb5DefaultRealm } from './krb5-default-realm.js';

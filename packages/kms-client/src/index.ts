@@ -25,6 +25,7 @@ export {
   KmsInvalidArgumentError,
   KmsKeyExistsError,
   KmsKeyNotFoundError,
+  KmsKerberosLoginError,
   KmsMalformedTokenError,
   KmsNotFoundError,
   KmsServerError,

@@ -45,6 +45,9 @@ Options (single or double dash):
   --user NAME        user name for simple authentication (env FASTPATH_KMS_USER; default: login name)
   --token TOKEN      delegation token URL string, used for key commands (env FASTPATH_KMS_TOKEN)
   --token-file FILE  read the token from FILE (keeps it out of the process list)
+  --kerberos         log in with Kerberos (SPNEGO) from the ticket cache (KRB5CCNAME), not --user
+  --principal P      Kerberos principal to log in as (with --keytab)
+  --keytab FILE      log in with Kerberos from this keytab as --principal
   --doas USER        act as USER (proxy-user rules of the server apply)
   --ca FILE          PEM certificate authorities to trust for https
   --timeout-ms N     limit per request in milliseconds (default 60000)
@@ -60,6 +63,9 @@ const OPTIONS = {
   token: { type: 'string' },
   'token-file': { type: 'string' },
   doas: { type: 'string' },
+  kerberos: { type: 'boolean' },
+  principal: { type: 'string' },
+  keytab: { type: 'string' },
   ca: { type: 'string' },
   'timeout-ms': { type: 'string' },
   json: { type: 'boolean' },
@@ -210,8 +216,18 @@ async function clientOptions(values: Values, io: KeyShellIo): Promise<KmsClientO
   }
   const url = values.url ?? values.provider ?? nonEmpty(io.env['FASTPATH_KMS_URL']) ?? DEFAULT_KEY_SHELL_URL;
   const options: KmsClientOptions = { url };
-  const user = values.user ?? nonEmpty(io.env['FASTPATH_KMS_USER']) ?? io.defaultUser;
-  if (user !== undefined) options.user = user;
+  if ((values.keytab === undefined) !== (values.principal === undefined)) {
+    throw new UsageError('--keytab and --principal go together');
+  }
+  if (values.kerberos === true || values.keytab !== undefined) {
+    if (values.user !== undefined)
+      throw new UsageError('give --user or Kerberos (--kerberos, --keytab), not both');
+    options.kerberos =
+      values.keytab === undefined ? true : { keytab: values.keytab, principal: values.principal as string };
+  } else {
+    const user = values.user ?? nonEmpty(io.env['FASTPATH_KMS_USER']) ?? io.defaultUser;
+    if (user !== undefined) options.user = user;
+  }
   const token = await tokenOption(values, io);
   if (token !== undefined) options.delegationToken = token;
   if (values.doas !== undefined) options.doAs = values.doas;

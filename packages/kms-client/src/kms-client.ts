@@ -16,6 +16,12 @@ import {
 import { errorFromHttpResponse, errorFromTransport } from './internal/response-errors.js';
 import type { CallContext } from './internal/response-errors.js';
 import { parseKmsUrl } from './internal/parse-kms-url.js';
+import {
+  SpnegoLoginFailure,
+  SpnegoSession,
+  type KerberosLoginOptions,
+  type RawExchange,
+} from './internal/spnego-login.js';
 import type { KeyMetadata } from './key-metadata.js';
 import type { CreatedKeyVersion, KeyVersion } from './key-version.js';
 import { KmsDelegationToken } from './kms-delegation-token.js';
@@ -25,8 +31,11 @@ import {
   KmsClientClosedError,
   KmsError,
   KmsInvalidArgumentError,
+  KmsKerberosLoginError,
   KmsMalformedTokenError,
 } from './kms-errors.js';
+
+export type { KerberosLoginOptions } from './internal/spnego-login.js';
 
 /** Who the calls are made as. */
 export interface KmsAuth {
@@ -42,6 +51,14 @@ export interface KmsAuth {
   delegationToken?: KmsDelegationToken | string | Redacted<string>;
   /** Act on behalf of this user (`doas=`); the server's proxy-user rules must allow it. Default: none. */
   doAs?: string;
+  /**
+   * Log in with Kerberos (SPNEGO) instead of `user`: `true` uses the ticket cache (`KRB5CCNAME`,
+   * from `kinit`); `{ principal, keytab }` gets tickets from a keytab (libkrb5's
+   * `KRB5_CLIENT_KTNAME`, which this sets for the process). The `hadoop.auth` cookie the server
+   * sets is reused until refused, then the client logs in once more and repeats the call. Needs
+   * the optional `kerberos` package. Default: none.
+   */
+  kerberos?: true | KerberosLoginOptions;
 }
 
 /** Options of {@link KmsClient}. Only `url` is required. */
@@ -162,6 +179,15 @@ interface ResolvedAuth {
   user: string | undefined;
   token: KmsDelegationToken | undefined;
   doAs: string | undefined;
+  /** The Kerberos session (its cookie) of this identity, in Kerberos mode. */
+  kerberos: SpnegoSession | undefined;
+}
+
+interface BuiltRequest {
+  method: Method | 'OPTIONS';
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
 }
 
 /** What a client and the views made by `withAuth` share: one connection pool. */
@@ -627,9 +653,25 @@ export class KmsClient {
     const timeoutMs =
       call?.timeoutMs === undefined ? this.#shared.requestTimeoutMs : checkCallTimeout(ctx, call.timeoutMs);
     const request = this.#build(spec);
+    const { kerberos, token } = this.#auth;
+    // Kerberos carries key calls without a token and the get and renewal of tokens; a cancel
+    // needs no log-in (it sends the cookie when there is one).
+    const session =
+      kerberos !== undefined && !(spec.auth === 'key' && token !== undefined) ? kerberos : undefined;
     for (let attempt = 0; ; attempt++) {
       try {
-        return await this.#attempt(ctx, request, timeoutMs, call?.signal);
+        const answer =
+          session === undefined
+            ? await this.#exchange(ctx, request, timeoutMs, call?.signal)
+            : await this.#kerberosExchange(
+                ctx,
+                session,
+                spec.auth !== 'cancel',
+                request,
+                timeoutMs,
+                call?.signal,
+              );
+        return this.#checked(ctx, answer);
       } catch (err) {
         if (!(err instanceof KmsError) || !err.retriable || attempt >= this.#shared.retries) throw err;
         await pause(this.#shared.retryDelayMs * 2 ** attempt, call?.signal, ctx);
@@ -637,20 +679,72 @@ export class KmsClient {
     }
   }
 
-  #build(spec: RequestSpec): {
-    method: Method;
-    path: string;
-    headers: Record<string, string>;
-    body?: string;
-  } {
+  /**
+   * A call with Kerberos credentials, as Hadoop's KMSClientProvider makes it: log in when no
+   * cookie is held, send the call with the cookie, and when the server refuses the cookie (401,
+   * or 403 with the reasons Hadoop's client retries on) log in once more and send it again.
+   */
+  async #kerberosExchange(
+    ctx: CallContext,
+    session: SpnegoSession,
+    login: boolean,
+    request: BuiltRequest,
+    timeoutMs: number,
+    signal: AbortSignal | undefined,
+  ): Promise<Answer> {
+    const send = async (): Promise<Answer> => {
+      const cookie = session.cookieHeader;
+      const answer = await this.#exchange(
+        ctx,
+        cookie === undefined ? request : { ...request, headers: { ...request.headers, cookie } },
+        timeoutMs,
+        signal,
+      );
+      session.observe(answer.headers);
+      return answer;
+    };
+    if (login && session.cookieHeader === undefined)
+      await this.#login(ctx, session, request.path, timeoutMs, signal);
+    const answer = await send();
+    if (!login || !refusedCredentials(answer)) return answer;
+    session.drop();
+    await this.#login(ctx, session, request.path, timeoutMs, signal);
+    return send();
+  }
+
+  async #login(
+    ctx: CallContext,
+    session: SpnegoSession,
+    path: string,
+    timeoutMs: number,
+    signal: AbortSignal | undefined,
+  ): Promise<void> {
+    const exchange: RawExchange = (leg) =>
+      this.#exchange(
+        ctx,
+        { ...leg, headers: { accept: 'application/json', ...leg.headers } },
+        timeoutMs,
+        signal,
+      );
+    try {
+      await session.login(exchange, this.#shared.url.hostname, path);
+    } catch (err) {
+      if (err instanceof SpnegoLoginFailure) {
+        throw new KmsKerberosLoginError({ operation: ctx.operation, reason: err.message, cause: err });
+      }
+      throw err;
+    }
+  }
+
+  #build(spec: RequestSpec): BuiltRequest {
     const query = new URLSearchParams(spec.query ?? []);
     const headers: Record<string, string> = { accept: 'application/json' };
-    const { user, token, doAs } = this.#auth;
+    const { user, token, doAs, kerberos } = this.#auth;
     if (spec.auth === 'key' && token !== undefined) {
       headers[DELEGATION_TOKEN_HEADER] = token.toUrlString();
-    } else if (user !== undefined) {
+    } else if (user !== undefined && kerberos === undefined) {
       query.append('user.name', user);
-    } else if (spec.auth === 'login' && token !== undefined) {
+    } else if (spec.auth === 'login' && token !== undefined && kerberos === undefined) {
       // The server refuses this (a token cannot get or renew tokens); sending it anyway lets
       // the server answer with its own status rather than the client guessing.
       headers[DELEGATION_TOKEN_HEADER] = token.toUrlString();
@@ -663,9 +757,10 @@ export class KmsClient {
     return { method: spec.method, path, headers, body: JSON.stringify(spec.body) };
   }
 
-  async #attempt(
+  /** One HTTP exchange; any status comes back (see {@link #checked}). */
+  async #exchange(
     ctx: CallContext,
-    request: { method: Method; path: string; headers: Record<string, string>; body?: string },
+    request: BuiltRequest,
     timeoutMs: number,
     callerSignal: AbortSignal | undefined,
   ): Promise<Answer> {
@@ -674,7 +769,6 @@ export class KmsClient {
     if (callerSignal?.aborted === true) throw new KmsAbortedError({ ...ctx, cause: callerSignal.reason });
     const deadline = AbortSignal.timeout(timeoutMs);
     const signal = callerSignal === undefined ? deadline : AbortSignal.any([callerSignal, deadline]);
-    let answer: Answer;
     try {
       const res = await shared.pool.request({ ...request, signal });
       const body = await readBody(res.body, shared.maxResponseBytes);
@@ -684,7 +778,7 @@ export class KmsClient {
           `the body is larger than maxResponseBytes (${shared.maxResponseBytes})`,
         );
       }
-      answer = { status: res.statusCode, statusText: res.statusText, headers: res.headers, body };
+      return { status: res.statusCode, statusText: res.statusText, headers: res.headers, body };
     } catch (err) {
       if (err instanceof KmsError) throw err;
       throw errorFromTransport(ctx, err, {
@@ -694,6 +788,10 @@ export class KmsClient {
         timeoutMs,
       });
     }
+  }
+
+  /** The answer when it is a success, else the typed error of its status and body. */
+  #checked(ctx: CallContext, answer: Answer): Answer {
     if (answer.status >= 200 && answer.status < 300) return answer;
     const challenge = answer.headers['www-authenticate'];
     throw errorFromHttpResponse(
@@ -704,6 +802,20 @@ export class KmsClient {
       answer.statusText,
     );
   }
+}
+
+/**
+ * Whether the server refused the call's Kerberos credentials in a way Hadoop's KMSClientProvider
+ * answers with a new log-in: a 401, or a 403 whose reason phrase says the request came without
+ * credentials or with a cookie whose signature does not verify (the server's secret changed).
+ */
+function refusedCredentials(answer: Answer): boolean {
+  if (answer.status === 401) return true;
+  return (
+    answer.status === 403 &&
+    (answer.statusText === 'Anonymous requests are disallowed' ||
+      answer.statusText.includes('Invalid signature'))
+  );
 }
 
 async function readBody(
@@ -768,7 +880,32 @@ function resolveAuth(auth: KmsAuth, field: string): ResolvedAuth {
       throw err;
     }
   }
-  return { user, token, doAs };
+  let kerberos: SpnegoSession | undefined;
+  if (auth.kerberos !== undefined) {
+    kerberos = new SpnegoSession(checkKerberos(`${prefix}kerberos`, auth.kerberos));
+    if (user !== undefined) {
+      throw new InvalidOptionError(
+        `${prefix}kerberos`,
+        'give either "user" (simple) or "kerberos", not both',
+      );
+    }
+  }
+  return { user, token, doAs, kerberos };
+}
+
+function checkKerberos(option: string, value: unknown): KerberosLoginOptions {
+  if (value === true) return {};
+  if (typeof value !== 'object' || value === null) {
+    throw new InvalidOptionError(option, 'expected true or { principal?, keytab? }');
+  }
+  const { principal, keytab } = value as Record<string, unknown>;
+  const out: { principal?: string; keytab?: string } = {};
+  if (principal !== undefined) out.principal = checkIdentity(`${option}.principal`, principal);
+  if (keytab !== undefined) out.keytab = checkNonEmptyString(`${option}.keytab`, keytab);
+  if (out.keytab !== undefined && out.principal === undefined) {
+    throw new InvalidOptionError(`${option}.principal`, 'a keytab needs the principal to log in as');
+  }
+  return out;
 }
 
 function checkIdentity(option: string, value: unknown): string {

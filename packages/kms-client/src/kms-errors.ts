@@ -186,6 +186,25 @@ export class KmsClientClosedError extends KmsError {
   }
 }
 
+/**
+ * The client could not log in to the KMS with Kerberos: no ticket in the cache (`KRB5CCNAME`)
+ * and no keytab, a KDC that refuses, a server that does not answer the SPNEGO exchange as
+ * Hadoop's does, a server that does not prove its identity (mutual authentication), or the
+ * `kerberos` package missing. The message says which; it never holds a ticket or a key.
+ */
+export class KmsKerberosLoginError extends KmsError {
+  /** What failed, in words (never a ticket or a key). */
+  readonly reason: string;
+  constructor(details: KmsErrorDetails & { reason: string }) {
+    // The reason already says what the cause says: the message does not repeat it.
+    const { cause, ...rest } = details;
+    super('ERR_KMS_KERBEROS_LOGIN', `Kerberos log-in failed: ${details.reason}`, rest);
+    this.reason = details.reason;
+    if (cause !== undefined)
+      Object.defineProperty(this, 'cause', { value: cause, configurable: true, writable: true });
+  }
+}
+
 /** A method argument cannot be sent (an empty key name, `numKeys` below 1, a batch mixing keys). */
 export class KmsInvalidArgumentError extends KmsError {
   /** The argument at fault. */

@@ -9,6 +9,7 @@ export type { TokenServiceInfo } from './internal/auth/token-service.js';
 export {
   KeystoreError,
   KmsConfigError,
+  KmsKerberosError,
   KmsListenError,
   KmsRequestError,
   type KeystoreErrorCode,

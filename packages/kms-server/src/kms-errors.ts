@@ -54,6 +54,32 @@ export class KmsListenError extends FastpathError {
   }
 }
 
+/**
+ * Kerberos mode cannot start: the keytab cannot be read or is not a keytab, the principal is not
+ * in it (or is not an `HTTP/` service principal), its realm is unknown (no realm given and no
+ * `default_realm` in krb5.conf), or the `kerberos` package is not installed. The settings may be
+ * well formed: what is wrong is the machine's Kerberos set-up, so the CLI exits 1. `property`
+ * names the setting to look at. Code `ERR_KMS_KERBEROS`.
+ *
+ * @example
+ * ```ts
+ * await createKmsServer({ site: { 'hadoop.kms.authentication.type': 'kerberos' } }).catch((err) => {
+ *   if (err instanceof KmsKerberosError) console.error(err.message); // one line
+ * });
+ * ```
+ */
+export class KmsKerberosError extends FastpathError {
+  /** The setting to look at. */
+  readonly property: string;
+  constructor(property: string, message: string, options: { cause?: unknown } = {}) {
+    super('ERR_KMS_KERBEROS', message, {
+      cause: options.cause,
+      retriable: errorRow('ERR_KMS_KERBEROS').retriable,
+    });
+    this.property = property;
+  }
+}
+
 /** The codes of {@link KeystoreError}. */
 export type KeystoreErrorCode =
   | 'ERR_KMS_KEYSTORE_PASSWORD'
@@ -132,4 +158,5 @@ export type KmsRequestErrorCode =
   | 'ERR_KMS_INTERNAL';
 
 /** Every code this server's own errors carry; each has one row in `KMS_ERROR_CATALOGUE`. */
-export type KmsErrorCode = KmsRequestErrorCode | KeystoreErrorCode | 'ERR_KMS_CONFIG' | 'ERR_KMS_LISTEN';
+export type KmsErrorCode =
+  KmsRequestErrorCode | KeystoreErrorCode | 'ERR_KMS_CONFIG' | 'ERR_KMS_LISTEN' | 'ERR_KMS_KERBEROS';

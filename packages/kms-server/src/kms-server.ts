@@ -5,11 +5,11 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { MetricsRegistry, Redacted, type Clock } from '@fastpath/core';
-import { generateSecureRandom } from '@fastpath/secure-random';
 import { AclsReloader } from './internal/acl/acls-reloader.js';
 import { GroupResolver } from './internal/acl/group-resolver.js';
 import { KmsAudit } from './internal/audit/kms-audit.js';
-import { AuthCookie } from './internal/auth/auth-cookie.js';
+import { AuthCookie, KERBEROS_AUTH_TYPE, SIMPLE_AUTH_TYPE } from './internal/auth/auth-cookie.js';
+import { SignerSecrets } from './internal/auth/signer-secrets.js';
 import { KmsAuthenticator } from './internal/auth/kms-authenticator.js';
 import { ProxyUsers } from './internal/auth/proxy-users.js';
 import {
@@ -18,6 +18,15 @@ import {
   type TokenServiceInfo,
 } from './internal/auth/token-service.js';
 import type { KmsSettings } from './internal/config/kms-settings.js';
+import type { KerberosSettings } from './internal/kerberos/kerberos-settings.js';
+import {
+  KerberosNameRules,
+  KerberosUnavailableError,
+  loadKerberos,
+  type KerberosModule,
+} from '@fastpath/hadoop-common';
+import { KmsKerberosError } from './kms-errors.js';
+import { SpnegoAcceptor } from './internal/kerberos/spnego-acceptor.js';
 import { KMS_ACLS_FILE, loadKmsSettings, type SettingsLayer } from './internal/config/load-kms-settings.js';
 import { buildKmsApp } from './internal/http/kms-app.js';
 import { listenError } from './internal/http/listen-error.js';
@@ -130,6 +139,31 @@ function optionLayer(options: KmsServerOptions): SettingsLayer {
     'hadoop.kms.ssl.enabled': options.tls === undefined ? undefined : 'true',
   };
   return { source: 'options', values };
+}
+
+/**
+ * Kerberos mode's acceptor. libkrb5 reads the acceptor keytab from `KRB5_KTNAME`, once per
+ * process, so the server sets it to its keytab: one Kerberos keytab per process.
+ */
+async function createSpnegoAcceptor(kerberos: KerberosSettings, logger: KmsLogger): Promise<SpnegoAcceptor> {
+  let module: KerberosModule;
+  try {
+    module = await loadKerberos();
+  } catch (error) {
+    if (!(error instanceof KerberosUnavailableError)) throw error;
+    throw new KmsKerberosError('hadoop.kms.authentication.type', error.message, { cause: error });
+  }
+  process.env['KRB5_KTNAME'] = kerberos.keytab;
+  logger.info(`Kerberos (SPNEGO) authentication for ${kerberos.acceptedPrincipals.join(', ')}`);
+  return new SpnegoAcceptor(module, kerberos, kerberosNameRules(kerberos));
+}
+
+/** Kerberos mode's name rules, which the acceptor and the token manager both map names with. */
+function kerberosNameRules(kerberos: KerberosSettings): KerberosNameRules {
+  return new KerberosNameRules(kerberos.nameRules, {
+    mechanism: kerberos.nameRulesMechanism,
+    defaultRealm: kerberos.defaultRealm,
+  });
 }
 
 function readPem(file: string, property: string): Buffer {
@@ -269,6 +303,7 @@ export async function startKmsServer(
     for (const warning of proxyUsers.warnings) logger.warn(warning);
 
     const tokens: TokenService = await createTokenService(settings.tokens, {
+      ...(settings.auth.kerberos ? { kerberosNameRules: kerberosNameRules(settings.auth.kerberos) } : {}),
       metrics,
       clock: options.clock,
       onBackgroundError: (error) => logger.error('token manager background task failed', error),
@@ -282,12 +317,23 @@ export async function startKmsServer(
           : ''),
     );
 
-    const cookie = new AuthCookie(
-      settings.auth.signatureSecret ?? options.signatureSecret ?? new Redacted(generateSecureRandom(32)),
-      settings.auth.tokenValiditySec * 1000,
-      { clock: options.clock, domain: settings.auth.cookieDomain, path: settings.auth.cookiePath },
-    );
+    const configuredSecret = settings.auth.signatureSecret ?? options.signatureSecret;
+    const cookie = new AuthCookie({
+      secrets:
+        configuredSecret === undefined
+          ? SignerSecrets.random({ rolloverMs: settings.auth.tokenValiditySec * 1000, clock: options.clock })
+          : SignerSecrets.fixed(configuredSecret),
+      validityMs: settings.auth.tokenValiditySec * 1000,
+      type: settings.auth.type === 'kerberos' ? KERBEROS_AUTH_TYPE : SIMPLE_AUTH_TYPE,
+      maxInactiveMs: settings.auth.maxInactiveSec * 1000,
+      domain: settings.auth.cookieDomain,
+      path: settings.auth.cookiePath,
+      persistent: settings.auth.cookiePersistent,
+      clock: options.clock,
+    });
+    const spnego = settings.auth.kerberos && (await createSpnegoAcceptor(settings.auth.kerberos, logger));
     const authenticator = new KmsAuthenticator({
+      spnego,
       cookie,
       tokens,
       proxyUsers,

@@ -16,6 +16,7 @@ import { Redacted } from '@fastpath/core';
 import { FileKeyStore } from '../src/internal/keystore/file-key-store.js';
 import { startKmsProcess } from '../src/testing.js';
 import { http } from './support/http.js';
+import { keytabBytes } from './support/kerberos-bytes.js';
 import { PACKAGE_DIR } from './support/paths.js';
 
 function runBin(
@@ -123,6 +124,48 @@ describe('fastpath-kms command', () => {
     const help = await runBin(['--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('fastpath-kms keystore create');
+  }, 60_000);
+
+  it('Kerberos mode: a bad keytab, principal or realm stops the start with one line, exit 1, nothing created', async () => {
+    const data = join(dir, 'data');
+    const krb5 = join(dir, 'krb5.conf');
+    writeFileSync(krb5, '[libdefaults]\n default_realm = EXAMPLE.COM\n');
+    const keytab = join(dir, 'http.keytab');
+    writeFileSync(keytab, keytabBytes(['HTTP/otherhost@EXAMPLE.COM']));
+    const start = (props: Record<string, string>, env: Record<string, string> = { KRB5_CONFIG: krb5 }) => {
+      writeFileSync(
+        join(dir, 'kms-site.xml'),
+        `<configuration>${Object.entries({ 'hadoop.kms.authentication.type': 'kerberos', ...props })
+          .map(([k, v]) => `<property><name>${k}</name><value>${v}</value></property>`)
+          .join('')}</configuration>`,
+      );
+      return runBin(['--config-dir', dir, '--data-dir', data, '--port', '0'], env);
+    };
+    const p = 'hadoop.kms.authentication.kerberos.';
+    const cases: Array<[Record<string, string>, RegExp, Record<string, string>?]> = [
+      [{ [`${p}keytab`]: join(dir, 'missing.keytab') }, /keytab .*missing\.keytab cannot be read: ENOENT/],
+      [{ [`${p}keytab`]: krb5 }, /is not a usable Kerberos keytab/],
+      [{ [`${p}keytab`]: keytab }, /principal HTTP\/localhost@EXAMPLE\.COM is not in the keytab/],
+      [
+        { [`${p}keytab`]: keytab, [`${p}principal`]: 'HTTP/otherhost@OTHER.COM' },
+        /HTTP\/otherhost@OTHER\.COM is not in the keytab/,
+      ],
+      [
+        { [`${p}keytab`]: keytab, [`${p}principal`]: 'HTTP/otherhost' },
+        /names no realm and krb5\.conf/,
+        { KRB5_CONFIG: join(dir, 'none.conf') },
+      ],
+    ];
+    for (const [props, message, env] of cases) {
+      const result = await start(props, env);
+      expect({ code: result.code, lines: result.stderr.trimEnd().split('\n').length }).toEqual({
+        code: 1,
+        lines: 1,
+      });
+      expect(result.stderr).toMatch(message);
+      expect(result.stderr).toContain('(ERR_KMS_KERBEROS)');
+      expect(existsSync(data)).toBe(false);
+    }
   }, 60_000);
 
   it('seen 7: a port in use, an unreadable config and a wrong password stop the start with one line and leave the data directory as it was', async () => {

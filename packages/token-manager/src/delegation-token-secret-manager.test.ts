@@ -1,5 +1,9 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { inspect } from 'node:util';
 import { InvalidOptionError, ManualClock } from '@fastpath/core';
+import { NoMatchingKerberosRuleError } from '@fastpath/hadoop-common';
 import { describeSecretManagerContract } from '../test/support/secret-manager-contract.js';
 import { gate, isPending, waitFor } from '@fastpath/test-support';
 import {
@@ -328,5 +332,36 @@ describe('DelegationTokenSecretManager (in-memory)', () => {
     const printed = `${inspect(t)} ${String(t)} ${JSON.stringify(await m.getAllKeys())}`;
     expect(printed).not.toContain(pw.toString('hex'));
     expect(printed).not.toContain(pw.toString('base64'));
+  });
+});
+
+describe('kerberosNameRules default', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'dtsm-krb5-'));
+  const saved = process.env['KRB5_CONFIG'];
+  afterAll(() => {
+    if (saved === undefined) delete process.env['KRB5_CONFIG'];
+    else process.env['KRB5_CONFIG'] = saved;
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("maps renewers with DEFAULT and krb5.conf's default realm, as Hadoop does", async () => {
+    const conf = join(dir, 'krb5.conf');
+    writeFileSync(conf, '[libdefaults]\n  default_realm = CORP.EXAMPLE\n');
+    process.env['KRB5_CONFIG'] = conf;
+    await using m = new DelegationTokenSecretManager({ taskIntervalMs: 0 });
+    await m.start();
+    const t = await m.createToken({ owner: 'alice', renewer: 'yarn/rm.corp.example@CORP.EXAMPLE' });
+    expect(DelegationTokenIdentifier.decode('kms-dt', t.identifier).renewer).toBe('yarn');
+    // The helper this replaced cut any principal at its first / or @ and stored "yarn" here too.
+    const refused = await m
+      .createToken({ owner: 'alice', renewer: 'yarn/rm@ELSEWHERE' })
+      .catch((e: unknown) => e);
+    expect(refused).toMatchObject({ code: 'ERR_TOKEN_ACCESS_DENIED', reason: 'unmapped-principal' });
+    expect((refused as Error).cause).toBeInstanceOf(NoMatchingKerberosRuleError);
+  });
+
+  it('refuses a value that is not KerberosNameRules', () => {
+    const options = { kerberosNameRules: 'DEFAULT' } as unknown as DelegationTokenSecretManagerOptions;
+    expect(() => new DelegationTokenSecretManager(options)).toThrow(InvalidOptionError);
   });
 });

@@ -14,7 +14,6 @@ import {
 } from '@fastpath/core';
 import { InMemoryTokenStore } from './in-memory-token-store.js';
 import { formatTime } from './internal/format-time.js';
-import { kerberosShortName } from './internal/kerberos-short-name.js';
 import { randomKeyBytes } from './internal/random-key-bytes.js';
 import { TokenCreation, type CreationLocking, type TokenCreationHooks } from './internal/token-creation.js';
 import { TokenDecoder } from './internal/token-decoder.js';
@@ -30,7 +29,14 @@ import {
 } from './token-errors.js';
 import { TokenCache, type TokenInformation } from './token-cache.js';
 import type { TokenStore, TokenStoreContext } from './token-store.js';
-import { DelegationKey, Token, type DelegationTokenIdentifier } from '@fastpath/hadoop-common';
+import {
+  DelegationKey,
+  KerberosNameRules,
+  MalformedKerberosNameError,
+  NoMatchingKerberosRuleError,
+  Token,
+  type DelegationTokenIdentifier,
+} from '@fastpath/hadoop-common';
 
 /** Options of {@link DelegationTokenSecretManager}. Intervals are milliseconds. */
 export interface DelegationTokenSecretManagerOptions {
@@ -80,6 +86,15 @@ export interface DelegationTokenSecretManagerOptions {
    * from. Default: a new {@link InMemoryTokenStore}. The ZooKeeper managers bring their own.
    */
   store?: TokenStore;
+  /**
+   * How principals become short names (Hadoop's `hadoop.security.auth_to_local` and its
+   * mechanism): a token's renewer is stored as its short name, and a canceller's short name is
+   * compared with it. Default: `new KerberosNameRules()`: `DEFAULT` with the default realm of
+   * krb5.conf (`KRB5_CONFIG`, else `/etc/krb5.conf`), mechanism `hadoop`, so a principal of
+   * another realm is refused as Hadoop refuses it (`ERR_TOKEN_ACCESS_DENIED`, reason
+   * `unmapped-principal`, the rules' error as `cause`).
+   */
+  kerberosNameRules?: KerberosNameRules;
 }
 
 /** Defaults of {@link DelegationTokenSecretManagerOptions} (Hadoop's defaults). */
@@ -101,7 +116,10 @@ export const DEFAULT_DELEGATION_TOKEN_SECRET_MANAGER_OPTIONS = Object.freeze({
 export interface CreateTokenRequest {
   /** The user the token authenticates as (full name). */
   owner: string;
-  /** Who may renew it; stored as its Kerberos short name. Default: `''` (nobody). */
+  /**
+   * Who may renew it; stored as its short name under `kerberosNameRules` (a principal no rule
+   * maps is refused: `ERR_TOKEN_ACCESS_DENIED`, reason `unmapped-principal`). Default: `''` (nobody).
+   */
   renewer?: string;
   /** The real user when `owner` is impersonated by a proxy user. Default: `''`. */
   realUser?: string;
@@ -178,6 +196,7 @@ export class DelegationTokenSecretManager implements AsyncDisposable {
   readonly #decoder: TokenDecoder;
   readonly #storeContext: TokenStoreContext;
   readonly #onBackgroundError: (error: unknown) => void;
+  readonly #names: KerberosNameRules;
   #running = false;
   #timer: ReturnType<typeof setInterval> | undefined;
   #taskBusy = false;
@@ -225,6 +244,10 @@ export class DelegationTokenSecretManager implements AsyncDisposable {
     if (typeof store !== 'object' || store === null || typeof store.storeToken !== 'function')
       throw new InvalidOptionError('store', 'expected a TokenStore');
     this.#store = store;
+    const names = options.kerberosNameRules ?? new KerberosNameRules();
+    if (!(names instanceof KerberosNameRules))
+      throw new InvalidOptionError('kerberosNameRules', 'expected a KerberosNameRules');
+    this.#names = names;
     this.#tokens = new TokenCache({ oneTokenPerSequenceNumber: store.oneTokenPerSequenceNumber });
     const hooks = { ...(options.hooks ?? {}) };
     this.metrics = options.metrics ?? new MetricsRegistry();
@@ -344,7 +367,7 @@ export class DelegationTokenSecretManager implements AsyncDisposable {
    * ```
    */
   async createToken(request: CreateTokenRequest, options: CreateTokenOptions = {}): Promise<Token> {
-    const fields = checkRequest(request);
+    const fields = checkRequest(request, this.#names);
     this.#assertRunning();
     try {
       const prepared = await this.#creation.create(fields, options.signal);
@@ -557,7 +580,10 @@ export class DelegationTokenSecretManager implements AsyncDisposable {
       const { identifier: id } = this.decodeToken(token);
       await this.#lock.runWrite(async () => {
         if (id.owner === '') throw new InvalidTokenError('no-owner', 'Token with no owner');
-        const byRenewer = id.renewer !== '' && kerberosShortName(canceller) === id.renewer;
+        // As Hadoop: the canceller's short name first (a principal no rule maps is refused), then
+        // the owner (full name) or the renewer (short name) may cancel.
+        const cancellerShortName = shortName(this.#names, 'canceller', canceller);
+        const byRenewer = id.renewer !== '' && cancellerShortName === id.renewer;
         if (canceller !== id.owner && !byRenewer) {
           throw new AccessControlError(
             'cancel-not-authorized',
@@ -760,7 +786,7 @@ export class DelegationTokenSecretManager implements AsyncDisposable {
   }
 }
 
-function checkRequest(request: CreateTokenRequest): Required<CreateTokenRequest> {
+function checkRequest(request: CreateTokenRequest, names: KerberosNameRules): Required<CreateTokenRequest> {
   if (typeof request !== 'object' || request === null) {
     throw new InvalidOptionError('request', 'expected { owner, renewer?, realUser?, service? }');
   }
@@ -772,10 +798,31 @@ function checkRequest(request: CreateTokenRequest): Required<CreateTokenRequest>
   };
   return {
     owner: text('owner', request.owner),
-    renewer: kerberosShortName(text('renewer', request.renewer)),
+    renewer: shortRenewer(names, text('renewer', request.renewer)),
     realUser: text('realUser', request.realUser),
     service: text('service', request.service),
   };
+}
+
+/** Hadoop's identifier stores its renewer as a short name; an empty renewer stays empty. */
+function shortRenewer(names: KerberosNameRules, renewer: string): string {
+  return renewer === '' ? '' : shortName(names, 'renewer', renewer);
+}
+
+/**
+ * A principal's short name. One that no rule maps (or that is malformed) is a refused caller:
+ * Hadoop fails the call there with the rules' own message, and a refusal is what a caller
+ * (kms-server: 403) can answer; broken rules themselves stay a server fault.
+ */
+function shortName(names: KerberosNameRules, role: 'renewer' | 'canceller', principal: string): string {
+  try {
+    return names.shortName(principal);
+  } catch (error) {
+    if (error instanceof NoMatchingKerberosRuleError || error instanceof MalformedKerberosNameError) {
+      throw new AccessControlError('unmapped-principal', `${role}: ${error.message}`, error);
+    }
+    throw error;
+  }
 }
 
 /** Equal-length buffers compared in constant time; a length difference is not secret. */

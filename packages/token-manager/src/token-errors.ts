@@ -40,7 +40,12 @@ export class InvalidTokenError extends FastpathError {
 
 /** Why a caller was refused an operation on a token. */
 export type AccessDeniedReason =
-  'no-renewer' | 'renewer-mismatch' | 'wrong-password' | 'cancel-not-authorized';
+  | 'no-renewer'
+  | 'renewer-mismatch'
+  | 'wrong-password'
+  | 'cancel-not-authorized'
+  /** A renewer or canceller that no Kerberos name rule maps to a short name (`cause` says why). */
+  | 'unmapped-principal';
 
 /**
  * The caller may not renew or cancel this token. Hadoop's `AccessControlException`, with Hadoop's
@@ -55,8 +60,8 @@ export type AccessDeniedReason =
  */
 export class AccessControlError extends FastpathError {
   readonly reason: AccessDeniedReason;
-  constructor(reason: AccessDeniedReason, message: string) {
-    super('ERR_TOKEN_ACCESS_DENIED', message);
+  constructor(reason: AccessDeniedReason, message: string, cause?: unknown) {
+    super('ERR_TOKEN_ACCESS_DENIED', message, cause === undefined ? {} : { cause });
     this.reason = reason;
   }
 }

@@ -1,3 +1,6 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { checkInteger } from '@fastpath/core';
 import { runProcess, type ProcessResult } from '@fastpath/jvm-fixture';
 import { HadoopClientError } from './hadoop-errors.js';
@@ -21,7 +24,12 @@ export interface DriverEek {
  * `token` (a Token URL string) makes the call authenticate with that delegation token instead.
  * `writeToken` / `readToken` use Hadoop's Token and identifier classes without a server.
  */
-export type HadoopClientRequest = { readonly user?: string; readonly token?: string } & (
+export type HadoopClientRequest = {
+  readonly user?: string;
+  readonly token?: string;
+  /** With Kerberos (`options.kerberos`): act for this user as a proxy of the login user. */
+  readonly doAs?: string;
+} & (
   | {
       op: 'createKey';
       name: string;
@@ -48,6 +56,8 @@ export type HadoopClientRequest = { readonly user?: string; readonly token?: str
   | { op: 'getDelegationToken'; renewer?: string }
   | { op: 'renewDelegationToken' | 'cancelDelegationToken'; urlString: string }
   | { op: 'readToken'; urlString: string }
+  /** Waits in the JVM until `afterPreviousMs` have passed since the previous answer (a cookie's expiry). */
+  | { op: 'waitUntil'; afterPreviousMs: number }
   | {
       op: 'writeToken';
       owner: string;
@@ -79,12 +89,38 @@ export type HadoopClientAnswer =
 export interface HadoopClientOptions {
   /** Upper bound for the JVM. Default 300000 ms. */
   timeoutMs?: number;
+  /** Extra JVM flags, e.g. a KDC's `-Djava.security.krb5.conf=…`. Default: none. */
+  javaOptions?: readonly string[];
+}
+
+/** Options of {@link runHadoopClient}. */
+export interface HadoopKerberosClientOptions extends HadoopClientOptions {
+  /**
+   * Kerberos (`hadoop.security.authentication=kerberos`): the driver logs in with
+   * `UserGroupInformation.loginUserFromKeytab(principal, keytab)` and makes every call without
+   * a `token` as that user (or as a proxy of it, with `doAs`). Default: simple authentication.
+   */
+  kerberos?: { principal: string; keytab: string };
+}
+
+/** Options of {@link runKeyShell}. */
+export interface KeyShellOptions extends HadoopClientOptions {
+  /**
+   * Kerberos: KeyShell logs in from this ticket cache (`KRB5CCNAME`, e.g. from a keytab with
+   * kinit) with `hadoop.security.authentication=kerberos`. Default: simple authentication.
+   */
+  kerberos?: { ccache: string };
 }
 
 const DEFAULT_TIMEOUT_MS = 300_000;
 
-function clientJvmArgs(installation: HadoopInstallation, extraClasspath: readonly string[]): string[] {
+function clientJvmArgs(
+  installation: HadoopInstallation,
+  extraClasspath: readonly string[],
+  javaOptions: readonly string[] = [],
+): string[] {
   return [
+    ...javaOptions,
     '-Xmx256m',
     '-XX:-UsePerfData',
     // A short-lived client: the first compiler tier starts fastest.
@@ -106,12 +142,27 @@ export async function runHadoopClient(
   installation: HadoopInstallation,
   providerUri: string,
   requests: readonly HadoopClientRequest[],
-  options: HadoopClientOptions = {},
+  options: HadoopKerberosClientOptions = {},
 ): Promise<HadoopClientAnswer[]> {
   const timeoutMs = checkInteger('timeoutMs', options.timeoutMs ?? DEFAULT_TIMEOUT_MS, 1);
+  const kerberos =
+    options.kerberos === undefined
+      ? []
+      : [
+          `-Dfastpath.kerberos.principal=${options.kerberos.principal}`,
+          `-Dfastpath.kerberos.keytab=${options.kerberos.keytab}`,
+        ];
   const result = await runProcess(
     installation.javaPath,
-    [...clientJvmArgs(installation, [installation.driverClassesDir]), DRIVER_CLASS, providerUri],
+    [
+      ...clientJvmArgs(
+        installation,
+        [installation.driverClassesDir],
+        [...(options.javaOptions ?? []), ...kerberos],
+      ),
+      DRIVER_CLASS,
+      providerUri,
+    ],
     { input: requests.map((r) => JSON.stringify(r)).join('\n') + '\n', timeoutMs },
   );
   const answers = result.stdout
@@ -137,14 +188,46 @@ export async function runKeyShell(
   providerUri: string,
   args: readonly string[],
   user = 'client',
-  options: HadoopClientOptions = {},
+  options: KeyShellOptions = {},
 ): Promise<ProcessResult> {
   const timeoutMs = checkInteger('timeoutMs', options.timeoutMs ?? DEFAULT_TIMEOUT_MS, 1);
-  return runProcess(
-    installation.javaPath,
-    [...clientJvmArgs(installation, []), KEY_SHELL_CLASS, ...args, '-provider', providerUri],
-    { env: { ...process.env, HADOOP_USER_NAME: user }, timeoutMs },
-  );
+  if (options.kerberos === undefined) {
+    return runProcess(
+      installation.javaPath,
+      [
+        ...clientJvmArgs(installation, [], options.javaOptions),
+        KEY_SHELL_CLASS,
+        ...args,
+        '-provider',
+        providerUri,
+      ],
+      { env: { ...process.env, HADOOP_USER_NAME: user }, timeoutMs },
+    );
+  }
+  // UserGroupInformation reads its authentication method from core-site.xml on the class path
+  // when it first logs in, before KeyShell's own -D options apply.
+  const confDir = await mkdtemp(join(tmpdir(), 'keyshell-conf-'));
+  try {
+    await writeFile(
+      join(confDir, 'core-site.xml'),
+      '<configuration><property><name>hadoop.security.authentication</name><value>kerberos</value></property></configuration>\n',
+    );
+    const env: NodeJS.ProcessEnv = { ...process.env, KRB5CCNAME: options.kerberos.ccache };
+    delete env['HADOOP_USER_NAME'];
+    return await runProcess(
+      installation.javaPath,
+      [
+        ...clientJvmArgs(installation, [confDir], options.javaOptions),
+        KEY_SHELL_CLASS,
+        ...args,
+        '-provider',
+        providerUri,
+      ],
+      { env, timeoutMs },
+    );
+  } finally {
+    await rm(confDir, { recursive: true, force: true });
+  }
 }
 
 function tail(result: ProcessResult): string {

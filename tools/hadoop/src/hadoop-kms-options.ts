@@ -27,6 +27,8 @@ export interface HadoopKmsOptions {
   signerSecret?: string;
   /** JVM heap in MiB. Default 256. */
   heapMb?: number;
+  /** Extra JVM flags, e.g. a KDC's `-Djava.security.krb5.conf=…` for Kerberos mode. Default: none. */
+  javaOptions?: readonly string[];
   /** Bound for the KMS to answer HTTP. Default 120000 ms (a loaded 2-core machine needs 5-30 s). */
   startTimeoutMs?: number;
   /** Bound for the exit after SIGTERM before SIGKILL. Default 15000 ms. */
@@ -69,6 +71,7 @@ export interface ResolvedHadoopKmsOptions {
     | undefined;
   readonly signerSecret: string | undefined;
   readonly heapMb: number;
+  readonly javaOptions: readonly string[];
   readonly startTimeoutMs: number;
   readonly stopTimeoutMs: number;
   readonly baseDir: string;
@@ -105,6 +108,7 @@ export function resolveHadoopKmsOptions(options: HadoopKmsOptions): ResolvedHado
         ? undefined
         : checkNonEmptyString('signerSecret', options.signerSecret),
     heapMb: checkInteger('heapMb', options.heapMb ?? DEFAULT_HADOOP_KMS_OPTIONS.heapMb, 64, 65_536),
+    javaOptions: Object.freeze([...(options.javaOptions ?? [])]),
     startTimeoutMs: checkInteger(
       'startTimeoutMs',
       options.startTimeoutMs ?? DEFAULT_HADOOP_KMS_OPTIONS.startTimeoutMs,

@@ -14,6 +14,8 @@ export {
   type HadoopClientAnswer,
   type HadoopClientOptions,
   type HadoopClientRequest,
+  type HadoopKerberosClientOptions,
+  type KeyShellOptions,
 } from './hadoop-client.js';
 export { HADOOP_JAVA_17_OPENS } from './java-options.js';
 export { HadoopClientError, HadoopKmsExitedError, HadoopKmsTimeoutError } from './hadoop-errors.js';

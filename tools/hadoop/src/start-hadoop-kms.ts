@@ -109,6 +109,7 @@ async function startOnce(
   await writeConfiguration(options, { rootDir, confDir, keystoreDir, auditLogFile, port });
 
   const args = [
+    ...options.javaOptions,
     `-Xmx${options.heapMb}m`,
     '-XX:-UsePerfData',
     ...HADOOP_JAVA_17_OPENS,

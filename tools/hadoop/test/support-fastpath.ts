@@ -19,13 +19,14 @@ export interface FastpathKms {
 export async function startFastpathKms(
   site: Readonly<Record<string, string>>,
   acls: Readonly<Record<string, string>>,
+  env: Readonly<Record<string, string>> = {},
 ): Promise<FastpathKms> {
   const configDir = await mkdtemp(join(tmpdir(), 'fastpath-hadoop-interop-'));
   await writeFile(join(configDir, 'kms-site.xml'), hadoopConfigXml(site));
   await writeFile(join(configDir, 'kms-acls.xml'), hadoopConfigXml(acls));
   let process: KmsProcess;
   try {
-    process = await startKmsProcess({ configDir, startTimeoutMs: 120_000 });
+    process = await startKmsProcess({ configDir, env, startTimeoutMs: 120_000 });
   } catch (err) {
     await rm(configDir, { recursive: true, force: true });
     throw err;

@@ -19,7 +19,13 @@ export { readJvmEnvironment, type JvmEnvironment } from './environment.js';
 export { logTail } from './log-tail.js';
 export { delay, pollUntil, type PollUntilOptions } from './wait.js';
 export { findExecutable } from './find-executable.js';
-export { locateJava, type JavaInstallation, type LocateJavaOptions } from './locate-java.js';
+export {
+  JAVA_REQUIREMENTS,
+  locateJava,
+  type JavaInstallation,
+  type LocateJavaOptions,
+} from './locate-java.js';
+export { locateMaven, MAVEN_REQUIREMENTS, type LocateMavenOptions } from './locate-maven.js';
 export {
   DEFAULT_RESOLVE_MAVEN_ARTIFACTS_OPTIONS,
   resolveMavenArtifacts,
@@ -33,6 +39,18 @@ export {
   type CompileJavaOptions,
 } from './compile-java.js';
 export {
+  DEFAULT_ENSURE_DEBIAN_PACKAGES_OPTIONS,
+  debianInstallHint,
+  ensureDebianPackages,
+  missingDebianPackages,
+  planDebianInstall,
+  type DebianInstallPlan,
+  type DebianRequirement,
+  type EnsureDebianPackagesOptions,
+  type InstallAbility,
+} from './debian-packages.js';
+export {
+  DebianInstallError,
   JavaCompileError,
   JavaNotFoundError,
   MavenNotFoundError,

@@ -55,3 +55,16 @@ export class ProcessTimeoutError extends FastpathError {
     this.outputTail = outputTail;
   }
 }
+
+/**
+ * A Debian package a fixture needs is missing and could not be installed (not root, no
+ * `apt-get`, installation disabled, or `apt-get` failed). `packages` names them; the message
+ * says how to install them.
+ */
+export class DebianInstallError extends FastpathError {
+  readonly packages: readonly string[];
+  constructor(message: string, packages: readonly string[]) {
+    super('ERR_DEBIAN_INSTALL', message);
+    this.packages = Object.freeze([...packages]);
+  }
+}

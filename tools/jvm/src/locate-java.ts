@@ -1,8 +1,18 @@
 import { realpath } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { readJvmEnvironment } from './environment.js';
+import { ensureDebianPackages } from './debian-packages.js';
 import { findExecutable, isExecutable } from './find-executable.js';
-import { JavaNotFoundError } from './jvm-errors.js';
+import { DebianInstallError, JavaNotFoundError } from './jvm-errors.js';
+
+/**
+ * What provides `java` and `javac` on Debian: one JDK for both, so that a fixture that needs a
+ * JRE today and `javac` tomorrow installs once.
+ */
+export const JAVA_REQUIREMENTS = Object.freeze([
+  Object.freeze({ command: 'java', debianPackage: 'openjdk-17-jdk-headless' }),
+  Object.freeze({ command: 'javac', debianPackage: 'openjdk-17-jdk-headless' }),
+]);
 
 /** Where to look for Java. */
 export interface LocateJavaOptions {
@@ -12,6 +22,12 @@ export interface LocateJavaOptions {
   requireJavac?: boolean;
   /** Who needs Java, for the message when it is missing (e.g. `ZooKeeper needs Java 11 or newer`). */
   purpose?: string;
+  /**
+   * Install Debian's `openjdk-17-jdk-headless` when there is no `java` (or, with `requireJavac`,
+   * no `javac`) on the PATH, no `JAVA_HOME` and no `javaPath`, and the process is root with
+   * `apt-get`. Default `true`.
+   */
+  installIfMissing?: boolean;
 }
 
 /** A `java` (and, when asked for, the `javac` of the same JDK). */
@@ -50,6 +66,8 @@ export async function locateJava(options: LocateJavaOptions = {}): Promise<JavaI
       throw new JavaNotFoundError(`JAVA_HOME (${env.javaHome}) has no bin/java; ${hint}.`);
     }
   } else {
+    // Only here, with nothing configured, is the machine's Java ours to install.
+    await installJdkIfMissing(options, purpose);
     javaPath = await findExecutable('java', env.path);
     if (javaPath === undefined) throw new JavaNotFoundError(`no "java" on the PATH; ${hint}.`);
   }
@@ -60,4 +78,14 @@ export async function locateJava(options: LocateJavaOptions = {}): Promise<JavaI
     throw new JavaNotFoundError(`no "javac" beside ${javaPath} or on the PATH (a JRE, not a JDK); ${hint}.`);
   }
   return Object.freeze({ javaPath, javacPath });
+}
+
+async function installJdkIfMissing(options: LocateJavaOptions, purpose: string): Promise<void> {
+  const needed = options.requireJavac === true ? JAVA_REQUIREMENTS : JAVA_REQUIREMENTS.slice(0, 1);
+  try {
+    await ensureDebianPackages(needed, { installIfMissing: options.installIfMissing ?? true, purpose });
+  } catch (err) {
+    if (err instanceof DebianInstallError) throw new JavaNotFoundError(err.message);
+    throw err;
+  }
 }

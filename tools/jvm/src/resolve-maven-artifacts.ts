@@ -3,9 +3,10 @@ import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { checkInteger, checkNonEmptyString, InvalidOptionError } from '@fastpath/core';
 import { readJvmEnvironment } from './environment.js';
-import { findExecutable, isFile } from './find-executable.js';
+import { isFile } from './find-executable.js';
 import { downloadedBytes, errorLines, failingArtifact, isTransferLine } from './internal/maven-output.js';
-import { MavenNotFoundError, MavenResolutionError } from './jvm-errors.js';
+import { MavenResolutionError } from './jvm-errors.js';
+import { locateMaven } from './locate-maven.js';
 import { runProcess } from './run-process.js';
 
 /** What to resolve and where to keep the result. */
@@ -68,7 +69,7 @@ interface CacheStamp {
  * (`mvn -B dependency:build-classpath`, plus `copy-dependencies` with `copyJars`), printing each
  * download, and keeps the class path in `cacheDir`. Once resolved, later calls do not run Maven.
  *
- * @throws MavenNotFoundError when there is no `mvn`
+ * @throws MavenNotFoundError when there is no `mvn` and it cannot be installed
  * @throws MavenResolutionError naming the first artifact that failed (`error.artifact`)
  * @example
  * ```ts
@@ -112,12 +113,7 @@ export async function resolveMavenArtifacts(options: ResolveMavenArtifactsOption
     }
   }
 
-  const mvn = options.mvnPath ?? (await findExecutable('mvn', env.path));
-  if (mvn === undefined) {
-    throw new MavenNotFoundError(
-      'no "mvn" on the PATH: install Maven 3.6 or newer (as root: apt-get install -y maven) or pass mvnPath',
-    );
-  }
+  const mvn = await locateMaven(options.mvnPath === undefined ? {} : { mvnPath: options.mvnPath });
   await mkdir(cacheDir, { recursive: true });
   const classpathFile = join(cacheDir, 'classpath.txt');
   const libDir = join(cacheDir, 'lib');

@@ -100,6 +100,9 @@ beforeAll(async () => {
     join(consumer, 'package.json'),
     `${JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, dependencies }, null, 2)}\n`,
   );
+  // The optional `kerberos` addon builds from source here, as in the workspace (.prebuild-installrc):
+  // its install step would otherwise first try to download a prebuilt binary.
+  writeFileSync(join(consumer, '.prebuild-installrc'), 'buildFromSource=true\n');
   // Third-party dependencies come from the local npm cache where it has them.
   await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], {
     cwd: consumer,

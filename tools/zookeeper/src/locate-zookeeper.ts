@@ -1,8 +1,7 @@
-import { spawn } from 'node:child_process';
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { checkInteger, checkNonEmptyString, InvalidOptionError } from '@fastpath/core';
-import { findExecutable, locateJava } from '@fastpath/jvm-fixture';
+import { DebianInstallError, ensureDebianPackages, locateJava } from '@fastpath/jvm-fixture';
 import { readEnvironment } from './internal/environment.js';
 import { ZooKeeperNotFoundError } from './zookeeper-errors.js';
 
@@ -46,12 +45,8 @@ export interface ZooKeeperInstallation {
   readonly installed: boolean;
 }
 
-const INSTALL_HINT =
-  "install Debian's package (as root: apt-get update && apt-get install -y zookeeper) " +
-  'or set ZOOKEEPER_HOME to an unpacked Apache ZooKeeper release (apache-zookeeper-<version>-bin)';
-
-// One installation per process, shared by concurrent starts.
-let installing: Promise<void> | undefined;
+const ALTERNATIVE =
+  'set ZOOKEEPER_HOME to an unpacked Apache ZooKeeper release (apache-zookeeper-<version>-bin)';
 
 /**
  * Finds a runnable ZooKeeper: `ZOOKEEPER_HOME` (its `lib/*.jar` and `conf/`) or Debian's
@@ -101,23 +96,27 @@ export async function locateZooKeeper(
     source = 'system';
     classpath = await systemClasspath(systemJarDir);
     if (classpath === undefined) {
-      const refusal = await whyNoInstall(installIfMissing, env.path);
-      if (refusal !== undefined) {
-        throw new ZooKeeperNotFoundError(
-          `ZooKeeper not found (no ZOOKEEPER_HOME, no ${join(systemJarDir, 'zookeeper.jar')}) and ${refusal}: ` +
-            `${INSTALL_HINT}.`,
-        );
+      try {
+        installed =
+          (
+            await ensureDebianPackages(
+              [{ file: join(systemJarDir, 'zookeeper.jar'), debianPackage: 'zookeeper' }],
+              {
+                installIfMissing,
+                installTimeoutMs,
+                purpose: 'ZooKeeper (no ZOOKEEPER_HOME)',
+              },
+            )
+          ).installed.length > 0;
+      } catch (err) {
+        if (!(err instanceof DebianInstallError)) throw err;
+        throw new ZooKeeperNotFoundError(`${err.message} Or ${ALTERNATIVE}.`, err);
       }
-      installing ??= installDebianPackage(installTimeoutMs).finally(() => {
-        installing = undefined;
-      });
-      await installing;
-      installed = true;
       classpath = await systemClasspath(systemJarDir);
       if (classpath === undefined) {
         throw new ZooKeeperNotFoundError(
-          `installed Debian's zookeeper package but ${join(systemJarDir, 'zookeeper.jar')} is still missing: ` +
-            `${INSTALL_HINT}.`,
+          `${join(systemJarDir, 'zookeeper.jar')} is missing although Debian's zookeeper package is installed: ` +
+            `reinstall it (as root: apt-get install --reinstall -y zookeeper) or ${ALTERNATIVE}.`,
         );
       }
     }
@@ -148,65 +147,6 @@ async function systemClasspath(dir: string): Promise<string[] | undefined> {
   // Debian's jar names its dependencies in its manifest; slf4j-simple only makes the logs appear.
   const logging = join(dir, 'slf4j-simple.jar');
   return (await isFile(logging)) ? [server, logging] : [server];
-}
-
-async function whyNoInstall(installIfMissing: boolean, path: string): Promise<string | undefined> {
-  if (!installIfMissing) return 'installation is disabled (installIfMissing: false)';
-  if (process.getuid?.() !== 0) return 'this process is not root, so it cannot install it';
-  if ((await findExecutable('apt-get', path)) === undefined) return 'apt-get is not available';
-  return undefined;
-}
-
-async function installDebianPackage(timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  const steps: string[][] = [
-    ['update'],
-    // Waits for a dpkg lock held by a concurrent install (another test process) instead of failing.
-    ['-o', 'DPkg::Lock::Timeout=300', 'install', '-y', 'zookeeper'],
-  ];
-  for (const args of steps) {
-    const remaining = deadline - Date.now();
-    const result = await run('apt-get', args, Math.max(1, remaining));
-    if (result.code !== 0) {
-      throw new ZooKeeperNotFoundError(
-        `ZooKeeper not found, and "apt-get ${args.join(' ')}" failed (${result.code === null ? 'timed out' : `exit ${result.code}`}):\n` +
-          `${result.outputTail}\nFix the package sources or ${INSTALL_HINT}.`,
-      );
-    }
-  }
-}
-
-function run(
-  command: string,
-  args: string[],
-  timeoutMs: number,
-): Promise<{ code: number | null; outputTail: string }> {
-  return new Promise((resolve) => {
-    let output = '';
-    const child = spawn(command, args, {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-    });
-    const collect = (chunk: Buffer): void => {
-      output = (output + chunk.toString('utf8')).slice(-8192);
-    };
-    child.stdout.on('data', collect);
-    child.stderr.on('data', collect);
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      child.kill('SIGKILL');
-    }, timeoutMs);
-    const finish = (code: number | null): void => {
-      clearTimeout(timer);
-      resolve({ code: timedOut ? null : code, outputTail: output.split('\n').slice(-20).join('\n') });
-    };
-    child.on('error', (err) => {
-      output += String(err);
-      finish(-1);
-    });
-    child.on('close', (code) => finish(code ?? -1));
-  });
 }
 
 async function isFile(file: string): Promise<boolean> {

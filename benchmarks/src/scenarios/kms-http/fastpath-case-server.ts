@@ -17,9 +17,12 @@ export async function startFastpathCaseServer(
   connectString: string,
   id: string,
   packageDir: string,
+  /** kms-site.xml entries of Kerberos mode (--auth kerberos); none for simple authentication. */
+  kerberosSite: Readonly<Record<string, string>> = {},
 ): Promise<CaseServer> {
   const s = ctx.flags;
   const args = [
+    ...Object.entries(kerberosSite).flatMap(([key, value]) => ['-D', `${key}=${value}`]),
     '--workers',
     String(s.workers),
     '-D',

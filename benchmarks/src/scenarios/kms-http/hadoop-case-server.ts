@@ -32,22 +32,30 @@ export async function startHadoopCaseServer(
   ctx: ScenarioContext<KmsHttpSettings>,
   connectString: string,
   id: string,
+  /** Kerberos mode (--auth kerberos): its kms-site.xml entries and the JVM flags of the realm. */
+  kerberos?: { site: Readonly<Record<string, string>>; javaOptions: readonly string[] },
 ): Promise<CaseServer> {
   const s = ctx.flags;
   const kms = await startHadoopKms({
     zooKeeper: { connectString, seqNumBatchSize: s.seqNumBatchSize },
     heapMb: HADOOP_BENCH_HEAP_MB,
+    ...(kerberos === undefined ? {} : { site: kerberos.site, javaOptions: kerberos.javaOptions }),
   });
   const version = kms.installation.hadoopVersion;
   ctx.results.recordCommand(
     `java -Xmx${HADOOP_BENCH_HEAP_MB}m org.apache.hadoop.crypto.key.kms.server.KMSWebServer ` +
-      `(Apache Hadoop ${version}; kms-site.xml: simple authentication, zk-dt-secret-manager.enable=true, ` +
+      `(Apache Hadoop ${version}; kms-site.xml: ${kerberos === undefined ? 'simple' : 'Kerberos'} authentication, zk-dt-secret-manager.enable=true, ` +
       `zkConnectionString=${connectString}, token.seqnum.batch.size=${s.seqNumBatchSize})`,
     `Hadoop KMS, case ${id}`,
   );
   const origin = kms.url.replace(/\/kms$/, '');
   const jmx = async (query: string): Promise<Array<Record<string, unknown>>> => {
     const r = await fetch(`${origin}/jmx?qry=${encodeURIComponent(query)}&user.name=${BENCH_USER}`);
+    // In Kerberos mode /jmx wants Kerberos too: the case then goes without the JVM's GC figures.
+    if (!r.ok) {
+      await r.arrayBuffer();
+      return [];
+    }
     const body = (await r.json()) as { beans?: Array<Record<string, unknown>> };
     return body.beans ?? [];
   };

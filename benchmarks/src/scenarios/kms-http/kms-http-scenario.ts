@@ -20,6 +20,7 @@ import type { LoadInput, LoadOutput } from './load-generator-main.js';
 import { caseId, comparisonKey, kmsPasses, type KmsPass } from './kms-passes.js';
 import { kmsServerBundleOnDemand, type KmsServerBundle } from './kms-server-bundle.js';
 import { runKmsCase, type KmsCaseResult } from './run-kms-case.js';
+import { startBenchKerberos } from './bench-kerberos.js';
 
 /**
  * The end-to-end KMS benchmark of HADOOP-20045: per case a fresh standalone ZooKeeper, a fresh
@@ -64,6 +65,12 @@ async function runKmsHttp(
 ): Promise<ScenarioReport> {
   const s = ctx.flags;
   ctx.results.writeConfig({ scenario: 'kms-http', quick: ctx.quick, settings: s });
+  await using kerberos = s.auth === 'kerberos' ? await startBenchKerberos() : undefined;
+  if (kerberos !== undefined) {
+    ctx.log(
+      `Kerberos: realm ${kerberos.kdc.realm} (MIT KDC on 127.0.0.1:${kerberos.kdc.port}), creations by ${s.creationAuth === 'spnego' ? 'a Kerberos exchange each' : 'the cookie of one log-in'}`,
+    );
+  }
   // The same plan as the all-report's estimate (kms-http-estimate.ts), case by case.
   const baselineMs = baselineCaseMs(s);
   const passes = kmsPasses(s);
@@ -82,7 +89,7 @@ async function runKmsHttp(
         for (const version of versionOrder(rep, pass.versions)) {
           if (ctx.signal.aborted) throw new Error('interrupted');
           ctx.progress.setDetail(`rep ${rep + 1}/${s.reps} · ${where}${mix.label} · ${version}`);
-          const result = await runKmsCase(ctx, version, mix, rep, pass, bundle);
+          const result = await runKmsCase(ctx, version, mix, rep, pass, bundle, kerberos);
           results.push(result);
           const errors = result.window.counted.verify.errors + result.window.counted.create.errors;
           ctx.results.writeCase(caseId(pass, mix, version, rep), result);

@@ -22,6 +22,21 @@ describe('parseKmsHttpFlags', () => {
     expect(parseKmsHttpFlags(['--zk-warmup', '0'], false).zkWarmupMs).toBe(0);
   });
 
+  it('reads --auth and --creation-auth; Kerberos runs the 100:0 and 90:10 mixes unless --mixes says otherwise', () => {
+    expect(parseKmsHttpFlags([], true)).toMatchObject({ auth: 'simple', creationAuth: 'spnego' });
+    const kerberos = parseKmsHttpFlags(['--auth', 'kerberos', '--creation-auth', 'cookie'], true);
+    expect({ auth: kerberos.auth, creationAuth: kerberos.creationAuth }).toEqual({
+      auth: 'kerberos',
+      creationAuth: 'cookie',
+    });
+    expect(kerberos.mixes.map((m) => m.label)).toEqual(['100:0', '90:10']);
+    expect(
+      parseKmsHttpFlags(['--auth', 'kerberos', '--mixes', '95:5'], true).mixes.map((m) => m.label),
+    ).toEqual(['95:5']);
+    expect(() => parseKmsHttpFlags(['--auth', 'digest'], true)).toThrow(BenchmarkUsageError);
+    expect(() => parseKmsHttpFlags(['--creation-auth', 'ntlm'], true)).toThrow(BenchmarkUsageError);
+  });
+
   it("adds Hadoop's KMS in all, keeps the report's column order, and reads --jvm-warmup", () => {
     expect(parseKmsHttpFlags([], false, true).versions).toEqual(['hadoop', 'original', 'fixed', 'coalesced']);
     expect(parseKmsHttpFlags([], true, true)).toMatchObject({

@@ -34,6 +34,18 @@ export interface KmsHttpSettings {
   requestTimeoutMs: number;
   /** The matrix's ZooKeeper, the quorum pass and the latency sweep (kms-zookeeper-settings.ts). */
   zookeeper: KmsZooKeeperSettings;
+  /**
+   * How token creations authenticate: `simple` (`user.name`, the source document's setting) or
+   * `kerberos` (a real MIT KDC; the servers in Kerberos mode). Verification is by delegation
+   * token either way.
+   */
+  auth: 'simple' | 'kerberos';
+  /**
+   * With `kerberos`: `spnego`, a fresh Kerberos exchange on every creation (the worst case), or
+   * `cookie`, one log-in per load-generator connection and its `hadoop.auth` cookie after it
+   * (the common case).
+   */
+  creationAuth: 'spnego' | 'cookie';
 }
 
 /** The source document's setting: 5 s warm-up, 15 s measured, 3 repetitions, 32 in flight. */
@@ -50,7 +62,12 @@ export const DEFAULT_KMS_HTTP_SETTINGS: Readonly<Omit<KmsHttpSettings, 'mixes' |
     seqNumBatchSize: 100,
     baseline: true,
     requestTimeoutMs: 30_000,
+    auth: 'simple',
+    creationAuth: 'spnego',
   });
+
+/** The mixes of `--auth kerberos` unless `--mixes` says otherwise. */
+const KERBEROS_MIXES = '100:0,90:10';
 
 const QUICK = Object.freeze({
   warmupMs: 1000,
@@ -98,6 +115,17 @@ export const KMS_HTTP_FLAGS = {
     description: 'sequence-number batch size, every version (default 100)',
   },
   'no-baseline': { type: 'boolean', description: 'skip the trivial Fastify route measurement' },
+  auth: {
+    type: 'string',
+    value: '<simple|kerberos>',
+    description: 'how creations authenticate: user.name, or Kerberos with a real MIT KDC (default simple)',
+  },
+  'creation-auth': {
+    type: 'string',
+    value: '<spnego|cookie>',
+    description:
+      'with --auth kerberos: a Kerberos exchange per creation, or the cookie of one log-in (default spnego)',
+  },
   ...KMS_ZOOKEEPER_FLAGS,
 } as const;
 
@@ -106,11 +134,14 @@ export function parseKmsHttpFlags(args: readonly string[], quick: boolean, all =
   const name = 'kms-http';
   const flags = parseScenarioFlags(name, args, KMS_HTTP_FLAGS);
   const base = quick ? { ...DEFAULT_KMS_HTTP_SETTINGS, ...QUICK } : DEFAULT_KMS_HTTP_SETTINGS;
+  const auth =
+    listFlag(name, 'auth', flags.auth, [base.auth], ['simple', 'kerberos'] as const)[0] ?? base.auth;
   return {
     warmupMs: secondsFlagMs(name, 'warmup', flags.warmup, base.warmupMs, { min: 0, max: 3600 }),
     measureMs: secondsFlagMs(name, 'measure', flags.measure, base.measureMs, { min: 0.5, max: 3600 }),
     reps: integerFlag(name, 'reps', flags.reps, base.reps, { min: 1, max: 100 }),
-    mixes: mixesFlag(name, flags.mixes),
+    // With Kerberos the matrix's two ends: all verification, and the most creation.
+    mixes: mixesFlag(name, flags.mixes ?? (auth === 'kerberos' ? KERBEROS_MIXES : undefined)),
     concurrency: integerFlag(name, 'concurrency', flags.concurrency, base.concurrency, { min: 1, max: 4096 }),
     workers: integerFlag(name, 'workers', flags.workers, base.workers, { min: 1, max: 64 }),
     versions: listFlag(
@@ -132,5 +163,11 @@ export function parseKmsHttpFlags(args: readonly string[], quick: boolean, all =
     baseline: !flags['no-baseline'],
     requestTimeoutMs: base.requestTimeoutMs,
     zookeeper: parseKmsZooKeeperFlags(name, flags, all, quick),
+    auth,
+    creationAuth:
+      listFlag(name, 'creation-auth', flags['creation-auth'], [base.creationAuth], [
+        'spnego',
+        'cookie',
+      ] as const)[0] ?? base.creationAuth,
   };
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Redacted } from '@fastpath/core';
+import { KmsClient } from '@fastpath/kms-client';
 import { Token } from '@fastpath/token-manager';
 import { BenchmarkCheckError } from '../../harness/index.js';
 
@@ -21,8 +22,16 @@ async function call(
   return { status: response.status, text: await response.text(), headers: response.headers };
 }
 
-/** Creates the key whose metadata the verification requests read. */
-export async function createBenchKey(origin: string, keyName: string): Promise<void> {
+/**
+ * Creates the key whose metadata the verification requests read. With `kerberos`, as the
+ * benchmark user logged in from its ticket cache (KRB5CCNAME), through fastpath's client.
+ */
+export async function createBenchKey(origin: string, keyName: string, kerberos = false): Promise<void> {
+  if (kerberos) {
+    await using client = new KmsClient({ url: `${origin}/kms`, kerberos: true });
+    await client.createKey(keyName, { cipher: 'AES/CTR/NoPadding', length: 128 });
+    return;
+  }
   const r = await call(`${origin}/kms/v1/keys?user.name=${BENCH_USER}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -32,8 +41,12 @@ export async function createBenchKey(origin: string, keyName: string): Promise<v
     throw new BenchmarkCheckError(`creating the benchmark key answered ${r.status}: ${r.text.slice(0, 200)}`);
 }
 
-/** A delegation token for the verification requests, asked for with simple authentication. */
-export async function fetchToken(origin: string): Promise<string> {
+/** A delegation token for the verification requests, asked for with simple authentication (or Kerberos). */
+export async function fetchToken(origin: string, kerberos = false): Promise<string> {
+  if (kerberos) {
+    await using client = new KmsClient({ url: `${origin}/kms`, kerberos: true });
+    return (await client.getDelegationToken({ renewer: BENCH_USER })).toUrlString();
+  }
   const r = await call(
     `${origin}/kms/v1/?op=GETDELEGATIONTOKEN&user.name=${BENCH_USER}&renewer=${BENCH_USER}`,
   );

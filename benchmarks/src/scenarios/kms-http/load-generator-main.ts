@@ -3,6 +3,7 @@
 // counts and HDR latencies, never token material.
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Pool } from 'undici';
+import { loadKerberos, type KerberosModule } from '@fastpath/hadoop-common';
 import { serveCalls } from '../../harness/index.js';
 import { BlockScheduler } from '../../harness/mixed-load/block-scheduler.js';
 import { GoodputWindow, type WindowSummary } from '../../harness/mixed-load/goodput-window.js';
@@ -23,8 +24,14 @@ export interface LoadInput {
   keyName: string;
   /** The delegation token (URL string) that authenticates verification requests. */
   verifyToken: string;
-  /** The user that asks for new tokens (simple authentication). */
+  /** The user that asks for new tokens (simple authentication; with Kerberos, the ticket cache's). */
   creator: string;
+  /**
+   * How creations authenticate: `simple` (`user.name`), `spnego` (a fresh Kerberos exchange per
+   * creation: `Authorization: Negotiate` on the request itself) or `cookie` (the `hadoop.auth`
+   * cookie of one Kerberos log-in before the load). Default `simple`.
+   */
+  creationAuth?: 'simple' | 'spnego' | 'cookie';
   /** Abandon a request after this long (counted as an error), in ms. */
   requestTimeoutMs: number;
   /**
@@ -101,7 +108,39 @@ serveCalls<LoadInput, LoadOutput>(async (input) => {
   const submitted = { verify: 0, create: 0 };
   let createdTotal = 0;
   const metadataPath = `/kms/v1/key/${encodeURIComponent(input.keyName)}/_metadata`;
-  const creatorQuery = `user.name=${encodeURIComponent(input.creator)}&renewer=${encodeURIComponent(input.creator)}`;
+  const creationAuth = input.creationAuth ?? 'simple';
+  const renewer = `renewer=${encodeURIComponent(input.creator)}`;
+  const creatorQuery =
+    creationAuth === 'simple' ? `user.name=${encodeURIComponent(input.creator)}&${renewer}` : renewer;
+  const kerberos = creationAuth === 'simple' ? undefined : await loadKerberos();
+  // A fresh initiator context and its first token: one Kerberos exchange (the server accepts it
+  // on the creation request itself, as Hadoop's token handler does).
+  const negotiate = async (): Promise<string> => {
+    const client = await (kerberos as KerberosModule).initializeClient(
+      `HTTP@${new URL(input.origin).hostname}`,
+      { mechOID: (kerberos as KerberosModule).GSS_MECH_OID_KRB5 },
+    );
+    return `Negotiate ${await client.step('')}`;
+  };
+  let cookie: string | undefined;
+  if (creationAuth === 'cookie') {
+    // The log-in Hadoop's client makes: OPTIONS with the exchange, on a path that creates nothing
+    // (a token request would add a token the creation count does not expect).
+    const login = await fetch(`${input.origin}/kms/v1/keys/names`, {
+      method: 'OPTIONS',
+      headers: { authorization: await negotiate() },
+    });
+    await login.arrayBuffer();
+    cookie = login.headers.get('set-cookie')?.split(';')[0];
+    if (!login.ok || cookie === undefined) {
+      throw new Error(`the Kerberos log-in answered ${login.status} without a hadoop.auth cookie`);
+    }
+  }
+  const creationHeaders = async (): Promise<Record<string, string>> => {
+    if (creationAuth === 'spnego') return { authorization: await negotiate() };
+    if (creationAuth === 'cookie') return { cookie: cookie as string };
+    return {};
+  };
   // 1 ms resolution: the histogram records the interval between ticks, so a 10 ms one reads
   // 10 ms of "delay" on an idle loop.
   const loopDelay = monitorEventLoopDelay({ resolution: 1 });
@@ -124,7 +163,11 @@ serveCalls<LoadInput, LoadOutput>(async (input) => {
               method: 'GET' as const,
               headers: { 'x-hadoop-delegation-token': input.verifyToken },
             }
-          : { path: `/kms/v1/?op=GETDELEGATIONTOKEN&${creatorQuery}`, method: 'GET' as const };
+          : {
+              path: `/kms/v1/?op=GETDELEGATIONTOKEN&${creatorQuery}`,
+              method: 'GET' as const,
+              headers: await creationHeaders(),
+            };
     const response = await pool.request(request);
     const text = await response.body.text();
     if (response.statusCode !== 200)

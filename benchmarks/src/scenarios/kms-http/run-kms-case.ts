@@ -19,6 +19,7 @@ import {
 } from './zookeeper-warmup.js';
 import { preflight, createBenchKey, fetchToken, BENCH_USER } from './kms-preflight.js';
 import type { KmsServerBundle } from './kms-server-bundle.js';
+import { kerberosOrigin, type BenchKerberos } from './bench-kerberos.js';
 
 const TOKENS_ROOT = '/zkdtsm/ZKDTSMRoot/ZKDTSMTokensRoot';
 export const BENCH_KEY = 'bench-key';
@@ -80,6 +81,8 @@ export async function runKmsCase(
   pass: KmsPass,
   /** fastpath-kms as built for the run (kms-server-bundle.ts). */
   bundle: KmsServerBundle,
+  /** The run's realm with --auth kerberos; undefined for simple authentication. */
+  kerberos?: BenchKerberos,
 ): Promise<KmsCaseResult> {
   const s = ctx.flags;
   const id = caseId(pass, mix, version, rep);
@@ -103,14 +106,28 @@ export async function runKmsCase(
   }
   await using kms: CaseServer =
     v.server === 'hadoop'
-      ? await startHadoopCaseServer(ctx, zk.connectString, id)
-      : await startFastpathCaseServer(ctx, v, zk.connectString, id, await bundle.packageDir());
+      ? await startHadoopCaseServer(
+          ctx,
+          zk.connectString,
+          id,
+          kerberos && { site: kerberos.site, javaOptions: kerberos.kdc.javaOptions() },
+        )
+      : await startFastpathCaseServer(
+          ctx,
+          v,
+          zk.connectString,
+          id,
+          await bundle.packageDir(),
+          kerberos?.site,
+        );
+  // Kerberos clients name the service after the URL's host (HTTP/localhost).
+  const origin = kerberos === undefined ? kms.origin : kerberosOrigin(kms.origin);
   const admin = await connectZooKeeper(zk.connectString);
   try {
-    await createBenchKey(kms.origin, BENCH_KEY);
-    const verifyToken = await fetchToken(kms.origin);
+    await createBenchKey(origin, BENCH_KEY, kerberos !== undefined);
+    const verifyToken = await fetchToken(origin, kerberos !== undefined);
     const preflightChecks = [
-      ...(await preflight(kms.origin, BENCH_KEY, verifyToken)),
+      ...(await preflight(origin, BENCH_KEY, verifyToken)),
       ...(await kms.identify(admin)),
     ];
 
@@ -127,8 +144,9 @@ export async function runKmsCase(
     const load = (warmupMs: number, measureMs: number, seedOffset: number): Promise<LoadOutput> =>
       generator.call(
         {
-          origin: kms.origin,
+          origin,
           target: 'kms',
+          creationAuth: kerberos === undefined ? 'simple' : s.creationAuth,
           mix: mix.label,
           concurrency: s.concurrency,
           warmupMs,

@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { ManualClock, Redacted } from '@fastpath/core';
+import { KerberosNameRules, NoMatchingKerberosRuleError } from '@fastpath/hadoop-common';
 import {
   AccessControlError,
   InvalidTokenError,
@@ -28,6 +29,10 @@ export interface ContractSettings {
 
 const T0 = Date.parse('2024-03-01T00:00:00Z');
 
+// The realm of the contract's principals, as krb5.conf's default realm would name it: the
+// managers do not read the machine's krb5.conf.
+const RULES = new KerberosNameRules('DEFAULT', { defaultRealm: 'EXAMPLE.COM' });
+
 /**
  * The secret-manager contract: Hadoop's black-box behaviours 1-10 for every manager, and 13, 14
  * and 20 for managers that share a store. Run against each implementation with its own store
@@ -51,7 +56,7 @@ export function describeSecretManagerContract(
     });
 
     const make = (options: DelegationTokenSecretManagerOptions = {}): Promise<DelegationTokenSecretManager> =>
-      store.create({ clock, taskIntervalMs: 0, ...options });
+      store.create({ clock, taskIntervalMs: 0, kerberosNameRules: RULES, ...options });
 
     const keyBytes = async (m: DelegationTokenSecretManager, keyId: number): Promise<Buffer> => {
       const key = (await m.getAllKeys()).find((k) => k.keyId === keyId);
@@ -114,6 +119,33 @@ export function describeSecretManagerContract(
       expect(id.renewer).toBe('yarn');
       expect(id.realUser).toBe('oozie');
       await m.verify(t);
+    });
+
+    it('1: a renewer or canceller of another realm matches no rule and is refused, as in Hadoop', async () => {
+      const m = await make();
+      const create = await reject(m.createToken({ owner: 'bob', renewer: 'yarn/rm.example.com@OTHER.COM' }));
+      expect(create).toMatchObject({ code: 'ERR_TOKEN_ACCESS_DENIED', reason: 'unmapped-principal' });
+      expect(create.message).toBe('renewer: No rules applied to yarn/rm.example.com@OTHER.COM');
+      expect(create.cause).toBeInstanceOf(NoMatchingKerberosRuleError);
+      // A service/host name without a realm matches DEFAULT no more than another realm does.
+      await expect(m.createToken({ owner: 'bob', renewer: 'a/a' })).rejects.toMatchObject({
+        reason: 'unmapped-principal',
+      });
+      const t = await m.createToken({ owner: 'alice', renewer: 'yarn' });
+      const cancel = await reject(m.cancelToken(t, 'yarn/rm.example.com@OTHER.COM'));
+      expect(cancel).toMatchObject({ code: 'ERR_TOKEN_ACCESS_DENIED', reason: 'unmapped-principal' });
+      expect(cancel.message).toBe('canceller: No rules applied to yarn/rm.example.com@OTHER.COM');
+      await m.verify(t); // still there
+      // Under the mit mechanism an unmapped principal keeps its full name instead.
+      const mit = await make({
+        kerberosNameRules: new KerberosNameRules('DEFAULT', {
+          defaultRealm: 'EXAMPLE.COM',
+          mechanism: 'mit',
+        }),
+      });
+      expect(
+        identifierOf(mit, await mit.createToken({ owner: 'bob', renewer: 'yarn@OTHER.COM' })).renewer,
+      ).toBe('yarn@OTHER.COM');
     });
 
     it("2: a wrong password or an unknown identifier is refused with Hadoop's messages", async () => {

@@ -5,14 +5,11 @@
 export interface FixtureEnvironment {
   /** `ZOOKEEPER_HOME`: an unpacked Apache ZooKeeper release (its `lib/` and `conf/`). */
   readonly zookeeperHome: string | undefined;
-  /** `PATH`, searched for `apt-get` (`JAVA_HOME` and `java` are found by @fastpath/jvm-fixture). */
-  readonly path: string;
 }
 
 export function readEnvironment(env: NodeJS.ProcessEnv = process.env): FixtureEnvironment {
   return {
     zookeeperHome: nonEmpty(env['ZOOKEEPER_HOME']),
-    path: env['PATH'] ?? '/usr/local/bin:/usr/bin:/bin',
   };
 }
 

@@ -5,8 +5,13 @@
 export interface KmsUser {
   /** The full name, as authenticated (`alice`, `alice@EXAMPLE.COM`). */
   readonly name: string;
-  /** The short name ACLs and audit lines use (`alice`). */
+  /** The short name ACLs use (`alice`). */
   readonly shortName: string;
+  /**
+   * The name audit lines write, when not the short name: in Kerberos mode the authenticated
+   * principal (`client/host@EXAMPLE.COM`), as Hadoop's KMS audits Kerberos callers.
+   */
+  readonly auditName?: string | undefined;
   /** The authenticated user behind a proxied request. */
   readonly realUser: KmsUser | undefined;
   /** The user's groups, resolved on first use. */

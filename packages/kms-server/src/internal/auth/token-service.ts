@@ -1,6 +1,7 @@
 // The one adapter between the server and @fastpath/token-manager: everything the server needs
 // from a secret manager goes through here, so a change in that package's API is fixed in one place.
 import { FastpathError, type Clock, type LatencySummary, type MetricsRegistry } from '@fastpath/core';
+import type { KerberosNameRules } from '@fastpath/hadoop-common';
 import {
   AccessControlError,
   DelegationTokenSecretManager,
@@ -132,9 +133,12 @@ export async function createTokenService(
     metrics: MetricsRegistry;
     clock?: Clock | undefined;
     onBackgroundError: (error: unknown) => void;
+    /** How renewers and cancellers map to short names (Kerberos mode's rules). Default: Hadoop's DEFAULT. */
+    kerberosNameRules?: KerberosNameRules | undefined;
   },
 ): Promise<TokenService> {
   const common: DelegationTokenSecretManagerOptions = {
+    ...(options.kerberosNameRules ? { kerberosNameRules: options.kerberosNameRules } : {}),
     tokenKind: KMS_TOKEN_KIND,
     keyUpdateIntervalMs: settings.updateIntervalMs,
     tokenMaxLifetimeMs: settings.maxLifetimeMs,

@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { KmsConfigError } from '../../kms-errors.js';
+import { KmsConfigError, KmsKerberosError } from '../../kms-errors.js';
+import { keytabBytes } from '../../../test/support/kerberos-bytes.js';
 import { KMS_PROPERTY_DEFAULTS } from './kms-properties.js';
 import { loadKmsSettings } from './load-kms-settings.js';
 
@@ -19,15 +20,17 @@ const site = (props: Record<string, string>): void =>
       .join('\n')}</configuration>`,
   );
 
-function refusal(fn: () => unknown): KmsConfigError {
+function refusalOf<E extends Error>(type: new (...args: never[]) => E, fn: () => unknown): E {
   try {
     fn();
   } catch (error) {
-    expect(error).toBeInstanceOf(KmsConfigError);
-    return error as KmsConfigError;
+    expect(error).toBeInstanceOf(type);
+    return error as E;
   }
-  throw new Error('expected a KmsConfigError');
+  throw new Error(`expected a ${type.name}`);
 }
+
+const refusal = (fn: () => unknown): KmsConfigError => refusalOf(KmsConfigError, fn);
 
 describe('loadKmsSettings', () => {
   it('has Hadoop defaults with no config directory at all', () => {
@@ -82,14 +85,14 @@ describe('loadKmsSettings', () => {
     expect(error.property).toBe(join(dir, 'kms-site.xml'));
   });
 
-  it('refuses Kerberos, ZooKeeper signer secrets and SASL with a clear reason', () => {
+  it('refuses ZooKeeper signer secrets and unknown authentication types with a clear reason', () => {
     expect(
       refusal(() =>
         loadKmsSettings({
-          layers: [{ source: 't', values: { 'hadoop.kms.authentication.type': 'kerberos' } }],
+          layers: [{ source: 't', values: { 'hadoop.kms.authentication.type': 'digest' } }],
         }),
-      ).message,
-    ).toMatch(/Kerberos\/SPNEGO authentication is not supported/);
+      ).property,
+    ).toBe('hadoop.kms.authentication.type');
     expect(
       refusal(() =>
         loadKmsSettings({
@@ -99,6 +102,140 @@ describe('loadKmsSettings', () => {
         }),
       ).property,
     ).toBe('hadoop.kms.authentication.signer.secret.provider');
+  });
+
+  describe('Kerberos mode', () => {
+    const auth = 'hadoop.kms.authentication.';
+    const krb5 = (realm: string | null): string => {
+      const file = join(dir, 'krb5.conf');
+      writeFileSync(file, realm === null ? '[libdefaults]\n' : `[libdefaults]\n default_realm = ${realm}\n`);
+      return file;
+    };
+    const keytab = (principals: string[]): string => {
+      const file = join(dir, 'http.keytab');
+      writeFileSync(file, keytabBytes(principals));
+      return file;
+    };
+    const load = (values: Record<string, string>, realm: string | null = 'EXAMPLE.COM') =>
+      loadKmsSettings({
+        layers: [{ source: 't', values: { [`${auth}type`]: 'kerberos', ...values } }],
+        env: { KRB5_CONFIG: krb5(realm) },
+      });
+    const kerberosRefusal = (fn: () => unknown): KmsKerberosError => refusalOf(KmsKerberosError, fn);
+
+    it('resolves the principal with the default realm, and * to every HTTP/ principal of the keytab', () => {
+      const file = keytab(['HTTP/localhost@EXAMPLE.COM', 'HTTP/kms1@EXAMPLE.COM', 'client@EXAMPLE.COM']);
+      const { settings } = load({ [`${auth}kerberos.keytab`]: file });
+      expect(settings.auth.type).toBe('kerberos');
+      expect(settings.auth.kerberos).toMatchObject({
+        keytab: file,
+        principal: 'HTTP/localhost',
+        acceptedPrincipals: ['HTTP/localhost@EXAMPLE.COM'],
+        nameRules: 'DEFAULT',
+        nameRulesMechanism: 'hadoop',
+        defaultRealm: 'EXAMPLE.COM',
+      });
+      const star = load({ [`${auth}kerberos.keytab`]: file, [`${auth}kerberos.principal`]: '*' });
+      expect(star.settings.auth.kerberos?.acceptedPrincipals).toEqual([
+        'HTTP/localhost@EXAMPLE.COM',
+        'HTTP/kms1@EXAMPLE.COM',
+      ]);
+      const full = load({
+        [`${auth}kerberos.keytab`]: file,
+        [`${auth}kerberos.principal`]: 'HTTP/kms1@EXAMPLE.COM',
+        [`${auth}kerberos.name.rules.mechanism`]: 'mit',
+      });
+      expect(full.settings.auth.kerberos?.acceptedPrincipals).toEqual(['HTTP/kms1@EXAMPLE.COM']);
+      expect(full.settings.auth.kerberos?.nameRulesMechanism).toBe('mit');
+    });
+
+    it('refuses a missing or foreign keytab, a principal not in it, a non-HTTP principal and an unknown realm', () => {
+      const missing = kerberosRefusal(() => load({ [`${auth}kerberos.keytab`]: join(dir, 'none.keytab') }));
+      expect(missing.property).toBe(`${auth}kerberos.keytab`);
+      expect(missing.message).toBe(
+        `${auth}kerberos.keytab ${join(dir, 'none.keytab')} cannot be read: ENOENT`,
+      );
+      const notKeytab = join(dir, 'kms-site.xml');
+      writeFileSync(notKeytab, '<configuration/>');
+      expect(kerberosRefusal(() => load({ [`${auth}kerberos.keytab`]: notKeytab })).message).toMatch(
+        /is not a usable Kerberos keytab/,
+      );
+      const file = keytab(['HTTP/otherhost@EXAMPLE.COM', 'client@EXAMPLE.COM']);
+      const absent = kerberosRefusal(() => load({ [`${auth}kerberos.keytab`]: file }));
+      expect(absent.property).toBe(`${auth}kerberos.principal`);
+      expect(absent.message).toBe(
+        `${auth}kerberos.principal HTTP/localhost@EXAMPLE.COM is not in the keytab ${file} (it holds HTTP/otherhost@EXAMPLE.COM, client@EXAMPLE.COM)`,
+      );
+      expect(
+        kerberosRefusal(() =>
+          load({
+            [`${auth}kerberos.keytab`]: file,
+            [`${auth}kerberos.principal`]: 'HTTP/otherhost@OTHER.COM',
+          }),
+        ).message,
+      ).toMatch(/HTTP\/otherhost@OTHER.COM is not in the keytab/);
+      expect(
+        kerberosRefusal(() =>
+          load({ [`${auth}kerberos.keytab`]: file, [`${auth}kerberos.principal`]: 'client@EXAMPLE.COM' }),
+        ).message,
+      ).toMatch(/must be an HTTP service principal/);
+      expect(
+        kerberosRefusal(() =>
+          load({ [`${auth}kerberos.keytab`]: file, [`${auth}kerberos.principal`]: 'HTTP/otherhost' }, null),
+        ).message,
+      ).toMatch(/names no realm and krb5.conf .* has no default_realm/);
+      const noHttp = keytab(['client@EXAMPLE.COM']);
+      expect(
+        kerberosRefusal(() =>
+          load({ [`${auth}kerberos.keytab`]: noHttp, [`${auth}kerberos.principal`]: '*' }),
+        ).message,
+      ).toMatch(/is "\*" but the keytab .* holds no HTTP\/ principal/);
+      // Mechanism and rule syntax are settings: ERR_KMS_CONFIG.
+      expect(
+        refusal(() =>
+          load({ [`${auth}kerberos.keytab`]: file, [`${auth}kerberos.name.rules.mechanism`]: 'posix' }),
+        ).property,
+      ).toBe(`${auth}kerberos.name.rules.mechanism`);
+      expect(
+        refusal(() =>
+          load({ [`${auth}kerberos.keytab`]: file, [`${auth}kerberos.name.rules`]: 'RULE:[1:$1' }),
+        ).property,
+      ).toBe(`${auth}kerberos.name.rules`);
+      // Hadoop's full rule syntax is accepted.
+      const rules = 'RULE:[2:$1@$0](client@.*)s/@.*//L DEFAULT';
+      expect(
+        load({
+          [`${auth}kerberos.keytab`]: keytab(['HTTP/localhost@EXAMPLE.COM']),
+          [`${auth}kerberos.name.rules`]: rules,
+        }).settings.auth.kerberos?.nameRules,
+      ).toBe(rules);
+    });
+
+    it('reads the signer and cookie settings', () => {
+      const { settings } = loadKmsSettings({
+        layers: [
+          {
+            source: 't',
+            values: {
+              [`${auth}token.validity`]: '1',
+              [`${auth}token.max-inactive-interval`]: '30',
+              [`${auth}cookie.persistent`]: 'true',
+              [`${auth}cookie.path`]: '/kms',
+            },
+          },
+        ],
+      });
+      expect(settings.auth).toMatchObject({
+        type: 'simple',
+        kerberos: undefined,
+        tokenValiditySec: 1,
+        maxInactiveSec: 30,
+        cookiePersistent: true,
+        cookiePath: '/kms',
+        cookieDomain: undefined,
+        signatureSecret: undefined,
+      });
+    });
   });
 
   it('needs a connection string for the ZooKeeper store, and the ZooKeeper store for several workers', () => {

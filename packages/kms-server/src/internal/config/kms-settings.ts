@@ -8,6 +8,7 @@ import type { KmsInputLimits } from '../operations/kms-input.js';
 import { KmsConfigError } from '../../kms-errors.js';
 import { AUTH_PREFIX, KMS_PROPERTY_DEFAULTS, ZK_DT_PREFIX } from './kms-properties.js';
 import { settingRow, type KmsSettingRow, type SettingParser } from './kms-settings-table.js';
+import { resolveKerberosSettings, type KerberosSettings } from '../kerberos/kerberos-settings.js';
 
 /** The ZooKeeper token store's settings, present when it is enabled. */
 export interface ZkTokenStoreSettings {
@@ -52,12 +53,19 @@ export interface KmsSettings {
   };
   readonly audit: { readonly file: string; readonly aggregationWindowMs: number };
   readonly auth: {
+    /** `simple` (`user.name`) or `kerberos` (SPNEGO). */
+    readonly type: 'simple' | 'kerberos';
+    /** Kerberos mode's settings, checked against the keytab; `undefined` in simple mode. */
+    readonly kerberos: KerberosSettings | undefined;
     readonly anonymousAllowed: boolean;
     readonly tokenValiditySec: number;
-    /** The cookie signing secret, when one is configured; otherwise a random one is made. */
+    /** `token.max-inactive-interval`, seconds; -1 for none. */
+    readonly maxInactiveSec: number;
+    /** The cookie signing secret, when one is configured; otherwise random ones, rolled every `tokenValiditySec`. */
     readonly signatureSecret: Redacted<Buffer> | undefined;
     readonly cookieDomain: string | undefined;
-    readonly cookiePath: string;
+    readonly cookiePath: string | undefined;
+    readonly cookiePersistent: boolean;
   };
   readonly tokens: {
     readonly updateIntervalMs: number;
@@ -86,7 +94,10 @@ const KEY_URL_HEADROOM_BYTES = 4096;
  * defaults of {@link KMS_PROPERTY_DEFAULTS} go underneath. Throws `ERR_KMS_CONFIG` naming the
  * first property with a value the server cannot use.
  */
-export function resolveKmsSettings(conf: HadoopConfiguration, options: { cwd?: string } = {}): KmsSettings {
+export function resolveKmsSettings(
+  conf: HadoopConfiguration,
+  options: { cwd?: string; env?: Readonly<Record<string, string | undefined>> } = {},
+): KmsSettings {
   const defaults = new HadoopConfiguration(
     Object.entries(KMS_PROPERTY_DEFAULTS).map(([k, v]) => [k, { value: v, source: 'default' }] as const),
   );
@@ -129,15 +140,7 @@ export function resolveKmsSettings(conf: HadoopConfiguration, options: { cwd?: s
   };
   const text = (key: string): string => withDataDir.getString(key, rowOf(key, 'string').default);
 
-  const authType = text(`${AUTH_PREFIX}type`).trim();
-  if (authType.toLowerCase() !== 'simple') {
-    throw withDataDir.invalid(
-      `${AUTH_PREFIX}type`,
-      authType.toLowerCase() === 'kerberos'
-        ? 'Kerberos/SPNEGO authentication is not supported by this server; use "simple"'
-        : `expected "simple", got ${JSON.stringify(authType)}`,
-    );
-  }
+  const authType = oneOf<'simple' | 'kerberos'>(`${AUTH_PREFIX}type`);
 
   const host = text('hadoop.kms.http.host');
   const tlsEnabled = bool('hadoop.kms.ssl.enabled');
@@ -267,6 +270,18 @@ export function resolveKmsSettings(conf: HadoopConfiguration, options: { cwd?: s
     proxyUserProperties.set(key, withDataDir.get(key) ?? '');
   }
 
+  // Last among the checks: it reads the keytab, and a settings mistake is the one to report first.
+  const kerberos =
+    authType === 'kerberos'
+      ? resolveKerberosSettings({
+          keytab: path(`${AUTH_PREFIX}kerberos.keytab`),
+          principal: text(`${AUTH_PREFIX}kerberos.principal`),
+          nameRules: text(`${AUTH_PREFIX}kerberos.name.rules`),
+          nameRulesMechanism: oneOf<'hadoop' | 'mit'>(`${AUTH_PREFIX}kerberos.name.rules.mechanism`),
+          env: options.env ?? process.env,
+        })
+      : undefined;
+
   const sec = (key: string): number => int(key) * 1000;
   const keystoreFile = path('fastpath.kms.keystore.file');
   const auditFile = path('fastpath.kms.audit.log.file');
@@ -328,11 +343,15 @@ export function resolveKmsSettings(conf: HadoopConfiguration, options: { cwd?: s
       aggregationWindowMs: int('hadoop.kms.audit.aggregation.window.ms'),
     }),
     auth: Object.freeze({
+      type: authType,
+      kerberos,
       anonymousAllowed: bool(`${AUTH_PREFIX}simple.anonymous.allowed`),
       tokenValiditySec: int(`${AUTH_PREFIX}token.validity`),
+      maxInactiveSec: int(`${AUTH_PREFIX}token.max-inactive-interval`),
       signatureSecret,
       cookieDomain: withDataDir.getTrimmed(`${AUTH_PREFIX}cookie.domain`),
-      cookiePath: text(`${AUTH_PREFIX}cookie.path`),
+      cookiePath: withDataDir.getTrimmed(`${AUTH_PREFIX}cookie.path`),
+      cookiePersistent: bool(`${AUTH_PREFIX}cookie.persistent`),
     }),
     tokens: Object.freeze({
       updateIntervalMs: sec(`${AUTH_PREFIX}delegation-token.update-interval.sec`),

@@ -50,7 +50,10 @@ export function loadKmsSettings(sources: KmsSettingsSources): {
         : HadoopConfiguration.fromXmlFile(join(sources.configDir, KMS_SITE_FILE), { optional: true, env });
     let site = file;
     for (const layer of sources.layers ?? []) site = site.withOverrides(layer.values, layer.source);
-    const settings = resolveKmsSettings(site, sources.cwd === undefined ? {} : { cwd: sources.cwd });
+    const settings = resolveKmsSettings(site, {
+      env,
+      ...(sources.cwd === undefined ? {} : { cwd: sources.cwd }),
+    });
     return { settings, site };
   });
 }

@@ -5,6 +5,7 @@ import type { KmsAudit } from '../audit/kms-audit.js';
 import {
   PSEUDO_AUTH,
   type AuthRequest,
+  type LoginOutcome,
   type AuthSuccess,
   type KmsAuthenticator,
 } from '../auth/kms-authenticator.js';
@@ -161,7 +162,7 @@ export function buildKmsApp(options: KmsAppOptions): FastifyInstance {
     }
     const code = error instanceof FastpathError ? error.code : undefined;
     const tokenOperation = isTokenOperation(request.kmsOp);
-    if (tokenOperation && code === 'ERR_KMS_AUTHENTICATION_REQUIRED') {
+    if (tokenOperation && code === 'ERR_KMS_AUTHENTICATION_REQUIRED' && !authenticator.kerberos) {
       // Getting or renewing a token without real authentication: Hadoop's pseudo handler
       // answers 403 with its challenge and no body, and its filter leaves that as it is.
       await reply.code(403).header('www-authenticate', PSEUDO_AUTH).send();
@@ -180,12 +181,25 @@ export function buildKmsApp(options: KmsAppOptions): FastifyInstance {
         );
       }
       reply.header('set-cookie', authenticator.clearCookie(options.tls !== undefined));
-      if (answer.status === 401) reply.header('www-authenticate', PSEUDO_AUTH);
+      if (answer.status === 401) reply.header('www-authenticate', authenticator.challenge);
+      if (authenticator.kerberos) {
+        // Hadoop's client re-runs SPNEGO on a 401, and on a 403 whose reason phrase says the
+        // cookie's signature was bad; its filter writes the failure's message there.
+        reply.raw.statusMessage = reasonPhrase(answer.body.RemoteException.message);
+        if (tokenOperation) {
+          await reply.code(answer.status).send();
+          return;
+        }
+      }
     } else if (answer.status >= 500 && request.kmsUser !== undefined && request.kmsOp !== undefined) {
       // Refusals of a request (4xx) leave the audit log as it was, except for the two lines
       // that record a refused identity: UNAUTHORIZED (written by the ACL check) and
       // UNAUTHENTICATED (above). An ERROR line records a failure of the server.
-      audit.error(request.kmsUser.shortName, request.method, answer.body.RemoteException.message);
+      audit.error(
+        request.kmsUser.auditName ?? request.kmsUser.shortName,
+        request.method,
+        answer.body.RemoteException.message,
+      );
     }
     if (answer.retriable && answer.status === 503) reply.header('retry-after', '1');
     if (tokenOperation && code !== undefined && FILTER_ANSWERED_CODES.has(code)) {
@@ -231,13 +245,21 @@ export function buildKmsApp(options: KmsAppOptions): FastifyInstance {
     options.input.queryParameters(auth.params);
     if (mode !== 'request') {
       request.kmsOp = op;
-      if (mode !== 'none') request.kmsUser = authenticator.authenticateLogin(auth, mode === 'cancel');
+      if (mode === 'none') return;
+      const loggedIn = (outcome: LoginOutcome): void => {
+        request.kmsUser = outcome.user;
+        if (outcome.wwwAuthenticate !== undefined) reply.header('www-authenticate', outcome.wwwAuthenticate);
+      };
+      const login = authenticator.authenticateLogin(auth, mode === 'cancel');
+      if (login instanceof Promise) return login.then(loggedIn);
+      loggedIn(login);
       return;
     }
     request.kmsOp = 'KMS';
     const authenticated = (outcome: AuthSuccess): void => {
       request.kmsUser = outcome.user;
       if (outcome.setCookie !== undefined) reply.header('set-cookie', outcome.setCookie);
+      if (outcome.wwwAuthenticate !== undefined) reply.header('www-authenticate', outcome.wwwAuthenticate);
       if (op !== undefined) request.kmsOp = op;
     };
     const outcome = authenticator.authenticate(auth);

@@ -77,7 +77,7 @@ export class KmsOperations {
       material,
     });
     this.#o.audit.ok(
-      user.shortName,
+      auditNameOf(user),
       'CREATE_KEY',
       name,
       `UserProvidedMaterial:${material !== undefined} Description:${description}`,
@@ -91,7 +91,7 @@ export class KmsOperations {
     this.#assertAccess('DELETE', user, 'DELETE_KEY', name);
     this.#keyAccess(user, name, 'MANAGEMENT', 'DELETE_KEY');
     await this.#o.keys.deleteKey(name);
-    this.#o.audit.ok(user.shortName, 'DELETE_KEY', name, '');
+    this.#o.audit.ok(auditNameOf(user), 'DELETE_KEY', name, '');
   }
 
   /** `POST /v1/key/<name>`: a new version, with optional material. */
@@ -103,7 +103,7 @@ export class KmsOperations {
     this.#keyAccess(user, name, 'MANAGEMENT', 'ROLL_NEW_VERSION');
     const version = await this.#o.keys.rollNewVersion(name, material);
     this.#o.audit.ok(
-      user.shortName,
+      auditNameOf(user),
       'ROLL_NEW_VERSION',
       name,
       `UserProvidedMaterial:${material !== undefined} NewVersion:${version.versionName}`,
@@ -116,7 +116,7 @@ export class KmsOperations {
     this.#o.input.keyName(name);
     this.#assertAccess('ROLLOVER', user, 'INVALIDATE_CACHE', name);
     this.#keyAccess(user, name, 'MANAGEMENT', 'INVALIDATE_CACHE');
-    this.#o.audit.ok(user.shortName, 'INVALIDATE_CACHE', name, '');
+    this.#o.audit.ok(auditNameOf(user), 'INVALIDATE_CACHE', name, '');
   }
 
   /** `GET /v1/key/<name>` and `…/_metadata`: `{}` for a missing key. */
@@ -125,7 +125,7 @@ export class KmsOperations {
     this.#assertAccess('GET_METADATA', user, 'GET_METADATA', name);
     this.#keyAccess(user, name, 'READ', 'GET_METADATA');
     const body: MetadataJson = metadataJson(this.#o.keys.getMetadata(name));
-    this.#o.audit.ok(user.shortName, 'GET_METADATA', name, '');
+    this.#o.audit.ok(auditNameOf(user), 'GET_METADATA', name, '');
     return body;
   }
 
@@ -135,7 +135,7 @@ export class KmsOperations {
     this.#assertAccess('GET_METADATA', user, 'GET_KEYS_METADATA', undefined);
     for (const name of names) this.#keyAccess(user, name, 'READ', 'GET_KEYS_METADATA');
     const body = names.map((name) => metadataJson(this.#o.keys.getMetadata(name)));
-    this.#o.audit.ok(user.shortName, 'GET_KEYS_METADATA', undefined, '');
+    this.#o.audit.ok(auditNameOf(user), 'GET_KEYS_METADATA', undefined, '');
     return body;
   }
 
@@ -143,7 +143,7 @@ export class KmsOperations {
   getKeyNames(user: KmsUser): string[] {
     this.#assertAccess('GET_KEYS', user, 'GET_KEYS', undefined);
     const body = this.#o.keys.getKeyNames();
-    this.#o.audit.ok(user.shortName, 'GET_KEYS', undefined, '');
+    this.#o.audit.ok(auditNameOf(user), 'GET_KEYS', undefined, '');
     return body;
   }
 
@@ -153,7 +153,7 @@ export class KmsOperations {
     this.#assertAccess('GET', user, 'GET_CURRENT_KEY', name);
     this.#keyAccess(user, name, 'READ', 'GET_CURRENT_KEY');
     const version = this.#o.keys.getCurrentKey(name);
-    this.#o.audit.ok(user.shortName, 'GET_CURRENT_KEY', name, '');
+    this.#o.audit.ok(auditNameOf(user), 'GET_CURRENT_KEY', name, '');
     return version === undefined ? {} : keyVersionJson(version);
   }
 
@@ -163,7 +163,7 @@ export class KmsOperations {
     this.#assertAccess('GET', user, 'GET_KEY_VERSIONS', name);
     this.#keyAccess(user, name, 'READ', 'GET_KEY_VERSIONS');
     const body: KeyVersionJson[] = (this.#o.keys.getKeyVersions(name) ?? []).map(keyVersionJson);
-    this.#o.audit.ok(user.shortName, 'GET_KEY_VERSIONS', name, '');
+    this.#o.audit.ok(auditNameOf(user), 'GET_KEY_VERSIONS', name, '');
     return body;
   }
 
@@ -174,7 +174,7 @@ export class KmsOperations {
     const version = this.#o.keys.getKeyVersion(versionName);
     if (version === undefined) return {};
     this.#keyAccess(user, version.name, 'READ', 'GET_KEY_VERSION');
-    this.#o.audit.ok(user.shortName, 'GET_KEY_VERSION', version.name, '');
+    this.#o.audit.ok(auditNameOf(user), 'GET_KEY_VERSION', version.name, '');
     return keyVersionJson(version);
   }
 
@@ -205,7 +205,7 @@ export class KmsOperations {
     this.#keyAccess(user, name, 'GENERATE_EEK', 'GENERATE_EEK');
     const body: EekJson[] = [];
     for (let i = 0; i < numKeys; i++) body.push(eekJson(this.#o.keys.generateEncryptedKey(name)));
-    this.#o.audit.ok(user.shortName, 'GENERATE_EEK', name, '');
+    this.#o.audit.ok(auditNameOf(user), 'GENERATE_EEK', name, '');
     return body;
   }
 
@@ -236,7 +236,7 @@ export class KmsOperations {
     const result: EekAnswer = decrypt
       ? { kind: 'decrypt', value: keyVersionJson(this.#o.keys.decryptEncryptedKey(eek)) }
       : { kind: 'reencrypt', value: eekJson(this.#o.keys.reencryptEncryptedKey(eek)) };
-    this.#o.audit.ok(user.shortName, op, eek.keyName, '');
+    this.#o.audit.ok(auditNameOf(user), op, eek.keyName, '');
     return result;
   }
 
@@ -249,14 +249,14 @@ export class KmsOperations {
     this.#assertAccess('GENERATE_EEK', user, 'REENCRYPT_EEK_BATCH', name);
     if (eeks.length > 0) this.#keyAccess(user, name, 'GENERATE_EEK', 'REENCRYPT_EEK_BATCH');
     const result = this.#o.keys.reencryptEncryptedKeys(name, eeks).map(eekJson);
-    this.#o.audit.ok(user.shortName, 'REENCRYPT_EEK_BATCH', name, `reencrypted ${eeks.length} keys`);
+    this.#o.audit.ok(auditNameOf(user), 'REENCRYPT_EEK_BATCH', name, `reencrypted ${eeks.length} keys`);
     return result;
   }
 
   /** Hadoop's `KMSACLs.assertAccess`: audited and refused with its message. */
   #assertAccess(type: KmsAclType, user: KmsUser, op: KmsOp, key: string | undefined): void {
     if (this.#o.acls().hasAccess(type, user)) return;
-    this.#o.audit.unauthorized(user.shortName, op, key);
+    this.#o.audit.unauthorized(auditNameOf(user), op, key);
     throw new KmsRequestError(
       'ERR_KMS_ACCESS_DENIED',
       key === undefined
@@ -272,7 +272,7 @@ export class KmsOperations {
     if (metadata === undefined) return;
     const aclName = metadata.attributes[KEY_ACL_NAME_ATTRIBUTE] ?? keyName;
     if (this.#o.acls().checkKeyAccess(aclName, user, keyOp)) return;
-    this.#o.audit.unauthorized(user.shortName, op, keyName);
+    this.#o.audit.unauthorized(auditNameOf(user), op, keyName);
     throw new KmsRequestError(
       'ERR_KMS_ACCESS_DENIED',
       `User [${user.shortName}] is not authorized to perform [${keyOp}] on key with ACL name [${aclName}]!!`,
@@ -296,7 +296,7 @@ export class KmsOperations {
         (acls.hasAccessToKey(aclName, user, 'MANAGEMENT') || acls.hasAccessToKey(aclName, user, 'ALL'));
     }
     if (!allowed) {
-      this.#o.audit.unauthorized(user.shortName, 'CREATE_KEY', name);
+      this.#o.audit.unauthorized(auditNameOf(user), 'CREATE_KEY', name);
       throw new KmsRequestError(
         'ERR_KMS_ACCESS_DENIED',
         `User [${user.shortName}] is not authorized to create key !!`,
@@ -308,4 +308,9 @@ export class KmsOperations {
   #withheldUnlessGet(user: KmsUser, version: KeyVersion): KeyVersionJson {
     return keyVersionJson(this.#o.acls().hasAccess('GET', user) ? version : { ...version, material: null });
   }
+}
+
+/** The name an audit line writes for `user`. */
+function auditNameOf(user: KmsUser): string {
+  return user.auditName ?? user.shortName;
 }

@@ -49,6 +49,9 @@ public final class HadoopClientDriver {
 
   private final Configuration conf = new Configuration();
   private final URI providerUri;
+  // Kerberos: the login user (from a keytab) makes the calls; "doAs" names a proxied user.
+  private boolean kerberos;
+  private long lastAnswerAt = System.currentTimeMillis();
   // One provider per caller: a provider keeps its caller's authentication cookie.
   private final Map<String, KeyProvider> providers = new HashMap<>();
 
@@ -58,6 +61,13 @@ public final class HadoopClientDriver {
 
   public static void main(String[] args) throws Exception {
     HadoopClientDriver driver = new HadoopClientDriver(args.length > 0 ? new URI(args[0]) : null);
+    String principal = System.getProperty("fastpath.kerberos.principal");
+    if (principal != null) {
+      driver.conf.set("hadoop.security.authentication", "kerberos");
+      UserGroupInformation.setConfiguration(driver.conf);
+      UserGroupInformation.loginUserFromKeytab(principal, System.getProperty("fastpath.kerberos.keytab"));
+      driver.kerberos = true;
+    }
     PrintStream out = new PrintStream(System.out, true, "UTF-8");
     BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
     for (String line = in.readLine(); line != null; line = in.readLine()) {
@@ -70,6 +80,7 @@ public final class HadoopClientDriver {
         answer = describe(t);
       }
       out.println(JSON.writeValueAsString(answer));
+      driver.lastAnswerAt = System.currentTimeMillis();
     }
     for (KeyProvider provider : driver.providers.values()) provider.close();
     out.flush();
@@ -84,14 +95,31 @@ public final class HadoopClientDriver {
         return writeToken(request);
       case "readToken":
         return readToken(request.path("urlString").asText());
+      case "waitUntil": {
+        // Waits until the wall clock is afterPreviousMs past the previous answer (a cookie's
+        // expiry), checking the clock rather than sleeping a fixed time.
+        long until = lastAnswerAt + request.path("afterPreviousMs").asLong();
+        while (System.currentTimeMillis() < until) Thread.sleep(20);
+        return JSON.createObjectNode();
+      }
       default:
         break;
     }
     String user = request.path("user").asText("client");
     String tokenString = request.hasNonNull("token") ? request.get("token").asText() : null;
-    UserGroupInformation ugi = UserGroupInformation.createRemoteUser(user);
+    UserGroupInformation ugi;
+    if (kerberos && tokenString == null) {
+      UserGroupInformation login = UserGroupInformation.getLoginUser();
+      String doAs = request.hasNonNull("doAs") ? request.get("doAs").asText() : null;
+      ugi = doAs == null ? login : UserGroupInformation.createProxyUser(doAs, login);
+      user = doAs == null ? "kerberos:" : "kerberos:" + doAs;
+    } else {
+      ugi = UserGroupInformation.createRemoteUser(user);
+    }
+    String caller = user;
+    UserGroupInformation as = ugi;
     return ugi.doAs(
-        (PrivilegedExceptionAction<ObjectNode>) () -> call(op, request, provider(user, tokenString, ugi)));
+        (PrivilegedExceptionAction<ObjectNode>) () -> call(op, request, provider(caller, tokenString, as)));
   }
 
   private KeyProvider provider(String user, String tokenString, UserGroupInformation ugi) throws Exception {
