@@ -3,13 +3,15 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { ensureDebianPackages } from '@fastpath/jvm-fixture';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { writeRunReport } from '../src/all/write-run-report.js';
 import { registry } from '../src/scenarios/index.js';
 import { writeFixtureRun } from './fixtures/real-scenario-results.js';
 
-// The HTML report opened in a real headless Chromium (Debian's `chromium` package, which .ci/run
-// installs): it renders, every chart is drawn with a size on the page, and every link resolves.
+// The HTML report opened in a real headless Chromium (Debian's `chromium` package, installed here
+// when missing and the test runs as root with apt-get, as every fixture does; .ci/run installs it
+// up front): it renders, every chart is drawn with a size on the page, and every link resolves.
 // The fixture folder stays under benchmarks/results/ (git-ignored) with the screenshot in it.
 const CHROMIUM = '/usr/bin/chromium';
 const RESULTS = path.resolve('results', 'report-html-test');
@@ -27,11 +29,9 @@ const LAUNCH_FLAGS = [
 let context: BrowserContext;
 let profile: string;
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `${CHROMIUM} is missing: install Debian's chromium package (apt-get install -y chromium)`,
-    );
-  }
+  await ensureDebianPackages([{ file: CHROMIUM, debianPackage: 'chromium' }], {
+    purpose: "the report test's browser",
+  });
   rmSync(RESULTS, { recursive: true, force: true });
   mkdirSync(RESULTS, { recursive: true });
   profile = mkdtempSync(path.join(tmpdir(), 'bench-chromium-'));
@@ -40,7 +40,7 @@ beforeAll(async () => {
     headless: true,
     args: LAUNCH_FLAGS,
   });
-}, 60_000);
+}, 600_000);
 afterAll(async () => {
   await context?.close();
   rmSync(profile, { recursive: true, force: true });
