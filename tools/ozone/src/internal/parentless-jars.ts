@@ -1,12 +1,6 @@
 import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import {
-  findExecutable,
-  MavenNotFoundError,
-  MavenResolutionError,
-  readJvmEnvironment,
-  runProcess,
-} from '@fastpath/jvm-fixture';
+import { locateMaven, MavenResolutionError, readJvmEnvironment, runProcess } from '@fastpath/jvm-fixture';
 
 /**
  * The Ozone jars whose POMs Maven cannot read: their parent,
@@ -114,12 +108,8 @@ export async function fetchParentlessJars(
   for (const jar of wanted) if (!(await isFile(jar.file))) missing.push(jar);
   if (missing.length === 0) return { jars: wanted.map((w) => w.file), fetched: false };
 
-  const mvn = await findExecutable('mvn', env.path);
-  if (mvn === undefined) {
-    throw new MavenNotFoundError(
-      'no "mvn" on the PATH: install Maven 3.6 or newer (as root: apt-get install -y maven)',
-    );
-  }
+  // Installs Debian's maven when it is missing and it can, as the other fixtures do.
+  const mvn = await locateMaven();
   await mkdir(libDir, { recursive: true });
   const pom = join(libDir, 'pom.xml');
   await writeFile(pom, copyPom(PARENTLESS_ARTIFACTS, ozoneVersion, libDir));
