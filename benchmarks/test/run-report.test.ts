@@ -58,6 +58,12 @@ describe('the report of a run of all', () => {
     expect(cold.goals[0]).toMatchObject({ met: false });
     // Its Java anchor: 0.2× of Java's total for the client as today meets "≤ 0.25×".
     expect(cold.goals[1]).toMatchObject({ met: true, measured: 'as-today 0.20×, code-cache 0.15×' });
+    // ratis: fastpath ÷ Java writes/s per size, the 4 MiB row as headline, a goal per size.
+    const ratis = section(report, 'ratis').figures!;
+    expect(ratis.headline).toMatchObject({ row: '4MiB', better: 'higher', source: null });
+    expect(ratis.headline!.ours!.value).toBeCloseTo(1.2, 6);
+    expect(ratis.table!.rows.map((r) => r[0])).toEqual(['1KiB', '64KiB', '4MiB']);
+    expect(ratis.goals.map((g) => g.met)).toEqual([true, true, true]);
   });
 
   it('shows the source’s table as published and ours beside it, in both files', async () => {
@@ -117,6 +123,7 @@ describe('the report of a run of all', () => {
       'kms-http': 'regression',
       'ozone-read': 'regression',
       'cold-client': 'regression',
+      ratis: 'regression',
     });
     const same = buildRunReport(path.join(dir, 'old'), registry, { compareDir: path.join(dir, 'old') });
     expect([...same.compared!.headlines.values()].every((h) => h.verdict === 'within range')).toBe(true);

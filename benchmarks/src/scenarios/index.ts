@@ -14,6 +14,8 @@ import { locksScenario } from './locks/locks-scenario.js';
 import { locksSummary } from './locks/locks-summary.js';
 import { ozoneReadScenario } from './ozone-read/ozone-read-scenario.js';
 import { ozoneReadSummary } from './ozone-read/ozone-read-summary.js';
+import { ratisScenario } from './ratis/ratis-scenario.js';
+import { ratisSummary } from './ratis/ratis-summary.js';
 import { secureRandomScenario } from './secure-random/secure-random-scenario.js';
 import { secureRandomSummary } from './secure-random/secure-random-summary.js';
 import { tokenManagerScenario } from './token-manager/token-manager-scenario.js';
@@ -72,6 +74,13 @@ export const registry: readonly RegisteredScenario[] = [
     compares:
       'a cold Ozone client over TLS, a fresh process per run: warm-up off vs its parts vs one bundled file vs a V8 code cache',
     summary: coldClientSummary,
+  },
+  {
+    scenario: ratisScenario,
+    source: '—',
+    compares:
+      "writes of 1 KiB, 64 KiB and 4 MiB to a real 3-peer Apache Ratis group: fastpath's Ratis client against Ratis's own `RaftClient.async()`, same window",
+    summary: ratisSummary,
   },
 ];
 

@@ -1,10 +1,10 @@
 // Golden bytes: every request the client sends, as the mini cluster received it off the wire,
-// against bytes built by hand from Ozone's field numbers (test/support/hand-encoder.ts).
+// against bytes built by hand from Ozone's field numbers (`@fastpath/test-support`'s protobuf-bytes).
 import { crc32 } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createOzoneClient, type OzoneClient } from '@fastpath/ozone-fs-client';
 import { startMiniOzoneCluster, type MiniOzoneCluster } from '@fastpath/ozone-fs-client/testing';
-import { hex, l, v, type Bytes } from './support/hand-encoder.js';
+import { hex, l, v, type Bytes } from '@fastpath/test-support';
 
 // Field numbers, spelled out once (OmClientProtocol.proto / DatanodeClientProtocol.proto).
 const OM = { cmdType: 1, clientId: 3, userInfo: 4, version: 5 };

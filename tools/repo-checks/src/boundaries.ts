@@ -7,8 +7,9 @@ import type { WorkspacePackage } from './workspace.js';
  * packages that speak Hadoop's formats use hadoop-common; token-manager and kms-server use
  * secure-random; token-manager reaches ZooKeeper through zookeeper-client (the one home of the
  * node-zookeeper-client workarounds, which the ZooKeeper fixture uses too); kms-server uses
- * token-manager. Tests, tools and benchmarks may import any
- * package, through its front door.
+ * token-manager. ratis-client (Apache Ratis's client protocol, nothing Ozone-specific) uses only
+ * core; ozone-fs-client may use it for writes to RATIS pipelines. Tests, tools and benchmarks may
+ * import any package, through its front door.
  */
 export const ALLOWED_PRODUCT_EDGES: Readonly<Record<string, readonly string[]>> = Object.freeze({
   '@fastpath/core': [],
@@ -28,8 +29,14 @@ export const ALLOWED_PRODUCT_EDGES: Readonly<Record<string, readonly string[]>> 
     '@fastpath/token-manager',
   ],
   '@fastpath/kms-client': ['@fastpath/core', '@fastpath/hadoop-common'],
-  '@fastpath/ozone-fs-client': ['@fastpath/core', '@fastpath/hadoop-common', '@fastpath/client-warmup'],
+  '@fastpath/ozone-fs-client': [
+    '@fastpath/core',
+    '@fastpath/hadoop-common',
+    '@fastpath/client-warmup',
+    '@fastpath/ratis-client',
+  ],
   '@fastpath/client-warmup': ['@fastpath/core'],
+  '@fastpath/ratis-client': ['@fastpath/core'],
 });
 
 export interface Violation {

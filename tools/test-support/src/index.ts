@@ -10,3 +10,4 @@ export {
   operationAcls,
 } from './kms-acls.js';
 export { isAlive } from './process-alive.js';
+export { hex, l, v, varint, type Bytes } from './protobuf-bytes.js';

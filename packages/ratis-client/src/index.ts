@@ -1,0 +1,28 @@
+// @fastpath/ratis-client: the one front door. Everything public is re-exported here by name.
+export {
+  createRaftClient,
+  RaftClient,
+  type RaftReadOptions,
+  type RaftReply,
+  type RaftWatchOptions,
+  type RaftWatchReply,
+  type RaftWriteOptions,
+} from './raft-client.js';
+export {
+  DEFAULT_RAFT_CLIENT_OPTIONS,
+  type RaftClientOptions,
+  type RaftPeer,
+  type ReplicationLevel,
+} from './raft-client-options.js';
+export {
+  type CommitInfo,
+  RaftClientClosedError,
+  RaftInvalidArgumentError,
+  RaftNotReplicatedError,
+  RaftProtocolError,
+  RaftServerError,
+  RaftStateMachineError,
+  RaftTimeoutError,
+  type RemoteExceptionDetails,
+} from './raft-client-errors.js';
+export { bytesToUuid, randomClientId, uuidToBytes } from './raft-ids.js';

@@ -1,0 +1,146 @@
+import { checkInteger, checkNonEmptyString, InvalidOptionError, type MetricsRegistry } from '@fastpath/core';
+import { uuidToBytes } from './raft-ids.js';
+
+/** One member of a Raft group: its id (Ratis's `RaftPeerId`, a string) and its client address. */
+export interface RaftPeer {
+  /** The peer id, e.g. a datanode's UUID string; on the wire as its UTF-8 bytes. */
+  id: string;
+  /** `host:port` of the peer's client (gRPC) service. */
+  address: string;
+}
+
+/** The levels a write can wait for and a watch can ask for (Ratis's `ReplicationLevel`). */
+export type ReplicationLevel = 'MAJORITY' | 'ALL' | 'MAJORITY_COMMITTED' | 'ALL_COMMITTED';
+
+/** Options of {@link createRaftClient}. Defaults are Ozone's settings where Ozone has one. */
+export interface RaftClientOptions {
+  /** The group's id, a UUID (for an Ozone pipeline: the pipeline id). Required. */
+  groupId: string;
+  /** The group's members. Required, at least one. */
+  peers: readonly RaftPeer[];
+  /** The member to send to first. Default: the first of `peers`. */
+  leaderId?: string;
+  /** This client's id, a UUID other than all zeros, fixed for the client's life. Default: a random UUID. */
+  clientId?: string;
+  /**
+   * Requests in flight at once (writes, reads and watches together); more wait in order. Default:
+   * 32 (Ozone's `hdds.ratis.raft.client.async.outstanding-requests.max`).
+   */
+  maxOutstandingRequests?: number;
+  /**
+   * How long one attempt of a write or read waits for its reply before the stream is given up and
+   * every outstanding request re-sent on a new one, in ms. Default: 60 000 (Ozone's
+   * `hdds.ratis.raft.client.rpc.request.timeout`).
+   */
+  rpcRequestTimeoutMs?: number;
+  /**
+   * How long one attempt of a watch waits for its reply, in ms. Default: 180 000 (Ozone's
+   * `hdds.ratis.raft.client.rpc.watch.request.timeout`).
+   */
+  rpcWatchRequestTimeoutMs?: number;
+  /**
+   * How long a write may take through every re-send and leader change, in ms. Default: 300 000
+   * (Ozone's `hdds.ratis.client.request.write.timeout`).
+   */
+  writeTimeoutMs?: number;
+  /** The same bound for a read-only query, in ms. Default: 300 000 (the write timeout). */
+  readTimeoutMs?: number;
+  /**
+   * How long a watch may take through every re-send, in ms. Default: 180 000 (Ozone's
+   * `hdds.ratis.client.request.watch.timeout`).
+   */
+  watchTimeoutMs?: number;
+  /**
+   * Pause before re-sending after `LeaderNotReady`, a leader stepping down, a failed stream, or a
+   * round through every member without an answer, in ms. Default: 100.
+   */
+  retryPauseMs?: number;
+  /** Largest message sent or received, in bytes. Default: 33 554 432 (32 MiB, Ratis's server limit in Ozone). */
+  maxMessageBytes?: number;
+  /** Where metrics go. Default: a private registry, readable as `client.metrics`. */
+  metrics?: MetricsRegistry;
+  /** This client's name in metric labels. Default: `'ratis-client'`. */
+  name?: string;
+}
+
+/** The defaults of every optional field of {@link RaftClientOptions}. */
+export const DEFAULT_RAFT_CLIENT_OPTIONS = Object.freeze({
+  maxOutstandingRequests: 32,
+  rpcRequestTimeoutMs: 60_000,
+  rpcWatchRequestTimeoutMs: 180_000,
+  writeTimeoutMs: 300_000,
+  readTimeoutMs: 300_000,
+  watchTimeoutMs: 180_000,
+  retryPauseMs: 100,
+  maxMessageBytes: 32 * 1024 * 1024,
+  name: 'ratis-client',
+});
+
+/** Options with every default filled in and every value checked. */
+export type ResolvedRaftClientOptions = Required<
+  Omit<RaftClientOptions, 'metrics' | 'leaderId' | 'clientId'>
+> & {
+  leaderId: string;
+  clientId: string;
+  metrics: MetricsRegistry | undefined;
+};
+
+const ALL_ZERO_UUID = '00000000-0000-0000-0000-000000000000';
+
+/** Fills in the defaults and checks every field, naming the one that is wrong. */
+export function resolveRaftClientOptions(
+  options: RaftClientOptions,
+  randomId: () => string,
+): ResolvedRaftClientOptions {
+  const o = { ...DEFAULT_RAFT_CLIENT_OPTIONS, ...withoutUndefined(options) };
+  checkUuid('groupId', o.groupId);
+  const peerList: unknown = o.peers;
+  if (!Array.isArray(peerList) || peerList.length === 0) {
+    throw new InvalidOptionError('peers', 'expected at least one peer');
+  }
+  const ids = new Set<string>();
+  o.peers.forEach((p, i) => {
+    checkNonEmptyString(`peers[${i}].id`, p?.id);
+    checkNonEmptyString(`peers[${i}].address`, p.address);
+    if (ids.has(p.id)) throw new InvalidOptionError(`peers[${i}].id`, `peer "${p.id}" is listed twice`);
+    ids.add(p.id);
+  });
+  const leaderId = o.leaderId ?? (o.peers[0] as RaftPeer).id;
+  if (!ids.has(leaderId)) throw new InvalidOptionError('leaderId', `"${leaderId}" is not one of the peers`);
+  const clientId = o.clientId ?? randomId();
+  checkUuid('clientId', clientId);
+  if (clientId === ALL_ZERO_UUID) throw new InvalidOptionError('clientId', 'the all-zero UUID is reserved');
+  checkInteger('maxOutstandingRequests', o.maxOutstandingRequests, 1, 1_000_000);
+  for (const f of [
+    'rpcRequestTimeoutMs',
+    'rpcWatchRequestTimeoutMs',
+    'writeTimeoutMs',
+    'readTimeoutMs',
+    'watchTimeoutMs',
+  ] as const) {
+    checkInteger(f, o[f], 1, 2 ** 31 - 1);
+  }
+  checkInteger('retryPauseMs', o.retryPauseMs, 0, 2 ** 31 - 1);
+  checkInteger('maxMessageBytes', o.maxMessageBytes, 1024, 2 ** 31 - 1);
+  checkNonEmptyString('name', o.name);
+  return {
+    ...o,
+    peers: o.peers.map((p) => ({ id: p.id, address: p.address })),
+    leaderId,
+    clientId: clientId.toLowerCase(),
+    metrics: options.metrics,
+  };
+}
+
+function checkUuid(option: string, value: unknown): void {
+  checkNonEmptyString(option, value);
+  try {
+    uuidToBytes(value as string);
+  } catch {
+    throw new InvalidOptionError(option, `expected a UUID, got ${JSON.stringify(value)}`);
+  }
+}
+
+function withoutUndefined<T extends object>(o: T): T {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+}

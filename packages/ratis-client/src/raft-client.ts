@@ -1,0 +1,402 @@
+import * as grpc from '@grpc/grpc-js';
+import { MetricsRegistry } from '@fastpath/core';
+import { ClientMetrics } from './internal/client-metrics.js';
+import { type ratis, toNumber, uint64 } from './internal/proto/wire.js';
+import { REPLICATION_NUMBERS } from './internal/replication.js';
+import { commitInfosOf } from './internal/reply-outcome.js';
+import { type PendingRequest, type PipelineContext, RequestPipeline } from './internal/request-pipeline.js';
+import {
+  type CommitInfo,
+  RaftClientClosedError,
+  RaftInvalidArgumentError,
+  RaftNotReplicatedError,
+  RaftTimeoutError,
+} from './raft-client-errors.js';
+import {
+  type RaftClientOptions,
+  type RaftPeer,
+  type ReplicationLevel,
+  type ResolvedRaftClientOptions,
+  resolveRaftClientOptions,
+} from './raft-client-options.js';
+import { peerIdToBytes, randomClientId, uuidToBytes } from './raft-ids.js';
+
+/** The answer to a write or a read-only query. */
+export interface RaftReply {
+  /** The call id the request carried (kept across re-sends). */
+  callId: number;
+  /** The log index a write was applied at (0 for a read). */
+  logIndex: number;
+  /** What the state machine answered. */
+  content: Buffer;
+  /** The member that answered (the leader at that moment). */
+  peerId: string;
+  /** Each member's commit index, as the leader knew it. */
+  commitInfos: readonly CommitInfo[];
+}
+
+/** The answer to a watch. */
+export interface RaftWatchReply {
+  /** The log index watched. */
+  logIndex: number;
+  /** The level the index reached: the level asked for, or MAJORITY_COMMITTED after a fallback. */
+  replication: ReplicationLevel;
+  /** Each member's commit index, as the leader knew it. */
+  commitInfos: readonly CommitInfo[];
+  /** Members whose commit index is below `logIndex` in `commitInfos` (after a fallback: the lagging ones). */
+  laggingPeerIds: readonly string[];
+  /** The member that answered. */
+  peerId: string;
+}
+
+/** Options of one write. */
+export interface RaftWriteOptions {
+  /** When the leader answers: `MAJORITY` (committed on a majority, applied on the leader) or `ALL`. Default: `MAJORITY`. */
+  replication?: 'MAJORITY' | 'ALL';
+}
+
+/** Options of one read-only query. */
+export interface RaftReadOptions {
+  /** Let the server answer without a linearizable read index. Default: `false`. */
+  preferNonLinearizable?: boolean;
+  /** Let the read wait for this client's earlier writes. Default: `false`. */
+  readAfterWriteConsistent?: boolean;
+}
+
+/** Options of one watch. */
+export interface RaftWatchOptions {
+  /** The level to wait for. Default: `ALL_COMMITTED` (Ozone's `hdds.ratis.client.request.watch.type`). */
+  replication?: ReplicationLevel;
+  /**
+   * When a watch at `ALL_COMMITTED` fails (not replicated in the server's watch timeout, or no
+   * answer in `watchTimeoutMs`), watch again at `MAJORITY_COMMITTED` and report the members that
+   * lag, as Ozone's client does. Default: `false`.
+   */
+  fallbackToMajorityCommitted?: boolean;
+}
+
+/**
+ * A client of one Raft group over Apache Ratis's gRPC client protocol (Ratis 3.x,
+ * `RaftClientProtocolService`). Writes and read-only queries travel on one ordered stream to the
+ * leader, pipelined up to `maxOutstandingRequests`; watches on an unordered stream. Leader changes,
+ * `LeaderNotReady` and failed streams are handled inside: outstanding requests are sent again in
+ * order with their call ids, so the group's retry cache applies each write once.
+ *
+ * @example
+ * ```ts
+ * const client = createRaftClient({ groupId, peers: [{ id: 'p1', address: '127.0.0.1:9858' }] });
+ * const { logIndex } = await client.send(Buffer.from('hello'));
+ * await client.watch(logIndex, { replication: 'ALL_COMMITTED', fallbackToMajorityCommitted: true });
+ * await client.close();
+ * ```
+ */
+export class RaftClient implements AsyncDisposable {
+  /** This client's id (a UUID), fixed for its life: with the call id it keys the server's retry cache. */
+  readonly clientId: string;
+  /** The group's id (a UUID). */
+  readonly groupId: string;
+  /** Where this client's metrics are (the one given in the options, or its own). */
+  readonly metrics: MetricsRegistry;
+
+  readonly #options: ResolvedRaftClientOptions;
+  readonly #clientIdBytes: Buffer;
+  readonly #groupIdBytes: Buffer;
+  readonly #peers: RaftPeer[];
+  readonly #channels = new Map<string, grpc.Client>();
+  readonly #ordered: RequestPipeline;
+  readonly #unordered: RequestPipeline;
+  readonly #metrics: ClientMetrics;
+  readonly #admissionQueue: Array<{ admit: () => void; reject: (e: Error) => void }> = [];
+  #leader: RaftPeer;
+  #nextCallId = 1;
+  #outstanding = 0;
+  #failuresWithoutAnswer = 0;
+  #redirectsWithoutAnswer = 0;
+  #closing: Promise<void> | undefined;
+
+  constructor(options: RaftClientOptions) {
+    this.#options = resolveRaftClientOptions(options, randomClientId);
+    this.clientId = this.#options.clientId;
+    this.groupId = this.#options.groupId.toLowerCase();
+    this.#clientIdBytes = uuidToBytes(this.clientId);
+    this.#groupIdBytes = uuidToBytes(this.groupId);
+    this.#peers = [...this.#options.peers];
+    this.#leader = this.#peers.find((p) => p.id === this.#options.leaderId) as RaftPeer;
+    this.metrics = this.#options.metrics ?? new MetricsRegistry();
+    this.#metrics = new ClientMetrics(this.metrics, this.#options.name, () => this.#outstanding);
+    const ctx = this.#pipelineContext();
+    const o = this.#options;
+    const tick = (attempt: number, total: number): number =>
+      Math.max(5, Math.min(1000, Math.floor(Math.min(attempt, total) / 8)));
+    this.#ordered = new RequestPipeline(
+      ctx,
+      'ordered',
+      o.rpcRequestTimeoutMs,
+      tick(o.rpcRequestTimeoutMs, Math.min(o.writeTimeoutMs, o.readTimeoutMs)),
+    );
+    this.#unordered = new RequestPipeline(
+      ctx,
+      'unordered',
+      o.rpcWatchRequestTimeoutMs,
+      tick(o.rpcWatchRequestTimeoutMs, o.watchTimeoutMs),
+    );
+  }
+
+  /** The member the client sends to now (its idea of the leader). */
+  get leaderId(): string {
+    return this.#leader.id;
+  }
+
+  /** The group's members as the client knows them (a suggested leader it was not told of is added). */
+  get peers(): readonly RaftPeer[] {
+    return this.#peers.map((p) => ({ ...p }));
+  }
+
+  /**
+   * Writes `content` to the group's state machine (a Ratis write on the ordered stream). Resolves
+   * once the entry is committed on a majority and applied on the leader, with the state
+   * machine's answer and the entry's log index.
+   */
+  async send(content: Uint8Array, options: RaftWriteOptions = {}): Promise<RaftReply> {
+    const replication = options.replication ?? 'MAJORITY';
+    if (replication !== 'MAJORITY' && replication !== 'ALL') {
+      throw new RaftInvalidArgumentError(
+        `a write's replication must be MAJORITY or ALL, got ${String(replication)}`,
+      );
+    }
+    const write: ratis.common.IWriteRequestTypeProto = replication === 'ALL' ? { replication: 1 } : {};
+    return replyOf(
+      await this.#request(
+        'ordered',
+        'write',
+        { message: messageOf(content), write },
+        this.#options.writeTimeoutMs,
+      ),
+    );
+  }
+
+  /** Asks the leader's state machine a read-only query (not written to the log). */
+  async sendReadOnly(content: Uint8Array, options: RaftReadOptions = {}): Promise<RaftReply> {
+    const read: ratis.common.IReadRequestTypeProto = {};
+    if (options.preferNonLinearizable) read.preferNonLinearizable = true;
+    if (options.readAfterWriteConsistent) read.readAfterWriteConsistent = true;
+    return replyOf(
+      await this.#request(
+        'ordered',
+        'read',
+        { message: messageOf(content), read },
+        this.#options.readTimeoutMs,
+      ),
+    );
+  }
+
+  /**
+   * Waits until log index `index` is replicated at `replication` (on the unordered stream). Fails
+   * with `ERR_RATIS_NOT_REPLICATED` when the server's watch timeout passes first, unless
+   * `fallbackToMajorityCommitted` lets it settle for MAJORITY_COMMITTED.
+   */
+  async watch(index: number, options: RaftWatchOptions = {}): Promise<RaftWatchReply> {
+    const replication = options.replication ?? 'ALL_COMMITTED';
+    if (!Number.isSafeInteger(index) || index < 0) {
+      throw new RaftInvalidArgumentError(
+        `a watch needs a log index (a non-negative integer), got ${String(index)}`,
+      );
+    }
+    if (!(replication in REPLICATION_NUMBERS)) {
+      throw new RaftInvalidArgumentError(`unknown replication level ${String(replication)}`);
+    }
+    try {
+      return await this.#watchOnce(index, replication);
+    } catch (error) {
+      const canFallBack =
+        options.fallbackToMajorityCommitted === true &&
+        replication === 'ALL_COMMITTED' &&
+        (error instanceof RaftNotReplicatedError || error instanceof RaftTimeoutError);
+      if (!canFallBack) throw error;
+      const reply = await this.#watchOnce(index, 'MAJORITY_COMMITTED');
+      const infos =
+        error instanceof RaftNotReplicatedError && error.commitInfos.length > 0
+          ? error.commitInfos
+          : reply.commitInfos;
+      return { ...reply, laggingPeerIds: infos.filter((c) => c.commitIndex < index).map((c) => c.peerId) };
+    }
+  }
+
+  /**
+   * Fails what is still pending with `ERR_RATIS_CLIENT_CLOSED`, half-closes both streams (cancelling
+   * one the server does not end within a second) and closes the channels. Leaves nothing that
+   * keeps the process alive. Idempotent.
+   */
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      for (const waiter of this.#admissionQueue.splice(0)) waiter.reject(new RaftClientClosedError());
+      await Promise.all([this.#ordered.close(), this.#unordered.close()]);
+      for (const channel of this.#channels.values()) channel.close();
+      this.#channels.clear();
+    })();
+    return this.#closing;
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+
+  async #watchOnce(index: number, replication: ReplicationLevel): Promise<RaftWatchReply> {
+    const watch: ratis.common.IWatchRequestTypeProto = {};
+    if (index > 0) watch.index = uint64(index);
+    if (replication !== 'MAJORITY') watch.replication = REPLICATION_NUMBERS[replication];
+    const { reply, peerId } = await this.#request(
+      'unordered',
+      'watch',
+      { watch },
+      this.#options.watchTimeoutMs,
+    );
+    const commitInfos = commitInfosOf(reply);
+    return {
+      logIndex: index,
+      replication,
+      commitInfos,
+      laggingPeerIds: commitInfos.filter((c) => c.commitIndex < index).map((c) => c.peerId),
+      peerId,
+    };
+  }
+
+  async #request(
+    method: 'ordered' | 'unordered',
+    kind: PendingRequest['kind'],
+    body: PendingRequest['body'],
+    timeoutMs: number,
+  ): Promise<{ reply: ratis.common.RaftClientReplyProto; peerId: string }> {
+    if (this.#closing) throw new RaftClientClosedError();
+    const startedAt = performance.now();
+    const deadline = Date.now() + timeoutMs;
+    await this.#admit();
+    return new Promise((resolve, reject) => {
+      const request: PendingRequest = {
+        callId: this.#nextCallId++,
+        kind,
+        body,
+        timeoutMs,
+        deadline,
+        startedAt,
+        session: undefined,
+        sentAt: 0,
+        lastError: undefined,
+        settled: false,
+        resolve,
+        reject,
+      };
+      (method === 'ordered' ? this.#ordered : this.#unordered).submit(request);
+    });
+  }
+
+  /** Waits for a free slot among `maxOutstandingRequests`, in arrival order. */
+  #admit(): Promise<void> {
+    if (this.#outstanding < this.#options.maxOutstandingRequests && this.#admissionQueue.length === 0) {
+      this.#outstanding++;
+      return Promise.resolve();
+    }
+    return new Promise((admit, reject) => this.#admissionQueue.push({ admit, reject }));
+  }
+
+  #release(): void {
+    const next = this.#admissionQueue.shift();
+    if (next) next.admit();
+    else this.#outstanding--;
+  }
+
+  #channel(peer: RaftPeer): grpc.Client {
+    let channel = this.#channels.get(peer.address);
+    if (!channel) {
+      channel = new grpc.Client(peer.address, grpc.credentials.createInsecure(), {
+        'grpc.max_receive_message_length': this.#options.maxMessageBytes,
+        'grpc.max_send_message_length': this.#options.maxMessageBytes,
+        // A restarted member is found again within a retry pause, not after gRPC's backoff grew.
+        'grpc.initial_reconnect_backoff_ms': Math.max(100, this.#options.retryPauseMs),
+        'grpc.max_reconnect_backoff_ms': Math.max(1000, this.#options.retryPauseMs),
+      });
+      this.#channels.set(peer.address, channel);
+    }
+    return channel;
+  }
+
+  #moveTo(peer: RaftPeer): void {
+    if (peer.id !== this.#leader.id) this.#metrics.leaderChanged();
+    this.#leader = peer;
+  }
+
+  #nextMember(after: RaftPeer): RaftPeer {
+    const i = this.#peers.findIndex((p) => p.id === after.id);
+    return this.#peers[(i + 1) % this.#peers.length] as RaftPeer;
+  }
+
+  #pipelineContext(): PipelineContext {
+    return {
+      leader: () => this.#leader,
+      channel: (peer) => this.#channel(peer),
+      rpcHeader: (peer, callId) => ({
+        requestorId: this.#clientIdBytes,
+        replyId: peerIdToBytes(peer.id),
+        raftGroupId: { id: this.#groupIdBytes },
+        callId: uint64(callId),
+        toLeader: true,
+      }),
+      notLeader: (from, suggested) => {
+        // Both streams may hear NotLeader from the same member: only the first moves the client.
+        if (from.id === this.#leader.id) {
+          let target =
+            suggested && suggested.id !== from.id
+              ? this.#peers.find((p) => p.id === suggested.id)
+              : undefined;
+          if (suggested && !target && suggested.id !== from.id && suggested.address) {
+            target = { ...suggested };
+            this.#peers.push(target);
+          }
+          this.#moveTo(target ?? this.#nextMember(from));
+        }
+        // A whole round of redirects without an answer: the group is electing; wait a little.
+        return ++this.#redirectsWithoutAnswer % this.#peers.length === 0;
+      },
+      streamFailed: (peer) => {
+        // Once on the same member at once (a stream can fail while the member is fine), then the
+        // next member after a pause (it may be down).
+        this.#failuresWithoutAnswer++;
+        if (this.#failuresWithoutAnswer < 2) return false;
+        if (peer.id === this.#leader.id) this.#moveTo(this.#nextMember(peer));
+        return true;
+      },
+      answered: () => {
+        this.#failuresWithoutAnswer = 0;
+        this.#redirectsWithoutAnswer = 0;
+      },
+      settled: (request, error) => {
+        this.#metrics.settled(request.kind, request.startedAt, error);
+        this.#release();
+      },
+      resent: (reason, count) => this.#metrics.resent(reason, count),
+      retryPauseMs: this.#options.retryPauseMs,
+    };
+  }
+}
+
+/** Creates a {@link RaftClient}; nothing connects until the first request. */
+export function createRaftClient(options: RaftClientOptions): RaftClient {
+  return new RaftClient(options);
+}
+
+function messageOf(content: Uint8Array): ratis.common.IClientMessageEntryProto {
+  if (!(content instanceof Uint8Array))
+    throw new RaftInvalidArgumentError('content must be a Uint8Array or Buffer');
+  return content.length > 0 ? { content } : {};
+}
+
+function replyOf({ reply, peerId }: { reply: ratis.common.RaftClientReplyProto; peerId: string }): RaftReply {
+  const content = reply.message?.content;
+  return {
+    callId: toNumber(reply.rpcReply?.callId),
+    logIndex: toNumber(reply.logIndex),
+    content: content ? Buffer.from(content.buffer, content.byteOffset, content.byteLength) : Buffer.alloc(0),
+    peerId,
+    commitInfos: commitInfosOf(reply),
+  };
+}

@@ -1,0 +1,466 @@
+import { randomUUID } from 'node:crypto';
+import { FastpathError } from '@fastpath/core';
+import type { ReplicationLevel } from '../raft-client-options.js';
+import { uuidToBytes } from '../raft-ids.js';
+import { AppendLogStateMachine } from './append-log-state-machine.js';
+import { EmbeddedRaftPeer } from './embedded-raft-peer.js';
+import type { RaftStateMachine } from './raft-state-machine.js';
+
+/** A misuse of the embedded group (an unknown peer, pausing the last live member, a call after close). */
+export class RaftTestServerError extends FastpathError {
+  constructor(message: string) {
+    super('ERR_RATIS_TEST_SERVER', message);
+  }
+}
+
+/** Options of {@link startEmbeddedRaftGroup}. */
+export interface EmbeddedRaftGroupOptions {
+  /** Members of the group. Default: 3. */
+  peers?: number;
+  /** The group id, a UUID. Default: a random one. */
+  groupId?: string;
+  /** Peer ids, one per member. Default: `p0`, `p1`, … */
+  peerIds?: readonly string[];
+  /** What writes and reads do. Default: a new {@link AppendLogStateMachine}. */
+  stateMachine?: RaftStateMachine;
+  /**
+   * How long a watch waits before the leader answers NotReplicated, in ms. Default: 30 000
+   * (Ozone's `hdds.ratis.raft.server.watch.timeout`).
+   */
+  watchTimeoutMs?: number;
+  /** Time from losing the leader (stopped or paused) to a new one, in ms. Default: 0. */
+  electionDelayMs?: number;
+}
+
+/** One member as a client addresses it. */
+export interface EmbeddedPeerInfo {
+  id: string;
+  address: string;
+}
+
+/** The outcome of a write the group applied, shared by every re-send of it (the retry cache). */
+export type WriteOutcome =
+  | { ok: true; index: number; content: Buffer }
+  | { ok: false; index: number; exceptionClass: string; message: string };
+
+interface LogEntry {
+  index: number;
+  kind: 'noop' | 'write';
+  content: Buffer;
+  settle?: (outcome: WriteOutcome) => void;
+}
+
+interface Watcher {
+  index: number;
+  level: ReplicationLevel;
+  resolve: () => void;
+}
+
+interface ReplyFault {
+  /** Which replies: a predicate on the request kind. */
+  matches: (kind: 'write' | 'read' | 'watch') => boolean;
+  /** Replace the reply bytes (a bad answer), or `undefined` to drop the reply. */
+  replace: ((reply: Buffer) => Buffer) | undefined;
+}
+
+/**
+ * A Raft group of embedded peers in this process, each a gRPC server on 127.0.0.1 speaking Ratis's
+ * `RaftClientProtocolService`: the leader appends writes to one log, commits an entry once a
+ * majority of live members has it and applies it to the state machine once; followers answer
+ * NotLeader with the leader suggested. The retry cache answers a re-sent (clientId, callId) with
+ * the first outcome. Watches wait for their level (ALL_COMMITTED waits for every member, paused
+ * ones too) and answer NotReplicated after `watchTimeoutMs`. Fault hooks drop or replace replies,
+ * fail streams, move leadership, hold commits, and stop, restart or pause members.
+ *
+ * Replication is simulated: there is one log; a member's match and commit indexes follow the
+ * leader's at once unless it is stopped, paused, or commits are held.
+ */
+export class EmbeddedRaftGroup implements AsyncDisposable {
+  readonly groupId: string;
+  readonly stateMachine: RaftStateMachine;
+  /** Every request the members received, as raw bytes, in arrival order (for golden-byte tests). */
+  readonly received: Buffer[] = [];
+  /**
+   * Requests in and replies out, by call id, in the order they happened across all members (for
+   * tests of the client's ordering and windows). Replies dropped by a fault hook are not here.
+   */
+  readonly exchanges: Array<{
+    peerId: string;
+    direction: 'in' | 'out';
+    method: 'ordered' | 'unordered';
+    callId: number;
+  }> = [];
+  /** Writes applied (entries that reached the state machine), and re-sends the retry cache answered. */
+  readonly stats = { applied: 0, retryCacheHits: 0 };
+
+  readonly #groupIdBytes: Buffer;
+  readonly #watchTimeoutMs: number;
+  readonly #electionDelayMs: number;
+  readonly #peers: EmbeddedRaftPeer[];
+  readonly #log: LogEntry[] = [];
+  readonly #retryCache = new Map<string, Promise<WriteOutcome>>();
+  readonly #watchers = new Set<Watcher>();
+  readonly #replyFaults: ReplyFault[] = [];
+  #leader: EmbeddedRaftPeer | undefined;
+  #commitIndex = 0;
+  #appliedIndex = 0;
+  #applying = Promise.resolve();
+  #commitsHeld = false;
+  #electionTimer: NodeJS.Timeout | undefined;
+  #leaderWaiters: Array<() => void> = [];
+  #closed = false;
+
+  private constructor(options: EmbeddedRaftGroupOptions) {
+    this.groupId = (options.groupId ?? randomUUID()).toLowerCase();
+    this.#groupIdBytes = uuidToBytes(this.groupId, 'groupId');
+    this.stateMachine = options.stateMachine ?? new AppendLogStateMachine();
+    this.#watchTimeoutMs = options.watchTimeoutMs ?? 30_000;
+    this.#electionDelayMs = options.electionDelayMs ?? 0;
+    const count = options.peerIds?.length ?? options.peers ?? 3;
+    const ids = options.peerIds ?? Array.from({ length: count }, (_, i) => `p${i}`);
+    this.#peers = ids.map((id) => new EmbeddedRaftPeer(id, this));
+  }
+
+  /** Starts the members on free loopback ports; the first is the leader. */
+  static async start(options: EmbeddedRaftGroupOptions = {}): Promise<EmbeddedRaftGroup> {
+    const group = new EmbeddedRaftGroup(options);
+    try {
+      for (const peer of group.#peers) await peer.start();
+    } catch (error) {
+      await group.close();
+      throw error;
+    }
+    // Index 0 is the configuration entry; the first leader's own entry follows, as in Ratis.
+    group.#log.push({ index: 0, kind: 'noop', content: Buffer.alloc(0) });
+    group.#becomeLeader(group.#peers[0] as EmbeddedRaftPeer);
+    return group;
+  }
+
+  /** The members and their addresses. */
+  get peers(): EmbeddedPeerInfo[] {
+    return this.#peers.map((p) => ({ id: p.id, address: p.address }));
+  }
+
+  /** The leader's id, once there is one (waits through an election). */
+  async leaderId(): Promise<string> {
+    while (!this.#leader) {
+      if (this.#closed) throw new RaftTestServerError('the group is closed');
+      await new Promise<void>((resolve) => this.#leaderWaiters.push(resolve));
+    }
+    return this.#leader.id;
+  }
+
+  /** The highest log index committed on a majority. */
+  get commitIndex(): number {
+    return this.#commitIndex;
+  }
+
+  /** The last log index. */
+  get lastIndex(): number {
+    return this.#log.length - 1;
+  }
+
+  // ---- fault hooks ----
+
+  /** Drops the next `count` replies (of `kind`, default any): the request is served, the client hears nothing. */
+  dropReplies(count = 1, kind?: 'write' | 'read' | 'watch'): void {
+    for (let i = 0; i < count; i++)
+      this.#replyFaults.push({ matches: (k) => kind === undefined || k === kind, replace: undefined });
+  }
+
+  /** Replaces the bytes of the next reply (of `kind`, default any) with what `replace` returns: a bad answer. */
+  replaceNextReply(replace: (reply: Buffer) => Buffer, kind?: 'write' | 'read' | 'watch'): void {
+    this.#replyFaults.push({ matches: (k) => kind === undefined || k === kind, replace });
+  }
+
+  /**
+   * Fails every open client stream of a member (default: the leader) with gRPC INTERNAL and an
+   * `exception-type` trailer, as a Ratis server fails a stream; requests pending on them are lost.
+   */
+  failStreams(peerId?: string, exceptionType = 'java.io.IOException'): number {
+    const peer = peerId === undefined ? this.#leader : this.#peer(peerId);
+    return peer?.failStreams(exceptionType) ?? 0;
+  }
+
+  /** Holds commits: followers stop acknowledging entries until `release()` (writes wait, unanswered). */
+  holdCommits(): { release(): void } {
+    this.#commitsHeld = true;
+    return {
+      release: () => {
+        this.#commitsHeld = false;
+        this.#advance();
+      },
+    };
+  }
+
+  /** Makes `peerId` the leader: the old leader answers its pending requests with NotLeader. */
+  async transferLeadership(peerId: string): Promise<void> {
+    const peer = this.#peer(peerId);
+    if (!peer.running || peer.paused) throw new RaftTestServerError(`peer ${peerId} is not running`);
+    if (this.#leader === peer) return;
+    this.#stepDown();
+    this.#becomeLeader(peer);
+    await Promise.resolve();
+  }
+
+  /** Stops a member's server (connections are cut); a stopped leader is replaced after the election delay. */
+  async stopPeer(peerId: string): Promise<void> {
+    const peer = this.#peer(peerId);
+    if (this.#leader === peer) this.#loseLeader();
+    await peer.stop();
+  }
+
+  /** Starts a stopped member again on its port; it catches up with the log. */
+  async restartPeer(peerId: string): Promise<void> {
+    const peer = this.#peer(peerId);
+    await peer.start();
+    this.#advance();
+    if (!this.#leader) this.#scheduleElection();
+  }
+
+  /** Pauses a member: it acknowledges nothing and answers nothing until resumed. */
+  pausePeer(peerId: string): Promise<void> {
+    const peer = this.#peer(peerId);
+    peer.paused = true;
+    if (this.#leader === peer) this.#loseLeader();
+    return Promise.resolve();
+  }
+
+  resumePeer(peerId: string): Promise<void> {
+    const peer = this.#peer(peerId);
+    peer.resume();
+    this.#advance();
+    if (!this.#leader) this.#scheduleElection();
+    return Promise.resolve();
+  }
+
+  /** Stops every member and answers nothing more. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    clearTimeout(this.#electionTimer);
+    for (const w of this.#leaderWaiters.splice(0)) w();
+    for (const w of this.#watchers) w.resolve();
+    this.#watchers.clear();
+    await Promise.all(this.#peers.map((p) => p.stop()));
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+
+  // ---- what the members' services call ----
+
+  /** @internal */ get groupIdBytes(): Buffer {
+    return this.#groupIdBytes;
+  }
+
+  /** @internal */ get leader(): EmbeddedRaftPeer | undefined {
+    return this.#leader;
+  }
+
+  /** @internal */ get peerList(): readonly EmbeddedRaftPeer[] {
+    return this.#peers;
+  }
+
+  /** @internal */ get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** @internal The fault to apply to the next reply of `kind`, if one is set. */
+  takeReplyFault(kind: 'write' | 'read' | 'watch'): ReplyFault | undefined {
+    const i = this.#replyFaults.findIndex((f) => f.matches(kind));
+    return i < 0 ? undefined : this.#replyFaults.splice(i, 1)[0];
+  }
+
+  /** @internal Appends a write (or finds it in the retry cache) and resolves once it is applied. */
+  write(clientId: Buffer, callId: number, content: Buffer): Promise<WriteOutcome> {
+    const key = `${clientId.toString('hex')}:${callId}`;
+    const cached = this.#retryCache.get(key);
+    if (cached) {
+      this.stats.retryCacheHits++;
+      return cached;
+    }
+    const outcome = new Promise<WriteOutcome>((settle) => {
+      this.#log.push({ index: this.#log.length, kind: 'write', content: Buffer.from(content), settle });
+    });
+    this.#retryCache.set(key, outcome);
+    this.#advance();
+    return outcome;
+  }
+
+  /** @internal Answers a read-only query once everything committed when it arrived is applied. */
+  async query(content: Buffer): Promise<Buffer> {
+    const needed = this.#commitIndex;
+    await this.#until(() => this.#appliedIndex >= needed);
+    return this.stateMachine.query(content);
+  }
+
+  /** @internal Resolves true once `index` reaches `level`, false after the watch timeout. */
+  watch(index: number, level: ReplicationLevel): Promise<boolean> {
+    if (this.#reached(index, level)) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const watcher: Watcher = {
+        index,
+        level,
+        resolve: () => {
+          clearTimeout(timer);
+          this.#watchers.delete(watcher);
+          resolve(this.#reached(index, level));
+        },
+      };
+      const timer = setTimeout(() => watcher.resolve(), this.#watchTimeoutMs);
+      this.#watchers.add(watcher);
+    });
+  }
+
+  /** @internal Each member's commit index. */
+  commitInfos(): Array<{ peer: EmbeddedRaftPeer; commitIndex: number }> {
+    return this.#peers.map((peer) => ({ peer, commitIndex: peer.commitIndex }));
+  }
+
+  // ---- replication ----
+
+  #reached(index: number, level: ReplicationLevel): boolean {
+    switch (level) {
+      case 'MAJORITY':
+      case 'MAJORITY_COMMITTED':
+        return this.#commitIndex >= index && this.#appliedIndex >= index;
+      case 'ALL':
+        return this.#peers.every((p) => p.matchIndex >= index);
+      case 'ALL_COMMITTED':
+        return this.#peers.every((p) => p.commitIndex >= index);
+    }
+  }
+
+  /** Moves match and commit indexes as far as live members allow, then applies and wakes watchers. */
+  #advance(): void {
+    if (this.#closed) return;
+    const last = this.lastIndex;
+    const leader = this.#leader;
+    if (leader) leader.matchIndex = last;
+    for (const p of this.#peers) {
+      if (p !== leader && p.live && !this.#commitsHeld && leader) p.matchIndex = last;
+    }
+    const matches = this.#peers.map((p) => p.matchIndex).sort((a, b) => b - a);
+    const majority = matches[Math.floor(this.#peers.length / 2)] ?? 0;
+    if (leader && majority > this.#commitIndex) this.#commitIndex = majority;
+    for (const p of this.#peers) {
+      if (p.live) p.commitIndex = Math.min(p.matchIndex, this.#commitIndex);
+    }
+    this.#applyCommitted();
+    this.#wakeWatchers();
+  }
+
+  #applyCommitted(): void {
+    this.#applying = this.#applying.then(async () => {
+      while (this.#appliedIndex < this.#commitIndex) {
+        const entry = this.#log[this.#appliedIndex + 1] as LogEntry;
+        if (entry.kind === 'write') {
+          let outcome: WriteOutcome;
+          try {
+            outcome = {
+              ok: true,
+              index: entry.index,
+              content: await this.stateMachine.apply(entry.content, entry.index),
+            };
+            this.stats.applied++;
+          } catch (error) {
+            const e = error as Error;
+            outcome = {
+              ok: false,
+              index: entry.index,
+              exceptionClass: e.constructor?.name ?? 'Error',
+              message: e.message,
+            };
+          }
+          this.#appliedIndex = entry.index;
+          entry.settle?.(outcome);
+        } else {
+          if (this.stateMachine instanceof AppendLogStateMachine) this.stateMachine.skip(entry.index);
+          this.#appliedIndex = entry.index;
+        }
+        entry.content = Buffer.alloc(0);
+        delete entry.settle;
+      }
+      this.#wakeWatchers();
+    });
+  }
+
+  #wakeWatchers(): void {
+    for (const w of [...this.#watchers]) if (this.#reached(w.index, w.level)) w.resolve();
+    for (const check of [...this.#conditions]) check();
+  }
+
+  readonly #conditions = new Set<() => void>();
+
+  #until(condition: () => boolean): Promise<void> {
+    if (condition()) return Promise.resolve();
+    return new Promise((resolve) => {
+      const check = (): void => {
+        if (condition() || this.#closed) {
+          this.#conditions.delete(check);
+          resolve();
+        }
+      };
+      this.#conditions.add(check);
+    });
+  }
+
+  // ---- leadership ----
+
+  #becomeLeader(peer: EmbeddedRaftPeer): void {
+    this.#leader = peer;
+    // A new leader's first entry (a new term) commits what earlier leaders left uncommitted.
+    this.#log.push({ index: this.#log.length, kind: 'noop', content: Buffer.alloc(0) });
+    for (const w of this.#leaderWaiters.splice(0)) w();
+    this.#advance();
+  }
+
+  #stepDown(): void {
+    const old = this.#leader;
+    this.#leader = undefined;
+    old?.leadershipLost();
+  }
+
+  #loseLeader(): void {
+    this.#stepDown();
+    this.#scheduleElection();
+  }
+
+  #scheduleElection(): void {
+    if (this.#electionTimer !== undefined || this.#closed) return;
+    this.#electionTimer = setTimeout(() => {
+      this.#electionTimer = undefined;
+      if (this.#leader || this.#closed) return;
+      const live = this.#peers.filter((p) => p.live);
+      const candidate = live.sort((a, b) => b.matchIndex - a.matchIndex)[0];
+      // Without a majority of live members there is no leader until one comes back.
+      if (candidate && live.length > this.#peers.length / 2) this.#becomeLeader(candidate);
+    }, this.#electionDelayMs);
+  }
+
+  #peer(peerId: string): EmbeddedRaftPeer {
+    const peer = this.#peers.find((p) => p.id === peerId);
+    if (!peer)
+      throw new RaftTestServerError(
+        `no peer ${JSON.stringify(peerId)} in the group (peers: ${this.#peers.map((p) => p.id).join(', ')})`,
+      );
+    return peer;
+  }
+}
+
+/**
+ * Starts an embedded Raft group (see {@link EmbeddedRaftGroup}).
+ *
+ * @example
+ * ```ts
+ * await using group = await startEmbeddedRaftGroup({ peers: 3 });
+ * const client = createRaftClient({ groupId: group.groupId, peers: group.peers });
+ * await client.send(Buffer.from('hello'));
+ * await client.close();
+ * ```
+ */
+export function startEmbeddedRaftGroup(options: EmbeddedRaftGroupOptions = {}): Promise<EmbeddedRaftGroup> {
+  return EmbeddedRaftGroup.start(options);
+}

@@ -1,0 +1,16 @@
+// @fastpath/ratis-client/testing: an embedded Raft group speaking Ratis's client protocol, for tests.
+export {
+  EmbeddedRaftGroup,
+  type EmbeddedPeerInfo,
+  type EmbeddedRaftGroupOptions,
+  RaftTestServerError,
+  startEmbeddedRaftGroup,
+} from './embedded-raft-group.js';
+export type { RaftStateMachine } from './raft-state-machine.js';
+export {
+  AppendLogStateMachine,
+  decodeAppendReply,
+  decodeLogStatus,
+  encodeLogRead,
+} from './append-log-state-machine.js';
+export { RAFT_CLIENT_PROTOCOL_SERVICE } from '../internal/proto/grpc-methods.js';
