@@ -1,8 +1,11 @@
-import { OzoneClosedError, OzoneProtocolError, RatisWriteUnsupportedError } from './ozone-errors.js';
+import { OzoneClosedError, OzoneProtocolError } from './ozone-errors.js';
 import { CHECKSUM_TYPE_VALUES, computeChecksums, type ChecksumTypeName } from './internal/checksum.js';
 import type { ClientContext } from './internal/client-context.js';
-import { putBlockRequest, writeChunkRequest, type BlockRef } from './internal/block-requests.js';
-import { pipelineDatanodes, ratisBypass, type DatanodeAddress } from './internal/pipeline.js';
+import type { BlockRef } from './internal/block-requests.js';
+import { pipelineDatanodes, servesRatis } from './internal/pipeline.js';
+import { pipelineRaftGroup } from './internal/ratis/pipeline-raft-group.js';
+import { RatisBlockWriter } from './internal/ratis/ratis-block-writer.js';
+import { StandaloneBlockWriter } from './internal/standalone-block-writer.js';
 import { hdds, int64, toBigInt, uint64, type hadoop } from './internal/proto/wire.js';
 
 /** How a key's data is cut and checksummed. */
@@ -26,24 +29,11 @@ export interface OpenKeySession {
 
 interface OpenBlock {
   ref: BlockRef;
-  datanodes: DatanodeAddress[];
-  chunks: hadoop.hdds.datanode.IChunkInfo[];
-  lengthBytes: number;
+  writer: RatisBlockWriter | StandaloneBlockWriter;
+  chunks: number;
   offsetInKey: number;
 }
 
-/**
- * Writes one key (the KeyOutputStream/BlockOutputStream analogue): data is cut into chunks
- * (`ozone.client.stream.buffer.size`) and blocks (`ozone.scm.block.size`); each chunk goes to
- * every datanode of the block's pipeline with WriteChunk and its checksums, each block is closed
- * with PutBlock, and `close()` commits the key with CommitKey.
- *
- * The write path speaks standalone gRPC to each datanode: right for the embedded mini cluster,
- * whose datanodes have no Ratis server. A block on a RATIS pipeline whose datanodes run one (every
- * real cluster) is refused with {@link RatisWriteUnsupportedError} before its first byte is sent,
- * since writing it here would bypass Raft; the key is then never committed. An empty key writes
- * no block and commits anywhere.
- */
 export class KeyOutputStream {
   readonly #ctx: ClientContext;
   readonly #session: OpenKeySession;
@@ -125,7 +115,7 @@ export class KeyOutputStream {
   /** The size of the next chunk: a whole chunk, or what is left of the current block. */
   #nextChunkBytes(): number {
     const inBlock = this.#block
-      ? this.#layout.blockSizeBytes - this.#block.lengthBytes
+      ? this.#layout.blockSizeBytes - this.#block.writer.lengthBytes
       : this.#layout.blockSizeBytes;
     return Math.min(this.#layout.chunkSizeBytes, inBlock);
   }
@@ -142,9 +132,10 @@ export class KeyOutputStream {
   async #flushChunk(n: number): Promise<void> {
     const block = await this.#currentBlock();
     const data = this.#take(n);
+    block.chunks++;
     const chunk: hadoop.hdds.datanode.IChunkInfo = {
-      chunkName: `${block.ref.localId}_chunk_${block.chunks.length + 1}`,
-      offset: uint64(block.lengthBytes),
+      chunkName: `${block.ref.localId}_chunk_${block.chunks}`,
+      offset: uint64(block.writer.lengthBytes),
       len: uint64(data.length),
       checksumData: {
         type: CHECKSUM_TYPE_VALUES[this.#layout.checksumType],
@@ -152,17 +143,9 @@ export class KeyOutputStream {
         checksums: computeChecksums(this.#layout.checksumType, this.#layout.bytesPerChecksum, data),
       },
     };
-    await Promise.all(
-      block.datanodes.map((dn) =>
-        this.#ctx.datanodes
-          .channel(dn.address)
-          .send(writeChunkRequest(block.ref, chunk, data, dn.uuid), this.#ctx.config.readTimeoutMs),
-      ),
-    );
-    block.chunks.push(chunk);
-    block.lengthBytes += data.length;
+    await block.writer.writeChunk(chunk, data);
     this.#written += data.length;
-    if (block.lengthBytes >= this.#layout.blockSizeBytes) await this.#finishBlock();
+    if (block.writer.lengthBytes >= this.#layout.blockSizeBytes) await this.#finishBlock();
   }
 
   async #currentBlock(): Promise<OpenBlock> {
@@ -189,27 +172,23 @@ export class KeyOutputStream {
           'AllocateBlock answered without a key location',
         );
     }
-    const bypass = ratisBypass(location.pipeline);
-    if (bypass !== undefined)
-      throw new RatisWriteUnsupportedError(
-        `${this.#session.volume}/${this.#session.bucket}/${this.#session.key}`,
-        `${toBigInt(location.blockID.containerBlockID.containerID)}/${toBigInt(location.blockID.containerBlockID.localID)}`,
-        location.pipeline?.id?.id ?? '(no id)',
-        bypass.ratisAddress === undefined
-          ? `datanode ${bypass.hostName} advertises no RATIS port`
-          : `datanode ${bypass.hostName} serves Ratis at ${bypass.ratisAddress}`,
-      );
-    const block: OpenBlock = {
-      ref: {
-        containerId: toBigInt(location.blockID.containerBlockID.containerID),
-        localId: toBigInt(location.blockID.containerBlockID.localID),
-        blockCommitSequenceId: toBigInt(location.blockID.blockCommitSequenceId),
-      },
-      datanodes: pipelineDatanodes(location.pipeline, this.#ctx.om.options.address),
-      chunks: [],
-      lengthBytes: 0,
-      offsetInKey: this.#written,
+    const ref: BlockRef = {
+      containerId: toBigInt(location.blockID.containerBlockID.containerID),
+      localId: toBigInt(location.blockID.containerBlockID.localID),
+      blockCommitSequenceId: toBigInt(location.blockID.blockCommitSequenceId),
     };
+    const from = this.#ctx.om.options.address;
+    const datanodes = pipelineDatanodes(location.pipeline, from);
+    const pipeline = location.pipeline as hadoop.hdds.IPipeline;
+    const writer = servesRatis(pipeline)
+      ? new RatisBlockWriter(
+          this.#ctx.raft.client(pipelineRaftGroup(pipeline, from)),
+          ref,
+          (datanodes[0] as { uuid: string }).uuid,
+          this.#ctx.config,
+        )
+      : new StandaloneBlockWriter(this.#ctx, ref, datanodes);
+    const block: OpenBlock = { ref, writer, chunks: 0, offsetInKey: this.#written };
     this.#block = block;
     return block;
   }
@@ -218,17 +197,12 @@ export class KeyOutputStream {
     const block = this.#block;
     if (!block) return;
     this.#block = undefined;
-    if (block.lengthBytes === 0) return;
-    await Promise.all(
-      block.datanodes.map((dn) =>
-        this.#ctx.datanodes
-          .channel(dn.address)
-          .send(
-            putBlockRequest(block.ref, block.chunks, block.lengthBytes, true, dn.uuid),
-            this.#ctx.config.readTimeoutMs,
-          ),
-      ),
-    );
-    this.#committed.push({ ref: block.ref, offsetInKey: block.offsetInKey, lengthBytes: block.lengthBytes });
+    const blockCommitSequenceId = await block.writer.finish();
+    if (block.writer.lengthBytes === 0) return;
+    this.#committed.push({
+      ref: { ...block.ref, blockCommitSequenceId },
+      offsetInKey: block.offsetInKey,
+      lengthBytes: block.writer.lengthBytes,
+    });
   }
 }

@@ -135,9 +135,10 @@ describe('OM requests', () => {
   it('CreateKey (31), then WriteChunk, PutBlock, CommitKey (36)', async () => {
     const data = Buffer.from('hello');
     const out = await client.createKey('vol1', 'bucket1', 'k', { sizeBytes: 5 });
-    // KeyArgs: dataSize=4, type=5 RATIS(1), factor=6 THREE(3), isMultipartKey=8, sortDatanodes=14, ownerName=21
+    // KeyArgs: dataSize=4, isMultipartKey=8, sortDatanodes=14, ownerName=21; no type=5/factor=6, so
+    // that the OM applies the bucket's or its own default replication.
     expect(lastOmRequest()).toBe(
-      omRequest(31, l(31, l(1, keyArgs(v(4, 5), v(5, 1), v(6, 3), v(8, false), v(14, false), l(21, USER))))),
+      omRequest(31, l(31, l(1, keyArgs(v(4, 5), v(8, false), v(14, false), l(21, USER))))),
     );
     // CreateKeyResponse (31): ID=3; keyInfo=2 → keyLocationList=7 → keyLocations=2 → blockID=1 → containerBlockID=1 → localID=2
     const id = readVarintField(lastOmResponse(), [31, 3]);

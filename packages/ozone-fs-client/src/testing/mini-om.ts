@@ -555,6 +555,8 @@ export class MiniOm {
       blocks: [first],
       owner: a.ownerName || this.#user(r),
     });
+    // The key's replication as asked (or the default, THREE), whatever the blocks' pipelines hold.
+    keyInfo.factor = factor === 1 ? hdds.ReplicationFactor.ONE : hdds.ReplicationFactor.THREE;
     return { keyInfo, ID: uint64(clientId) };
   }
 

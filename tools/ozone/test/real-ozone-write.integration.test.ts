@@ -1,0 +1,162 @@
+// fastpath writes to a real MiniOzoneCluster through Ratis: every key is read back by Ozone's own
+// Java client with checksums verified, byte for byte; the OM (asked from the Java side) records
+// each block with a BCSID other than 0 (a block written beside Ratis, over the standalone port,
+// would carry 0); and every member of the block's pipeline holds it with that BCSID and length,
+// as GetBlock on its standalone port says.
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createOzoneClient, type OzoneClient, type CreateKeyOptions } from '@fastpath/ozone-fs-client';
+import { contractKeyBytes } from '@fastpath/ozone-fs-client/testing/contract';
+import { startRealOzoneCluster, type RealOzoneCluster } from '@fastpath/ozone-fixture';
+import { standaloneGetBlock } from './support/standalone-get-block.js';
+
+jest.setTimeout(600_000);
+
+const VOLUME = 'writevol';
+const BUCKET = 'writebkt';
+const KiB = 1024;
+const MiB = 1024 * KiB;
+
+interface WriteCase {
+  key: string;
+  sizeBytes: number;
+  options?: CreateKeyOptions;
+  /** Write through the client with small flush and buffer limits (several PutBlocks per block, back-pressure). */
+  smallBuffers?: boolean;
+}
+
+const CASES: WriteCase[] = [
+  { key: 'zero', sizeBytes: 0 },
+  { key: 'one-byte', sizeBytes: 1 },
+  { key: 'chunk-minus-one', sizeBytes: 4 * MiB - 1 },
+  { key: 'chunk', sizeBytes: 4 * MiB },
+  { key: 'chunk-plus-one', sizeBytes: 4 * MiB + 1 },
+  {
+    key: 'four-blocks',
+    sizeBytes: 3 * MiB + 5,
+    options: { blockSizeBytes: MiB, chunkSizeBytes: 256 * KiB },
+    smallBuffers: true,
+  },
+  { key: 'ratis-one', sizeBytes: MiB + 3, options: { replication: 'ONE' } },
+  ...(['NONE', 'CRC32', 'CRC32C', 'SHA256', 'MD5'] as const).map((checksumType) => ({
+    key: `checksum-${checksumType}`,
+    sizeBytes: 100_000,
+    options: { checksumType, bytesPerChecksum: 16 * KiB },
+  })),
+];
+
+const sha256 = (b: Uint8Array): string => createHash('sha256').update(b).digest('hex');
+
+/** Runs the installed `fastpath-ozone` command as its own process. */
+function fastpathOzone(...args: string[]): Promise<{ code: number; stdout: Buffer; stderr: string }> {
+  const pkg = dirname(createRequire(__filename).resolve('@fastpath/ozone-fs-client/package.json'));
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [join(pkg, 'bin/fastpath-ozone.js'), ...args],
+      { env: { ...process.env, HADOOP_USER_NAME: 'writer' }, encoding: 'buffer', maxBuffer: 64 * MiB },
+      (err, stdout, stderr) => {
+        const code = err === null ? 0 : typeof err.code === 'number' ? err.code : -1;
+        resolve({ code, stdout, stderr: stderr.toString('utf8') });
+      },
+    );
+  });
+}
+
+describe('fastpath writes to a real MiniOzoneCluster (RATIS pipelines)', () => {
+  let cluster: RealOzoneCluster;
+  let client: OzoneClient;
+  let smallBuffers: OzoneClient;
+  let dir: string;
+
+  beforeAll(async () => {
+    cluster = await startRealOzoneCluster({ datanodes: 3 });
+    client = createOzoneClient({ omAddress: cluster.omGrpcAddress, userName: 'writer' });
+    smallBuffers = createOzoneClient({
+      omAddress: cluster.omGrpcAddress,
+      userName: 'writer',
+      config: { flushSizeBytes: 512 * KiB, maxBufferSizeBytes: 512 * KiB },
+    });
+    await client.createVolume(VOLUME);
+    await client.createBucket(VOLUME, BUCKET);
+    dir = mkdtempSync(join(tmpdir(), 'fastpath-real-write-'));
+  });
+
+  afterAll(async () => {
+    client?.close();
+    smallBuffers?.close();
+    await cluster?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** Every check of one committed key against what was written. */
+  async function expectCommittedThroughRatis(key: string, data: Buffer, replicas: number): Promise<void> {
+    const java = await cluster.readKeyWithJava(VOLUME, BUCKET, key);
+    expect(java).toEqual({ bytesRead: data.length, sha256: sha256(data) });
+
+    const lookup = await cluster.lookupKey(VOLUME, BUCKET, key);
+    if (!lookup.found) throw new Error(`${key} is not committed`);
+    expect(lookup.dataSize).toBe(data.length);
+    expect(lookup.blocks.reduce((n, b) => n + b.lengthBytes, 0)).toBe(data.length);
+    if (data.length === 0) expect(lookup.blocks).toEqual([]);
+
+    const details = await client.getKeyInfo(VOLUME, BUCKET, key);
+    expect(details.blocks.map((b) => b.localId)).toEqual(lookup.blocks.map((b) => b.localId));
+    for (const [i, block] of lookup.blocks.entries()) {
+      expect(block.blockCommitSequenceId).toBeGreaterThan(0n);
+      const members = (details.blocks[i] as (typeof details.blocks)[number]).datanodes;
+      expect(members).toHaveLength(replicas);
+      for (const member of members) {
+        const replica = await standaloneGetBlock(member.address, member.uuid, block);
+        expect({ datanode: member.uuid, ...replica }).toEqual({
+          datanode: member.uuid,
+          result: 'SUCCESS',
+          blockCommitSequenceId: block.blockCommitSequenceId,
+          sizeBytes: block.lengthBytes,
+        });
+      }
+    }
+  }
+
+  it.each(CASES)('$key ($sizeBytes B) is committed through Ratis and read back by Java', async (c) => {
+    const data = contractKeyBytes(c.sizeBytes, c.key.length);
+    await (c.smallBuffers ? smallBuffers : client).writeKey(VOLUME, BUCKET, c.key, data, c.options ?? {});
+    await expectCommittedThroughRatis(c.key, data, c.options?.replication === 'ONE' ? 1 : 3);
+  });
+
+  it('the several-block key has one block per MiB, each with its own BCSID', async () => {
+    const lookup = await cluster.lookupKey(VOLUME, BUCKET, 'four-blocks');
+    if (!lookup.found) throw new Error('four-blocks is not committed');
+    expect(lookup.blocks.map((b) => b.lengthBytes)).toEqual([MiB, MiB, MiB, 5]);
+  });
+
+  it('a key written in pieces across chunk and flush boundaries reads back whole', async () => {
+    const data = contractKeyBytes(2 * MiB + 7, 11);
+    const out = await smallBuffers.createKey(VOLUME, BUCKET, 'pieces', {
+      chunkSizeBytes: 256 * KiB,
+      blockSizeBytes: 4 * MiB,
+    });
+    for (let at = 0; at < data.length; at += 100_003) await out.write(data.subarray(at, at + 100_003));
+    await out.close();
+    await expectCommittedThroughRatis('pieces', data, 3);
+  });
+
+  it('fastpath-ozone fs -put and -cat against the real cluster', async () => {
+    const data = contractKeyBytes(9 * MiB + 1, 21);
+    const local = join(dir, 'put-file');
+    writeFileSync(local, data);
+    const root = `ofs://${cluster.omGrpcAddress}/${VOLUME}/${BUCKET}`;
+    const put = await fastpathOzone('fs', '-put', local, `${root}/`);
+    expect(put.stderr).not.toMatch(/ERR_|^\s+at /m);
+    expect(put.code).toBe(0);
+    const cat = await fastpathOzone('fs', '-cat', `${root}/put-file`);
+    expect(cat.code).toBe(0);
+    expect(sha256(cat.stdout)).toBe(sha256(data));
+    await expectCommittedThroughRatis('put-file', data, 3);
+  });
+});
