@@ -2,10 +2,9 @@ import { OzoneClosedError, OzoneProtocolError } from './ozone-errors.js';
 import { CHECKSUM_TYPE_VALUES, computeChecksums, type ChecksumTypeName } from './internal/checksum.js';
 import type { ClientContext } from './internal/client-context.js';
 import type { BlockRef } from './internal/block-requests.js';
-import { pipelineDatanodes, servesRatis } from './internal/pipeline.js';
+import { pipelineDatanodes } from './internal/pipeline.js';
 import { pipelineRaftGroup } from './internal/ratis/pipeline-raft-group.js';
 import { RatisBlockWriter } from './internal/ratis/ratis-block-writer.js';
-import { StandaloneBlockWriter } from './internal/standalone-block-writer.js';
 import { hdds, int64, toBigInt, uint64, type hadoop } from './internal/proto/wire.js';
 
 /** How a key's data is cut and checksummed. */
@@ -29,11 +28,24 @@ export interface OpenKeySession {
 
 interface OpenBlock {
   ref: BlockRef;
-  writer: RatisBlockWriter | StandaloneBlockWriter;
+  writer: RatisBlockWriter;
   chunks: number;
   offsetInKey: number;
 }
 
+/**
+ * Writes one key (the KeyOutputStream/BlockOutputStream analogue): data is cut into chunks
+ * (`ozone.client.stream.buffer.size`) and blocks (`ozone.scm.block.size`), each chunk with its
+ * checksums; `close()` commits the key with CommitKey, every block with its BCSID and length.
+ *
+ * Every block is written through its pipeline's Raft group, as Java's client writes it:
+ * WriteChunk and PutBlock on Ratis's ordered stream, a PutBlock every
+ * `ozone.client.stream.buffer.flush.size` and at the block's end, each PutBlock's log index (the
+ * block's BCSID) watched at `hdds.ratis.client.request.watch.type`, and the writer held back while
+ * `ozone.client.stream.buffer.max.size` is unacknowledged. The same path serves a real cluster and
+ * the embedded mini cluster, whose datanodes serve their pipelines' Raft groups too. A key whose
+ * write fails is never committed.
+ */
 export class KeyOutputStream {
   readonly #ctx: ClientContext;
   readonly #session: OpenKeySession;
@@ -180,14 +192,12 @@ export class KeyOutputStream {
     const from = this.#ctx.om.options.address;
     const datanodes = pipelineDatanodes(location.pipeline, from);
     const pipeline = location.pipeline as hadoop.hdds.IPipeline;
-    const writer = servesRatis(pipeline)
-      ? new RatisBlockWriter(
-          this.#ctx.raft.client(pipelineRaftGroup(pipeline, from)),
-          ref,
-          (datanodes[0] as { uuid: string }).uuid,
-          this.#ctx.config,
-        )
-      : new StandaloneBlockWriter(this.#ctx, ref, datanodes);
+    const writer = new RatisBlockWriter(
+      this.#ctx.raft.client(pipelineRaftGroup(pipeline, from)),
+      ref,
+      (datanodes[0] as { uuid: string }).uuid,
+      this.#ctx.config,
+    );
     const block: OpenBlock = { ref, writer, chunks: 0, offsetInKey: this.#written };
     this.#block = block;
     return block;

@@ -1,5 +1,5 @@
 import { OzoneProtocolError } from '../ozone-errors.js';
-import { has, hdds, type hadoop } from './proto/wire.js';
+import { has, type hadoop } from './proto/wire.js';
 import { memberUuid } from './ratis/pipeline-raft-group.js';
 
 /** A datanode as the client addresses it: its UUID string and the host:port of its standalone gRPC port. */
@@ -30,24 +30,5 @@ export function pipelineDatanodes(
       ipAddress: m.ipAddress,
       ...(m.currentVersion != null && has(m, 'currentVersion') ? { currentVersion: m.currentVersion } : {}),
     };
-  });
-}
-
-/**
- * Whether a pipeline's writes go through its Raft group: a RATIS pipeline whose members serve
- * Ratis on a port of their own (every real datanode's `RATIS` port is its own server). The
- * embedded mini cluster's datanodes serve no Raft group: they advertise their standalone gRPC
- * port under both names, and their blocks are written over it. Other pipeline types
- * (STAND_ALONE) carry no Raft group.
- */
-export function servesRatis(pipeline: hadoop.hdds.IPipeline | null | undefined): boolean {
-  // `type` defaults to STAND_ALONE in the .proto; every pipeline an OM hands out for a
-  // replicated key says RATIS.
-  if (!pipeline || (pipeline.type ?? hdds.ReplicationType.STAND_ALONE) !== hdds.ReplicationType.RATIS)
-    return false;
-  return (pipeline.members ?? []).some((m) => {
-    const standalone = (m.ports ?? []).find((p) => p.name === 'STANDALONE');
-    const ratis = (m.ports ?? []).find((p) => p.name === 'RATIS');
-    return ratis === undefined || standalone === undefined || ratis.value !== standalone.value;
   });
 }

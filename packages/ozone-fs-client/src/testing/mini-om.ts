@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { sendUnaryData, ServerUnaryCall } from '@grpc/grpc-js';
 import { MiniClusterError } from '../ozone-errors.js';
 import { hdds, int64, om, toBigInt, toNumber, uint64, type hadoop } from '../internal/proto/wire.js';
+import { miniPipelineId } from './mini-ratis-pipelines.js';
 
 type StatusName = keyof typeof om.Status;
 type Long = ReturnType<typeof uint64>;
@@ -90,7 +91,10 @@ export interface OmFault {
 /** A datanode as the OM lists it in pipelines. */
 export interface MiniDatanodeInfo {
   uuid: string;
+  /** The standalone gRPC port. */
   port: number;
+  /** The RATIS port: the Raft groups of the datanode's pipelines. */
+  ratisPort: number;
 }
 
 const BLOCKS_PER_CONTAINER = 16;
@@ -464,6 +468,7 @@ export class MiniOm {
   }
 
   #location(block: BlockRecord): hadoop.ozone.IKeyLocation {
+    const pipelineId = miniPipelineId(block.datanodes);
     const byUuid = new Map(this.datanodes().map((d) => [d.uuid, d]));
     const members: hadoop.hdds.IDatanodeDetailsProto[] = block.datanodes.map((uuid) => {
       const d = byUuid.get(uuid);
@@ -471,12 +476,11 @@ export class MiniOm {
         uuid,
         ipAddress: '127.0.0.1',
         hostName: 'localhost',
-        // The same port under both names: these datanodes have no Ratis server, so the client's
-        // standalone-port writes bypass nothing here (a real datanode's RATIS port is its own
-        // server, and the client refuses to write beside it).
+        // Reads go to the standalone port, writes through the pipeline's Raft group on the RATIS
+        // port, as on a real datanode.
         ports: [
           { name: 'STANDALONE', value: d?.port ?? 0 },
-          { name: 'RATIS', value: d?.port ?? 0 },
+          { name: 'RATIS', value: d?.ratisPort ?? 0 },
         ],
         persistedOpState: hdds.NodeOperationalState.IN_SERVICE,
         // DatanodeVersion SHORT_CIRCUIT_READS: a client may ask these datanodes for short-circuit access.
@@ -496,7 +500,7 @@ export class MiniOm {
       createVersion: uint64(0),
       pipeline: {
         members,
-        id: { id: `pipeline-${block.datanodes.join(',')}` },
+        id: { id: pipelineId, uuid128: uuidBits(pipelineId) },
         state: hdds.PipelineState.PIPELINE_OPEN,
         type: hdds.ReplicationType.RATIS,
         factor: members.length === 3 ? hdds.ReplicationFactor.THREE : hdds.ReplicationFactor.ONE,
@@ -882,6 +886,15 @@ export class MiniOm {
       },
     };
   }
+}
+
+/** A UUID as hdds `UUID` carries it: two signed 64-bit halves. */
+function uuidBits(uuid: string): hadoop.hdds.IUUID {
+  const hex = uuid.replaceAll('-', '');
+  return {
+    mostSigBits: int64(BigInt.asIntN(64, BigInt(`0x${hex.slice(0, 16)}`))),
+    leastSigBits: int64(BigInt.asIntN(64, BigInt(`0x${hex.slice(16)}`))),
+  };
 }
 
 function withoutPipelines(info: hadoop.ozone.IKeyInfo): hadoop.ozone.IKeyInfo {
