@@ -36,6 +36,11 @@ const CASES: WriteCase[] = [
   { key: 'chunk-minus-one', sizeBytes: 4 * MiB - 1 },
   { key: 'chunk', sizeBytes: 4 * MiB },
   { key: 'chunk-plus-one', sizeBytes: 4 * MiB + 1 },
+  // Around the 16 MiB flush size (ozone.client.stream.buffer.flush.size): a PutBlock and its watch
+  // mid-block, and the 32 MiB buffer limit's back-pressure not reached.
+  { key: 'flush-minus-one', sizeBytes: 16 * MiB - 1 },
+  { key: 'flush', sizeBytes: 16 * MiB },
+  { key: 'flush-plus-one', sizeBytes: 16 * MiB + 1 },
   {
     key: 'four-blocks',
     sizeBytes: 3 * MiB + 5,
