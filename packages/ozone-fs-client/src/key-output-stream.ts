@@ -3,8 +3,9 @@ import { CHECKSUM_TYPE_VALUES, computeChecksums, type ChecksumTypeName } from '.
 import type { ClientContext } from './internal/client-context.js';
 import type { BlockRef } from './internal/block-requests.js';
 import { pipelineDatanodes } from './internal/pipeline.js';
-import { pipelineRaftGroup } from './internal/ratis/pipeline-raft-group.js';
+import { pipelineRaftGroup, uuidBits } from './internal/ratis/pipeline-raft-group.js';
 import { RatisBlockWriter } from './internal/ratis/ratis-block-writer.js';
+import { writeFailureKind } from './internal/ratis/write-failure.js';
 import { hdds, int64, toBigInt, uint64, type hadoop } from './internal/proto/wire.js';
 
 /** How a key's data is cut and checksummed. */
@@ -28,6 +29,8 @@ export interface OpenKeySession {
 
 interface OpenBlock {
   ref: BlockRef;
+  /** The pipeline's UUID (its Raft group). */
+  pipelineId: string;
   writer: RatisBlockWriter;
   chunks: number;
   offsetInKey: number;
@@ -58,6 +61,9 @@ export class KeyOutputStream {
   #closed = false;
   // Boxed, so that whatever was thrown (even undefined) is rethrown as it was.
   #failed: { error: unknown } | undefined;
+  /** What AllocateBlock is told to avoid after failures (Java's ExcludeList). */
+  readonly #exclude = { containerIds: new Set<bigint>(), pipelineIds: new Set<string>() };
+  #retries = 0;
 
   /** @internal built by OzoneClient#createKey */
   constructor(ctx: ClientContext, session: OpenKeySession, layout: KeyWriteLayout) {
@@ -92,9 +98,12 @@ export class KeyOutputStream {
     this.#check();
     this.#closed = true;
     // #check rethrows an earlier write's failure: a refused or broken key never reaches CommitKey.
-    while (this.#pendingBytes > 0)
-      await this.#flushChunk(Math.min(this.#pendingBytes, this.#nextChunkBytes()));
-    await this.#finishBlock();
+    // A failover at the last block puts its unacknowledged data back in front of what is pending.
+    do {
+      while (this.#pendingBytes > 0)
+        await this.#flushChunk(Math.min(this.#pendingBytes, this.#nextChunkBytes()));
+      await this.#finishBlock();
+    } while (this.#pendingBytes > 0);
     await this.#ctx.om.submit('CommitKey', {
       commitKeyRequest: {
         keyArgs: {
@@ -155,7 +164,12 @@ export class KeyOutputStream {
         checksums: computeChecksums(this.#layout.checksumType, this.#layout.bytesPerChecksum, data),
       },
     };
-    await block.writer.writeChunk(chunk, data);
+    try {
+      await block.writer.writeChunk(chunk, data);
+    } catch (err) {
+      this.#failover(block, err, data);
+      return;
+    }
     this.#written += data.length;
     if (block.writer.lengthBytes >= this.#layout.blockSizeBytes) await this.#finishBlock();
   }
@@ -175,6 +189,14 @@ export class KeyOutputStream {
             factor: hdds.ReplicationFactor[this.#session.factor],
           },
           clientID: uint64(this.#session.clientId),
+          ...(this.#exclude.containerIds.size + this.#exclude.pipelineIds.size > 0
+            ? {
+                excludeList: {
+                  containerIds: [...this.#exclude.containerIds].map(int64),
+                  pipelineIds: [...this.#exclude.pipelineIds].map((id) => ({ id, uuid128: uuidBits(id) })),
+                },
+              }
+            : {}),
         },
       });
       location = r.allocateBlockResponse?.keyLocation ?? undefined;
@@ -192,13 +214,20 @@ export class KeyOutputStream {
     const from = this.#ctx.om.options.address;
     const datanodes = pipelineDatanodes(location.pipeline, from);
     const pipeline = location.pipeline as hadoop.hdds.IPipeline;
+    const group = pipelineRaftGroup(pipeline, from);
     const writer = new RatisBlockWriter(
-      this.#ctx.raft.client(pipelineRaftGroup(pipeline, from)),
+      this.#ctx.raft.client(group),
       ref,
       (datanodes[0] as { uuid: string }).uuid,
       this.#ctx.config,
     );
-    const block: OpenBlock = { ref, writer, chunks: 0, offsetInKey: this.#written };
+    const block: OpenBlock = {
+      ref,
+      pipelineId: group.groupId,
+      writer,
+      chunks: 0,
+      offsetInKey: this.#written,
+    };
     this.#block = block;
     return block;
   }
@@ -207,12 +236,48 @@ export class KeyOutputStream {
     const block = this.#block;
     if (!block) return;
     this.#block = undefined;
-    const blockCommitSequenceId = await block.writer.finish();
+    let blockCommitSequenceId: bigint;
+    try {
+      blockCommitSequenceId = await block.writer.finish();
+    } catch (err) {
+      this.#failover(block, err, undefined);
+      return;
+    }
     if (block.writer.lengthBytes === 0) return;
     this.#committed.push({
       ref: { ...block.ref, blockCommitSequenceId },
       offsetInKey: block.offsetInKey,
       lengthBytes: block.writer.lengthBytes,
     });
+  }
+
+  /**
+   * Java's KeyOutputStream on a pipeline or container failure: the part of the block a watched
+   * PutBlock covers is kept (committed with that PutBlock's BCSID), the rest goes back in front
+   * of the pending data, and the next block is allocated with the failed container (or
+   * pipeline) excluded. Other failures, and a key past `ozone.client.max.retries`, fail the key.
+   */
+  #failover(block: OpenBlock, error: unknown, unsent: Buffer | undefined): void {
+    const kind = writeFailureKind(error);
+    if (kind === undefined || this.#retries >= this.#ctx.config.writeMaxRetries) throw error;
+    this.#retries++;
+    this.#block = undefined;
+    const kept = block.writer.acknowledgedBytes;
+    if (kept > 0)
+      this.#committed.push({
+        ref: { ...block.ref, blockCommitSequenceId: block.writer.acknowledgedBlockCommitSequenceId },
+        offsetInKey: block.offsetInKey,
+        lengthBytes: kept,
+      });
+    const again = [block.writer.unacknowledgedData(), ...(unsent ? [unsent] : [])].filter(
+      (b) => b.length > 0,
+    );
+    this.#pending = [...again, ...this.#pending];
+    this.#pendingBytes += again.reduce((n, b) => n + b.length, 0);
+    this.#written = block.offsetInKey + kept;
+    if (kind === 'container') this.#exclude.containerIds.add(block.ref.containerId);
+    else this.#exclude.pipelineIds.add(block.pipelineId);
+    // Blocks the OM allocated up front may sit in the same container or pipeline.
+    this.#session.preallocated.length = 0;
   }
 }

@@ -22,6 +22,7 @@ describe('OzoneClientConfig', () => {
       flushSizeBytes: 16 * 1024 * 1024,
       maxBufferSizeBytes: 32 * 1024 * 1024,
       watchType: 'ALL_COMMITTED',
+      writeMaxRetries: 5,
       readTimeoutMs: 30000,
       readMaxRetries: 3,
       readRetryIntervalMs: 1000,

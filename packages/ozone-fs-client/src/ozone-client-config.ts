@@ -33,6 +33,11 @@ export interface OzoneClientConfig {
    * index is watched to; a watch that fails there is repeated at MAJORITY_COMMITTED, as Ozone does.
    */
   watchType: 'ALL_COMMITTED' | 'MAJORITY_COMMITTED';
+  /**
+   * `ozone.client.max.retries`, default 5: how often one key's write moves the unacknowledged data
+   * of a failed block (its container closed, its pipeline gone) to a newly allocated block.
+   */
+  writeMaxRetries: number;
   /** `ozone.client.read.timeout`, the deadline of each datanode call, default 30s. */
   readTimeoutMs: number;
   /** `ozone.client.read.max.retries`, default 3. */
@@ -80,6 +85,7 @@ export const DEFAULT_OZONE_CLIENT_CONFIG: Readonly<OzoneClientConfig> = Object.f
   flushSizeBytes: 16 * MB,
   maxBufferSizeBytes: 32 * MB,
   watchType: 'ALL_COMMITTED',
+  writeMaxRetries: 5,
   readTimeoutMs: 30_000,
   readMaxRetries: 3,
   readRetryIntervalMs: 1_000,
@@ -102,6 +108,7 @@ export const OZONE_CLIENT_CONFIG_KEYS: Readonly<Record<keyof OzoneClientConfig, 
   flushSizeBytes: 'ozone.client.stream.buffer.flush.size',
   maxBufferSizeBytes: 'ozone.client.stream.buffer.max.size',
   watchType: 'hdds.ratis.client.request.watch.type',
+  writeMaxRetries: 'ozone.client.max.retries',
   readTimeoutMs: 'ozone.client.read.timeout',
   readMaxRetries: 'ozone.client.read.max.retries',
   readRetryIntervalMs: 'ozone.client.read.retry.interval',
@@ -241,6 +248,7 @@ export function ozoneClientConfigFromProperties(
     c.maxBufferSizeBytes = parseStorageSize(K.maxBufferSizeBytes, v);
   if ((v = get('watchType')) !== undefined)
     c.watchType = v.trim().toUpperCase() as OzoneClientConfig['watchType'];
+  if ((v = get('writeMaxRetries')) !== undefined) c.writeMaxRetries = parseInteger(K.writeMaxRetries, v, 0);
   if ((v = get('readTimeoutMs')) !== undefined) c.readTimeoutMs = parseDurationMs(K.readTimeoutMs, v);
   if ((v = get('readMaxRetries')) !== undefined) c.readMaxRetries = parseInteger(K.readMaxRetries, v, 0);
   if ((v = get('readRetryIntervalMs')) !== undefined)
@@ -277,6 +285,8 @@ export function validateOzoneClientConfig(config: OzoneClientConfig): OzoneClien
     throw new InvalidOptionError(K.maxBufferSizeBytes, 'must be a positive integer');
   if (c.watchType !== 'ALL_COMMITTED' && c.watchType !== 'MAJORITY_COMMITTED')
     throw new InvalidOptionError(K.watchType, 'expected ALL_COMMITTED or MAJORITY_COMMITTED');
+  if (!Number.isInteger(c.writeMaxRetries) || c.writeMaxRetries < 0)
+    throw new InvalidOptionError(K.writeMaxRetries, 'must be an integer ≥ 0');
   if (!(c.readTimeoutMs > 0)) throw new InvalidOptionError(K.readTimeoutMs, 'must be positive');
   if (!Number.isInteger(c.readMaxRetries) || c.readMaxRetries < 0)
     throw new InvalidOptionError(K.readMaxRetries, 'must be an integer ≥ 0');

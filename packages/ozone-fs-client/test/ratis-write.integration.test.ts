@@ -91,8 +91,8 @@ describe("writes through the embedded pipelines' Raft groups", () => {
     expect(Buffer.from(await client.readKey('vol1', 'bucket1', 'failover')).equals(data)).toBe(true);
   });
 
-  it('fail a key whose container refuses a command, name the result, and never commit it', async () => {
-    cluster.injectFault(0, { command: 'PutBlock', result: 'CLOSED_CONTAINER_IO', times: 1 });
+  it('fail a key whose datanode fails a command (not a container closing), name the result, and never commit it', async () => {
+    cluster.injectFault(0, { command: 'PutBlock', result: 'IO_EXCEPTION', times: 1 });
     const out = await client.createKey('vol1', 'bucket1', 'refused');
     await out.write(contractKeyBytes(100 * KiB, 4));
     const failure = await out.close().then(
@@ -100,7 +100,46 @@ describe("writes through the embedded pipelines' Raft groups", () => {
       (error: unknown) => error,
     );
     expect(failure).toBeInstanceOf(DatanodeResultError);
+    expect(failure).toMatchObject({ code: 'ERR_OZONE_DATANODE_RESULT', result: 'IO_EXCEPTION' });
+    expect(await client.listKeys('vol1', 'bucket1')).toEqual([]);
+  });
+
+  it('move a block whose container closed to a new block in another container, excluding the closed one', async () => {
+    cluster.injectFault(0, { command: 'WriteChunk', result: 'CLOSED_CONTAINER_IO', times: 1 });
+    const data = contractKeyBytes(300 * KiB + 7, 5);
+    await client.writeKey('vol1', 'bucket1', 'moved-block', data);
+    const details = await client.getKeyInfo('vol1', 'bucket1', 'moved-block');
+    // Nothing of the first block was acknowledged: the key lives in the next container only.
+    expect(details.blocks.map((b) => b.containerId)).toEqual([2n]);
+    expect(details.blocks.every((b) => b.blockCommitSequenceId > 0n)).toBe(true);
+    const allocate = cluster.om.exchanges.find((e) => e.request[0] === 0x08 && e.request[1] === 37);
+    expect(allocate).toBeDefined();
+    expect(Buffer.from(await client.readKey('vol1', 'bucket1', 'moved-block')).equals(data)).toBe(true);
+  });
+
+  it('keep what a watched PutBlock acknowledged when the container closes later in the block', async () => {
+    const data = contractKeyBytes(600 * KiB + 3, 6);
+    const out = await client.createKey('vol1', 'bucket1', 'kept-part', { blockSizeBytes: 1024 * KiB });
+    await out.write(data.subarray(0, 256 * KiB));
+    cluster.injectFault(0, { command: 'WriteChunk', result: 'CLOSED_CONTAINER_IO', times: 1 });
+    await out.write(data.subarray(256 * KiB));
+    await out.close();
+    const details = await client.getKeyInfo('vol1', 'bucket1', 'kept-part');
+    expect(details.sizeBytes).toBe(data.length);
+    // The last block is in a container after the closed one.
+    expect(details.blocks[details.blocks.length - 1]?.containerId).toBe(2n);
+    expect(Buffer.from(await client.readKey('vol1', 'bucket1', 'kept-part')).equals(data)).toBe(true);
+  });
+
+  it('give up after ozone.client.max.retries new blocks, never committing the key', async () => {
+    cluster.injectFault(0, { command: 'WriteChunk', result: 'CLOSED_CONTAINER_IO' });
+    const failure = await client.writeKey('vol1', 'bucket1', 'never', contractKeyBytes(10 * KiB, 7)).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
     expect(failure).toMatchObject({ code: 'ERR_OZONE_DATANODE_RESULT', result: 'CLOSED_CONTAINER_IO' });
+    // The first block and one per retry (5), each in a container of its own.
+    expect(cluster.datanodes[0]?.counters.byCommand['WriteChunk']).toBe(6);
     expect(await client.listKeys('vol1', 'bucket1')).toEqual([]);
   });
 });

@@ -8,6 +8,7 @@ import type { sendUnaryData, ServerUnaryCall } from '@grpc/grpc-js';
 import { MiniClusterError } from '../ozone-errors.js';
 import { hdds, int64, om, toBigInt, toNumber, uint64, type hadoop } from '../internal/proto/wire.js';
 import { miniPipelineId } from './mini-ratis-pipelines.js';
+import { uuidBits } from '../internal/ratis/pipeline-raft-group.js';
 
 type StatusName = keyof typeof om.Status;
 type Long = ReturnType<typeof uint64>;
@@ -446,10 +447,14 @@ export class MiniOm {
     };
   }
 
-  #newBlock(factor = 3): BlockRecord {
+  #newBlock(factor = 3, excludedContainers: ReadonlySet<string> = new Set()): BlockRecord {
     const dns = this.datanodes();
     if (dns.length === 0) throw new OmFailure('KEY_ALLOCATION_ERROR', 'no datanodes');
-    if (this.#state.blocksInContainer >= BLOCKS_PER_CONTAINER) {
+    // A container a client excluded (it found it closed) takes no more blocks, as SCM closes it.
+    if (
+      this.#state.blocksInContainer >= BLOCKS_PER_CONTAINER ||
+      excludedContainers.has(String(this.#state.nextContainerId))
+    ) {
       this.#state.nextContainerId++;
       this.#state.blocksInContainer = 0;
     }
@@ -575,7 +580,8 @@ export class MiniOm {
   #allocateBlock(r: hadoop.ozone.OMRequest): Omit<hadoop.ozone.IOMResponse, 'cmdType' | 'status'> {
     const q = need(r.allocateBlockRequest);
     const open = this.#openKey(q.keyArgs, toBigInt(q.clientID));
-    const block = this.#newBlock(open.factor);
+    const excluded = new Set((q.excludeList?.containerIds ?? []).map((id) => toBigInt(id).toString()));
+    const block = this.#newBlock(open.factor, excluded);
     open.allocated.push(block);
     return { allocateBlockResponse: { keyLocation: this.#location(block) } };
   }
@@ -886,15 +892,6 @@ export class MiniOm {
       },
     };
   }
-}
-
-/** A UUID as hdds `UUID` carries it: two signed 64-bit halves. */
-function uuidBits(uuid: string): hadoop.hdds.IUUID {
-  const hex = uuid.replaceAll('-', '');
-  return {
-    mostSigBits: int64(BigInt.asIntN(64, BigInt(`0x${hex.slice(0, 16)}`))),
-    leastSigBits: int64(BigInt.asIntN(64, BigInt(`0x${hex.slice(16)}`))),
-  };
 }
 
 function withoutPipelines(info: hadoop.ozone.IKeyInfo): hadoop.ozone.IKeyInfo {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Server} from '@grpc/grpc-js';
+import type { Server } from '@grpc/grpc-js';
 import { ServerCredentials } from '@grpc/grpc-js';
 import { MiniClusterError } from '../ozone-errors.js';
 import { rawMethod } from '../internal/grpc/raw-bytes.js';

@@ -2,7 +2,7 @@
 // pipeline's UUID and whose peers are the member datanodes (peer id: the datanode's UUID string,
 // client service on the port the datanode advertises as RATIS).
 import { OzoneProtocolError } from '../../ozone-errors.js';
-import { has, toBigInt, type hadoop } from '../proto/wire.js';
+import { has, int64, toBigInt, type hadoop } from '../proto/wire.js';
 
 /** The Raft group of one pipeline, as `@fastpath/ratis-client` addresses it. */
 export interface PipelineRaftGroup {
@@ -22,6 +22,15 @@ export function uuidFromBits(msb: bigint, lsb: bigint): string {
     BigInt.asUintN(64, msb).toString(16).padStart(16, '0') +
     BigInt.asUintN(64, lsb).toString(16).padStart(16, '0');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** A UUID as hdds `UUID` carries it: its two halves as signed 64-bit values. */
+export function uuidBits(uuid: string): hadoop.hdds.IUUID {
+  const hex = uuid.replaceAll('-', '');
+  return {
+    mostSigBits: int64(BigInt.asIntN(64, BigInt(`0x${hex.slice(0, 16)}`))),
+    leastSigBits: int64(BigInt.asIntN(64, BigInt(`0x${hex.slice(16)}`))),
+  };
 }
 
 function uuidOf(u: hadoop.hdds.IUUID | null | undefined): string | undefined {

@@ -35,6 +35,10 @@ export class RatisBlockWriter {
   #lengthBytes = 0;
   #flushedBytes = 0;
   #acknowledgedBytes = 0;
+  /** The BCSID of the last PutBlock whose watch succeeded: what a commit of the acknowledged part carries. */
+  #acknowledgedBcsid = 0n;
+  /** The data of every chunk past `#acknowledgedBytes`, kept for a re-write to another block. */
+  #retained: Array<{ endBytes: number; data: Buffer }> = [];
   #failure: { error: unknown } | undefined;
 
   /**
@@ -62,6 +66,21 @@ export class RatisBlockWriter {
     return this.#lengthBytes;
   }
 
+  /** Bytes of the block covered by a PutBlock watched to its level: they survive a failure of the pipeline. */
+  get acknowledgedBytes(): number {
+    return this.#acknowledgedBytes;
+  }
+
+  /** The BCSID of the acknowledged part. */
+  get acknowledgedBlockCommitSequenceId(): bigint {
+    return this.#acknowledgedBcsid;
+  }
+
+  /** The data written past the acknowledged part, in order: what a failover writes again. */
+  unacknowledgedData(): Buffer {
+    return Buffer.concat(this.#retained.map((r) => r.data));
+  }
+
   /**
    * Sends one chunk (WriteChunk), after waiting while `ozone.client.stream.buffer.max.size` of
    * the block is unacknowledged; sends PutBlock once a flush size has gathered since the last one.
@@ -79,6 +98,7 @@ export class RatisBlockWriter {
     this.#sent.push(this.#guard(this.#command('WriteChunk', request).then(() => undefined)));
     this.#chunks.push(chunk);
     this.#lengthBytes += data.length;
+    this.#retained.push({ endBytes: this.#lengthBytes, data });
     if (this.#lengthBytes - this.#flushedBytes >= this.#settings.flushSizeBytes) this.#flush(false);
   }
 
@@ -107,13 +127,18 @@ export class RatisBlockWriter {
         // The WriteChunks before it on the ordered stream were applied first; a failure among
         // them fails this flush too.
         await Promise.all(chunksSent);
+        this.#throwIfFailed();
         const bcsid = toBigInt(response.putBlock?.committedBlockLength?.blockID?.blockCommitSequenceId);
         if (bcsid > this.#ref.blockCommitSequenceId) this.#ref.blockCommitSequenceId = bcsid;
         await this.#raft.watch(logIndex, {
           replication: this.#settings.watchType,
           fallbackToMajorityCommitted: true,
         });
-        this.#acknowledgedBytes = Math.max(this.#acknowledgedBytes, upToBytes);
+        if (upToBytes > this.#acknowledgedBytes) {
+          this.#acknowledgedBytes = upToBytes;
+          this.#acknowledgedBcsid = bcsid;
+          this.#retained = this.#retained.filter((r) => r.endBytes > upToBytes);
+        }
         this.#flushes.splice(this.#flushes.indexOf(flush), 1);
       })(),
     );
