@@ -10,7 +10,12 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createOzoneClient, type OzoneClient, type CreateKeyOptions } from '@fastpath/ozone-fs-client';
+import {
+  createOzoneClient,
+  newFileSystemInstance,
+  type CreateKeyOptions,
+  type OzoneClient,
+} from '@fastpath/ozone-fs-client';
 import { contractKeyBytes } from '@fastpath/ozone-fs-client/testing/contract';
 import { startRealOzoneCluster, type RealOzoneCluster } from '@fastpath/ozone-fixture';
 import { standaloneGetBlock } from './support/standalone-get-block.js';
@@ -163,5 +168,60 @@ describe('fastpath writes to a real MiniOzoneCluster (RATIS pipelines)', () => {
     expect(cat.code).toBe(0);
     expect(sha256(cat.stdout)).toBe(sha256(data));
     await expectCommittedThroughRatis('put-file', data, 3);
+  });
+
+  it("HBase's pattern end to end: fastpath's file system writes a file, a setVerifyChecksum(false) instance and a verifying one read it", async () => {
+    const uri = `ofs://${cluster.omGrpcAddress}`;
+    const path = `/${VOLUME}/${BUCKET}/hbase/hfile-1`;
+    const properties = { 'ozone.client.bytes.per.checksum': '1MB' };
+    const fs = newFileSystemInstance(uri, { properties, userName: 'writer' });
+    const noChecksumFs = newFileSystemInstance(uri, { properties, userName: 'writer' });
+    try {
+      const data = contractKeyBytes(5 * MiB + 123, 41);
+      const out = await fs.create(path, { overwrite: false });
+      for (let at = 0; at < data.length; at += 777_777) await out.write(data.subarray(at, at + 777_777));
+      await out.close();
+      noChecksumFs.setVerifyChecksum(false);
+      for (const reader of [noChecksumFs, fs]) {
+        const block = Buffer.alloc(64 * KiB);
+        const stream = await reader.open(path);
+        try {
+          await stream.readFully(4 * MiB + 100, block);
+        } finally {
+          stream.close();
+        }
+        expect(block.equals(data.subarray(4 * MiB + 100, 4 * MiB + 100 + 64 * KiB))).toBe(true);
+      }
+      expect(await cluster.readKeyWithJava(VOLUME, BUCKET, 'hbase/hfile-1')).toEqual({
+        bytesRead: data.length,
+        sha256: sha256(data),
+      });
+    } finally {
+      fs.close();
+      noChecksumFs.close();
+    }
+  });
+
+  // Last: it stops a datanode of the pipeline (and starts it again), which the keys above must not see.
+  it('a pipeline member stopped mid-write: the key completes, nothing acknowledged is lost, and Java reads it', async () => {
+    const data = contractKeyBytes(40 * MiB + 9, 31);
+    const out = await client.createKey(VOLUME, BUCKET, 'member-stopped', { sizeBytes: data.length });
+    await out.write(data.subarray(0, 20 * MiB));
+    const members = (await client.getKeyInfo(VOLUME, BUCKET, 'chunk')).blocks[0]?.datanodes ?? [];
+    const stopped = members[members.length - 1];
+    if (stopped === undefined) throw new Error('no pipeline member to stop');
+    await cluster.stopDatanode(stopped.uuid);
+    try {
+      await out.write(data.subarray(20 * MiB));
+      await out.close();
+      const java = await cluster.readKeyWithJava(VOLUME, BUCKET, 'member-stopped');
+      expect(java).toEqual({ bytesRead: data.length, sha256: sha256(data) });
+      const lookup = await cluster.lookupKey(VOLUME, BUCKET, 'member-stopped');
+      if (!lookup.found) throw new Error('member-stopped is not committed');
+      expect(lookup.dataSize).toBe(data.length);
+      expect(lookup.blocks.every((b) => b.blockCommitSequenceId > 0n)).toBe(true);
+    } finally {
+      await cluster.restartDatanode(stopped.uuid);
+    }
   });
 });
