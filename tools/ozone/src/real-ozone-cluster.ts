@@ -126,6 +126,12 @@ export interface RealOzoneCluster extends AsyncDisposable {
    * checksum mismatch or any other read failure rejects with {@link OzoneKeyReadError}.
    */
   readKeyWithJava(volume: string, bucket: string, key: string): Promise<JavaKeyRead>;
+  /** Lists a bucket's keys under `prefix` with Ozone's own Java client (`OzoneBucket#listKeys`): name and size each, in its order. */
+  listKeysWithJava(
+    volume: string,
+    bucket: string,
+    prefix?: string,
+  ): Promise<Array<{ name: string; sizeBytes: number }>>;
   /** Resident set size of the JVM now (from /proc), or `undefined` once it is gone. */
   rssBytes(): number | undefined;
   /** Stops the cluster cleanly (SIGKILL after `stopTimeoutMs`) and deletes `rootDir`. Idempotent. */
@@ -440,6 +446,18 @@ async function launchCluster(
       if (answer['event'] !== 'read')
         throw new OzoneKeyReadError(`${volume}/${bucket}/${key}`, String(answer['message']));
       return { bytesRead: Number(answer['bytesRead']), sha256: String(answer['sha256']) };
+    },
+    async listKeysWithJava(volume, bucket, prefix = '') {
+      if (stopped) throw new OzoneFixtureStateError('listKeysWithJava after stop()');
+      const answer = await call(
+        { op: 'listKeys', volume, bucket, prefix },
+        `Ozone's Java client to list ${volume}/${bucket}/${prefix}`,
+      );
+      if (answer['event'] !== 'keys') throw new OzoneFixtureStateError(String(answer['message']));
+      return (answer['keys'] as Array<{ name: string; size: number }>).map((k) => ({
+        name: k.name,
+        sizeBytes: Number(k.size),
+      }));
     },
     async datanodeCounters() {
       if (stopped) throw new OzoneFixtureStateError('datanodeCounters after stop()');

@@ -53,6 +53,8 @@ const CASES: WriteCase[] = [
     smallBuffers: true,
   },
   { key: 'ratis-one', sizeBytes: MiB + 3, options: { replication: 'ONE' } },
+  // A whole default block (ozone.scm.block.size): 16 flushes, back-pressure at 32 MiB.
+  { key: 'block-256-mib', sizeBytes: 256 * MiB },
   ...(['NONE', 'CRC32', 'CRC32C', 'SHA256', 'MD5'] as const).map((checksumType) => ({
     key: `checksum-${checksumType}`,
     sizeBytes: 100_000,
@@ -69,7 +71,7 @@ function fastpathOzone(...args: string[]): Promise<{ code: number; stdout: Buffe
     execFile(
       process.execPath,
       [join(pkg, 'bin/fastpath-ozone.js'), ...args],
-      { env: { ...process.env, HADOOP_USER_NAME: 'writer' }, encoding: 'buffer', maxBuffer: 64 * MiB },
+      { env: { ...process.env, HADOOP_USER_NAME: 'writer' }, encoding: 'buffer', maxBuffer: 256 * MiB },
       (err, stdout, stderr) => {
         const code = err === null ? 0 : typeof err.code === 'number' ? err.code : -1;
         resolve({ code, stdout, stderr: stderr.toString('utf8') });
@@ -156,8 +158,8 @@ describe('fastpath writes to a real MiniOzoneCluster (RATIS pipelines)', () => {
     await expectCommittedThroughRatis('pieces', data, 3);
   });
 
-  it('fastpath-ozone fs -put and -cat against the real cluster', async () => {
-    const data = contractKeyBytes(9 * MiB + 1, 21);
+  it('fastpath-ozone fs -put and -cat of a 100 MiB file against the real cluster', async () => {
+    const data = contractKeyBytes(100 * MiB, 21);
     const local = join(dir, 'put-file');
     writeFileSync(local, data);
     const root = `ofs://${cluster.omGrpcAddress}/${VOLUME}/${BUCKET}`;
@@ -168,6 +170,46 @@ describe('fastpath writes to a real MiniOzoneCluster (RATIS pipelines)', () => {
     expect(cat.code).toBe(0);
     expect(sha256(cat.stdout)).toBe(sha256(data));
     await expectCommittedThroughRatis('put-file', data, 3);
+  });
+
+  it('a Java-written and a fastpath-written key are listed and read alike by both clients', async () => {
+    await cluster.writeKeys([
+      {
+        volume: VOLUME,
+        bucket: BUCKET,
+        key: 'mixed/by-java',
+        size: 300_001,
+        seed: 51,
+        replication: 'RATIS/THREE',
+      },
+    ]);
+    const fromFastpath = contractKeyBytes(300_002, 52);
+    await client.writeKey(VOLUME, BUCKET, 'mixed/by-fastpath', fromFastpath);
+    const fromJava = contractKeyBytes(300_001, 51);
+    const expected = [
+      { name: 'mixed/by-fastpath', sizeBytes: 300_002 },
+      { name: 'mixed/by-java', sizeBytes: 300_001 },
+    ];
+    // Files only (a file-system bucket may list the directory 'mixed/' too), by name.
+    const files = (keys: ReadonlyArray<{ name: string; sizeBytes: number }>) =>
+      keys
+        .filter((k) => !k.name.endsWith('/'))
+        .map((k) => ({ name: k.name, sizeBytes: k.sizeBytes }))
+        .sort((x, y) => x.name.localeCompare(y.name));
+    expect(files(await cluster.listKeysWithJava(VOLUME, BUCKET, 'mixed/'))).toEqual(expected);
+    // fastpath lists a file-system bucket's directory as Ozone's file system does (ListStatus).
+    const listed = await client.listStatus(VOLUME, BUCKET, 'mixed');
+    expect(files(listed.map((st) => ({ name: st.keyName, sizeBytes: st.sizeBytes })))).toEqual(expected);
+    for (const [key, data] of [
+      ['mixed/by-java', fromJava],
+      ['mixed/by-fastpath', fromFastpath],
+    ] as const) {
+      expect(await cluster.readKeyWithJava(VOLUME, BUCKET, key)).toEqual({
+        bytesRead: data.length,
+        sha256: sha256(data),
+      });
+      expect(sha256(await client.readKey(VOLUME, BUCKET, key))).toBe(sha256(data));
+    }
   });
 
   it("HBase's pattern end to end: fastpath's file system writes a file, a setVerifyChecksum(false) instance and a verifying one read it", async () => {

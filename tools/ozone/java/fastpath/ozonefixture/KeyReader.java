@@ -1,5 +1,6 @@
 package fastpath.ozonefixture;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.InputStream;
@@ -8,6 +9,7 @@ import java.security.NoSuchAlgorithmException;
 import org.apache.hadoop.hdds.conf.OzoneConfiguration;
 import org.apache.hadoop.ozone.client.OzoneClient;
 import org.apache.hadoop.ozone.client.OzoneClientFactory;
+import org.apache.hadoop.ozone.client.OzoneKey;
 
 /**
  * Reads a whole key with Ozone's own Java client, checksums verified (the client's
@@ -22,6 +24,20 @@ final class KeyReader {
   KeyReader(OzoneConfiguration clusterConf) {
     this.conf = new OzoneConfiguration(clusterConf);
     this.conf.setBoolean("ozone.client.verify.checksum", true);
+  }
+
+  /** Lists the keys under {@code prefix} as Ozone's Java client sees them: name and size each. */
+  void list(String volume, String bucket, String prefix, ObjectNode answer) throws IOException {
+    ArrayNode keys = answer.putArray("keys");
+    try (OzoneClient client = OzoneClientFactory.getRpcClient(conf)) {
+      var it = client.getObjectStore().getVolume(volume).getBucket(bucket).listKeys(prefix);
+      while (it.hasNext()) {
+        OzoneKey key = it.next();
+        ObjectNode k = keys.addObject();
+        k.put("name", key.getName());
+        k.put("size", key.getDataSize());
+      }
+    }
   }
 
   void read(String volume, String bucket, String key, ObjectNode answer) throws IOException {

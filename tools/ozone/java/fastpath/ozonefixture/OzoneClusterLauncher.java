@@ -41,7 +41,8 @@ import org.apache.ozone.test.GenericTestUtils;
  *       {"id":2,"op":"stopDatanode","uuid":"..."}, {"id":3,"op":"restartDatanode","uuid":"..."},
  *       {"id":4,"op":"datanodeCounters"},
  *       {"id":5,"op":"lookupKey","volume":"v","bucket":"b","key":"k"},
- *       {"id":7,"op":"readKey","volume":"v","bucket":"b","key":"k"} and {"id":6,"op":"stop"}. End of stdin (the parent is
+ *       {"id":7,"op":"readKey","volume":"v","bucket":"b","key":"k"},
+ *       {"id":8,"op":"listKeys","volume":"v","bucket":"b","prefix":"p"} and {"id":6,"op":"stop"}. End of stdin (the parent is
  *       gone) stops the cluster too, as does SIGTERM or SIGINT.
  * </ul>
  *
@@ -168,6 +169,14 @@ public final class OzoneClusterLauncher {
                 request.path("volume").asText(),
                 request.path("bucket").asText(),
                 request.path("key").asText(),
+                answer);
+          }
+          case "listKeys" -> {
+            answer.put("event", "keys");
+            reader.list(
+                request.path("volume").asText(),
+                request.path("bucket").asText(),
+                request.path("prefix").asText(""),
                 answer);
           }
           case "datanodeCounters" -> {
