@@ -68,7 +68,6 @@ export {
   OzoneProtocolError,
   OzoneRpcError,
   OzoneTlsConfigError,
-  RatisWriteUnsupportedError,
   ReplicasExhaustedError,
   ShortCircuitError,
   ShortReadError,

@@ -1,8 +1,11 @@
-import { OzoneClosedError, OzoneProtocolError, RatisWriteUnsupportedError } from './ozone-errors.js';
+import { OzoneClosedError, OzoneProtocolError } from './ozone-errors.js';
 import { CHECKSUM_TYPE_VALUES, computeChecksums, type ChecksumTypeName } from './internal/checksum.js';
 import type { ClientContext } from './internal/client-context.js';
-import { putBlockRequest, writeChunkRequest, type BlockRef } from './internal/block-requests.js';
-import { pipelineDatanodes, ratisBypass, type DatanodeAddress } from './internal/pipeline.js';
+import type { BlockRef } from './internal/block-requests.js';
+import { pipelineDatanodes } from './internal/pipeline.js';
+import { pipelineRaftGroup, uuidBits } from './internal/ratis/pipeline-raft-group.js';
+import { RatisBlockWriter } from './internal/ratis/ratis-block-writer.js';
+import { writeFailureKind } from './internal/ratis/write-failure.js';
 import { hdds, int64, toBigInt, uint64, type hadoop } from './internal/proto/wire.js';
 
 /** How a key's data is cut and checksummed. */
@@ -26,23 +29,25 @@ export interface OpenKeySession {
 
 interface OpenBlock {
   ref: BlockRef;
-  datanodes: DatanodeAddress[];
-  chunks: hadoop.hdds.datanode.IChunkInfo[];
-  lengthBytes: number;
+  /** The pipeline's UUID (its Raft group). */
+  pipelineId: string;
+  writer: RatisBlockWriter;
+  chunks: number;
   offsetInKey: number;
 }
 
 /**
  * Writes one key (the KeyOutputStream/BlockOutputStream analogue): data is cut into chunks
- * (`ozone.client.stream.buffer.size`) and blocks (`ozone.scm.block.size`); each chunk goes to
- * every datanode of the block's pipeline with WriteChunk and its checksums, each block is closed
- * with PutBlock, and `close()` commits the key with CommitKey.
+ * (`ozone.client.stream.buffer.size`) and blocks (`ozone.scm.block.size`), each chunk with its
+ * checksums; `close()` commits the key with CommitKey, every block with its BCSID and length.
  *
- * The write path speaks standalone gRPC to each datanode: right for the embedded mini cluster,
- * whose datanodes have no Ratis server. A block on a RATIS pipeline whose datanodes run one (every
- * real cluster) is refused with {@link RatisWriteUnsupportedError} before its first byte is sent,
- * since writing it here would bypass Raft; the key is then never committed. An empty key writes
- * no block and commits anywhere.
+ * Every block is written through its pipeline's Raft group, as Java's client writes it:
+ * WriteChunk and PutBlock on Ratis's ordered stream, a PutBlock every
+ * `ozone.client.stream.buffer.flush.size` and at the block's end, each PutBlock's log index (the
+ * block's BCSID) watched at `hdds.ratis.client.request.watch.type`, and the writer held back while
+ * `ozone.client.stream.buffer.max.size` is unacknowledged. The same path serves a real cluster and
+ * the embedded mini cluster, whose datanodes serve their pipelines' Raft groups too. A key whose
+ * write fails is never committed.
  */
 export class KeyOutputStream {
   readonly #ctx: ClientContext;
@@ -56,6 +61,9 @@ export class KeyOutputStream {
   #closed = false;
   // Boxed, so that whatever was thrown (even undefined) is rethrown as it was.
   #failed: { error: unknown } | undefined;
+  /** What AllocateBlock is told to avoid after failures (Java's ExcludeList). */
+  readonly #exclude = { containerIds: new Set<bigint>(), pipelineIds: new Set<string>() };
+  #retries = 0;
 
   /** @internal built by OzoneClient#createKey */
   constructor(ctx: ClientContext, session: OpenKeySession, layout: KeyWriteLayout) {
@@ -90,9 +98,12 @@ export class KeyOutputStream {
     this.#check();
     this.#closed = true;
     // #check rethrows an earlier write's failure: a refused or broken key never reaches CommitKey.
-    while (this.#pendingBytes > 0)
-      await this.#flushChunk(Math.min(this.#pendingBytes, this.#nextChunkBytes()));
-    await this.#finishBlock();
+    // A failover at the last block puts its unacknowledged data back in front of what is pending.
+    do {
+      while (this.#pendingBytes > 0)
+        await this.#flushChunk(Math.min(this.#pendingBytes, this.#nextChunkBytes()));
+      await this.#finishBlock();
+    } while (this.#pendingBytes > 0);
     await this.#ctx.om.submit('CommitKey', {
       commitKeyRequest: {
         keyArgs: {
@@ -125,7 +136,7 @@ export class KeyOutputStream {
   /** The size of the next chunk: a whole chunk, or what is left of the current block. */
   #nextChunkBytes(): number {
     const inBlock = this.#block
-      ? this.#layout.blockSizeBytes - this.#block.lengthBytes
+      ? this.#layout.blockSizeBytes - this.#block.writer.lengthBytes
       : this.#layout.blockSizeBytes;
     return Math.min(this.#layout.chunkSizeBytes, inBlock);
   }
@@ -142,9 +153,10 @@ export class KeyOutputStream {
   async #flushChunk(n: number): Promise<void> {
     const block = await this.#currentBlock();
     const data = this.#take(n);
+    block.chunks++;
     const chunk: hadoop.hdds.datanode.IChunkInfo = {
-      chunkName: `${block.ref.localId}_chunk_${block.chunks.length + 1}`,
-      offset: uint64(block.lengthBytes),
+      chunkName: `${block.ref.localId}_chunk_${block.chunks}`,
+      offset: uint64(block.writer.lengthBytes),
       len: uint64(data.length),
       checksumData: {
         type: CHECKSUM_TYPE_VALUES[this.#layout.checksumType],
@@ -152,17 +164,14 @@ export class KeyOutputStream {
         checksums: computeChecksums(this.#layout.checksumType, this.#layout.bytesPerChecksum, data),
       },
     };
-    await Promise.all(
-      block.datanodes.map((dn) =>
-        this.#ctx.datanodes
-          .channel(dn.address)
-          .send(writeChunkRequest(block.ref, chunk, data, dn.uuid), this.#ctx.config.readTimeoutMs),
-      ),
-    );
-    block.chunks.push(chunk);
-    block.lengthBytes += data.length;
+    try {
+      await block.writer.writeChunk(chunk, data);
+    } catch (err) {
+      this.#failover(block, err, data);
+      return;
+    }
     this.#written += data.length;
-    if (block.lengthBytes >= this.#layout.blockSizeBytes) await this.#finishBlock();
+    if (block.writer.lengthBytes >= this.#layout.blockSizeBytes) await this.#finishBlock();
   }
 
   async #currentBlock(): Promise<OpenBlock> {
@@ -180,6 +189,14 @@ export class KeyOutputStream {
             factor: hdds.ReplicationFactor[this.#session.factor],
           },
           clientID: uint64(this.#session.clientId),
+          ...(this.#exclude.containerIds.size + this.#exclude.pipelineIds.size > 0
+            ? {
+                excludeList: {
+                  containerIds: [...this.#exclude.containerIds].map(int64),
+                  pipelineIds: [...this.#exclude.pipelineIds].map((id) => ({ id, uuid128: uuidBits(id) })),
+                },
+              }
+            : {}),
         },
       });
       location = r.allocateBlockResponse?.keyLocation ?? undefined;
@@ -189,25 +206,26 @@ export class KeyOutputStream {
           'AllocateBlock answered without a key location',
         );
     }
-    const bypass = ratisBypass(location.pipeline);
-    if (bypass !== undefined)
-      throw new RatisWriteUnsupportedError(
-        `${this.#session.volume}/${this.#session.bucket}/${this.#session.key}`,
-        `${toBigInt(location.blockID.containerBlockID.containerID)}/${toBigInt(location.blockID.containerBlockID.localID)}`,
-        location.pipeline?.id?.id ?? '(no id)',
-        bypass.ratisAddress === undefined
-          ? `datanode ${bypass.hostName} advertises no RATIS port`
-          : `datanode ${bypass.hostName} serves Ratis at ${bypass.ratisAddress}`,
-      );
+    const ref: BlockRef = {
+      containerId: toBigInt(location.blockID.containerBlockID.containerID),
+      localId: toBigInt(location.blockID.containerBlockID.localID),
+      blockCommitSequenceId: toBigInt(location.blockID.blockCommitSequenceId),
+    };
+    const from = this.#ctx.om.options.address;
+    const datanodes = pipelineDatanodes(location.pipeline, from);
+    const pipeline = location.pipeline as hadoop.hdds.IPipeline;
+    const group = pipelineRaftGroup(pipeline, from);
+    const writer = new RatisBlockWriter(
+      this.#ctx.raft.client(group),
+      ref,
+      (datanodes[0] as { uuid: string }).uuid,
+      this.#ctx.config,
+    );
     const block: OpenBlock = {
-      ref: {
-        containerId: toBigInt(location.blockID.containerBlockID.containerID),
-        localId: toBigInt(location.blockID.containerBlockID.localID),
-        blockCommitSequenceId: toBigInt(location.blockID.blockCommitSequenceId),
-      },
-      datanodes: pipelineDatanodes(location.pipeline, this.#ctx.om.options.address),
-      chunks: [],
-      lengthBytes: 0,
+      ref,
+      pipelineId: group.groupId,
+      writer,
+      chunks: 0,
       offsetInKey: this.#written,
     };
     this.#block = block;
@@ -218,17 +236,48 @@ export class KeyOutputStream {
     const block = this.#block;
     if (!block) return;
     this.#block = undefined;
-    if (block.lengthBytes === 0) return;
-    await Promise.all(
-      block.datanodes.map((dn) =>
-        this.#ctx.datanodes
-          .channel(dn.address)
-          .send(
-            putBlockRequest(block.ref, block.chunks, block.lengthBytes, true, dn.uuid),
-            this.#ctx.config.readTimeoutMs,
-          ),
-      ),
+    let blockCommitSequenceId: bigint;
+    try {
+      blockCommitSequenceId = await block.writer.finish();
+    } catch (err) {
+      this.#failover(block, err, undefined);
+      return;
+    }
+    if (block.writer.lengthBytes === 0) return;
+    this.#committed.push({
+      ref: { ...block.ref, blockCommitSequenceId },
+      offsetInKey: block.offsetInKey,
+      lengthBytes: block.writer.lengthBytes,
+    });
+  }
+
+  /**
+   * Java's KeyOutputStream on a pipeline or container failure: the part of the block a watched
+   * PutBlock covers is kept (committed with that PutBlock's BCSID), the rest goes back in front
+   * of the pending data, and the next block is allocated with the failed container (or
+   * pipeline) excluded. Other failures, and a key past `ozone.client.max.retries`, fail the key.
+   */
+  #failover(block: OpenBlock, error: unknown, unsent: Buffer | undefined): void {
+    const kind = writeFailureKind(error);
+    if (kind === undefined || this.#retries >= this.#ctx.config.writeMaxRetries) throw error;
+    this.#retries++;
+    this.#block = undefined;
+    const kept = block.writer.acknowledgedBytes;
+    if (kept > 0)
+      this.#committed.push({
+        ref: { ...block.ref, blockCommitSequenceId: block.writer.acknowledgedBlockCommitSequenceId },
+        offsetInKey: block.offsetInKey,
+        lengthBytes: kept,
+      });
+    const again = [block.writer.unacknowledgedData(), ...(unsent ? [unsent] : [])].filter(
+      (b) => b.length > 0,
     );
-    this.#committed.push({ ref: block.ref, offsetInKey: block.offsetInKey, lengthBytes: block.lengthBytes });
+    this.#pending = [...again, ...this.#pending];
+    this.#pendingBytes += again.reduce((n, b) => n + b.length, 0);
+    this.#written = block.offsetInKey + kept;
+    if (kind === 'container') this.#exclude.containerIds.add(block.ref.containerId);
+    else this.#exclude.pipelineIds.add(block.pipelineId);
+    // Blocks the OM allocated up front may sit in the same container or pipeline.
+    this.#session.preallocated.length = 0;
   }
 }

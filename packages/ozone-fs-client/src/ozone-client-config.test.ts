@@ -19,6 +19,10 @@ describe('OzoneClientConfig', () => {
       verifyChecksum: true,
       chunkSizeBytes: 4 * 1024 * 1024,
       blockSizeBytes: 256 * 1024 * 1024,
+      flushSizeBytes: 16 * 1024 * 1024,
+      maxBufferSizeBytes: 32 * 1024 * 1024,
+      watchType: 'ALL_COMMITTED',
+      writeMaxRetries: 5,
       readTimeoutMs: 30000,
       readMaxRetries: 3,
       readRetryIntervalMs: 1000,
@@ -30,6 +34,26 @@ describe('OzoneClientConfig', () => {
       domainSocketPath: undefined,
       shortCircuitDisableIntervalMs: 600_000,
     });
+  });
+
+  it("reads the write path's flush, buffer and watch settings under Ozone's keys", () => {
+    expect(
+      ozoneClientConfigFromProperties({
+        'ozone.client.stream.buffer.flush.size': '8MB',
+        'ozone.client.stream.buffer.max.size': '24MB',
+        'hdds.ratis.client.request.watch.type': 'majority_committed',
+      }),
+    ).toMatchObject({
+      flushSizeBytes: 8 * 1024 * 1024,
+      maxBufferSizeBytes: 24 * 1024 * 1024,
+      watchType: 'MAJORITY_COMMITTED',
+    });
+    expect(() => ozoneClientConfigFromProperties({ 'hdds.ratis.client.request.watch.type': 'ALL' })).toThrow(
+      /hdds\.ratis\.client\.request\.watch\.type/,
+    );
+    expect(() => ozoneClientConfigFromProperties({ 'ozone.client.stream.buffer.flush.size': '0' })).toThrow(
+      /ozone\.client\.stream\.buffer\.flush\.size/,
+    );
   });
 
   it("reads the short-circuit settings under Ozone's keys (a bare disable interval is seconds)", () => {

@@ -18,6 +18,26 @@ export interface OzoneClientConfig {
   chunkSizeBytes: number;
   /** `ozone.scm.block.size`, default 256MB. */
   blockSizeBytes: number;
+  /**
+   * `ozone.client.stream.buffer.flush.size`, default 16MB: a write sends PutBlock (and watches it)
+   * each time this much more of the block is written (counted in whole chunks).
+   */
+  flushSizeBytes: number;
+  /**
+   * `ozone.client.stream.buffer.max.size`, default 32MB: a writer waits while this much of the
+   * block is written but not yet watched to the replication level (never less than one flush).
+   */
+  maxBufferSizeBytes: number;
+  /**
+   * `hdds.ratis.client.request.watch.type`, default ALL_COMMITTED: the level each PutBlock's log
+   * index is watched to; a watch that fails there is repeated at MAJORITY_COMMITTED, as Ozone does.
+   */
+  watchType: 'ALL_COMMITTED' | 'MAJORITY_COMMITTED';
+  /**
+   * `ozone.client.max.retries`, default 5: how often one key's write moves the unacknowledged data
+   * of a failed block (its container closed, its pipeline gone) to a newly allocated block.
+   */
+  writeMaxRetries: number;
   /** `ozone.client.read.timeout`, the deadline of each datanode call, default 30s. */
   readTimeoutMs: number;
   /** `ozone.client.read.max.retries`, default 3. */
@@ -62,6 +82,10 @@ export const DEFAULT_OZONE_CLIENT_CONFIG: Readonly<OzoneClientConfig> = Object.f
   verifyChecksum: true,
   chunkSizeBytes: 4 * MB,
   blockSizeBytes: 256 * MB,
+  flushSizeBytes: 16 * MB,
+  maxBufferSizeBytes: 32 * MB,
+  watchType: 'ALL_COMMITTED',
+  writeMaxRetries: 5,
   readTimeoutMs: 30_000,
   readMaxRetries: 3,
   readRetryIntervalMs: 1_000,
@@ -81,6 +105,10 @@ export const OZONE_CLIENT_CONFIG_KEYS: Readonly<Record<keyof OzoneClientConfig, 
   verifyChecksum: 'ozone.client.verify.checksum',
   chunkSizeBytes: 'ozone.client.stream.buffer.size',
   blockSizeBytes: 'ozone.scm.block.size',
+  flushSizeBytes: 'ozone.client.stream.buffer.flush.size',
+  maxBufferSizeBytes: 'ozone.client.stream.buffer.max.size',
+  watchType: 'hdds.ratis.client.request.watch.type',
+  writeMaxRetries: 'ozone.client.max.retries',
   readTimeoutMs: 'ozone.client.read.timeout',
   readMaxRetries: 'ozone.client.read.max.retries',
   readRetryIntervalMs: 'ozone.client.read.retry.interval',
@@ -215,6 +243,12 @@ export function ozoneClientConfigFromProperties(
   if ((v = get('verifyChecksum')) !== undefined) c.verifyChecksum = parseBoolean(K.verifyChecksum, v);
   if ((v = get('chunkSizeBytes')) !== undefined) c.chunkSizeBytes = parseStorageSize(K.chunkSizeBytes, v);
   if ((v = get('blockSizeBytes')) !== undefined) c.blockSizeBytes = parseStorageSize(K.blockSizeBytes, v);
+  if ((v = get('flushSizeBytes')) !== undefined) c.flushSizeBytes = parseStorageSize(K.flushSizeBytes, v);
+  if ((v = get('maxBufferSizeBytes')) !== undefined)
+    c.maxBufferSizeBytes = parseStorageSize(K.maxBufferSizeBytes, v);
+  if ((v = get('watchType')) !== undefined)
+    c.watchType = v.trim().toUpperCase() as OzoneClientConfig['watchType'];
+  if ((v = get('writeMaxRetries')) !== undefined) c.writeMaxRetries = parseInteger(K.writeMaxRetries, v, 0);
   if ((v = get('readTimeoutMs')) !== undefined) c.readTimeoutMs = parseDurationMs(K.readTimeoutMs, v);
   if ((v = get('readMaxRetries')) !== undefined) c.readMaxRetries = parseInteger(K.readMaxRetries, v, 0);
   if ((v = get('readRetryIntervalMs')) !== undefined)
@@ -245,6 +279,14 @@ export function validateOzoneClientConfig(config: OzoneClientConfig): OzoneClien
     throw new InvalidOptionError(K.chunkSizeBytes, 'must be a positive integer up to 32MB');
   if (!Number.isInteger(c.blockSizeBytes) || c.blockSizeBytes < c.chunkSizeBytes)
     throw new InvalidOptionError(K.blockSizeBytes, 'must be an integer of at least the chunk size');
+  if (!Number.isInteger(c.flushSizeBytes) || c.flushSizeBytes <= 0)
+    throw new InvalidOptionError(K.flushSizeBytes, 'must be a positive integer');
+  if (!Number.isInteger(c.maxBufferSizeBytes) || c.maxBufferSizeBytes <= 0)
+    throw new InvalidOptionError(K.maxBufferSizeBytes, 'must be a positive integer');
+  if (c.watchType !== 'ALL_COMMITTED' && c.watchType !== 'MAJORITY_COMMITTED')
+    throw new InvalidOptionError(K.watchType, 'expected ALL_COMMITTED or MAJORITY_COMMITTED');
+  if (!Number.isInteger(c.writeMaxRetries) || c.writeMaxRetries < 0)
+    throw new InvalidOptionError(K.writeMaxRetries, 'must be an integer ≥ 0');
   if (!(c.readTimeoutMs > 0)) throw new InvalidOptionError(K.readTimeoutMs, 'must be positive');
   if (!Number.isInteger(c.readMaxRetries) || c.readMaxRetries < 0)
     throw new InvalidOptionError(K.readMaxRetries, 'must be an integer ≥ 0');

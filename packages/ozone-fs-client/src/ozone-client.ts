@@ -23,6 +23,7 @@ import { datanodeReconnectBackoffMs, type ClientTlsOptions } from './internal/gr
 import { clientWarmupPlan } from './internal/client-warmup-plan.js';
 import { DatanodeClientManager } from './internal/grpc/datanode-client-manager.js';
 import { OmTransport } from './internal/grpc/om-transport.js';
+import { RaftClientPool } from './internal/ratis/raft-client-pool.js';
 import { ShortCircuitReads } from './internal/short-circuit/short-circuit-reads.js';
 import { has, hdds, om, toBigInt, toNumber, uint64, type hadoop } from './internal/proto/wire.js';
 
@@ -120,7 +121,10 @@ export interface CreateKeyOptions {
   bytesPerChecksum?: number;
   chunkSizeBytes?: number;
   blockSizeBytes?: number;
-  /** Replication factor asked of the OM (`KeyArgs.factor`, RATIS type). Default: THREE. */
+  /**
+   * Replication asked of the OM (`KeyArgs.factor`, RATIS type). Default: none asked, so the OM
+   * applies the bucket's default replication, else its own (`ozone.replication`, 3).
+   */
   replication?: 'ONE' | 'THREE';
 }
 
@@ -191,7 +195,13 @@ export class OzoneClient {
     const shortCircuit = this.config.shortCircuitEnabled
       ? new ShortCircuitReads(this.config, options.clock ?? systemClock)
       : undefined;
-    this.#ctx = { config: this.config, om: omTransport, datanodes, shortCircuit };
+    this.#ctx = {
+      config: this.config,
+      om: omTransport,
+      datanodes,
+      raft: new RaftClientPool(this.config),
+      shortCircuit,
+    };
     // Once per process, and never in the caller's way: see @fastpath/client-warmup.
     if (this.config.warmupEnabled)
       startWarmup(clientWarmupPlan({ config: this.config, tls: options.tls, datanodes }));
@@ -457,8 +467,10 @@ export class OzoneClient {
       bucketName: bucket,
       keyName: key,
       ...(sizeBytes > 0 ? { dataSize: uint64(sizeBytes) } : {}),
-      type: hdds.ReplicationType.RATIS,
-      factor: hdds.ReplicationFactor[options.replication ?? 'THREE'],
+      // Without one, the OM takes the bucket's default replication, else its own (`ozone.replication`).
+      ...(options.replication !== undefined
+        ? { type: hdds.ReplicationType.RATIS, factor: hdds.ReplicationFactor[options.replication] }
+        : {}),
       isMultipartKey: false,
       sortDatanodes: false,
       ownerName: this.#user,
@@ -483,7 +495,9 @@ export class OzoneClient {
         key,
         clientId: toBigInt(body.ID),
         preallocated,
-        factor: options.replication ?? 'THREE',
+        // What the OM chose: the key's own, the bucket's default or the OM's.
+        factor:
+          options.replication ?? (body.keyInfo?.factor === hdds.ReplicationFactor.ONE ? 'ONE' : 'THREE'),
       },
       layout,
     );
@@ -632,6 +646,8 @@ export class OzoneClient {
     this.#closed = true;
     this.#ctx.om.close();
     this.#ctx.datanodes.close();
+    // Nothing of a closed client is pending any more: what was still in flight fails.
+    void this.#ctx.raft.close();
   }
 
   [Symbol.dispose](): void {

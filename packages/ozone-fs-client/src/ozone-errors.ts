@@ -219,29 +219,6 @@ export class MiniClusterError extends OzoneError {
   }
 }
 
-/**
- * A key's block was allocated on a RATIS pipeline whose datanodes run a Ratis server: writing it
- * over the datanodes' standalone port would bypass Raft (the block would be committed with BCSID
- * 0, its replicas never agreed on), and this client does not speak Ratis's write protocol yet.
- * Thrown before any byte of the block is sent; the key is not committed. Writes to the embedded
- * mini cluster, whose datanodes have no Ratis server, are not affected. Not retriable.
- */
-export class RatisWriteUnsupportedError extends OzoneError {
-  /** The block the OM allocated, as `containerID/localID`. */
-  readonly block: string;
-  /** The pipeline's ID as the OM names it. */
-  readonly pipelineId: string;
-  constructor(what: string, block: string, pipelineId: string, ratisServer: string) {
-    super(
-      'ERR_OZONE_RATIS_WRITE_UNSUPPORTED',
-      `${what}: block ${block} is on RATIS pipeline ${pipelineId}, whose datanodes take writes through Ratis (${ratisServer}); ` +
-        'writes to RATIS pipelines need the Ratis write path, which this client does not have yet: nothing was written and the key was not committed',
-    );
-    this.block = block;
-    this.pipelineId = pipelineId;
-  }
-}
-
 /** A call on a client, stream or cluster after `close()`. */
 export class OzoneClosedError extends OzoneError {
   constructor(what: string) {

@@ -3,7 +3,11 @@
 import { crc32 } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createOzoneClient, type OzoneClient } from '@fastpath/ozone-fs-client';
-import { startMiniOzoneCluster, type MiniOzoneCluster } from '@fastpath/ozone-fs-client/testing';
+import {
+  miniPipelineId,
+  startMiniOzoneCluster,
+  type MiniOzoneCluster,
+} from '@fastpath/ozone-fs-client/testing';
 import { hex, l, v, type Bytes } from '@fastpath/test-support';
 
 // Field numbers, spelled out once (OmClientProtocol.proto / DatanodeClientProtocol.proto).
@@ -47,12 +51,38 @@ function lastOmResponse(): Buffer {
   return cluster.om.exchanges[cluster.om.exchanges.length - 1]?.response ?? Buffer.alloc(0);
 }
 
+/** The requests datanode 0 received on its standalone port (reads), as raw bytes in hex. */
 function dnRequests(): string[] {
   return (cluster.datanodes[0]?.received ?? []).map((b) => hex(b));
 }
 
+/**
+ * The content of every Ratis write the pipeline's group received (RaftClientRequestProto field 2
+ * `message` → field 1 `content`), in arrival order; watches carry none.
+ */
+function ratisContents(): string[] {
+  const group = cluster.ratis.group(miniPipelineId([uuid]));
+  return (group?.received ?? []).flatMap((request) => {
+    const content = readField(request, [2, 1]);
+    return content instanceof Buffer ? [hex(content)] : [];
+  });
+}
+
+/** The container-command message Ozone's datanodes take as Ratis content: header length (4 bytes, big-endian), header, data. */
+function containerCommandMessage(header: Bytes, data: Bytes = []): string {
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(header.length);
+  return hex([...length, ...header, ...data]);
+}
+
 /** Reads a varint field of a message by hand (for the IDs the OM chose). */
 function readVarintField(bytes: Buffer, path: number[]): bigint {
+  const found = readField(bytes, path);
+  return typeof found === 'bigint' ? found : 0n;
+}
+
+/** Reads a field of a message by hand: a varint as a bigint, a length-delimited field as its bytes; undefined when absent. */
+function readField(bytes: Buffer, path: number[]): Buffer | bigint | undefined {
   let buf = bytes;
   for (let depth = 0; depth < path.length; depth++) {
     let i = 0;
@@ -83,8 +113,8 @@ function readVarintField(bytes: Buffer, path: number[]): bigint {
         i += Number(value);
       } else if (field === path[depth]) found = value;
     }
-    if (found === undefined) throw new Error(`field ${path.slice(0, depth + 1).join('.')} not found`);
-    if (depth === path.length - 1) return typeof found === 'bigint' ? found : 0n;
+    if (found === undefined) return undefined;
+    if (depth === path.length - 1) return found;
     buf = found as Buffer;
   }
   return 0n;
@@ -135,9 +165,10 @@ describe('OM requests', () => {
   it('CreateKey (31), then WriteChunk, PutBlock, CommitKey (36)', async () => {
     const data = Buffer.from('hello');
     const out = await client.createKey('vol1', 'bucket1', 'k', { sizeBytes: 5 });
-    // KeyArgs: dataSize=4, type=5 RATIS(1), factor=6 THREE(3), isMultipartKey=8, sortDatanodes=14, ownerName=21
+    // KeyArgs: dataSize=4, isMultipartKey=8, sortDatanodes=14, ownerName=21; no type=5/factor=6, so
+    // that the OM applies the bucket's or its own default replication.
     expect(lastOmRequest()).toBe(
-      omRequest(31, l(31, l(1, keyArgs(v(4, 5), v(5, 1), v(6, 3), v(8, false), v(14, false), l(21, USER))))),
+      omRequest(31, l(31, l(1, keyArgs(v(4, 5), v(8, false), v(14, false), l(21, USER))))),
     );
     // CreateKeyResponse (31): ID=3; keyInfo=2 → keyLocationList=7 → keyLocations=2 → blockID=1 → containerBlockID=1 → localID=2
     const id = readVarintField(lastOmResponse(), [31, 3]);
@@ -154,20 +185,18 @@ describe('OM requests', () => {
       ...v(3, 5),
       ...l(5, v(1, 2), v(2, 16384), l(3, crc)),
     ];
-    const dn = dnRequests();
-    // cmdType=1, containerID=3, datanodeUuid=4, writeChunk=17{blockID=1, chunkData=2, data=3}, version=24
-    expect(dn[dn.length - 2]).toBe(
-      hex([
-        ...v(1, 12),
-        ...v(3, 1),
-        ...l(4, uuid),
-        ...l(17, l(1, blockId), l(2, chunk), l(3, data)),
-        ...v(24, 3),
-      ]),
+    const sent = ratisContents();
+    // Through the pipeline's Raft group: cmdType=1, containerID=3, datanodeUuid=4,
+    // writeChunk=17{blockID=1, chunkData=2} without data=3 (the data follows the header), version=24
+    expect(sent[sent.length - 2]).toBe(
+      containerCommandMessage(
+        [...v(1, 12), ...v(3, 1), ...l(4, uuid), ...l(17, l(1, blockId), l(2, chunk)), ...v(24, 3)],
+        [...data],
+      ),
     );
-    // putBlock=12{blockData=1{blockID=1, metadata=3{key=1,value=2}, chunks=4, size=5}, eof=2}
-    expect(dn[dn.length - 1]).toBe(
-      hex([
+    // putBlock=12{blockData=1{blockID=1, metadata=3{key=1,value=2}, chunks=4, size=5}, eof=2}, no data
+    expect(sent[sent.length - 1]).toBe(
+      containerCommandMessage([
         ...v(1, 6),
         ...v(3, 1),
         ...l(4, uuid),
@@ -176,7 +205,10 @@ describe('OM requests', () => {
       ]),
     );
     // KeyLocation: blockID=1{containerBlockID=1{containerID=1, localID=2}, blockCommitSequenceId=2}, offset=3, length=4
-    const location = l(7, l(1, l(1, v(1, 1), v(2, localId)), v(2, 0)), v(3, 0), v(4, 5));
+    // blockCommitSequenceId: the log index of the PutBlock, the group's last entry.
+    const bcsid = cluster.ratis.group(miniPipelineId([uuid]))?.lastIndex ?? -1;
+    expect(bcsid).toBeGreaterThan(0);
+    const location = l(7, l(1, l(1, v(1, 1), v(2, localId)), v(2, bcsid)), v(3, 0), v(4, 5));
     expect(lastOmRequest()).toBe(
       omRequest(36, l(36, l(1, keyArgs(v(4, 5), v(5, 1), v(6, 3), location)), v(2, id))),
     );
@@ -206,11 +238,12 @@ describe('OM requests', () => {
     const info = cluster.om.exchanges.map((e) => hex(e.request)).filter((r) => r.startsWith(hex(v(1, 111))));
     // keyArgs: sortDatanodes=14 false, latestVersionLocation=16 true
     expect(info[info.length - 1]).toBe(omRequest(111, l(111, l(1, keyArgs(v(14, false), v(16, true))))));
-    const localId = readVarintField(
-      cluster.om.exchanges[cluster.om.exchanges.length - 1]?.response as Buffer,
-      [111, 1, 7, 2, 1, 1, 2],
-    );
-    const blockId = [...v(1, 1), ...v(2, localId), ...v(3, 0)];
+    const keyInfo = cluster.om.exchanges[cluster.om.exchanges.length - 1]?.response as Buffer;
+    const localId = readVarintField(keyInfo, [111, 1, 7, 2, 1, 1, 2]);
+    // The BCSID the key was committed with (its PutBlock's log index) travels with every read.
+    const bcsid = readVarintField(keyInfo, [111, 1, 7, 2, 1, 2]);
+    expect(bcsid).toBeGreaterThan(0n);
+    const blockId = [...v(1, 1), ...v(2, localId), ...v(3, bcsid)];
     const dn = dnRequests();
     expect(dn[dn.length - 2]).toBe(
       hex([...v(1, 7), ...v(3, 1), ...l(4, uuid), ...l(13, l(1, blockId)), ...v(24, 3)]),

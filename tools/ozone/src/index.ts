@@ -7,6 +7,7 @@ export {
 export {
   startRealOzoneCluster,
   type JavaKeyLookup,
+  type JavaKeyRead,
   type RealDatanodeCounters,
   type RealOzoneCluster,
   type RealOzoneDatanode,
@@ -34,5 +35,6 @@ export {
   OzoneClusterTimeoutError,
   OzoneDatanodeControlError,
   OzoneFixtureStateError,
+  OzoneKeyReadError,
   OzoneKeyWriteError,
 } from './ozone-fixture-errors.js';

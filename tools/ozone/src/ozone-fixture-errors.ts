@@ -40,6 +40,15 @@ export class OzoneKeyWriteError extends FastpathError {
   }
 }
 
+/** Ozone's Java client failed to read a key (a checksum mismatch, a missing block...); the message is its exception chain. */
+export class OzoneKeyReadError extends FastpathError {
+  readonly key: string;
+  constructor(key: string, message: string) {
+    super('ERR_OZONE_KEY_READ', `Ozone's Java client failed to read ${key}: ${message}`);
+    this.key = key;
+  }
+}
+
 /** MiniOzoneCluster refused to stop or restart a datanode; the message is its exception chain. */
 export class OzoneDatanodeControlError extends FastpathError {
   readonly operation: string;

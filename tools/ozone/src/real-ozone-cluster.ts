@@ -12,6 +12,7 @@ import {
   OzoneClusterTimeoutError,
   OzoneDatanodeControlError,
   OzoneFixtureStateError,
+  OzoneKeyReadError,
   OzoneKeyWriteError,
 } from './ozone-fixture-errors.js';
 import { prepareOzoneJars, type OzoneJars } from './ozone-jars.js';
@@ -34,6 +35,13 @@ export type JavaKeyLookup =
         lengthBytes: number;
       }>;
     };
+
+/** What Ozone's Java client read of a whole key, checksums verified. */
+export interface JavaKeyRead {
+  readonly bytesRead: number;
+  /** SHA-256 of the bytes read, lower-case hex. */
+  readonly sha256: string;
+}
 
 /** A datanode of the real cluster, as the launcher reported it when the cluster was ready. */
 export interface RealOzoneDatanode {
@@ -112,6 +120,18 @@ export interface RealOzoneCluster extends AsyncDisposable {
    * if it does, its length and blocks with the BCSIDs the OM recorded. Open keys are not found.
    */
   lookupKey(volume: string, bucket: string, key: string): Promise<JavaKeyLookup>;
+  /**
+   * Reads a whole key with Ozone's own Java client, checksums verified (a fresh client each time,
+   * `ozone.client.verify.checksum` on): what it read, as a byte count and SHA-256 (hex). A
+   * checksum mismatch or any other read failure rejects with {@link OzoneKeyReadError}.
+   */
+  readKeyWithJava(volume: string, bucket: string, key: string): Promise<JavaKeyRead>;
+  /** Lists a bucket's keys under `prefix` with Ozone's own Java client (`OzoneBucket#listKeys`): name and size each, in its order. */
+  listKeysWithJava(
+    volume: string,
+    bucket: string,
+    prefix?: string,
+  ): Promise<Array<{ name: string; sizeBytes: number }>>;
   /** Resident set size of the JVM now (from /proc), or `undefined` once it is gone. */
   rssBytes(): number | undefined;
   /** Stops the cluster cleanly (SIGKILL after `stopTimeoutMs`) and deletes `rootDir`. Idempotent. */
@@ -416,6 +436,28 @@ async function launchCluster(
           lengthBytes: Number(b['length']),
         })),
       };
+    },
+    async readKeyWithJava(volume, bucket, key) {
+      if (stopped) throw new OzoneFixtureStateError('readKeyWithJava after stop()');
+      const answer = await call(
+        { op: 'readKey', volume, bucket, key },
+        `Ozone's Java client to read ${volume}/${bucket}/${key}`,
+      );
+      if (answer['event'] !== 'read')
+        throw new OzoneKeyReadError(`${volume}/${bucket}/${key}`, String(answer['message']));
+      return { bytesRead: Number(answer['bytesRead']), sha256: String(answer['sha256']) };
+    },
+    async listKeysWithJava(volume, bucket, prefix = '') {
+      if (stopped) throw new OzoneFixtureStateError('listKeysWithJava after stop()');
+      const answer = await call(
+        { op: 'listKeys', volume, bucket, prefix },
+        `Ozone's Java client to list ${volume}/${bucket}/${prefix}`,
+      );
+      if (answer['event'] !== 'keys') throw new OzoneFixtureStateError(String(answer['message']));
+      return (answer['keys'] as Array<{ name: string; size: number }>).map((k) => ({
+        name: k.name,
+        sizeBytes: Number(k.size),
+      }));
     },
     async datanodeCounters() {
       if (stopped) throw new OzoneFixtureStateError('datanodeCounters after stop()');

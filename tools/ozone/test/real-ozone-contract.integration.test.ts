@@ -1,8 +1,8 @@
 // The shared suites against a real Apache Ozone MiniOzoneCluster, one cluster for both: keys are
 // written by Ozone's own Java client (through the launcher) and read by fastpath over the real
 // datanodes' gRPC service. The client contract: volumes, buckets, lookups, listings, renames and
-// deletes are fastpath's own calls to the real OM; writing data from fastpath needs a Ratis
-// client, so the suite's fastpath-write parts stay off here. The file-system reads:
+// deletes are fastpath's own calls to the real OM; fastpath's own writes (through Ratis) are
+// proved in real-ozone-write.integration.test.ts. The file-system reads:
 // setVerifyChecksum per instance and HBase's pattern, positional reads, widening (in the client's
 // metrics and the datanodes' own ContainerMetrics), failover on bytes overwritten in a block file
 // on disk, a datanode down and the retry bound.

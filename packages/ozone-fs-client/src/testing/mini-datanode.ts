@@ -8,8 +8,9 @@ import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ServerCredentials } from '@grpc/grpc-js';
-import { Server, type ServerDuplexStream } from '@grpc/grpc-js';
+import type { Server, ServerDuplexStream } from '@grpc/grpc-js';
 import { MiniClusterError } from '../ozone-errors.js';
+import { serveRawGrpc } from './serve-raw-grpc.js';
 import { rawMethod } from '../internal/grpc/raw-bytes.js';
 import { checksumTypeName, findChecksumMismatch } from '../internal/checksum.js';
 import { DATANODE_SEND_PATH } from '../internal/grpc/datanode-channel.js';
@@ -138,18 +139,13 @@ export class MiniDatanode {
   /** Starts serving on `port` (0: a free one; a restart passes the old one so pipelines stay valid). */
   async start(port = this.#port): Promise<void> {
     if (this.#server) return;
-    const server = new Server({
-      'grpc.max_receive_message_length': 64 * 1024 * 1024,
-      'grpc.max_send_message_length': 64 * 1024 * 1024,
-    });
-    server.addService(serviceDefinition, {
-      send: (call: ServerDuplexStream<Buffer, Buffer>) => this.#onStream(call),
-    });
-    this.#port = await new Promise<number>((resolve, reject) =>
-      server.bindAsync(`127.0.0.1:${port}`, this.#credentials, (err, bound) =>
-        err ? reject(err) : resolve(bound),
-      ),
+    const { server, port: bound } = await serveRawGrpc(
+      serviceDefinition,
+      { send: (call: ServerDuplexStream<Buffer, Buffer>) => this.#onStream(call) },
+      port,
+      this.#credentials,
     );
+    this.#port = bound;
     this.#server = server;
     if (this.#domainSocketTemplate !== undefined) {
       try {
@@ -284,12 +280,7 @@ export class MiniDatanode {
       call.emit('error', { code: 13, details: `malformed request: ${(err as Error).message}` });
       return;
     }
-    const command = dn.Type[request.cmdType] ?? String(request.cmdType);
-    this.counters.requests++;
-    this.counters.byCommand[command] = (this.counters.byCommand[command] ?? 0) + 1;
-    const fault = this.#faults.find((f) => f.left > 0 && (f.command === undefined || f.command === command));
-    if (fault) fault.left--;
-    if (fault?.delayMs) await sleep(fault.delayMs);
+    const fault = await this.#admit(request);
     if (fault?.response === 'never') {
       (call as { __fastpathHeld?: boolean }).__fastpathHeld = true;
       return;
@@ -330,6 +321,43 @@ export class MiniDatanode {
     if (request.callId != null && has(request, 'callId')) response.callId = request.callId;
     const bytes = Buffer.from(dn.ContainerCommandResponseProto.encode(response).finish());
     call.write(fault?.response === 'truncated' ? bytes.subarray(0, Math.max(1, bytes.length >> 1)) : bytes);
+  }
+
+  /** Counts a request, takes the fault that applies to it (if any) and waits out its delay. */
+  async #admit(
+    request: hadoop.hdds.datanode.IContainerCommandRequestProto,
+  ): Promise<(DatanodeFault & { left: number }) | undefined> {
+    const command = dn.Type[request.cmdType] ?? String(request.cmdType);
+    this.counters.requests++;
+    this.counters.byCommand[command] = (this.counters.byCommand[command] ?? 0) + 1;
+    const fault = this.#faults.find((f) => f.left > 0 && (f.command === undefined || f.command === command));
+    if (fault) fault.left--;
+    if (fault?.delayMs) await sleep(fault.delayMs);
+    return fault;
+  }
+
+  /**
+   * @internal Applies a container command its pipeline's Raft group committed (the Ratis write
+   * path): counted and subject to `result` and `delayMs` faults as a standalone request is.
+   */
+  async applyCommitted(
+    request: hadoop.hdds.datanode.IContainerCommandRequestProto,
+  ): Promise<hadoop.hdds.datanode.IContainerCommandResponseProto> {
+    const fault = await this.#admit(request);
+    if (fault?.result)
+      return {
+        cmdType: request.cmdType,
+        result: dn.Result[fault.result],
+        message: `injected ${fault.result}`,
+      };
+    try {
+      // Decoded from the Ratis message by the group's state machine: the fields #serve reads are there.
+      const decoded = request as hadoop.hdds.datanode.ContainerCommandRequestProto;
+      return { cmdType: request.cmdType, result: dn.Result.SUCCESS, ...(await this.#serve(decoded, fault)) };
+    } catch (err) {
+      if (!(err instanceof DatanodeFailure)) throw err;
+      return { cmdType: request.cmdType, result: dn.Result[err.result], message: err.message };
+    }
   }
 
   /** A request that came over the domain socket: GetBlock (with the block file to pass) or Echo. */

@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import type { sendUnaryData, ServerUnaryCall } from '@grpc/grpc-js';
 import { MiniClusterError } from '../ozone-errors.js';
 import { hdds, int64, om, toBigInt, toNumber, uint64, type hadoop } from '../internal/proto/wire.js';
+import { miniPipelineId } from './mini-ratis-pipelines.js';
+import { uuidBits } from '../internal/ratis/pipeline-raft-group.js';
 
 type StatusName = keyof typeof om.Status;
 type Long = ReturnType<typeof uint64>;
@@ -90,7 +92,10 @@ export interface OmFault {
 /** A datanode as the OM lists it in pipelines. */
 export interface MiniDatanodeInfo {
   uuid: string;
+  /** The standalone gRPC port. */
   port: number;
+  /** The RATIS port: the Raft groups of the datanode's pipelines. */
+  ratisPort: number;
 }
 
 const BLOCKS_PER_CONTAINER = 16;
@@ -442,10 +447,14 @@ export class MiniOm {
     };
   }
 
-  #newBlock(factor = 3): BlockRecord {
+  #newBlock(factor = 3, excludedContainers: ReadonlySet<string> = new Set()): BlockRecord {
     const dns = this.datanodes();
     if (dns.length === 0) throw new OmFailure('KEY_ALLOCATION_ERROR', 'no datanodes');
-    if (this.#state.blocksInContainer >= BLOCKS_PER_CONTAINER) {
+    // A container a client excluded (it found it closed) takes no more blocks, as SCM closes it.
+    if (
+      this.#state.blocksInContainer >= BLOCKS_PER_CONTAINER ||
+      excludedContainers.has(String(this.#state.nextContainerId))
+    ) {
       this.#state.nextContainerId++;
       this.#state.blocksInContainer = 0;
     }
@@ -464,6 +473,7 @@ export class MiniOm {
   }
 
   #location(block: BlockRecord): hadoop.ozone.IKeyLocation {
+    const pipelineId = miniPipelineId(block.datanodes);
     const byUuid = new Map(this.datanodes().map((d) => [d.uuid, d]));
     const members: hadoop.hdds.IDatanodeDetailsProto[] = block.datanodes.map((uuid) => {
       const d = byUuid.get(uuid);
@@ -471,12 +481,11 @@ export class MiniOm {
         uuid,
         ipAddress: '127.0.0.1',
         hostName: 'localhost',
-        // The same port under both names: these datanodes have no Ratis server, so the client's
-        // standalone-port writes bypass nothing here (a real datanode's RATIS port is its own
-        // server, and the client refuses to write beside it).
+        // Reads go to the standalone port, writes through the pipeline's Raft group on the RATIS
+        // port, as on a real datanode.
         ports: [
           { name: 'STANDALONE', value: d?.port ?? 0 },
-          { name: 'RATIS', value: d?.port ?? 0 },
+          { name: 'RATIS', value: d?.ratisPort ?? 0 },
         ],
         persistedOpState: hdds.NodeOperationalState.IN_SERVICE,
         // DatanodeVersion SHORT_CIRCUIT_READS: a client may ask these datanodes for short-circuit access.
@@ -496,7 +505,7 @@ export class MiniOm {
       createVersion: uint64(0),
       pipeline: {
         members,
-        id: { id: `pipeline-${block.datanodes.join(',')}` },
+        id: { id: pipelineId, uuid128: uuidBits(pipelineId) },
         state: hdds.PipelineState.PIPELINE_OPEN,
         type: hdds.ReplicationType.RATIS,
         factor: members.length === 3 ? hdds.ReplicationFactor.THREE : hdds.ReplicationFactor.ONE,
@@ -555,6 +564,8 @@ export class MiniOm {
       blocks: [first],
       owner: a.ownerName || this.#user(r),
     });
+    // The key's replication as asked (or the default, THREE), whatever the blocks' pipelines hold.
+    keyInfo.factor = factor === 1 ? hdds.ReplicationFactor.ONE : hdds.ReplicationFactor.THREE;
     return { keyInfo, ID: uint64(clientId) };
   }
 
@@ -569,7 +580,8 @@ export class MiniOm {
   #allocateBlock(r: hadoop.ozone.OMRequest): Omit<hadoop.ozone.IOMResponse, 'cmdType' | 'status'> {
     const q = need(r.allocateBlockRequest);
     const open = this.#openKey(q.keyArgs, toBigInt(q.clientID));
-    const block = this.#newBlock(open.factor);
+    const excluded = new Set((q.excludeList?.containerIds ?? []).map((id) => toBigInt(id).toString()));
+    const block = this.#newBlock(open.factor, excluded);
     open.allocated.push(block);
     return { allocateBlockResponse: { keyLocation: this.#location(block) } };
   }

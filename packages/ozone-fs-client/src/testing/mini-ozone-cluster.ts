@@ -2,13 +2,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Server, ServerCredentials } from '@grpc/grpc-js';
+import type { Server } from '@grpc/grpc-js';
+import { ServerCredentials } from '@grpc/grpc-js';
 import { MiniClusterError } from '../ozone-errors.js';
 import { rawMethod } from '../internal/grpc/raw-bytes.js';
 import { OM_SUBMIT_REQUEST_PATH } from '../internal/grpc/om-transport.js';
 import { MiniDatanode, type DatanodeCounters, type DatanodeFault } from './mini-datanode.js';
 import type { ShortCircuitFault } from './mini-domain-socket-server.js';
 import { MiniOm } from './mini-om.js';
+import { MiniRatisPipelines } from './mini-ratis-pipelines.js';
+import { serveRawGrpc } from './serve-raw-grpc.js';
 import { createTlsFixture } from './tls-fixture.js';
 
 /** Options of {@link startMiniOzoneCluster}. */
@@ -27,9 +30,19 @@ export interface MiniOzoneClusterOptions {
    * native addon. Default: none (gRPC only).
    */
   domainSocketPath?: string;
+  /**
+   * How long a pipeline's leader holds a watch before answering NotReplicated, in ms (Ozone's
+   * `hdds.ratis.raft.server.watch.timeout`). Default: 30000.
+   */
+  ratisWatchTimeoutMs?: number;
 }
 
-export const DEFAULT_MINI_OZONE_CLUSTER_OPTIONS = Object.freeze({ datanodes: 3, tls: false, omPort: 0 });
+export const DEFAULT_MINI_OZONE_CLUSTER_OPTIONS = Object.freeze({
+  datanodes: 3,
+  tls: false,
+  omPort: 0,
+  ratisWatchTimeoutMs: 30_000,
+});
 
 const omServiceDefinition = { submitRequest: rawMethod(OM_SUBMIT_REQUEST_PATH, false, false) };
 
@@ -47,6 +60,12 @@ export class MiniOzoneCluster {
   readonly dir: string;
   readonly om: MiniOm;
   readonly datanodes: readonly MiniDatanode[];
+  /**
+   * The Raft group of each pipeline and each datanode's RATIS port, through which every block is
+   * written: `ratis.group(pipelineId)` is an embedded group of `@fastpath/ratis-client/testing`
+   * with its fault hooks (NotLeader, a stopped leader, lost replies, held commits).
+   */
+  readonly ratis: MiniRatisPipelines;
   /** The CA file clients need when the cluster serves TLS. */
   readonly caFile: string | undefined;
   #omServer: Server | undefined;
@@ -64,8 +83,10 @@ export class MiniOzoneCluster {
     omPort: number;
     credentials: ServerCredentials;
     datanodes: MiniDatanode[];
+    ratis: MiniRatisPipelines;
     caFile: string | undefined;
   }) {
+    this.ratis = parts.ratis;
     this.dir = parts.dir;
     this.#ownsDir = parts.ownsDir;
     this.om = parts.om;
@@ -133,18 +154,25 @@ export class MiniOzoneCluster {
   }
 
   async stopDatanode(which: number | string): Promise<void> {
-    await this.datanode(which).stop();
+    const d = this.datanode(which);
+    await this.ratis.stopDatanode(d.uuid);
+    await d.stop();
   }
 
+  /** Stops a datanode at once, its RATIS port too (every open stream is cut). */
   killDatanode(which: number | string): void {
-    this.datanode(which).kill();
+    const d = this.datanode(which);
+    d.kill();
+    void this.ratis.stopDatanode(d.uuid);
   }
 
   /** Starts a stopped or killed datanode again on its old port, with its data. */
   async restartDatanode(which: number | string): Promise<void> {
     const d = this.datanode(which);
     d.kill();
+    await this.ratis.stopDatanode(d.uuid);
     await d.start(d.port);
+    await this.ratis.restartDatanode(d.uuid);
   }
 
   pauseDatanode(which: number | string): void {
@@ -183,6 +211,7 @@ export class MiniOzoneCluster {
     if (this.#closed) return;
     this.#closed = true;
     for (const d of this.datanodes) d.kill();
+    await this.ratis.close();
     this.stopOm();
     if (this.#ownsDir) await rm(this.dir, { recursive: true, force: true });
   }
@@ -202,6 +231,7 @@ export async function startMiniOzoneCluster(
   const ownsDir = options.dir === undefined;
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'fastpath-mini-ozone-'));
   const started: MiniDatanode[] = [];
+  let ratis: MiniRatisPipelines | undefined;
   try {
     let credentials = ServerCredentials.createInsecure();
     let caFile: string | undefined;
@@ -223,7 +253,13 @@ export async function startMiniOzoneCluster(
       await d.start(0);
       started.push(d);
     }
-    const om = new MiniOm(join(dir), () => started.map((d) => ({ uuid: d.uuid, port: d.port })));
+    const pipelines = await MiniRatisPipelines.start(started, {
+      watchTimeoutMs: options.ratisWatchTimeoutMs ?? DEFAULT_MINI_OZONE_CLUSTER_OPTIONS.ratisWatchTimeoutMs,
+    });
+    ratis = pipelines;
+    const om = new MiniOm(join(dir), () =>
+      started.map((d) => ({ uuid: d.uuid, port: d.port, ratisPort: pipelines.ratisPort(d.uuid) })),
+    );
     // The last step that can fail; serveOm cleans up after itself.
     const served = await serveOm(om, credentials, options.omPort ?? 0);
     return new MiniOzoneCluster({
@@ -234,10 +270,12 @@ export async function startMiniOzoneCluster(
       omPort: served.port,
       credentials,
       datanodes: started,
+      ratis: pipelines,
       caFile,
     });
   } catch (err) {
     for (const d of started) d.kill();
+    await ratis?.close();
     if (ownsDir) rmSync(dir, { recursive: true, force: true });
     throw err;
   }
@@ -249,15 +287,12 @@ async function serveOm(
   credentials: ServerCredentials,
   port: number,
 ): Promise<{ server: Server; port: number }> {
-  const server = new Server({ 'grpc.max_receive_message_length': 128 * 1024 * 1024 });
-  server.addService(omServiceDefinition, { submitRequest: om.handle });
-  try {
-    const bound = await new Promise<number>((resolve, reject) =>
-      server.bindAsync(`127.0.0.1:${port}`, credentials, (err, p) => (err ? reject(err) : resolve(p))),
-    );
-    return { server, port: bound };
-  } catch (err) {
-    server.forceShutdown();
-    throw err;
-  }
+  // The OM's own limit (ozone.om.grpc.maximum.response.length, 128 MB).
+  return serveRawGrpc(
+    omServiceDefinition,
+    { submitRequest: om.handle },
+    port,
+    credentials,
+    128 * 1024 * 1024,
+  );
 }

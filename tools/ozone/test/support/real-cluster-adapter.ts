@@ -63,10 +63,10 @@ export function realClusterAdapter(cluster: RealOzoneCluster, inspector: OzoneCl
   };
 }
 
-/** What the real cluster offers the suites: every fault hook and counter; no writes from fastpath (they need Ratis). */
+/** What the real cluster offers the suites: every fault hook and counter, and fastpath's writes (through Ratis; proved in real-ozone-write). */
 export const REAL_CLUSTER_CAPABILITIES = Object.freeze({
   corruptReplica: true,
   stopDatanode: true,
-  fastpathWrites: false,
+  fastpathWrites: true,
   datanodeCounters: true,
 });

@@ -647,6 +647,7 @@ $root.hadoop = (function() {
             Pipeline.prototype.memberReplicaIndexes = $util.emptyArray;
             Pipeline.prototype.ecReplicationConfig = null;
             Pipeline.prototype.leaderID128 = null;
+            Pipeline.prototype.leaderDatanodeID = null;
 
             Pipeline.create = function create(properties) {
                 return new Pipeline(properties);
@@ -685,6 +686,8 @@ $root.hadoop = (function() {
                     $root.hadoop.hdds.ECReplicationConfig.encode(message.ecReplicationConfig, writer.uint32(90).fork(), q + 1).ldelim();
                 if (message.leaderID128 != null && Object.hasOwnProperty.call(message, "leaderID128"))
                     $root.hadoop.hdds.UUID.encode(message.leaderID128, writer.uint32(802).fork(), q + 1).ldelim();
+                if (message.leaderDatanodeID != null && Object.hasOwnProperty.call(message, "leaderDatanodeID"))
+                    $root.hadoop.hdds.DatanodeIDProto.encode(message.leaderDatanodeID, writer.uint32(810).fork(), q + 1).ldelim();
                 return writer;
             };
 
@@ -785,6 +788,10 @@ $root.hadoop = (function() {
                         }
                     case 100: {
                             message.leaderID128 = $root.hadoop.hdds.UUID.decode(reader, reader.uint32(), undefined, long + 1);
+                            break;
+                        }
+                    case 101: {
+                            message.leaderDatanodeID = $root.hadoop.hdds.DatanodeIDProto.decode(reader, reader.uint32(), undefined, long + 1);
                             break;
                         }
                     default:

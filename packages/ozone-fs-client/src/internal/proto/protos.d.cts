@@ -162,6 +162,7 @@ export namespace hadoop {
             memberReplicaIndexes?: (number[]|null);
             ecReplicationConfig?: (hadoop.hdds.IECReplicationConfig|null);
             leaderID128?: (hadoop.hdds.IUUID|null);
+            leaderDatanodeID?: (hadoop.hdds.IDatanodeIDProto|null);
         }
 
         class Pipeline implements IPipeline {
@@ -178,6 +179,7 @@ export namespace hadoop {
             public memberReplicaIndexes: number[];
             public ecReplicationConfig?: (hadoop.hdds.IECReplicationConfig|null);
             public leaderID128?: (hadoop.hdds.IUUID|null);
+            public leaderDatanodeID?: (hadoop.hdds.IDatanodeIDProto|null);
             public static create(properties?: hadoop.hdds.IPipeline): hadoop.hdds.Pipeline;
             public static encode(message: hadoop.hdds.IPipeline, writer?: $protobuf.Writer): $protobuf.Writer;
             public static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): hadoop.hdds.Pipeline;

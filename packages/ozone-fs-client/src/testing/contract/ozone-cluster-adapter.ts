@@ -65,7 +65,7 @@ export interface OzoneClusterAdapter {
 export interface OzoneContractCapabilities {
   corruptReplica: boolean;
   stopDatanode: boolean;
-  /** Whether fastpath's own client may write keys there (false on a real RATIS cluster). */
+  /** Whether fastpath's own client writes keys there (both clusters now: it writes through Ratis). */
   fastpathWrites: boolean;
   /** Whether the adapter has `readChunkCounters` (the widening is then checked at the datanodes too). */
   datanodeCounters?: boolean;

@@ -40,7 +40,9 @@ import org.apache.ozone.test.GenericTestUtils;
  *   <li>stdin carries JSON requests, one a line: {"id":1,"op":"writeKeys","keys":[...]},
  *       {"id":2,"op":"stopDatanode","uuid":"..."}, {"id":3,"op":"restartDatanode","uuid":"..."},
  *       {"id":4,"op":"datanodeCounters"},
- *       {"id":5,"op":"lookupKey","volume":"v","bucket":"b","key":"k"} and {"id":6,"op":"stop"}. End of stdin (the parent is
+ *       {"id":5,"op":"lookupKey","volume":"v","bucket":"b","key":"k"},
+ *       {"id":7,"op":"readKey","volume":"v","bucket":"b","key":"k"},
+ *       {"id":8,"op":"listKeys","volume":"v","bucket":"b","prefix":"p"} and {"id":6,"op":"stop"}. End of stdin (the parent is
  *       gone) stops the cluster too, as does SIGTERM or SIGINT.
  * </ul>
  *
@@ -112,6 +114,7 @@ public final class OzoneClusterLauncher {
     emit(ready(cluster));
 
     KeyWriter writer = new KeyWriter(cluster.getConf(), cluster.getOzoneManager());
+    KeyReader reader = new KeyReader(cluster.getConf());
     BufferedReader in =
         new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
     for (String line; (line = in.readLine()) != null; ) {
@@ -158,6 +161,22 @@ public final class OzoneClusterLauncher {
                 request.path("volume").asText(),
                 request.path("bucket").asText(),
                 request.path("key").asText(),
+                answer);
+          }
+          case "readKey" -> {
+            answer.put("event", "read");
+            reader.read(
+                request.path("volume").asText(),
+                request.path("bucket").asText(),
+                request.path("key").asText(),
+                answer);
+          }
+          case "listKeys" -> {
+            answer.put("event", "keys");
+            reader.list(
+                request.path("volume").asText(),
+                request.path("bucket").asText(),
+                request.path("prefix").asText(""),
                 answer);
           }
           case "datanodeCounters" -> {

@@ -1,0 +1,36 @@
+// Which write failures Java's KeyOutputStream survives by moving the block's unacknowledged data
+// to a new block, and what it then excludes from the allocation.
+import {
+  RaftNotReplicatedError,
+  RaftServerError,
+  RaftStateMachineError,
+  RaftTimeoutError,
+} from '@fastpath/ratis-client';
+import { DatanodeResultError } from '../../ozone-errors.js';
+
+/** Results of a container that takes no more writes (closed, closing or unhealthy). */
+const CONTAINER_RESULTS: ReadonlySet<string> = new Set([
+  'CONTAINER_NOT_OPEN',
+  'CLOSED_CONTAINER_IO',
+  'CONTAINER_UNHEALTHY',
+  'CONTAINER_MISSING',
+]);
+
+/**
+ * `'container'` when the block's container refused the write (a datanode result such as
+ * CLOSED_CONTAINER_IO, or the state machine's refusal), `'pipeline'` when its Raft group failed
+ * (no answer through every re-send, a watch that reached no level, a group the members no longer
+ * have), `undefined` for a failure a new block would not help (bad input, a closed client).
+ */
+export function writeFailureKind(error: unknown): 'container' | 'pipeline' | undefined {
+  if (error instanceof DatanodeResultError)
+    return CONTAINER_RESULTS.has(error.result) ? 'container' : undefined;
+  if (error instanceof RaftStateMachineError) return 'container';
+  if (
+    error instanceof RaftTimeoutError ||
+    error instanceof RaftNotReplicatedError ||
+    error instanceof RaftServerError
+  )
+    return 'pipeline';
+  return undefined;
+}

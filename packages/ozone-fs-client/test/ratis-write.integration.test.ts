@@ -1,0 +1,145 @@
+// The embedded mini cluster takes writes the way a real one does: through each pipeline's Raft
+// group on the datanodes' RATIS ports (an embedded group of @fastpath/ratis-client/testing whose
+// state machine applies every command to each member's replica). These tests use its fault hooks:
+// a follower answering NotLeader, the leader's datanode stopped mid-write, a container that
+// refuses a command.
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { createOzoneClient, DatanodeResultError, type OzoneClient } from '@fastpath/ozone-fs-client';
+import {
+  miniPipelineId,
+  startMiniOzoneCluster,
+  type MiniOzoneCluster,
+} from '@fastpath/ozone-fs-client/testing';
+import { contractKeyBytes } from '@fastpath/ozone-fs-client/testing/contract';
+
+const KiB = 1024;
+
+let cluster: MiniOzoneCluster;
+let client: OzoneClient;
+
+beforeEach(async () => {
+  // A short watch timeout: with a member down, an ALL_COMMITTED watch is answered NotReplicated
+  // soon, and the client watches again at MAJORITY_COMMITTED.
+  cluster = await startMiniOzoneCluster({ datanodes: 3, ratisWatchTimeoutMs: 500 });
+  client = createOzoneClient({
+    omAddress: cluster.omAddress,
+    userName: 'ratis',
+    // Small chunks and flushes: several WriteChunks and PutBlocks per block.
+    config: { chunkSizeBytes: 64 * KiB, flushSizeBytes: 128 * KiB, maxBufferSizeBytes: 256 * KiB },
+  });
+  await client.createVolume('vol1');
+  await client.createBucket('vol1', 'bucket1');
+});
+
+afterEach(async () => {
+  client?.close();
+  await cluster?.close();
+});
+
+function threeWayGroup() {
+  const group = cluster.ratis.group(miniPipelineId(cluster.datanodes.slice(0, 3).map((d) => d.uuid)));
+  if (!group) throw new Error('no RATIS/THREE pipeline group');
+  return group;
+}
+
+describe("writes through the embedded pipelines' Raft groups", () => {
+  it("apply every command once on each replica and commit each block with its PutBlock's log index", async () => {
+    const data = contractKeyBytes(300 * KiB + 5, 1);
+    await client.writeKey('vol1', 'bucket1', 'k', data, { blockSizeBytes: 256 * KiB });
+    const details = await client.getKeyInfo('vol1', 'bucket1', 'k');
+    expect(details.blocks.map((b) => b.lengthBytes)).toEqual([256 * KiB, 44 * KiB + 5]);
+    const bcsids = details.blocks.map((b) => b.blockCommitSequenceId);
+    expect(bcsids[0]).toBeGreaterThan(0n);
+    // Log indexes grow: the second block's last PutBlock came after the first's.
+    expect((bcsids[1] as bigint) > (bcsids[0] as bigint)).toBe(true);
+    expect(BigInt(threeWayGroup().lastIndex)).toBe(bcsids[1]);
+    // 5 chunks (4 of 64 KiB, 1 of 44 KiB + 5); PutBlocks at 128 KiB and 256 KiB (flushes), then
+    // with eof at the end of each block: on every member.
+    for (const d of cluster.datanodes)
+      expect({
+        WriteChunk: d.counters.byCommand['WriteChunk'],
+        PutBlock: d.counters.byCommand['PutBlock'],
+      }).toEqual({
+        WriteChunk: 5,
+        PutBlock: 4,
+      });
+    expect(Buffer.from(await client.readKey('vol1', 'bucket1', 'k')).equals(data)).toBe(true);
+  });
+
+  it('follow a NotLeader answer to the leader the follower names', async () => {
+    const group = threeWayGroup();
+    const third = cluster.datanodes[2]?.uuid as string;
+    await group.transferLeadership(third);
+    const data = contractKeyBytes(200 * KiB, 2);
+    await client.writeKey('vol1', 'bucket1', 'moved', data);
+    expect(await group.leaderId()).toBe(third);
+    expect(Buffer.from(await client.readKey('vol1', 'bucket1', 'moved')).equals(data)).toBe(true);
+  });
+
+  it("finish a key whose leader's datanode stops mid-write on the new leader, losing nothing acknowledged", async () => {
+    const group = threeWayGroup();
+    const first = cluster.datanodes[0]?.uuid as string;
+    expect(await group.leaderId()).toBe(first);
+    const data = contractKeyBytes(512 * KiB, 3);
+    const out = await client.createKey('vol1', 'bucket1', 'failover', { sizeBytes: data.length });
+    await out.write(data.subarray(0, 200 * KiB));
+    await cluster.stopDatanode(first);
+    await out.write(data.subarray(200 * KiB));
+    await out.close();
+    expect(await group.leaderId()).not.toBe(first);
+    // Read from the two members that stayed up.
+    expect(Buffer.from(await client.readKey('vol1', 'bucket1', 'failover')).equals(data)).toBe(true);
+  });
+
+  it('fail a key whose datanode fails a command (not a container closing), name the result, and never commit it', async () => {
+    cluster.injectFault(0, { command: 'PutBlock', result: 'IO_EXCEPTION', times: 1 });
+    const out = await client.createKey('vol1', 'bucket1', 'refused');
+    await out.write(contractKeyBytes(100 * KiB, 4));
+    const failure = await out.close().then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(DatanodeResultError);
+    expect(failure).toMatchObject({ code: 'ERR_OZONE_DATANODE_RESULT', result: 'IO_EXCEPTION' });
+    expect(await client.listKeys('vol1', 'bucket1')).toEqual([]);
+  });
+
+  it('move a block whose container closed to a new block in another container, excluding the closed one', async () => {
+    cluster.injectFault(0, { command: 'WriteChunk', result: 'CLOSED_CONTAINER_IO', times: 1 });
+    const data = contractKeyBytes(300 * KiB + 7, 5);
+    await client.writeKey('vol1', 'bucket1', 'moved-block', data);
+    const details = await client.getKeyInfo('vol1', 'bucket1', 'moved-block');
+    // Nothing of the first block was acknowledged: the key lives in the next container only.
+    expect(details.blocks.map((b) => b.containerId)).toEqual([2n]);
+    expect(details.blocks.every((b) => b.blockCommitSequenceId > 0n)).toBe(true);
+    const allocate = cluster.om.exchanges.find((e) => e.request[0] === 0x08 && e.request[1] === 37);
+    expect(allocate).toBeDefined();
+    expect(Buffer.from(await client.readKey('vol1', 'bucket1', 'moved-block')).equals(data)).toBe(true);
+  });
+
+  it('keep what a watched PutBlock acknowledged when the container closes later in the block', async () => {
+    const data = contractKeyBytes(600 * KiB + 3, 6);
+    const out = await client.createKey('vol1', 'bucket1', 'kept-part', { blockSizeBytes: 1024 * KiB });
+    await out.write(data.subarray(0, 256 * KiB));
+    cluster.injectFault(0, { command: 'WriteChunk', result: 'CLOSED_CONTAINER_IO', times: 1 });
+    await out.write(data.subarray(256 * KiB));
+    await out.close();
+    const details = await client.getKeyInfo('vol1', 'bucket1', 'kept-part');
+    expect(details.sizeBytes).toBe(data.length);
+    // The last block is in a container after the closed one.
+    expect(details.blocks[details.blocks.length - 1]?.containerId).toBe(2n);
+    expect(Buffer.from(await client.readKey('vol1', 'bucket1', 'kept-part')).equals(data)).toBe(true);
+  });
+
+  it('give up after ozone.client.max.retries new blocks, never committing the key', async () => {
+    cluster.injectFault(0, { command: 'WriteChunk', result: 'CLOSED_CONTAINER_IO' });
+    const failure = await client.writeKey('vol1', 'bucket1', 'never', contractKeyBytes(10 * KiB, 7)).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(failure).toMatchObject({ code: 'ERR_OZONE_DATANODE_RESULT', result: 'CLOSED_CONTAINER_IO' });
+    // The first block and one per retry (5), each in a container of its own.
+    expect(cluster.datanodes[0]?.counters.byCommand['WriteChunk']).toBe(6);
+    expect(await client.listKeys('vol1', 'bucket1')).toEqual([]);
+  });
+});
