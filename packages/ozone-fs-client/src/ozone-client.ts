@@ -29,7 +29,7 @@ import { has, hdds, om, toBigInt, toNumber, uint64, type hadoop } from './intern
 
 export type { ClientTlsOptions } from './internal/grpc/channel-options.js';
 export type BucketLayout = 'FILE_SYSTEM_OPTIMIZED' | 'LEGACY' | 'OBJECT_STORE';
-export type StorageType = 'DISK' | 'SSD' | 'ARCHIVE' | 'RAM_DISK';
+export type StorageType = 'DISK' | 'SSD' | 'ARCHIVE' | 'RAM_DISK' | 'PROVIDED';
 
 /** Options of {@link createOzoneClient}. */
 export interface OzoneClientOptions {
@@ -290,7 +290,7 @@ export class OzoneClient {
           volumeName: volume,
           bucketName: bucket,
           isVersionEnabled: options.versioning ?? false,
-          storageType: om.StorageTypeProto[options.storageType ?? 'DISK'],
+          storageType: hdds.StorageTypeProto[options.storageType ?? 'DISK'],
           bucketLayout: om.BucketLayoutProto[layout],
           owner: this.#user,
         },
@@ -685,7 +685,7 @@ function bucketInfo(b: hadoop.ozone.IBucketInfo): BucketInfo {
     volume: b.volumeName,
     name: b.bucketName,
     layout: (om.BucketLayoutProto[b.bucketLayout ?? om.BucketLayoutProto.LEGACY] ?? 'LEGACY') as BucketLayout,
-    storageType: (om.StorageTypeProto[b.storageType] ?? 'DISK') as StorageType,
+    storageType: (hdds.StorageTypeProto[b.storageType] ?? 'DISK') as StorageType,
     versioning: b.isVersionEnabled,
     creationTimeMs: ms(b.creationTime),
   };

@@ -442,6 +442,16 @@ $root.hadoop = (function() {
             return values;
         })();
 
+        hdds.StorageTypeProto = (function() {
+            var valuesById = {}, values = Object.create(valuesById);
+            values[valuesById[1] = "DISK"] = 1;
+            values[valuesById[2] = "SSD"] = 2;
+            values[valuesById[3] = "ARCHIVE"] = 3;
+            values[valuesById[4] = "RAM_DISK"] = 4;
+            values[valuesById[5] = "PROVIDED"] = 5;
+            return values;
+        })();
+
         hdds.PipelineState = (function() {
             var valuesById = {}, values = Object.create(valuesById);
             values[valuesById[1] = "PIPELINE_ALLOCATED"] = 1;
@@ -3282,15 +3292,6 @@ $root.hadoop = (function() {
             values[valuesById[95] = "KEY_UNDER_LEASE_RECOVERY"] = 95;
             values[valuesById[96] = "KEY_ALREADY_CLOSED"] = 96;
             values[valuesById[97] = "KEY_UNDER_LEASE_SOFT_LIMIT_PERIOD"] = 97;
-            return values;
-        })();
-
-        ozone.StorageTypeProto = (function() {
-            var valuesById = {}, values = Object.create(valuesById);
-            values[valuesById[1] = "DISK"] = 1;
-            values[valuesById[2] = "SSD"] = 2;
-            values[valuesById[3] = "ARCHIVE"] = 3;
-            values[valuesById[4] = "RAM_DISK"] = 4;
             return values;
         })();
 

@@ -110,6 +110,14 @@ export namespace hadoop {
             ZERO = 0
         }
 
+        enum StorageTypeProto {
+            DISK = 1,
+            SSD = 2,
+            ARCHIVE = 3,
+            RAM_DISK = 4,
+            PROVIDED = 5
+        }
+
         enum PipelineState {
             PIPELINE_ALLOCATED = 1,
             PIPELINE_OPEN = 2,
@@ -836,13 +844,6 @@ export namespace hadoop {
             KEY_UNDER_LEASE_SOFT_LIMIT_PERIOD = 97
         }
 
-        enum StorageTypeProto {
-            DISK = 1,
-            SSD = 2,
-            ARCHIVE = 3,
-            RAM_DISK = 4
-        }
-
         enum BucketLayoutProto {
             LEGACY = 1,
             FILE_SYSTEM_OPTIMIZED = 2,
@@ -952,7 +953,7 @@ export namespace hadoop {
             bucketName: string;
             acls?: (hadoop.ozone.IOzoneAclInfo[]|null);
             isVersionEnabled: boolean;
-            storageType: hadoop.ozone.StorageTypeProto;
+            storageType: hadoop.hdds.StorageTypeProto;
             creationTime?: (Long|null);
             metadata?: (hadoop.hdds.IKeyValue[]|null);
             objectID?: (Long|null);
@@ -974,7 +975,7 @@ export namespace hadoop {
             public bucketName: string;
             public acls: hadoop.ozone.IOzoneAclInfo[];
             public isVersionEnabled: boolean;
-            public storageType: hadoop.ozone.StorageTypeProto;
+            public storageType: hadoop.hdds.StorageTypeProto;
             public creationTime: Long;
             public metadata: hadoop.hdds.IKeyValue[];
             public objectID: Long;

@@ -1,4 +1,4 @@
-import { dn, int64, toBigInt, uint64 } from './wire.js';
+import { dn, hdds, int64, om, toBigInt, uint64 } from './wire.js';
 
 describe('generated codecs', () => {
   it('keep 64-bit IDs above 2^53 exact', () => {
@@ -45,5 +45,19 @@ describe('generated codecs', () => {
     );
     // chunkName=1 "", offset=2 0, len=3 0, checksumData=5 {type=1 1, bytesPerChecksum=2 0}
     expect(bytes.toString('hex')).toBe('0a00100018002a0408011000');
+  });
+
+  it("type BucketInfo.storageType with hdds' StorageTypeProto, as Ozone's OmClientProtocol.proto does", () => {
+    // PROVIDED (5) exists only in hdds' enum; the OM's decoder keeps it.
+    const info = {
+      volumeName: 'v',
+      bucketName: 'b',
+      isVersionEnabled: false,
+      storageType: hdds.StorageTypeProto.PROVIDED,
+    };
+    const bytes = om.BucketInfo.encode(info).finish();
+    expect(Buffer.from(bytes).toString('hex')).toBe('0a017612016220002805');
+    expect(om.BucketInfo.decode(bytes).storageType).toBe(hdds.StorageTypeProto.PROVIDED);
+    expect('StorageTypeProto' in om).toBe(false);
   });
 });
