@@ -23,9 +23,11 @@ export {
   parseDurationMs,
   parseStorageSize,
   validateOzoneClientConfig,
+  type DatanodeTransport,
   type OzoneClientConfig,
   type OzoneProperties,
 } from './ozone-client-config.js';
+export type { DatanodeStreamStats } from './internal/grpc/datanode-stream-pool.js';
 export {
   DEFAULT_WINDOW_CACHE_BYTES,
   KeyInputStream,

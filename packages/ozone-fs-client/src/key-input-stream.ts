@@ -11,7 +11,12 @@ import {
   ShortReadError,
   type ChunkLocation,
 } from './ozone-errors.js';
-import { checksumTypeName, computeChecksumBoundaries, findChecksumMismatch } from './internal/checksum.js';
+import {
+  checksumTypeName,
+  computeChecksumBoundaries,
+  copyFromParts,
+  findChecksumMismatchInParts,
+} from './internal/checksum.js';
 import type { ClientContext } from './internal/client-context.js';
 import { getBlockRequest, readChunkRequest, type BlockRef } from './internal/block-requests.js';
 import { pipelineDatanodes, type DatanodeAddress } from './internal/pipeline.js';
@@ -166,11 +171,12 @@ export class KeyInputStream {
   }
 
   /** Keeps the part of a widened window after the read, so the next sequential read needs no call. */
-  #keepWindow(chunk: ChunkEntry, offset: number, data: Uint8Array, consumedTo: number): void {
+  #keepWindow(chunk: ChunkEntry, offset: number, parts: readonly Uint8Array[], consumedTo: number): void {
     this.#dropWindow(chunk);
-    if (consumedTo >= offset + data.length || data.length > this.#windowCacheBytes) return;
-    // A copy: the received buffer is a view of the whole gRPC message, which must not be pinned.
-    this.#windows.set(chunk, { offset, data: Uint8Array.prototype.slice.call(data) });
+    const size = parts.reduce((n, p) => n + p.length, 0);
+    if (consumedTo >= offset + size || size > this.#windowCacheBytes) return;
+    const data = parts.length === 1 ? keepable(parts[0] as Uint8Array) : Buffer.concat(parts);
+    this.#windows.set(chunk, { offset, data });
     this.#cachedBytes += data.length;
     for (const [oldest] of this.#windows) {
       if (this.#cachedBytes <= this.#windowCacheBytes) break;
@@ -343,18 +349,26 @@ export class KeyInputStream {
         `chunk ${chunk.info.chunkName} has an unknown checksum type ${cd.type}`,
       );
     }
-    const deliver = (dn: DatanodeAddress, data: Uint8Array): void => {
+    // The received parts go to the caller's buffer as they are: verified in place, and only the
+    // range asked for copied (once) into the target.
+    const deliver = (dn: DatanodeAddress, parts: readonly Uint8Array[]): void => {
       if (verify) {
-        this.stats.bytesVerified += data.length;
-        const bad = findChecksumMismatch(type, bpc, cd.checksums ?? [], data, Math.floor(range.offset / bpc));
+        this.stats.bytesVerified += range.length;
+        const bad = findChecksumMismatchInParts(
+          type,
+          bpc,
+          cd.checksums ?? [],
+          parts,
+          Math.floor(range.offset / bpc),
+        );
         if (bad) {
           const at = { ...location, offsetInChunk: bad.window * bpc };
           this.badReplicas.push({ datanodeUuid: dn.uuid, address: dn.address, location: at });
           throw new ChecksumMismatchError(dn.address, at, bad.detail);
         }
       }
-      target.set(data.subarray(start - range.offset, start - range.offset + length), targetOffset);
-      if (verify) this.#keepWindow(chunk, range.offset, data, start + length);
+      copyFromParts(parts, start - range.offset, length, target, targetOffset);
+      if (verify) this.#keepWindow(chunk, range.offset, parts, start + length);
     };
     const failures: Error[] = [];
     let skipUuid: string | undefined;
@@ -366,7 +380,7 @@ export class KeyInputStream {
         this.stats.shortCircuitReads++;
         this.stats.bytesFetched += data.length;
         this.stats.bytesReadShortCircuit += data.length;
-        deliver(local.datanode, data);
+        deliver(local.datanode, [data]);
         return;
       } catch (err) {
         if (err instanceof ChecksumMismatchError) {
@@ -401,9 +415,21 @@ export class KeyInputStream {
             : [];
         const received = buffers.reduce((n, b) => n + b.length, 0);
         this.stats.bytesFetched += received;
+        // The datanode names the range it answered: an answer to another request (a stream
+        // matched out of order) is refused whatever its length.
+        const answered = body.chunkData;
+        if (
+          toBigInt(body.blockID.localID) !== block.location.localId ||
+          toNumber(answered.offset) !== chunkOffset + range.offset ||
+          toNumber(answered.len) !== range.length
+        )
+          throw new OzoneProtocolError(
+            dn.address,
+            `ReadChunk answered block ${toBigInt(body.blockID.localID)} at ${toNumber(answered.offset)}+${toNumber(answered.len)}, ` +
+              `not ${block.location.localId} at ${chunkOffset + range.offset}+${range.length}`,
+          );
         if (received !== range.length) throw new ShortReadError(dn.address, location, range.length, received);
-        const data = buffers.length === 1 ? (buffers[0] as Uint8Array) : Buffer.concat(buffers);
-        deliver(dn, data);
+        deliver(dn, buffers);
       },
       { skipUuid, failures },
     );
@@ -457,6 +483,15 @@ export class KeyInputStream {
     this.unbuffer();
     for (const b of this.#blocks) this.#dropLocal(b);
   }
+}
+
+/**
+ * A received window to keep: the view itself when it is most of the memory it is a view of (the
+ * window is most of its gRPC message), else a copy, so that a small window never pins a large
+ * message.
+ */
+function keepable(view: Uint8Array): Uint8Array {
+  return view.byteLength * 2 >= view.buffer.byteLength ? view : Uint8Array.prototype.slice.call(view);
 }
 
 /** A block's chunks with their offsets within the block (cumulative lengths, as Java maps reads). */

@@ -33,6 +33,9 @@ describe('OzoneClientConfig', () => {
       shortCircuitEnabled: false,
       domainSocketPath: undefined,
       shortCircuitDisableIntervalMs: 600_000,
+      datanodeTransport: 'stream-pool',
+      datanodeStreamsPerChannel: 4,
+      datanodeStreamIdleMs: 1_000,
     });
   });
 
@@ -54,6 +57,29 @@ describe('OzoneClientConfig', () => {
     expect(() => ozoneClientConfigFromProperties({ 'ozone.client.stream.buffer.flush.size': '0' })).toThrow(
       /ozone\.client\.stream\.buffer\.flush\.size/,
     );
+  });
+
+  it('reads the datanode transport settings and refuses what it cannot use, naming the key', () => {
+    expect(
+      ozoneClientConfigFromProperties({
+        'ozone.client.datanode.transport': ' Call-Per-Request ',
+        'ozone.client.datanode.streams.per.channel': '16',
+        'ozone.client.datanode.stream.idle.timeout': '5s',
+      }),
+    ).toMatchObject({
+      datanodeTransport: 'call-per-request',
+      datanodeStreamsPerChannel: 16,
+      datanodeStreamIdleMs: 5_000,
+    });
+    expect(() => ozoneClientConfigFromProperties({ 'ozone.client.datanode.transport': 'pooled' })).toThrow(
+      /ozone\.client\.datanode\.transport.*stream-pool, call-per-request/,
+    );
+    expect(() =>
+      ozoneClientConfigFromProperties({ 'ozone.client.datanode.streams.per.channel': '0' }),
+    ).toThrow(/ozone\.client\.datanode\.streams\.per\.channel/);
+    expect(() =>
+      ozoneClientConfigFromProperties({ 'ozone.client.datanode.stream.idle.timeout': '0s' }),
+    ).toThrow(/ozone\.client\.datanode\.stream\.idle\.timeout/);
   });
 
   it("reads the short-circuit settings under Ozone's keys (a bare disable interval is seconds)", () => {

@@ -70,7 +70,31 @@ export interface OzoneClientConfig {
    * after a short-circuit failure on a datanode, its reads go over gRPC for this long.
    */
   shortCircuitDisableIntervalMs: number;
+  /**
+   * `ozone.client.datanode.transport` (fastpath's own key), default `stream-pool`: how read
+   * commands (GetBlock, ReadChunk) travel to a datanode. `stream-pool` keeps long-lived `send`
+   * streams per datanode channel and sends many requests on each, matched in order (the datanode
+   * answers a stream's requests one after another); `call-per-request` opens a stream per
+   * request, as Ozone's Java client does. Writes always use a stream per request.
+   */
+  datanodeTransport: DatanodeTransport;
+  /**
+   * `ozone.client.datanode.streams.per.channel` (fastpath's own key), default 4: the most
+   * long-lived streams of one datanode channel in `stream-pool` mode. A request goes to an idle
+   * stream, else a new one while fewer are open, else the stream with the fewest waiting.
+   */
+  datanodeStreamsPerChannel: number;
+  /**
+   * `ozone.client.datanode.stream.idle.timeout` (fastpath's own key), default 1s: a pooled
+   * stream without a request for this long is half-closed. An open stream keeps the process
+   * alive, so this also bounds how long a process that never closes its client lingers.
+   */
+  datanodeStreamIdleMs: number;
 }
+
+/** How read commands travel to a datanode (`ozone.client.datanode.transport`). */
+export type DatanodeTransport = 'stream-pool' | 'call-per-request';
+const DATANODE_TRANSPORTS: readonly DatanodeTransport[] = ['stream-pool', 'call-per-request'];
 
 const KB = 1024;
 const MB = 1024 * KB;
@@ -96,6 +120,9 @@ export const DEFAULT_OZONE_CLIENT_CONFIG: Readonly<OzoneClientConfig> = Object.f
   shortCircuitEnabled: false,
   domainSocketPath: undefined,
   shortCircuitDisableIntervalMs: 600_000,
+  datanodeTransport: 'stream-pool',
+  datanodeStreamsPerChannel: 4,
+  datanodeStreamIdleMs: 1_000,
 });
 
 /** The configuration key of each setting. */
@@ -119,6 +146,9 @@ export const OZONE_CLIENT_CONFIG_KEYS: Readonly<Record<keyof OzoneClientConfig, 
   shortCircuitEnabled: 'ozone.client.read.short-circuit',
   domainSocketPath: 'ozone.domain.socket.path',
   shortCircuitDisableIntervalMs: 'ozone.client.read.short-circuit.disable.interval',
+  datanodeTransport: 'ozone.client.datanode.transport',
+  datanodeStreamsPerChannel: 'ozone.client.datanode.streams.per.channel',
+  datanodeStreamIdleMs: 'ozone.client.datanode.stream.idle.timeout',
 });
 
 /** Ozone clamps bytes per checksum to at least this (OzoneClientConfig.validate). */
@@ -265,6 +295,12 @@ export function ozoneClientConfigFromProperties(
     c.domainSocketPath = v.trim() === '' ? undefined : v.trim();
   if ((v = get('shortCircuitDisableIntervalMs')) !== undefined)
     c.shortCircuitDisableIntervalMs = parseDurationMs(K.shortCircuitDisableIntervalMs, v, 1000);
+  if ((v = get('datanodeTransport')) !== undefined)
+    c.datanodeTransport = v.trim().toLowerCase() as DatanodeTransport;
+  if ((v = get('datanodeStreamsPerChannel')) !== undefined)
+    c.datanodeStreamsPerChannel = parseInteger(K.datanodeStreamsPerChannel, v, 1);
+  if ((v = get('datanodeStreamIdleMs')) !== undefined)
+    c.datanodeStreamIdleMs = parseDurationMs(K.datanodeStreamIdleMs, v);
   return validateOzoneClientConfig(c);
 }
 
@@ -308,5 +344,10 @@ export function validateOzoneClientConfig(config: OzoneClientConfig): OzoneClien
     throw new InvalidOptionError(K.domainSocketPath, 'must be a non-empty path');
   if (!(c.shortCircuitDisableIntervalMs >= 0))
     throw new InvalidOptionError(K.shortCircuitDisableIntervalMs, 'must be ≥ 0');
+  if (!DATANODE_TRANSPORTS.includes(c.datanodeTransport))
+    throw new InvalidOptionError(K.datanodeTransport, `expected one of ${DATANODE_TRANSPORTS.join(', ')}`);
+  if (!Number.isInteger(c.datanodeStreamsPerChannel) || c.datanodeStreamsPerChannel < 1)
+    throw new InvalidOptionError(K.datanodeStreamsPerChannel, 'must be an integer ≥ 1');
+  if (!(c.datanodeStreamIdleMs > 0)) throw new InvalidOptionError(K.datanodeStreamIdleMs, 'must be positive');
   return c;
 }

@@ -22,6 +22,7 @@ import type { ClientContext } from './internal/client-context.js';
 import { datanodeReconnectBackoffMs, type ClientTlsOptions } from './internal/grpc/channel-options.js';
 import { clientWarmupPlan } from './internal/client-warmup-plan.js';
 import { DatanodeClientManager } from './internal/grpc/datanode-client-manager.js';
+import type { DatanodeStreamStats } from './internal/grpc/datanode-stream-pool.js';
 import { OmTransport } from './internal/grpc/om-transport.js';
 import { RaftClientPool } from './internal/ratis/raft-client-pool.js';
 import { ShortCircuitReads } from './internal/short-circuit/short-circuit-reads.js';
@@ -191,6 +192,9 @@ export class OzoneClient {
       maxInFlight: this.config.maxOutstandingRequests,
       tls: options.tls,
       reconnectBackoffMs: datanodeReconnectBackoffMs(this.config.readRetryIntervalMs),
+      transport: this.config.datanodeTransport,
+      streamsPerChannel: this.config.datanodeStreamsPerChannel,
+      streamIdleMs: this.config.datanodeStreamIdleMs,
     });
     const shortCircuit = this.config.shortCircuitEnabled
       ? new ShortCircuitReads(this.config, options.clock ?? systemClock)
@@ -215,6 +219,15 @@ export class OzoneClient {
   /** The `clientId` this client puts in every OMRequest. */
   get clientId(): string {
     return this.#ctx.om.clientId;
+  }
+
+  /**
+   * What the datanode channels' stream pools did (`ozone.client.datanode.transport=stream-pool`):
+   * streams opened, open now, half-closed when idle, failed; requests sent again after a stream
+   * failed and requests past their deadline. All zero with `call-per-request`.
+   */
+  get datanodeStreamStats(): DatanodeStreamStats {
+    return this.#ctx.datanodes.streamStats();
   }
 
   #submit(...args: Parameters<OmTransport['submit']>): Promise<hadoop.ozone.OMResponse> {

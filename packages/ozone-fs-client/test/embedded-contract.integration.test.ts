@@ -1,5 +1,5 @@
 // The shared suites against the embedded mini cluster (plaintext): the client contract and the
-// file system's reads. tools/ozone runs the same two against Apache Ozone's MiniOzoneCluster.
+// file system's reads (in both datanode transports). tools/ozone runs the same two against Apache Ozone's MiniOzoneCluster.
 import { afterAll, beforeAll, describe } from '@jest/globals';
 import { startMiniOzoneCluster, type MiniOzoneCluster } from '@fastpath/ozone-fs-client/testing';
 import {
@@ -7,7 +7,9 @@ import {
   describeOzoneContract,
   MINI_CLUSTER_CAPABILITIES,
   miniClusterAdapter,
+  withDatanodeTransport,
 } from '@fastpath/ozone-fs-client/testing/contract';
+import { DATANODE_TRANSPORTS } from './support/datanode-transports.js';
 
 describe('embedded mini cluster', () => {
   let cluster: MiniOzoneCluster;
@@ -20,7 +22,10 @@ describe('embedded mini cluster', () => {
   describe('Ozone client contract', () => {
     describeOzoneContract(() => miniClusterAdapter(cluster), MINI_CLUSTER_CAPABILITIES);
   });
-  describe('file-system reads', () => {
-    describeFileSystemReads(() => miniClusterAdapter(cluster), MINI_CLUSTER_CAPABILITIES);
+  describe.each(DATANODE_TRANSPORTS)('file-system reads over %s', (transport) => {
+    describeFileSystemReads(
+      withDatanodeTransport(() => miniClusterAdapter(cluster), transport),
+      MINI_CLUSTER_CAPABILITIES,
+    );
   });
 });

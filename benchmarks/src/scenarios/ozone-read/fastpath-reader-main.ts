@@ -2,6 +2,8 @@
 // `readFully(pos, buf, 0, len)` on one shared OzoneFSInputStream per file, every read compared
 // with the file's known content. The scenario drives it phase by phase (open, warm-up, measure,
 // close); between phases no read is in flight, so counters read in between cover one phase exactly.
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { LatencyRecorder } from '@fastpath/core';
 import {
   newFileSystemInstance,
@@ -13,6 +15,7 @@ import { serveCalls } from '../../harness/index.js';
 import type { WindowCounts } from './read-accounting.js';
 import { readPositions, readerSeed } from './read-offsets.js';
 import { predictFetchedBytes, type WideningLayout } from './widening.js';
+import { summarizeCpuProfile, type CpuProfile, type ProfileSummary } from './cpu-profile-summary.js';
 
 export interface FileSetSpec {
   /** ofs paths below the file system's root: `/<volume>/<bucket>/<key>`. */
@@ -41,8 +44,10 @@ export type ReaderCall =
     }
   | {
       op: 'run';
-      phase: 'warmup' | 'measure';
+      phase: 'warmup' | 'measure' | 'profile';
       durationMs: number;
+      /** With phase 'profile': where to write the window's CPU profile (`.cpuprofile`). */
+      profilePath?: string;
       readers: number;
       readBytes: number;
       aligned: boolean;
@@ -65,6 +70,8 @@ export interface RunResult {
   /** The streams' verify flag as they report it (what the column asked for, checked). */
   streamsVerify: boolean[];
   firstError?: string;
+  /** With phase 'profile': the window's CPU by category. */
+  profile?: ProfileSummary;
 }
 
 const CHUNK = 4 * 1024 * 1024;
@@ -228,6 +235,27 @@ function calibrateCheck(fileSizeBytes: number): number {
   return best;
 }
 
+/**
+ * A window run under V8's sampling profiler (in this process, through the inspector; 500 µs
+ * between samples): written to `path` whole, and summed by category. A window of its own, after
+ * the measured one, so that the profiler's cost is in no measured figure.
+ */
+async function profiled(call: Extract<ReaderCall, { op: 'run' }>, path: string): Promise<RunResult> {
+  const session = new Session();
+  session.connect();
+  try {
+    await session.post('Profiler.enable');
+    await session.post('Profiler.setSamplingInterval', { interval: 500 });
+    await session.post('Profiler.start');
+    const result = await run(call);
+    const { profile } = (await session.post('Profiler.stop')) as { profile: CpuProfile };
+    writeFileSync(path, JSON.stringify(profile));
+    return { ...result, profile: summarizeCpuProfile(profile) };
+  } finally {
+    session.disconnect();
+  }
+}
+
 function closeAll(): void {
   for (const s of streams) s.close();
   streams = [];
@@ -263,7 +291,7 @@ serveCalls<ReaderCall, unknown>(async (call) => {
       return { verify: streams.map((s) => s.verifyChecksum) };
     }
     case 'run':
-      return run(call);
+      return call.phase === 'profile' && call.profilePath ? profiled(call, call.profilePath) : run(call);
     case 'close':
       closeAll();
       return {};

@@ -1,5 +1,7 @@
 // The matrix of the source's table: rows are a read path and a bytes-per-checksum, columns how
-// verification is set; plus the 64 KiB-aligned cases the report adds beside the byte-random ones.
+// verification is set; plus the 64 KiB-aligned cases the report adds beside the byte-random ones,
+// and fastpath's gRPC rows once per datanode transport (pooled long-lived streams, a call per request).
+import type { DatanodeTransport } from '@fastpath/ozone-fs-client';
 
 export const ROW_IDS = ['grpc-1m', 'grpc-16k', 'sc-1m', 'sc-16k'] as const;
 export type RowId = (typeof ROW_IDS)[number];
@@ -87,43 +89,65 @@ export interface ReadCase {
   row: ReadRow;
   column: ReadColumn;
   aligned: boolean;
+  /** How fastpath's gRPC reads travel (`ozone.client.datanode.transport`); the first one listed for other cases. */
+  transport: DatanodeTransport;
 }
 
 /** The columns measured in the 64 KiB-aligned variant of a row: enough for its off/on ratio. */
 export const ALIGNED_COLUMNS: readonly ColumnId[] = ['on', 'off-instance'];
 
-export function caseId(reader: ReaderKind, row: RowId, column: ColumnId, aligned: boolean): string {
-  return `${reader === 'java' ? 'java-' : ''}${row}-${column}${aligned ? '-aligned' : ''}`;
+/** The transport of fastpath's cases when none is named. */
+export const DEFAULT_TRANSPORT: DatanodeTransport = 'stream-pool';
+
+export function caseId(
+  reader: ReaderKind,
+  row: RowId,
+  column: ColumnId,
+  aligned: boolean,
+  transport: DatanodeTransport = DEFAULT_TRANSPORT,
+): string {
+  const calls = reader === 'fastpath' && transport === 'call-per-request' ? '-calls' : '';
+  return `${reader === 'java' ? 'java-' : ''}${row}-${column}${aligned ? '-aligned' : ''}${calls}`;
 }
 
-/** Every case of one round, in a fixed order (rounds rotate it). */
+/**
+ * Every case of one round, in a fixed order (rounds rotate it). fastpath's gRPC rows come once per
+ * transport in `transports` (default: the stream pool); short-circuit and aligned cases use the first.
+ */
 export function planCases(options: {
   rows: readonly RowId[];
   aligned: boolean;
   readers: readonly ReaderKind[];
+  transports?: readonly DatanodeTransport[];
 }): ReadCase[] {
+  const transports = options.transports?.length ? options.transports : [DEFAULT_TRANSPORT];
+  const first = transports[0] as DatanodeTransport;
   const cases: ReadCase[] = [];
   for (const rowId of options.rows) {
     const row = READ_ROWS[rowId];
     for (const reader of options.readers) {
       // The Java anchor reads the gRPC rows only (short-circuit needs native Hadoop on the datanode).
       if (reader === 'java' && row.path !== 'grpc') continue;
-      for (const columnId of COLUMN_IDS)
-        cases.push({
-          id: caseId(reader, rowId, columnId, false),
-          reader,
-          row,
-          column: READ_COLUMNS[columnId],
-          aligned: false,
-        });
+      const own = reader === 'fastpath' && row.path === 'grpc' ? transports : [first];
+      for (const transport of own)
+        for (const columnId of COLUMN_IDS)
+          cases.push({
+            id: caseId(reader, rowId, columnId, false, transport),
+            reader,
+            row,
+            column: READ_COLUMNS[columnId],
+            aligned: false,
+            transport,
+          });
       if (options.aligned && reader === 'fastpath')
         for (const columnId of ALIGNED_COLUMNS)
           cases.push({
-            id: caseId(reader, rowId, columnId, true),
+            id: caseId(reader, rowId, columnId, true, first),
             reader,
             row,
             column: READ_COLUMNS[columnId],
             aligned: true,
+            transport: first,
           });
     }
   }

@@ -16,6 +16,7 @@ import type { CaseResult, CaseRound } from './ozone-read-scenario.js';
 import type { OzoneReadSettings } from './ozone-read-settings.js';
 import type { ShortCircuitAvailability } from './short-circuit-availability.js';
 import { expectedWidenedBytes } from './widening.js';
+import { PROFILE_CATEGORIES } from './cpu-profile-summary.js';
 
 export interface ReportContext {
   cluster: string;
@@ -38,7 +39,12 @@ const medianOf = (rounds: readonly CaseRound[], f: (r: CaseRound) => number | nu
   return v.length ? median(v) : null;
 };
 const rowLabel = (t: TableRow): string =>
-  `${t.reader === 'java' ? "Ozone's Java client: " : ''}${READ_ROWS[t.row].label}${t.aligned ? ', 64 KiB-aligned' : ''}`;
+  `${t.reader === 'java' ? "Ozone's Java client: " : ''}${READ_ROWS[t.row].label}${t.aligned ? ', 64 KiB-aligned' : ''}` +
+  `${t.transport === 'call-per-request' ? ', a call per request' : ''}`;
+const cpuCell = (t: TableRow, c: ColumnId): string => {
+  const cell = t.cells[c];
+  return cell ? `${cell.cpu.median.toFixed(0)} µs` : '—';
+};
 
 function mainTable(rows: readonly TableRow[]): string {
   return markdownTable(
@@ -53,6 +59,9 @@ function mainTable(rows: readonly TableRow[]): string {
       { header: 'source: on', align: 'right' },
       { header: 'source: off', align: 'right' },
       { header: 'source: off/on', align: 'right' },
+      { header: 'client CPU/read: on', align: 'right' },
+      { header: 'off (global)', align: 'right' },
+      { header: 'off (per instance)', align: 'right' },
     ],
     rows.map((t) => {
       const src = READ_ROWS[t.row].source;
@@ -67,6 +76,9 @@ function mainTable(rows: readonly TableRow[]): string {
         t.aligned || t.reader === 'java' ? '' : src.on.toLocaleString('en-US'),
         t.aligned || t.reader === 'java' ? '' : src.off.toLocaleString('en-US'),
         t.aligned || t.reader === 'java' ? '' : formatRatio(src.off / src.on),
+        cpuCell(t, 'on'),
+        cpuCell(t, 'off-global'),
+        cpuCell(t, 'off-instance'),
       ];
     }),
   );
@@ -119,6 +131,28 @@ function bytesTable(results: readonly CaseResult[], s: OzoneReadSettings): strin
           })(),
         ];
       }),
+  );
+}
+
+/** fastpath's reader per case: its CPU by category in the profiled window (shares of busy time). */
+function profileTable(results: readonly CaseResult[]): string | null {
+  const profiled = results
+    .map((c) => ({ c, p: c.rounds.find((r) => r.profile)?.profile }))
+    .filter((x): x is { c: CaseResult; p: NonNullable<CaseRound['profile']> } => x.p !== undefined);
+  if (profiled.length === 0) return null;
+  return markdownTable(
+    [
+      'case',
+      { header: 'busy ms', align: 'right' },
+      ...PROFILE_CATEGORIES.map((k) => ({ header: k, align: 'right' as const })),
+      'profile',
+    ],
+    profiled.map(({ c, p }) => [
+      c.id,
+      p.busyMs.toFixed(0),
+      ...PROFILE_CATEGORIES.map((k) => `${(100 * p.shares[k]).toFixed(1)}%`),
+      `\`${p.file}\``,
+    ]),
   );
 }
 
@@ -179,7 +213,9 @@ export interface Goal {
 /** The goals, read from the measured cases (shown in the report, never enforced). */
 export function goals(rows: readonly TableRow[], results: readonly CaseResult[]): Goal[] {
   const find = (reader: 'fastpath' | 'java', row: TableRow['row']): TableRow | undefined =>
-    rows.find((t) => t.reader === reader && t.row === row && !t.aligned);
+    rows.find(
+      (t) => t.reader === reader && t.row === row && !t.aligned && t.transport !== 'call-per-request',
+    );
   const out: Goal[] = [];
   const g1 = find('fastpath', 'grpc-1m');
   if (g1?.offGlobalOverOn)
@@ -228,6 +264,16 @@ export function goals(rows: readonly TableRow[], results: readonly CaseResult[])
             : 'not run (Java anchor only with --cluster real)',
         met: a !== undefined && b !== undefined && b > 0 ? a / b >= 1 : null,
       });
+      const fc = f?.cells[col]?.cpu.median;
+      const jc = j?.cells[col]?.cpu.median;
+      out.push({
+        goal: `client CPU per read, fastpath ≤ Java client, ${READ_ROWS[row].label}, ${name}`,
+        measured:
+          fc !== undefined && jc !== undefined && jc > 0
+            ? `${fc.toFixed(0)} µs ÷ ${jc.toFixed(0)} µs = ${formatRatio(fc / jc)}`
+            : 'not run (Java anchor only with --cluster real)',
+        met: fc !== undefined && jc !== undefined && jc > 0 ? fc <= jc : null,
+      });
     }
   }
   let worst = 0;
@@ -269,7 +315,12 @@ export async function ozoneReadReport(
     parts.push(
       "**Shortened run** (not the source's setting): its numbers show that the matrix runs, not what it measures.",
     );
-  parts.push(`### Operations/s (the source's table)\n\n${mainTable(random)}`);
+  parts.push(
+    `### Operations/s (the source's table)\n\nWith the client CPU per read beside it (the reader process's user + system CPU over the measured window, all threads, ` +
+      `divided by the reads: fastpath's Node process, and the Java client's JVM, which reads in a JVM of its own). ` +
+      `fastpath's gRPC rows come once per datanode transport: long-lived pooled \`send\` streams (\`ozone.client.datanode.transport=stream-pool\`, the default) ` +
+      `and ", a call per request" (a stream per request, as Ozone's Java client does).\n\n${mainTable(random)}`,
+  );
   const missing: string[] = [];
   for (const id of s.rows)
     if (!random.some((t) => t.row === id && t.reader === 'fastpath')) missing.push(READ_ROWS[id].label);
@@ -316,6 +367,14 @@ export async function ozoneReadReport(
         'The per-case "check/read" above is wall time, which on a loaded machine also holds the time the reader was not running.',
     );
   }
+  const profiles = profileTable(results);
+  if (profiles)
+    parts.push(
+      `### Where fastpath's reader spends its CPU\n\nA V8 CPU profile of the reader (500 µs sampling) in a window of its own after each case's first measured window ` +
+        `(so that the profiler costs no measured figure): each sample's own function, by category, as shares of the busy samples. ` +
+        `"other Node and V8" holds native time V8 cannot attribute to a script ("(program)": much of it nghttp2 and the socket) and the rest of Node. ` +
+        `The profiles themselves are in the results folder (open them in Chrome's DevTools).\n\n${profiles}`,
+    );
   const g = goals(rows, results);
   parts.push(
     `### Goals\n\n${markdownTable(

@@ -1,6 +1,7 @@
 // The figures the report and comparison.json share: per row of the source's table, the medians
 // of each column and the ratios, paired round by round.
 import { compareRounds, summarize, type RatioSummary, type Summary } from '../../harness/index.js';
+import type { DatanodeTransport } from '@fastpath/ozone-fs-client';
 import { READ_ROWS, type ColumnId, type ReaderKind, type RowId } from './ozone-read-cases.js';
 import type { CaseResult } from './ozone-read-scenario.js';
 
@@ -10,7 +11,10 @@ export interface TableRow {
   reader: ReaderKind;
   row: RowId;
   aligned: boolean;
-  cells: Partial<Record<ColumnId, { ops: Summary; rounds: number[]; result: CaseResult }>>;
+  /** fastpath's datanode transport (null for the Java client's rows). */
+  transport: DatanodeTransport | null;
+  /** ops: operations/s; cpu: the reader's CPU per read in µs. */
+  cells: Partial<Record<ColumnId, { ops: Summary; cpu: Summary; rounds: number[]; result: CaseResult }>>;
   /** off/on, with verify off by configuration and by the instance switch; instance/global. */
   offGlobalOverOn: RatioSummary | null;
   offInstanceOverOn: RatioSummary | null;
@@ -22,8 +26,13 @@ function ratio(a: number[] | undefined, b: number[] | undefined): RatioSummary |
   return compareRounds(a, b);
 }
 
-export function rowKey(reader: ReaderKind, row: RowId, aligned: boolean): string {
-  return `${reader}/${row}${aligned ? '/aligned' : ''}`;
+export function rowKey(
+  reader: ReaderKind,
+  row: RowId,
+  aligned: boolean,
+  transport: DatanodeTransport | null = null,
+): string {
+  return `${reader}/${row}${aligned ? '/aligned' : ''}${transport === 'call-per-request' ? '/calls' : ''}`;
 }
 
 /** Groups the cases into table rows, in the order first measured. */
@@ -31,7 +40,8 @@ export function tableRows(results: readonly CaseResult[]): TableRow[] {
   const rows = new Map<string, TableRow>();
   for (const c of results) {
     if (c.rounds.length === 0) continue;
-    const key = rowKey(c.reader, c.row, c.aligned);
+    const transport = c.reader === 'fastpath' ? c.transport : null;
+    const key = rowKey(c.reader, c.row, c.aligned, transport);
     let row = rows.get(key);
     if (!row) {
       row = {
@@ -39,6 +49,7 @@ export function tableRows(results: readonly CaseResult[]): TableRow[] {
         reader: c.reader,
         row: c.row,
         aligned: c.aligned,
+        transport,
         cells: {},
         offGlobalOverOn: null,
         offInstanceOverOn: null,
@@ -47,7 +58,8 @@ export function tableRows(results: readonly CaseResult[]): TableRow[] {
       rows.set(key, row);
     }
     const ops = c.rounds.map((r) => r.figures.opsPerSec);
-    row.cells[c.column] = { ops: summarize(ops), rounds: ops, result: c };
+    const cpu = c.rounds.map((r) => r.figures.cpuMicrosPerOp);
+    row.cells[c.column] = { ops: summarize(ops), cpu: summarize(cpu), rounds: ops, result: c };
   }
   for (const row of rows.values()) {
     const on = row.cells.on?.rounds;
@@ -74,6 +86,7 @@ export function headlineEntries(results: readonly CaseResult[]): Record<string, 
           label: READ_ROWS[t.row].label,
           reader: t.reader,
           aligned: t.aligned,
+          transport: t.transport,
           unit: 'operations/s',
           verifyOn: med('on'),
           verifyOffGlobal: med('off-global'),
@@ -81,6 +94,11 @@ export function headlineEntries(results: readonly CaseResult[]): Record<string, 
           offGlobalOverOn: t.offGlobalOverOn?.ratio ?? null,
           offInstanceOverOn: t.offInstanceOverOn?.ratio ?? null,
           instanceOverGlobal: t.instanceOverGlobal?.ratio ?? null,
+          cpuMicrosPerRead: {
+            verifyOn: t.cells.on?.cpu.median ?? null,
+            verifyOffGlobal: t.cells['off-global']?.cpu.median ?? null,
+            verifyOffInstance: t.cells['off-instance']?.cpu.median ?? null,
+          },
           source: { verifyOn: src.on, verifyOff: src.off, offOverOn: src.off / src.on },
         },
       ];

@@ -1,3 +1,5 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { LatencyRecorder, type LatencySummary } from '@fastpath/core';
 import {
   BenchmarkCheckError,
@@ -15,6 +17,7 @@ import { startReadCluster, type ReadCluster } from './read-cluster.js';
 import { headlineEntries } from './ozone-read-results.js';
 import { readPathProperties, type ShortCircuitAvailability } from './short-circuit-availability.js';
 import { startJavaReader } from './java-reader.js';
+import type { ProfileSummary } from './cpu-profile-summary.js';
 
 /** One measured window of one case. */
 export interface CaseRound {
@@ -29,6 +32,8 @@ export interface CaseRound {
   /** ReadChunk bytes the datanodes sent over gRPC in the window (null where not counted). */
   grpcBytesSent?: number | null;
   firstError?: string;
+  /** fastpath's reader: its CPU by category in the profiled window after this round's measured one (first round). */
+  profile?: ProfileSummary & { file: string };
 }
 
 /** Every round of one case, as written to `cases/<id>.json`. */
@@ -38,6 +43,7 @@ export interface CaseResult {
   row: ReadRow['id'];
   column: ReadCase['column']['id'];
   aligned: boolean;
+  transport: ReadCase['transport'];
   rounds: CaseRound[];
 }
 
@@ -82,6 +88,7 @@ export const ozoneReadScenario: Scenario<OzoneReadSettings> = {
       rows,
       aligned: s.aligned,
       readers: s.java ? ['fastpath', 'java'] : ['fastpath'],
+      transports: s.transports,
     });
     ctx.results.writeConfig({
       scenario: 'ozone-read',
@@ -149,7 +156,15 @@ export const ozoneReadScenario: Scenario<OzoneReadSettings> = {
     const results = new Map<string, CaseResult>(
       cases.map((c) => [
         c.id,
-        { id: c.id, reader: c.reader, row: c.row.id, column: c.column.id, aligned: c.aligned, rounds: [] },
+        {
+          id: c.id,
+          reader: c.reader,
+          row: c.row.id,
+          column: c.column.id,
+          aligned: c.aligned,
+          transport: c.transport,
+          rounds: [],
+        },
       ]),
     );
     for (let round = 0; round < s.rounds; round++) {
@@ -203,7 +218,9 @@ function caseEntry(c: CaseResult): Record<string, unknown> {
     row: c.row,
     column: c.column,
     aligned: c.aligned,
+    transport: c.reader === 'fastpath' ? c.transport : null,
     rounds: c.rounds.length,
+    cpuMicrosPerRead: c.rounds.map((r) => r.figures.cpuMicrosPerOp),
     opsPerSec: ops,
     medianOpsPerSec: sorted[(sorted.length - 1) >> 1] ?? null,
     bytesPredictedPerOp: last.figures.bytesPredictedPerOp,
@@ -230,13 +247,19 @@ async function runFastpathCase(
     set,
     verify: c.column.verify,
     how: c.column.how,
-    properties: readPathProperties(sc, c.row.path),
+    properties: {
+      ...readPathProperties(sc, c.row.path),
+      'ozone.client.datanode.transport': c.transport,
+    },
   })) as { verify: boolean[] };
   if (opened.verify.some((v) => v !== c.column.verify))
     throw new BenchmarkCheckError(
       `${c.id}: streams opened with verify ${opened.verify.join(',')}, not ${c.column.verify}`,
     );
-  const phase = (p: 'warmup' | 'measure', durationMs: number): ReaderCall => ({
+  const phase = (
+    p: 'warmup' | 'measure' | 'profile',
+    durationMs: number,
+  ): Extract<ReaderCall, { op: 'run' }> => ({
     op: 'run',
     phase: p,
     durationMs,
@@ -253,6 +276,16 @@ async function runFastpathCase(
   const sentBefore = await cluster.bytesSent();
   const run = (await reader.call(phase('measure', s.measureMs), { timeoutMs })) as RunResult;
   const sentAfter = await cluster.bytesSent();
+  let profile: CaseRound['profile'];
+  if (s.profile && round === 0) {
+    const file = `profiles/${c.id}.cpuprofile`;
+    mkdirSync(dirname(ctx.results.path(file)), { recursive: true });
+    const profiled = (await reader.call(
+      { ...phase('profile', Math.min(s.measureMs, 4000)), profilePath: ctx.results.path(file) },
+      { timeoutMs },
+    )) as RunResult;
+    if (profiled.profile) profile = { ...profiled.profile, file };
+  }
   await reader.call({ op: 'close' });
   const grpcBytesSent = sentBefore === null || sentAfter === null ? null : sentAfter - sentBefore;
   const shortCircuit = c.row.path === 'short-circuit';
@@ -287,5 +320,6 @@ async function runFastpathCase(
     streamsVerify: run.streamsVerify,
     grpcBytesSent,
     ...(run.firstError === undefined ? {} : { firstError: run.firstError }),
+    ...(profile ? { profile } : {}),
   };
 }

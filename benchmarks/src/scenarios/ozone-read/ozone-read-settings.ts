@@ -1,6 +1,9 @@
 import { BenchmarkUsageError, integerFlag, listFlag, parseScenarioFlags } from '../../harness/index.js';
 import { secondsFlagMs } from '../../harness/mixed-load/mixed-load-flags.js';
+import type { DatanodeTransport } from '@fastpath/ozone-fs-client';
 import { ROW_IDS, type RowId } from './ozone-read-cases.js';
+
+export const TRANSPORTS: readonly DatanodeTransport[] = ['stream-pool', 'call-per-request'];
 
 export const CLUSTER_KINDS = ['embedded', 'real'] as const;
 export type ClusterKind = (typeof CLUSTER_KINDS)[number];
@@ -31,6 +34,10 @@ export interface OzoneReadSettings {
   seed: number;
   /** Bound on one read, in ms (a read that takes longer is an error). */
   readTimeoutMs: number;
+  /** fastpath's datanode transports, a row each on the gRPC rows (`ozone.client.datanode.transport`). */
+  transports: DatanodeTransport[];
+  /** Profile fastpath's reader in a window of its own after each case's first measured window. */
+  profile: boolean;
 }
 
 const MiB = 1024 * 1024;
@@ -53,6 +60,8 @@ export const DEFAULT_OZONE_READ_SETTINGS: Readonly<OzoneReadSettings> = Object.f
   checkEveryShortCircuit: 16,
   seed: 1,
   readTimeoutMs: 30_000,
+  transports: [...TRANSPORTS],
+  profile: true,
 });
 
 const QUICK = Object.freeze({ files: 4, fileSizeBytes: 8 * MiB, warmupMs: 1000, measureMs: 2000, rounds: 1 });
@@ -109,6 +118,15 @@ export const OZONE_READ_FLAGS = {
     description: 'short-circuit rows: compare every n-th read with the known content (default 16)',
   },
   seed: { type: 'string', value: '<n>', description: 'seed of the read offsets (default 1)' },
+  transports: {
+    type: 'string',
+    value: '<list>',
+    description: `fastpath's datanode transports, a row each on the gRPC rows (default ${TRANSPORTS.join(',')})`,
+  },
+  'no-profile': {
+    type: 'boolean',
+    description: "skip the CPU profile of fastpath's reader (a window of its own per case, first round)",
+  },
 } as const;
 
 const SIZE_UNITS: Record<string, number> = {
@@ -148,8 +166,8 @@ export function parseOzoneReadFlags(args: readonly string[], quick: boolean): Oz
   const name = 'ozone-read';
   const f = parseScenarioFlags(name, args, OZONE_READ_FLAGS);
   const base: OzoneReadSettings = quick
-    ? { ...DEFAULT_OZONE_READ_SETTINGS, ...QUICK, rows: [...ROW_IDS] }
-    : { ...DEFAULT_OZONE_READ_SETTINGS, rows: [...ROW_IDS] };
+    ? { ...DEFAULT_OZONE_READ_SETTINGS, ...QUICK, rows: [...ROW_IDS], transports: [...TRANSPORTS] }
+    : { ...DEFAULT_OZONE_READ_SETTINGS, rows: [...ROW_IDS], transports: [...TRANSPORTS] };
   const cluster = listFlag(name, 'cluster', f.cluster, [base.cluster], CLUSTER_KINDS);
   if (cluster.length !== 1)
     throw new BenchmarkUsageError(`${name}: --cluster takes one of ${CLUSTER_KINDS.join(', ')}`);
@@ -196,5 +214,7 @@ export function parseOzoneReadFlags(args: readonly string[], quick: boolean): Oz
     ),
     seed: integerFlag(name, 'seed', f.seed, base.seed, { min: 0, max: 2 ** 31 - 1 }),
     readTimeoutMs: base.readTimeoutMs,
+    transports: listFlag(name, 'transports', f.transports, base.transports, TRANSPORTS),
+    profile: !f['no-profile'],
   };
 }

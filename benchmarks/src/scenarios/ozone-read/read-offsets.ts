@@ -50,13 +50,13 @@ export function readerSeed(
   baseSeed: number,
   round: number,
   reader: number,
-  phase: 'warmup' | 'measure',
+  phase: 'warmup' | 'measure' | 'profile',
 ): number {
   return (
     (Math.imul(baseSeed ^ 0x5bd1e995, 31) +
       round * 1_000_003 +
       reader * 7919 +
-      (phase === 'measure' ? 1 : 0)) >>>
+      (phase === 'measure' ? 1 : phase === 'profile' ? 2 : 0)) >>>
     0
   );
 }

@@ -1,5 +1,12 @@
 import { crc32 as zlibCrc32 } from 'node:zlib';
-import { computeChecksumBoundaries, computeChecksums, findChecksumMismatch, checksumOf } from './checksum.js';
+import {
+  computeChecksumBoundaries,
+  computeChecksums,
+  copyFromParts,
+  findChecksumMismatch,
+  findChecksumMismatchInParts,
+  checksumOf,
+} from './checksum.js';
 
 const CHECK = Buffer.from('123456789');
 
@@ -109,5 +116,55 @@ describe('computeChecksumBoundaries', () => {
     const K = 16384;
     expect(computeChecksumBoundaries(4 * K, 65536, 4 << 20, K, true).length).toBe(65536);
     expect(computeChecksumBoundaries(4 * K + 1, 65536, 4 << 20, K, true).length).toBe(65536 + K);
+  });
+});
+
+describe('data received in parts', () => {
+  const data = Buffer.from(Array.from({ length: 100 }, (_, i) => (i * 37) & 255));
+  const stored = computeChecksums('CRC32', 20, data);
+  const split = (cuts: number[]): Buffer[] =>
+    [0, ...cuts].map((from, i) => data.subarray(from, [...cuts, data.length][i]));
+
+  it('is verified part by part where the parts are whole windows, and joined where they are not', () => {
+    for (const cuts of [[20, 40, 60, 80], [40], [20, 50], [7, 93]])
+      expect(findChecksumMismatchInParts('CRC32', 20, stored, split(cuts), 0)).toBeUndefined();
+    // Window 3 (60-79) damaged: found at window 3 however the data is cut.
+    const bad = Buffer.from(data);
+    bad[65] = (bad[65] as number) ^ 1;
+    const badParts = (cuts: number[]): Buffer[] =>
+      [0, ...cuts].map((from, i) => bad.subarray(from, [...cuts, bad.length][i]));
+    for (const cuts of [[20, 40, 60, 80], [60], [33, 70]])
+      expect(findChecksumMismatchInParts('CRC32', 20, stored, badParts(cuts), 0)?.window).toBe(3);
+    // Starting at window 1 of the chunk: the parts' windows are counted from there.
+    expect(
+      findChecksumMismatchInParts('CRC32', 20, stored, [data.subarray(20, 40), data.subarray(40, 60)], 1),
+    ).toBeUndefined();
+    expect(
+      findChecksumMismatchInParts('CRC32', 20, stored, [data.subarray(20, 40), data.subarray(40, 60)], 0)
+        ?.window,
+    ).toBe(0);
+  });
+
+  it('finds too few stored checksums over the whole data before comparing any window', () => {
+    // One checksum missing: the count is wrong, whichever window would compare first.
+    expect(
+      findChecksumMismatchInParts('CRC32', 20, stored.slice(1), split([20, 40, 60, 80]), 0)?.detail,
+    ).toMatch(/5 windows of data but 4 stored checksums/);
+  });
+
+  it('copies a range that spans parts, byte for byte', () => {
+    const parts = split([20, 40, 60, 80]);
+    for (const [from, length] of [
+      [0, 100],
+      [15, 30],
+      [39, 2],
+      [81, 19],
+      [50, 0],
+    ] as const) {
+      const target = Buffer.alloc(length + 3, 0xee);
+      copyFromParts(parts, from, length, target, 3);
+      expect(target.subarray(3)).toEqual(data.subarray(from, from + length));
+      expect(target.subarray(0, 3)).toEqual(Buffer.alloc(3, 0xee));
+    }
   });
 });

@@ -88,12 +88,8 @@ export function findChecksumMismatch(
 ): { window: number; detail: string } | undefined {
   if (type === 'NONE') return undefined;
   const windows = Math.ceil(data.length / bytesPerChecksum);
-  if (windows > stored.length - startIndex) {
-    return {
-      window: startIndex,
-      detail: `${windows} windows of data but ${Math.max(0, stored.length - startIndex)} stored checksums from window ${startIndex}`,
-    };
-  }
+  const tooFew = storedTooShort(bytesPerChecksum, stored, data.length, startIndex);
+  if (tooFew) return tooFew;
   for (let i = 0; i < windows; i++) {
     const window = data.subarray(i * bytesPerChecksum, Math.min((i + 1) * bytesPerChecksum, data.length));
     const expected = stored[startIndex + i] as Uint8Array;
@@ -105,6 +101,77 @@ export function findChecksumMismatch(
     }
   }
   return undefined;
+}
+
+/** Ozone's first check: more windows of data than stored checksums from `startIndex` on. */
+function storedTooShort(
+  bytesPerChecksum: number,
+  stored: readonly Uint8Array[],
+  dataLength: number,
+  startIndex: number,
+): { window: number; detail: string } | undefined {
+  const windows = Math.ceil(dataLength / bytesPerChecksum);
+  if (windows <= stored.length - startIndex) return undefined;
+  return {
+    window: startIndex,
+    detail: `${windows} windows of data but ${Math.max(0, stored.length - startIndex)} stored checksums from window ${startIndex}`,
+  };
+}
+
+/**
+ * {@link findChecksumMismatch} over data received in parts (a ReadChunk V1 answer's buffers, each
+ * a view of the gRPC message), without joining them: the datanode cuts them at window boundaries
+ * (bytesPerChecksum each), so each part is checked where it lies. Parts cut anywhere else are
+ * joined first (one copy), as the data was before.
+ */
+export function findChecksumMismatchInParts(
+  type: ChecksumTypeName,
+  bytesPerChecksum: number,
+  stored: readonly Uint8Array[],
+  parts: readonly Uint8Array[],
+  startIndex: number,
+): { window: number; detail: string } | undefined {
+  if (parts.length === 1) return findChecksumMismatch(type, bytesPerChecksum, stored, parts[0]!, startIndex);
+  if (type === 'NONE') return undefined;
+  // The count is checked over the whole data first, as for data in one piece.
+  const total = parts.reduce((n, p) => n + p.length, 0);
+  const tooFew = storedTooShort(bytesPerChecksum, stored, total, startIndex);
+  if (tooFew) return tooFew;
+  for (let i = 0; i < parts.length - 1; i++)
+    if (parts[i]!.length % bytesPerChecksum !== 0)
+      return findChecksumMismatch(type, bytesPerChecksum, stored, Buffer.concat(parts), startIndex);
+  let index = startIndex;
+  for (const part of parts) {
+    if (part.length === 0) continue;
+    const bad = findChecksumMismatch(type, bytesPerChecksum, stored, part, index);
+    if (bad) return bad;
+    index += Math.ceil(part.length / bytesPerChecksum);
+  }
+  return undefined;
+}
+
+/** Copies `length` bytes from offset `from` of the concatenation of `parts` into `target` at `at`, part by part. */
+export function copyFromParts(
+  parts: readonly Uint8Array[],
+  from: number,
+  length: number,
+  target: Uint8Array,
+  at: number,
+): void {
+  let skip = from;
+  let left = length;
+  for (const part of parts) {
+    if (left === 0) break;
+    if (skip >= part.length) {
+      skip -= part.length;
+      continue;
+    }
+    const n = Math.min(part.length - skip, left);
+    target.set(part.subarray(skip, skip + n), at);
+    at += n;
+    left -= n;
+    skip = 0;
+  }
 }
 
 /**

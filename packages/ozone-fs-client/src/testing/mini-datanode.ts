@@ -88,6 +88,9 @@ class DatanodeFailure extends Error {
   }
 }
 
+/** How long a graceful stop waits for calls in flight before it cuts them. */
+const STOP_GRACE_MS = 5_000;
+
 export class MiniDatanode {
   readonly uuid: string;
   readonly #dir: string;
@@ -168,14 +171,27 @@ export class MiniDatanode {
     return this.#domainSocket?.path;
   }
 
-  /** Stops gracefully: calls in flight finish, new ones are refused. */
+  /**
+   * Stops gracefully: new calls are refused, calls in flight get {@link STOP_GRACE_MS} to finish,
+   * then whatever is still open is cut. A client's long-lived streams could otherwise hold a
+   * graceful stop open for as long as the client keeps them.
+   */
   async stop(): Promise<void> {
     const server = this.#server;
     if (!server) return;
     this.#server = undefined;
     this.#closeDomainSocket();
     this.resume();
-    await new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
+    await new Promise<void>((resolve) => {
+      const cut = setTimeout(() => {
+        server.forceShutdown();
+        resolve();
+      }, STOP_GRACE_MS);
+      server.tryShutdown(() => {
+        clearTimeout(cut);
+        resolve();
+      });
+    });
   }
 
   /** Stops at once, cutting every open stream (a crashed datanode). */
@@ -254,8 +270,17 @@ export class MiniDatanode {
     this.#streams.add(call);
     let pending = Promise.resolve();
     let ended = false;
+    // Ozone's datanode serves a stream's requests one after another, each answered before the
+    // next is read: a request that never gets an answer holds every later one on the stream, and
+    // once the stream failed or ended the requests still on it are never served.
+    let stopped = false;
     call.on('data', (raw: Buffer) => {
-      pending = pending.then(() => this.#onRequest(call, raw)).catch(() => undefined);
+      pending = pending
+        .then(async () => {
+          if (stopped) return;
+          if ((await this.#onRequest(call, raw)) === 'stop') stopped = true;
+        })
+        .catch(() => undefined);
     });
     call.on('end', () => {
       ended = true;
@@ -269,7 +294,8 @@ export class MiniDatanode {
     void ended;
   }
 
-  async #onRequest(call: ServerDuplexStream<Buffer, Buffer>, raw: Buffer): Promise<void> {
+  /** Serves one request of a stream; 'stop' when the stream serves no more (held, ended or failed). */
+  async #onRequest(call: ServerDuplexStream<Buffer, Buffer>, raw: Buffer): Promise<'stop' | undefined> {
     this.received.push(Buffer.from(raw));
     if (this.received.length > 64) this.received.shift();
     if (this.#paused) await new Promise<void>((resolve) => this.#paused?.push(resolve));
@@ -278,24 +304,30 @@ export class MiniDatanode {
       request = dn.ContainerCommandRequestProto.decode(raw);
     } catch (err) {
       call.emit('error', { code: 13, details: `malformed request: ${(err as Error).message}` });
-      return;
+      return 'stop';
+    }
+    if (dn.Type[request.cmdType] === undefined) {
+      // Java's parser keeps an enum number it does not know as an unknown field, and then finds
+      // the required cmdType missing: the request cannot be parsed and the stream fails.
+      call.emit('error', { code: 13, details: `malformed request: unknown cmdType ${request.cmdType}` });
+      return 'stop';
     }
     const fault = await this.#admit(request);
     if (fault?.response === 'never') {
       (call as { __fastpathHeld?: boolean }).__fastpathHeld = true;
-      return;
+      return 'stop';
     }
     if (fault?.response === 'end') {
       call.end();
-      return;
+      return 'stop';
     }
     if (fault?.response === 'grpc-error') {
       call.emit('error', { code: 13, details: 'injected gRPC failure' });
-      return;
+      return 'stop';
     }
     if (fault?.response === 'garbage') {
       call.write(Buffer.from([0xff, 0xff, 0xff, 0xff, 0x0f, 0x07]));
-      return;
+      return undefined;
     }
     let response: hadoop.hdds.datanode.IContainerCommandResponseProto;
     if (fault?.result) {
@@ -321,6 +353,7 @@ export class MiniDatanode {
     if (request.callId != null && has(request, 'callId')) response.callId = request.callId;
     const bytes = Buffer.from(dn.ContainerCommandResponseProto.encode(response).finish());
     call.write(fault?.response === 'truncated' ? bytes.subarray(0, Math.max(1, bytes.length >> 1)) : bytes);
+    return undefined;
   }
 
   /** Counts a request, takes the fault that applies to it (if any) and waits out its delay. */

@@ -1,4 +1,5 @@
 import { channelOptions, datanodeReconnectBackoffMs } from './channel-options.js';
+import { DATANODE_KEEPALIVE } from './datanode-channel.js';
 
 describe('the datanode channels reconnect backoff', () => {
   it('is the read retry interval, never below 100 ms', () => {
@@ -23,5 +24,11 @@ describe('the datanode channels reconnect backoff', () => {
     const options = channelOptions(1 << 20, undefined);
     expect(options).not.toHaveProperty('grpc.initial_reconnect_backoff_ms');
     expect(options).not.toHaveProperty('grpc.max_reconnect_backoff_ms');
+  });
+});
+
+describe('the datanode channels keepalive', () => {
+  it("pings no more often than every 5 minutes (gRPC-java's permitted interval on Ozone's datanode)", () => {
+    expect(DATANODE_KEEPALIVE['grpc.keepalive_time_ms']).toBeGreaterThanOrEqual(5 * 60_000);
   });
 });

@@ -5,8 +5,32 @@ import { channelCredentials, channelOptions, type ClientTlsOptions } from './cha
 import { rpcError } from './grpc-errors.js';
 import { rawBytes } from './raw-bytes.js';
 import { InFlightLimiter } from './in-flight-limiter.js';
+import { DATANODE_SEND_PATH } from './datanode-stream.js';
+import { DatanodeStreamPool, type DatanodeStreamStats } from './datanode-stream-pool.js';
+import type { DatanodeTransport } from '../../ozone-client-config.js';
 
-export const DATANODE_SEND_PATH = '/hadoop.hdds.datanode.XceiverClientProtocolService/send';
+export { DATANODE_SEND_PATH };
+
+/**
+ * Keepalive pings while calls are open, no more often than every 5 minutes: Ozone's datanode
+ * server sets no permitted ping interval, so gRPC-java's default (5 minutes) applies and a
+ * client that pings more often is sent away with GOAWAY `too_many_pings`. Long-lived streams
+ * make the pings matter: without them a dead peer is noticed only by a request's deadline.
+ */
+export const DATANODE_KEEPALIVE = Object.freeze({
+  'grpc.keepalive_time_ms': 5 * 60_000,
+  'grpc.keepalive_timeout_ms': 30_000,
+});
+
+/** Commands that keep a stream per request in every mode: writes (their data is large, and not this pool's business). */
+const UNPOOLED_COMMANDS: ReadonlySet<number> = new Set([
+  dn.Type.WriteChunk,
+  dn.Type.PutBlock,
+  dn.Type.PutSmallFile,
+  dn.Type.StreamInit,
+  dn.Type.StreamWrite,
+  dn.Type.FinalizeBlock,
+]);
 
 export interface DatanodeChannelOptions {
   maxReceiveBytes: number;
@@ -16,29 +40,51 @@ export interface DatanodeChannelOptions {
   reconnectBackoffMs: number;
   /** Credentials built ahead (by the warm-up) from `tls`; without them the channel builds its own. */
   credentials?: ChannelCredentials | undefined;
+  /** How read commands travel (`ozone.client.datanode.transport`); default `call-per-request`. */
+  transport?: DatanodeTransport;
+  /** The stream pool's size and idle bound (`stream-pool` only). */
+  streamsPerChannel?: number;
+  streamIdleMs?: number;
 }
 
 /**
- * One gRPC channel to one datanode. Each command opens its own bidi `send` stream, writes one
- * request, half-closes and waits for one response, as XceiverClientGrpc#sendCommandAsync does.
+ * One gRPC channel to one datanode. With `call-per-request`, each command opens its own bidi
+ * `send` stream, writes one request, half-closes and waits for one response, as
+ * XceiverClientGrpc#sendCommandAsync does. With `stream-pool`, read commands go through the
+ * channel's long-lived streams ({@link DatanodeStreamPool}).
  */
 export class DatanodeChannel {
   readonly #client: Client;
   readonly #limiter: InFlightLimiter;
+  readonly #pool: DatanodeStreamPool | undefined;
   constructor(
     readonly address: string,
     options: DatanodeChannelOptions,
   ) {
-    this.#client = new Client(
-      address,
-      options.credentials ?? channelCredentials(options.tls),
-      channelOptions(options.maxReceiveBytes, options.tls, options.reconnectBackoffMs),
-    );
+    this.#client = new Client(address, options.credentials ?? channelCredentials(options.tls), {
+      ...channelOptions(options.maxReceiveBytes, options.tls, options.reconnectBackoffMs),
+      ...DATANODE_KEEPALIVE,
+    });
     this.#limiter = new InFlightLimiter(options.maxInFlight);
+    if (options.transport === 'stream-pool')
+      this.#pool = new DatanodeStreamPool(this.#client, address, {
+        size: options.streamsPerChannel ?? 1,
+        idleMs: options.streamIdleMs ?? 1000,
+      });
   }
 
   get inFlight(): number {
     return this.#limiter.active;
+  }
+
+  /** The stream pool's counters (`stream-pool` only). */
+  get streamStats(): Readonly<DatanodeStreamStats> | undefined {
+    return this.#pool?.stats;
+  }
+
+  /** Cancels the pool's streams; the requests waiting on them are sent again on fresh ones (tests). */
+  killStreams(reason: string): void {
+    this.#pool?.killStreams(reason);
   }
 
   /** Sends one command; resolves with its response when `result` is SUCCESS. */
@@ -49,7 +95,10 @@ export class DatanodeChannel {
     const bytes = Buffer.from(dn.ContainerCommandRequestProto.encode(request).finish());
     const command = dn.Type[request.cmdType] ?? String(request.cmdType);
     return this.#limiter.run(async () => {
-      const raw = await this.#exchange(bytes, timeoutMs);
+      const raw =
+        this.#pool && !UNPOOLED_COMMANDS.has(request.cmdType)
+          ? await this.#pool.request(bytes, timeoutMs)
+          : await this.#exchange(bytes, timeoutMs);
       let response: hadoop.hdds.datanode.ContainerCommandResponseProto;
       try {
         response = dn.ContainerCommandResponseProto.decode(raw);
@@ -115,6 +164,7 @@ export class DatanodeChannel {
   }
 
   close(): void {
+    this.#pool?.close();
     this.#client.close();
   }
 }

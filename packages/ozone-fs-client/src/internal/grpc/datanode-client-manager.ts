@@ -1,7 +1,9 @@
 import type { ChannelCredentials } from '@grpc/grpc-js';
 import { OzoneClosedError } from '../../ozone-errors.js';
+import type { DatanodeTransport } from '../../ozone-client-config.js';
 import type { ClientTlsOptions } from './channel-options.js';
 import { DatanodeChannel } from './datanode-channel.js';
+import { noStreamStats, type DatanodeStreamStats } from './datanode-stream-pool.js';
 
 /** The XceiverClientManager analogue: one cached channel per datanode address. */
 export class DatanodeClientManager {
@@ -14,6 +16,9 @@ export class DatanodeClientManager {
       maxInFlight: number;
       tls: ClientTlsOptions | undefined;
       reconnectBackoffMs: number;
+      transport?: DatanodeTransport;
+      streamsPerChannel?: number;
+      streamIdleMs?: number;
     },
   ) {}
 
@@ -39,6 +44,17 @@ export class DatanodeClientManager {
   /** Whether channels created now use the warm-up's credentials. */
   get hasWarmCredentials(): boolean {
     return this.#warmCredentials !== undefined;
+  }
+
+  /** The stream pools' counters summed over every channel (zeros with `call-per-request`). */
+  streamStats(): DatanodeStreamStats {
+    const sum = noStreamStats();
+    for (const channel of this.#channels.values()) {
+      const s = channel.streamStats;
+      if (!s) continue;
+      for (const k of Object.keys(sum) as Array<keyof DatanodeStreamStats>) sum[k] += s[k];
+    }
+    return sum;
   }
 
   get size(): number {

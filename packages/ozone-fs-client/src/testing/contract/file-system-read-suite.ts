@@ -7,7 +7,6 @@
 // datanode down and the retry bound.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import {
-  createOzoneClient,
   newFileSystemInstance,
   type KeyInputStreamStats,
   type OzoneClient,
@@ -24,6 +23,7 @@ import type {
   ReadChunkCounters,
 } from './ozone-cluster-adapter.js';
 import { writeContractKey } from './write-contract-key.js';
+import { freshVolume, suiteClient } from './suite-client.js';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
@@ -196,15 +196,8 @@ export function describeFileSystemReads(
 
   beforeAll(async () => {
     const a = adapter();
-    volume = `fr${process.pid % 10000}x${Date.now() % 1_000_000}`;
-    client = createOzoneClient({
-      omAddress: a.omAddress,
-      userName: 'reader',
-      ...(a.tls ? { tls: a.tls } : {}),
-      ...a.clientOptions,
-    });
-    await client.createVolume(volume);
-    await client.createBucket(volume, BUCKET);
+    client = suiteClient(a);
+    volume = await freshVolume(client, 'fr', BUCKET);
     const keys = [PATTERN, UNIT, BPC_1M, HFILE, CORRUPT_ONE, CORRUPT_ALL, DOWN, SINGLE];
     for (const k of keys) await writeContractKey(a, client, { volume, bucket: BUCKET, ...k });
     if (capabilities.corruptReplica) {

@@ -4,6 +4,8 @@
 export { contractKeyBytes } from './contract-key-bytes.js';
 export { describeOzoneContract } from './ozone-contract-suite.js';
 export { describeFileSystemReads } from './file-system-read-suite.js';
+export { describeDatanodeStreams } from './datanode-stream-suite.js';
+export { withDatanodeTransport } from './ozone-cluster-adapter.js';
 export type {
   ContractKeySpec,
   ContractReplicaRef,

@@ -1,7 +1,12 @@
 // What the shared suites (the client contract and the file-system reads) need of a cluster. The
 // embedded mini cluster and Ozone's own MiniOzoneCluster each provide one adapter; cluster
 // differences live there, the assertions in the suites.
-import type { ChecksumTypeName, ClientTlsOptions, OzoneClientOptions } from '../../index.js';
+import type {
+  ChecksumTypeName,
+  ClientTlsOptions,
+  DatanodeTransport,
+  OzoneClientOptions,
+} from '../../index.js';
 
 /** One key a suite needs written, with the layout to write it in. */
 export interface ContractKeySpec {
@@ -71,4 +76,21 @@ export interface OzoneContractCapabilities {
   datanodeCounters?: boolean;
   /** Size of the large key, default 64 MiB. */
   largeKeyBytes?: number;
+}
+
+/** The same cluster, its suites' clients reading with `transport` (`ozone.client.datanode.transport`). */
+export function withDatanodeTransport(
+  adapter: () => OzoneClusterAdapter,
+  transport: DatanodeTransport,
+): () => OzoneClusterAdapter {
+  return () => {
+    const a = adapter();
+    return {
+      ...a,
+      clientOptions: {
+        ...a.clientOptions,
+        config: { ...a.clientOptions?.config, datanodeTransport: transport },
+      },
+    };
+  };
 }

@@ -1,0 +1,40 @@
+import { categoryOf, summarizeCpuProfile } from './cpu-profile-summary.js';
+
+describe('CPU profile summary', () => {
+  it('puts frames in categories by the code they run', () => {
+    expect(categoryOf('onStreamRead', 'node:internal/stream_base_commons')).toBe('HTTP/2 and streams (Node)');
+    expect(categoryOf('push', 'file:///x/node_modules/@grpc/grpc-js/build/src/stream-decoder.js')).toBe(
+      'grpc-js',
+    );
+    expect(categoryOf('decode', 'file:///x/packages/ozone-fs-client/src/internal/proto/protos.cjs')).toBe(
+      'protobufjs',
+    );
+    expect(categoryOf('crc32', '')).toBe('checksums');
+    expect(categoryOf('windowMatches', 'file:///x/packages/ozone-fs-client/src/internal/checksum.ts')).toBe(
+      'checksums',
+    );
+    expect(categoryOf('read', 'file:///x/packages/ozone-fs-client/src/key-input-stream.ts')).toBe(
+      'fastpath client',
+    );
+    expect(categoryOf('(garbage collector)', '')).toBe('garbage collection');
+    expect(categoryOf('(idle)', '')).toBe('idle');
+    expect(categoryOf('(program)', '')).toBe('other Node and V8');
+  });
+
+  it('shares self time over busy samples, idle left out', () => {
+    const profile = {
+      nodes: [
+        { id: 1, callFrame: { functionName: '(idle)', url: '' } },
+        { id: 2, callFrame: { functionName: '(garbage collector)', url: '' } },
+        { id: 3, callFrame: { functionName: 'x', url: 'file:///a/@grpc/grpc-js/y.js' } },
+      ],
+      samples: [1, 2, 3, 3, 1],
+      timeDeltas: [500, 100, 100, 200, 700],
+    };
+    const s = summarizeCpuProfile(profile);
+    expect(s.busyMs).toBeCloseTo(0.4);
+    expect(s.shares['garbage collection']).toBeCloseTo(0.25);
+    expect(s.shares['grpc-js']).toBeCloseTo(0.75);
+    expect(s.shares['fastpath client']).toBe(0);
+  });
+});
