@@ -2,6 +2,7 @@
 export {
   forgetDirectory,
   rememberDirectory,
+  signalChild,
   spawnServer,
   trackChild,
   type ProcessExit,

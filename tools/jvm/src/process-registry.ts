@@ -173,13 +173,19 @@ export function spawnServer(
     pid: child.pid ?? -1,
     exited,
     exit: () => exitInfo,
-    signal(signal) {
-      if (exitInfo !== undefined || child.pid === undefined) return false;
-      try {
-        return child.kill(signal);
-      } catch {
-        return false;
-      }
-    },
+    signal: (signal) => signalChild(child, exitInfo !== undefined, signal),
   };
+}
+
+/**
+ * Sends `signal` to a tracked child unless it has exited (`exited`, as its `trackChild` says):
+ * false when it is gone or the signal could not be sent, never a throw.
+ */
+export function signalChild(child: ChildProcess, exited: boolean, signal: NodeJS.Signals): boolean {
+  if (exited || child.pid === undefined) return false;
+  try {
+    return child.kill(signal);
+  } catch {
+    return false;
+  }
 }

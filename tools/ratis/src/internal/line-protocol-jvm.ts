@@ -2,7 +2,7 @@ import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
-import { logTail, trackChild, type ProcessExit } from '@fastpath/jvm-fixture';
+import { logTail, signalChild, trackChild, type ProcessExit } from '@fastpath/jvm-fixture';
 import { RatisFixtureTimeoutError, RatisJvmExitedError } from '../ratis-fixture-errors.js';
 
 /** The JVM's first line once it serves: `{"event":"ready", …}` (the launchers' own fields). */
@@ -150,14 +150,7 @@ export function spawnLineProtocolJvm(
     ready,
     exited,
     exit: () => exitInfo,
-    signal(signal) {
-      if (exitInfo !== undefined || child.pid === undefined) return false;
-      try {
-        return child.kill(signal);
-      } catch {
-        return false;
-      }
-    },
+    signal: (signal) => signalChild(child, exitInfo !== undefined, signal),
     async kill() {
       if (exitInfo !== undefined) return exitInfo;
       refs(true); // an unref'd child's exit would not keep this process waiting for it
