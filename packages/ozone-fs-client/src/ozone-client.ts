@@ -24,6 +24,7 @@ import { clientWarmupPlan } from './internal/client-warmup-plan.js';
 import { DatanodeClientManager } from './internal/grpc/datanode-client-manager.js';
 import type { DatanodeStreamStats } from './internal/grpc/datanode-stream-pool.js';
 import { OmTransport } from './internal/grpc/om-transport.js';
+import { listFsoKeys, type FsoEntry } from './internal/fso-key-listing.js';
 import { RaftClientPool } from './internal/ratis/raft-client-pool.js';
 import { ShortCircuitReads } from './internal/short-circuit/short-circuit-reads.js';
 import { has, hdds, om, toBigInt, toNumber, uint64, type hadoop } from './internal/proto/wire.js';
@@ -565,6 +566,13 @@ export class OzoneClient {
     return this.#keyDetails(info);
   }
 
+  /**
+   * Keys in name order, from `startAfter` (exclusive), at most `count` (default 1000). On a
+   * file-system-optimized bucket, whose keys Ozone's `ListKeys` does not list, the directory tree
+   * is walked with `ListStatus` as Ozone's Java client walks it: directories are listed too (as
+   * `name/`, before what they hold), and a prefix naming a file or directory lists it and what is
+   * under it.
+   */
   async listKeys(
     volume: string,
     bucket: string,
@@ -572,18 +580,83 @@ export class OzoneClient {
   ): Promise<KeyListing[]> {
     checkName('volume', volume);
     checkName('bucket', bucket);
+    const count = options.count ?? 1000;
+    if (!Number.isSafeInteger(count) || count < 1)
+      throw new OzoneInvalidArgumentError('count must be a positive integer');
+    if ((await this.getBucket(volume, bucket)).layout === 'FILE_SYSTEM_OPTIMIZED')
+      return this.#listFsoKeys(volume, bucket, options.prefix ?? '', options.startAfter, count);
     const r = await this.#submit('ListKeys', {
       listKeysRequest: {
         volumeName: volume,
         bucketName: bucket,
         ...(options.startAfter !== undefined ? { startKey: options.startAfter } : {}),
         ...(options.prefix !== undefined ? { prefix: options.prefix } : {}),
-        count: options.count ?? 1000,
+        count,
       },
     });
     // Ozone's OM lists key locations without their pipelines (a listing is not a read), so a
     // listing carries no blocks; open or look up a key to read it.
     return (r.listKeysResponse?.keyInfo ?? []).map((k) => keyListing(k));
+  }
+
+  async #listFsoKeys(
+    volume: string,
+    bucket: string,
+    prefix: string,
+    startAfter: string | undefined,
+    count: number,
+  ): Promise<KeyListing[]> {
+    const entry = (s: hadoop.ozone.IOzoneFileStatusProto): FsoEntry<KeyListing> => {
+      const listing = keyListing({
+        ...(s.keyInfo as hadoop.ozone.IKeyInfo),
+        volumeName: volume,
+        bucketName: bucket,
+      });
+      const name = listing.name.replace(/\/+$/, '');
+      return {
+        name,
+        isDirectory: s.isDirectory ?? false,
+        value: s.isDirectory ? { ...listing, name: `${name}/`, sizeBytes: 0 } : listing,
+      };
+    };
+    const absent = (err: unknown) =>
+      err instanceof OmStatusError &&
+      ['KEY_NOT_FOUND', 'FILE_NOT_FOUND', 'DIRECTORY_NOT_FOUND'].includes(err.status);
+    const keyArgs = (keyName: string) => ({ volumeName: volume, bucketName: bucket, keyName });
+    const listed = await listFsoKeys<KeyListing>(
+      {
+        stat: async (name) => {
+          try {
+            const r = await this.#submit('GetFileStatus', {
+              getFileStatusRequest: { keyArgs: keyArgs(name) },
+            });
+            const status = r.getFileStatusResponse?.status;
+            return status ? entry(status) : undefined;
+          } catch (err) {
+            if (absent(err)) return undefined;
+            throw err;
+          }
+        },
+        children: async (dir, startKey, limit) => {
+          try {
+            const r = await this.#submit('ListStatus', {
+              listStatusRequest: {
+                keyArgs: keyArgs(dir),
+                recursive: false,
+                startKey,
+                numEntries: uint64(limit),
+              },
+            });
+            return (r.listStatusResponse?.statuses ?? []).map(entry);
+          } catch (err) {
+            if (absent(err)) return undefined;
+            throw err;
+          }
+        },
+      },
+      { prefix, startAfter, count, pageSize: 1000 },
+    );
+    return listed.map((l) => l.value);
   }
 
   /** Deletes a key; on a directory (file-system buckets), `recursive` deletes what is under it. */

@@ -870,7 +870,10 @@ export class MiniOm {
 
   #listKeys(r: hadoop.ozone.OMRequest): Omit<hadoop.ozone.IOMResponse, 'cmdType' | 'status'> {
     const q = need(r.listKeysRequest);
-    this.#bucket(q.volumeName, q.bucketName);
+    // As Ozone's OM does: a file-system-optimized bucket keeps its files under their parent
+    // directory's id, which ListKeys does not walk, so it lists none (clients walk ListStatus).
+    if (this.#bucket(q.volumeName, q.bucketName).layout === om.BucketLayoutProto.FILE_SYSTEM_OPTIMIZED)
+      return { listKeysResponse: { keyInfo: [], isTruncated: false } };
     const prefix = `${q.volumeName}/${q.bucketName}/`;
     const count = (q.count ?? 0) > 0 ? (q.count as number) : 1000;
     const names = Object.keys(this.#state.keys)
