@@ -1,0 +1,73 @@
+// The cluster a run writes to, behind one shape: fastpath's embedded mini cluster in a process of
+// its own (ozone-read's embedded-cluster-main, whose datanodes serve their pipelines' Raft
+// groups), or Apache Ozone's MiniOzoneCluster (tools/ozone).
+import { startRealOzoneCluster } from '@fastpath/ozone-fixture';
+import { startChild, type ScenarioContext } from '../../harness/index.js';
+import type { ClusterCall, ClusterInfo } from '../ozone-read/embedded-cluster-main.js';
+import type { OzoneWriteSettings } from './ozone-write-settings.js';
+
+export interface WriteCluster extends AsyncDisposable {
+  readonly kind: 'embedded' | 'real';
+  /** `host:port` of the OM's gRPC service (fastpath's client). */
+  readonly omAddress: string;
+  /** The OM's Hadoop RPC address (Ozone's Java client); undefined on the embedded cluster. */
+  readonly omRpcAddress: string | undefined;
+  readonly description: string;
+  /** Ozone's version on the real cluster, else undefined. */
+  readonly ozoneVersion: string | undefined;
+}
+
+/** The real cluster's JVM heap: SCM, OM and three datanodes, whose Ratis logs cache what 16 writers send. */
+const REAL_CLUSTER_HEAP_MB = 2048;
+
+export async function startWriteCluster(ctx: ScenarioContext<OzoneWriteSettings>): Promise<WriteCluster> {
+  const s = ctx.flags;
+  if (s.cluster === 'embedded') {
+    const child = startChild<ClusterCall, unknown>(
+      ctx.sourcePath('scenarios/ozone-read/embedded-cluster-main.ts'),
+      {
+        name: 'embedded-cluster',
+        args: [String(s.datanodes)],
+        logFile: ctx.results.logPath('embedded-cluster'),
+        onSpawn: (c) =>
+          ctx.results.recordCommand(c, 'the embedded mini cluster (OM and datanodes) in its own process'),
+      },
+    );
+    await child.ready;
+    const info = (await child.call({ op: 'info' })) as ClusterInfo;
+    ctx.log(
+      `embedded cluster: OM ${info.omAddress}, datanodes ${info.datanodes.map((d) => d.address).join(' ')}`,
+    );
+    return {
+      kind: 'embedded',
+      omAddress: info.omAddress,
+      omRpcAddress: undefined,
+      ozoneVersion: undefined,
+      description: `fastpath's embedded mini cluster: an OM and ${info.datanodes.length} datanodes in one Node process of their own, on loopback, each datanode serving its pipelines' Raft groups on its RATIS port`,
+      [Symbol.asyncDispose]: () => child.close(),
+    };
+  }
+  ctx.note(
+    `starting Apache Ozone's MiniOzoneCluster (${s.datanodes} datanodes, -Xmx${REAL_CLUSTER_HEAP_MB}m); this takes about a minute`,
+  );
+  const cluster = await startRealOzoneCluster({
+    datanodes: s.datanodes,
+    heapMb: REAL_CLUSTER_HEAP_MB,
+    onProgress: (line) => ctx.log(`[ozone-fixture] ${line}`),
+  });
+  ctx.results.recordCommand(
+    `java -Xmx${REAL_CLUSTER_HEAP_MB}m … OzoneClusterLauncher (pid ${cluster.pid}, log ${cluster.logFile})`,
+    "Apache Ozone's MiniOzoneCluster (tools/ozone)",
+  );
+  ctx.log(
+    `real cluster ${cluster.ozoneVersion}: OM gRPC ${cluster.omGrpcAddress}, RPC ${cluster.omRpcAddress}, ready in ${cluster.startMs} ms`,
+  );
+  return {
+    kind: 'real',
+    omAddress: cluster.omGrpcAddress,
+    omRpcAddress: cluster.omRpcAddress,
+    ozoneVersion: cluster.ozoneVersion,
+    description: `Apache Ozone ${cluster.ozoneVersion} MiniOzoneCluster (Hadoop ${cluster.hadoopVersion}): SCM, OM and ${cluster.datanodes.length} datanodes in one JVM (-Xmx${REAL_CLUSTER_HEAP_MB}m), RATIS/THREE, on loopback`,
+    [Symbol.asyncDispose]: () => cluster.stop(),
+  };
+}
