@@ -24,7 +24,7 @@ export interface JavaWriter extends AsyncDisposable {
 }
 
 /** Heap beyond the keys' content: 16 writers each hold up to `ozone.client.stream.buffer.max.size` (32 MiB). */
-const HEADROOM_MB = 768;
+const HEADROOM_MB = 1024;
 
 export async function startJavaWriter(
   ctx: ScenarioContext<OzoneWriteSettings>,

@@ -1,4 +1,5 @@
 import { BenchmarkUsageError } from '../../harness/index.js';
+import { realClusterHeapMb } from './write-cluster.js';
 import {
   DEFAULT_PASSES,
   DEFAULT_SHAPES,
@@ -88,5 +89,17 @@ describe('row labels', () => {
     expect(rowLabel(DEFAULT_SHAPES['small-files'])).toBe('16 writers × 32 keys × 64 KiB');
     expect(formatBytes(1000)).toBe('1000 B');
     expect(formatBytes(3 * 1024 ** 3)).toBe('3 GiB');
+  });
+});
+
+describe("the real cluster's heap", () => {
+  it('grows with the largest pass of the rows run, within 4 GiB', () => {
+    const full = parseOzoneWriteFlags(['--cluster', 'real'], false);
+    const quick = parseOzoneWriteFlags(['--cluster', 'real'], true);
+    // Full: 256 MiB in flight per pass (1 × 256 MiB, 16 × 16 MiB); quick: 64 MiB.
+    expect(realClusterHeapMb(full)).toBe(1536 + 6 * 256);
+    expect(realClusterHeapMb(quick)).toBe(1536 + 6 * 64);
+    expect(realClusterHeapMb({ ...full, rows: ['small-files'] })).toBe(1536 + 6 * 32);
+    expect(realClusterHeapMb(parseOzoneWriteFlags(['--single-size', '2GiB'], false))).toBe(4096);
   });
 });

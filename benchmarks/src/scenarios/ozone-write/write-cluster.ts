@@ -4,7 +4,7 @@
 import { startRealOzoneCluster } from '@fastpath/ozone-fixture';
 import { startChild, type ScenarioContext } from '../../harness/index.js';
 import type { ClusterCall, ClusterInfo } from '../ozone-read/embedded-cluster-main.js';
-import type { OzoneWriteSettings } from './ozone-write-settings.js';
+import { keysPerPass, type OzoneWriteSettings } from './ozone-write-settings.js';
 
 export interface WriteCluster extends AsyncDisposable {
   readonly kind: 'embedded' | 'real';
@@ -17,8 +17,16 @@ export interface WriteCluster extends AsyncDisposable {
   readonly ozoneVersion: string | undefined;
 }
 
-/** The real cluster's JVM heap: SCM, OM and three datanodes, whose Ratis logs cache what 16 writers send. */
-const REAL_CLUSTER_HEAP_MB = 2048;
+/**
+ * The real cluster's JVM heap: SCM, OM and three datanodes, whose Ratis logs and state machines
+ * hold what is in flight three times over; the largest pass of a row sets how much that is.
+ */
+export function realClusterHeapMb(s: Pick<OzoneWriteSettings, 'rows' | 'shapes'>): number {
+  const largestPassMiB = Math.max(
+    ...s.rows.map((id) => (keysPerPass(s.shapes[id]) * s.shapes[id].keySizeBytes) / (1024 * 1024)),
+  );
+  return Math.min(4096, 1536 + Math.ceil(6 * largestPassMiB));
+}
 
 export async function startWriteCluster(ctx: ScenarioContext<OzoneWriteSettings>): Promise<WriteCluster> {
   const s = ctx.flags;
@@ -47,16 +55,17 @@ export async function startWriteCluster(ctx: ScenarioContext<OzoneWriteSettings>
       [Symbol.asyncDispose]: () => child.close(),
     };
   }
+  const heapMb = realClusterHeapMb(s);
   ctx.note(
-    `starting Apache Ozone's MiniOzoneCluster (${s.datanodes} datanodes, -Xmx${REAL_CLUSTER_HEAP_MB}m); this takes about a minute`,
+    `starting Apache Ozone's MiniOzoneCluster (${s.datanodes} datanodes, -Xmx${heapMb}m); this takes about a minute`,
   );
   const cluster = await startRealOzoneCluster({
     datanodes: s.datanodes,
-    heapMb: REAL_CLUSTER_HEAP_MB,
+    heapMb,
     onProgress: (line) => ctx.log(`[ozone-fixture] ${line}`),
   });
   ctx.results.recordCommand(
-    `java -Xmx${REAL_CLUSTER_HEAP_MB}m … OzoneClusterLauncher (pid ${cluster.pid}, log ${cluster.logFile})`,
+    `java -Xmx${heapMb}m … OzoneClusterLauncher (pid ${cluster.pid}, log ${cluster.logFile})`,
     "Apache Ozone's MiniOzoneCluster (tools/ozone)",
   );
   ctx.log(
@@ -67,7 +76,7 @@ export async function startWriteCluster(ctx: ScenarioContext<OzoneWriteSettings>
     omAddress: cluster.omGrpcAddress,
     omRpcAddress: cluster.omRpcAddress,
     ozoneVersion: cluster.ozoneVersion,
-    description: `Apache Ozone ${cluster.ozoneVersion} MiniOzoneCluster (Hadoop ${cluster.hadoopVersion}): SCM, OM and ${cluster.datanodes.length} datanodes in one JVM (-Xmx${REAL_CLUSTER_HEAP_MB}m), RATIS/THREE, on loopback`,
+    description: `Apache Ozone ${cluster.ozoneVersion} MiniOzoneCluster (Hadoop ${cluster.hadoopVersion}): SCM, OM and ${cluster.datanodes.length} datanodes in one JVM (-Xmx${heapMb}m), RATIS/THREE, on loopback`,
     [Symbol.asyncDispose]: () => cluster.stop(),
   };
 }
