@@ -64,6 +64,16 @@ describe('the report of a run of all', () => {
     expect(ratis.headline!.ours!.value).toBeCloseTo(1.2, 6);
     expect(ratis.table!.rows.map((r) => r[0])).toEqual(['1KiB', '64KiB', '4MiB']);
     expect(ratis.goals.map((g) => g.met)).toEqual([true, true, true]);
+    // ozone-write: fastpath ÷ Java MiB/s per row, the 16-writer row as headline, two goals per row.
+    const write = section(report, 'ozone-write').figures!;
+    expect(write.headline).toMatchObject({ row: '16 writers × 16 MiB', better: 'higher', source: null });
+    expect(write.headline!.ours!.value).toBeCloseTo(1.1, 6);
+    expect(write.table!.rows.map((r) => r[0])).toEqual([
+      '1 writer × 256 MiB',
+      '16 writers × 16 MiB',
+      '16 writers × 32 keys × 64 KiB',
+    ]);
+    expect(write.goals.map((g) => g.met)).toEqual([true, true, true, true, true, true]);
   });
 
   it('shows the source’s table as published and ours beside it, in both files', async () => {
@@ -124,6 +134,7 @@ describe('the report of a run of all', () => {
       'ozone-read': 'regression',
       'cold-client': 'regression',
       ratis: 'regression',
+      'ozone-write': 'regression',
     });
     const same = buildRunReport(path.join(dir, 'old'), registry, { compareDir: path.join(dir, 'old') });
     expect([...same.compared!.headlines.values()].every((h) => h.verdict === 'within range')).toBe(true);

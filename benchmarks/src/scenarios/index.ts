@@ -14,6 +14,8 @@ import { locksScenario } from './locks/locks-scenario.js';
 import { locksSummary } from './locks/locks-summary.js';
 import { ozoneReadScenario } from './ozone-read/ozone-read-scenario.js';
 import { ozoneReadSummary } from './ozone-read/ozone-read-summary.js';
+import { ozoneWriteScenario } from './ozone-write/ozone-write-scenario.js';
+import { ozoneWriteSummary } from './ozone-write/ozone-write-summary.js';
 import { ratisScenario } from './ratis/ratis-scenario.js';
 import { ratisSummary } from './ratis/ratis-summary.js';
 import { secureRandomScenario } from './secure-random/secure-random-scenario.js';
@@ -81,6 +83,13 @@ export const registry: readonly RegisteredScenario[] = [
     compares:
       "writes of 1 KiB, 64 KiB and 4 MiB to a real 3-peer Apache Ratis group: fastpath's Ratis client against Ratis's own `RaftClient.async()`, same window",
     summary: ratisSummary,
+  },
+  {
+    scenario: ozoneWriteScenario,
+    source: '—',
+    compares:
+      "key writes to RATIS/THREE pipelines, 1 writer × 256 MiB, 16 × 16 MiB, 16 × 64 KiB files: fastpath's client against Ozone's own Java client on a real cluster, every key read back",
+    summary: ozoneWriteSummary,
   },
 ];
 

@@ -1,0 +1,181 @@
+// fastpath's writer, in its own process so that its CPU time is its own: one OzoneClient shared
+// by N concurrent writers, each writing its keys in turn (CreateKey, write calls of the set size,
+// close = the last PutBlock, its watch and CommitKey), timed per key; the pass's process CPU; then,
+// outside the measured window, every key read back whole with checksums verified and compared
+// with the bytes written, and the keys deleted.
+import { createOzoneClient, OmStatusError, type OzoneClient } from '@fastpath/ozone-fs-client';
+import { contractKeyBytes } from '@fastpath/ozone-fs-client/testing';
+import { serveCalls } from '../../harness/index.js';
+import type { PassSample } from './pass-figures.js';
+import type { VerifyCounts } from './ozone-write-results.js';
+
+/** One key of a pass: its name and the seed of its content (contractKeyBytes). */
+export interface KeySpec {
+  name: string;
+  seed: number;
+}
+
+export type WriterCall =
+  | { op: 'open'; omAddress: string; volume: string; bucket: string }
+  | { op: 'prepare'; seeds: number[]; sizeBytes: number }
+  | {
+      op: 'write';
+      keys: KeySpec[];
+      writers: number;
+      sizeBytes: number;
+      writeBytes: number;
+      replication: 'ONE' | 'THREE';
+    }
+  | { op: 'verify'; keys: KeySpec[]; sizeBytes: number }
+  | { op: 'delete'; names: string[] }
+  | { op: 'close' };
+
+let client: OzoneClient | undefined;
+let target = { volume: '', bucket: '' };
+/** The content of every key by seed and size, built before any pass (not measured). */
+const contents = new Map<string, Buffer>();
+const contentKey = (seed: number, sizeBytes: number): string => `${seed}/${sizeBytes}`;
+
+function content(seed: number, sizeBytes: number): Buffer {
+  const c = contents.get(contentKey(seed, sizeBytes));
+  if (!c) throw new Error(`no content prepared for seed ${seed}, ${sizeBytes} bytes`);
+  return c;
+}
+
+function describe(err: unknown): string {
+  return err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+}
+
+async function ignoreExisting(create: () => Promise<void>): Promise<void> {
+  try {
+    await create();
+  } catch (err) {
+    if (!(err instanceof OmStatusError && err.status.endsWith('_ALREADY_EXISTS'))) throw err;
+  }
+}
+
+async function write(call: Extract<WriterCall, { op: 'write' }>): Promise<PassSample> {
+  const ozone = client;
+  if (!ozone) throw new Error('write before open');
+  const datas = call.keys.map((k) => content(k.seed, call.sizeBytes));
+  const latenciesUs: number[] = [];
+  let keys = 0;
+  let errors = 0;
+  let bytes = 0;
+  let firstError: string | undefined;
+  const writer = async (w: number): Promise<void> => {
+    for (let i = w; i < call.keys.length; i += call.writers) {
+      const data = datas[i]!;
+      const began = process.hrtime.bigint();
+      try {
+        const out = await ozone.createKey(target.volume, target.bucket, call.keys[i]!.name, {
+          sizeBytes: data.length,
+          replication: call.replication,
+        });
+        for (let o = 0; o < data.length; o += call.writeBytes)
+          await out.write(data.subarray(o, o + call.writeBytes));
+        await out.close();
+      } catch (err) {
+        errors++;
+        firstError ??= `${call.keys[i]!.name}: ${describe(err)}`;
+        continue;
+      }
+      latenciesUs.push(Number(process.hrtime.bigint() - began) / 1000);
+      keys++;
+      bytes += data.length;
+    }
+  };
+  const cpu = process.cpuUsage();
+  const started = process.hrtime.bigint();
+  await Promise.all(Array.from({ length: Math.min(call.writers, call.keys.length) }, (_, w) => writer(w)));
+  const wallNs = Number(process.hrtime.bigint() - started);
+  const used = process.cpuUsage(cpu);
+  return {
+    keys,
+    errors,
+    bytes,
+    wallNs,
+    cpuNs: (used.user + used.system) * 1000,
+    latenciesUs,
+    ...(firstError === undefined ? {} : { firstError }),
+  };
+}
+
+/** Keys read at once: whole keys are held in memory, so fewer of the large ones. */
+function readConcurrency(sizeBytes: number): number {
+  return Math.max(1, Math.min(16, Math.floor((256 * 1024 * 1024) / Math.max(1, sizeBytes))));
+}
+
+async function verify(call: Extract<WriterCall, { op: 'verify' }>): Promise<VerifyCounts> {
+  const ozone = client;
+  if (!ozone) throw new Error('verify before open');
+  const counts: VerifyCounts = { verified: 0, failed: 0 };
+  let next = 0;
+  const reader = async (): Promise<void> => {
+    while (next < call.keys.length) {
+      const key = call.keys[next++]!;
+      try {
+        const read = await ozone.readKey(target.volume, target.bucket, key.name, { verifyChecksum: true });
+        if (!read.equals(content(key.seed, call.sizeBytes)))
+          throw new Error(`${read.length} bytes read differ from the ${call.sizeBytes} written`);
+        counts.verified++;
+      } catch (err) {
+        counts.failed++;
+        counts.firstError ??= `${key.name}: ${describe(err)}`;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: readConcurrency(call.sizeBytes) }, reader));
+  return counts;
+}
+
+async function remove(names: readonly string[]): Promise<{ deleted: number }> {
+  const ozone = client;
+  if (!ozone) throw new Error('delete before open');
+  let next = 0;
+  const deleter = async (): Promise<void> => {
+    while (next < names.length) {
+      const name = names[next++]!;
+      try {
+        await ozone.deleteKey(target.volume, target.bucket, name);
+      } catch (err) {
+        // A key whose write failed was never committed: it is counted as an error already.
+        if (!(err instanceof OmStatusError && err.status === 'KEY_NOT_FOUND')) throw err;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, deleter));
+  return { deleted: names.length };
+}
+
+serveCalls(async (call: WriterCall) => {
+  switch (call.op) {
+    case 'open': {
+      client?.close();
+      client = createOzoneClient({ omAddress: call.omAddress });
+      target = { volume: call.volume, bucket: call.bucket };
+      const ozone = client;
+      await ignoreExisting(() => ozone.createVolume(call.volume));
+      await ignoreExisting(() => ozone.createBucket(call.volume, call.bucket, { layout: 'OBJECT_STORE' }));
+      return { clientId: ozone.clientId };
+    }
+    case 'prepare': {
+      const started = performance.now();
+      for (const seed of call.seeds) {
+        const key = contentKey(seed, call.sizeBytes);
+        if (!contents.has(key)) contents.set(key, contractKeyBytes(call.sizeBytes, seed));
+      }
+      return { ms: performance.now() - started };
+    }
+    case 'write':
+      return write(call);
+    case 'verify':
+      return verify(call);
+    case 'delete':
+      return remove(call.names);
+    case 'close':
+      client?.close();
+      client = undefined;
+      return {};
+  }
+});

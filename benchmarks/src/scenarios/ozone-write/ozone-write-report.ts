@@ -1,0 +1,161 @@
+import os from 'node:os';
+import { formatRatioWithRange, formatSiWithRange, markdownTable, type Summary } from '../../harness/index.js';
+import { loadNote } from '../ratis/ratis-report.js';
+import { CLIENT_LABEL, CLIENTS, type RowComparison } from './ozone-write-results.js';
+import { formatBytes, rowLabel, type OzoneWriteSettings } from './ozone-write-settings.js';
+
+const ranged = (s: Summary | undefined): string =>
+  s === undefined ? '—' : formatSiWithRange(s.median, s.min, s.max);
+const ratio = (r: { ratio: number; min: number; max: number } | undefined): string =>
+  r === undefined ? '—' : formatRatioWithRange(r.ratio, r.min, r.max);
+
+const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
+
+/** A goal's verdict as the tables show it. */
+export function verdict(met: boolean | null): string {
+  return met === null ? 'not measured' : met ? 'met' : '**missed**';
+}
+
+/** The goals of one row, as the combined report lists them. */
+export function rowGoals(
+  r: RowComparison,
+): Array<{ goal: string; target: string; measured: string; met: boolean | null }> {
+  return [
+    {
+      goal: `${r.label}: fastpath MiB/s ≥ 1× Ozone's Java client`,
+      target: '≥ 1×',
+      measured: r.ratios ? ratio(r.ratios.mibPerSec) : 'not measured',
+      met: r.goals.throughput,
+    },
+    {
+      goal: `${r.label}: fastpath CPU per MiB ≤ 1× Ozone's Java client`,
+      target: '≤ 1×',
+      measured: r.ratios ? ratio(r.ratios.cpuMsPerMiB) : 'not measured',
+      met: r.goals.cpuPerMiB,
+    },
+  ];
+}
+
+/** The scenario's Markdown: what to read first, the ratios with the goals, the figures per client, problems, load. */
+export function ozoneWriteReport(
+  rows: readonly RowComparison[],
+  context: {
+    quick: boolean;
+    settings: OzoneWriteSettings;
+    cluster: string;
+    javaVersion: string | undefined;
+    javaHeapMb: number | undefined;
+    loadAtStart: readonly number[];
+    loadAtEnd: readonly number[];
+  },
+): string {
+  const s = context.settings;
+  const cores = os.cpus().length;
+  const start = loadNote(context.loadAtStart, cores);
+  const end = loadNote(context.loadAtEnd, cores);
+  const withJava = rows.some((r) => r.clients.java !== undefined);
+  const ratios = markdownTable(
+    [
+      'row',
+      { header: 'MiB/s fastpath ÷ Java (goal ≥ 1×)', align: 'right' },
+      'throughput goal',
+      { header: 'CPU/MiB fastpath ÷ Java (goal ≤ 1×)', align: 'right' },
+      'CPU goal',
+      { header: 'keys/s ÷', align: 'right' },
+      { header: 'p99 ÷ (lower is better)', align: 'right' },
+    ],
+    rows.map((r) => [
+      r.label,
+      ratio(r.ratios?.mibPerSec),
+      verdict(r.goals.throughput),
+      ratio(r.ratios?.cpuMsPerMiB),
+      verdict(r.goals.cpuPerMiB),
+      ratio(r.ratios?.keysPerSec),
+      ratio(r.ratios?.p99Ms),
+    ]),
+  );
+  const figures = markdownTable(
+    [
+      'row',
+      'client',
+      { header: 'MiB/s', align: 'right' },
+      { header: 'keys/s', align: 'right' },
+      { header: 'p50 ms/key', align: 'right' },
+      { header: 'p99 ms/key', align: 'right' },
+      { header: 'client CPU ms/MiB', align: 'right' },
+      { header: 'keys written', align: 'right' },
+      { header: 'errors', align: 'right' },
+      { header: 'verified by fastpath', align: 'right' },
+      ...(s.crossRead ? [{ header: "fastpath's keys verified by Java", align: 'right' as const }] : []),
+    ],
+    rows.flatMap((r) =>
+      CLIENTS.flatMap((client) => {
+        const c = r.clients[client];
+        if (!c) return [];
+        const errors = c.writeErrors + c.verifyFailures + (c.crossFailures ?? 0);
+        return [
+          [
+            r.label,
+            CLIENT_LABEL[client],
+            ranged(c.mibPerSec),
+            ranged(c.keysPerSec),
+            ranged(c.p50Ms),
+            ranged(c.p99Ms),
+            ranged(c.cpuMsPerMiB),
+            String(c.keysWritten),
+            errors === 0 ? '0' : `**${errors}**`,
+            `${c.keysVerified}/${c.keysWritten + c.writeErrors}`,
+            ...(s.crossRead
+              ? [c.crossVerified === null ? '—' : `${c.crossVerified}/${c.keysWritten + c.writeErrors}`]
+              : []),
+          ],
+        ];
+      }),
+    ),
+  );
+  const problems = rows.reduce((n, r) => n + r.problems, 0);
+  const stopped = rows.flatMap((r) =>
+    CLIENTS.flatMap((client) => {
+      const e = r.stopped[client];
+      return e === undefined ? [] : [`- ${r.label}, ${CLIENT_LABEL[client]}: ${e.split('\n')[0]}`];
+    }),
+  );
+  const shapes = s.rows.map((id) => rowLabel(s.shapes[id])).join('; ');
+  return [
+    withJava
+      ? 'Read first: **MiB/s fastpath ÷ Java** per row (the goal is at least 1× in every row), then **CPU/MiB fastpath ÷ Java** (at most 1×), and the errors column (must be 0).'
+      : "Read first: MiB/s and client CPU per MiB per row, and the errors column (must be 0). Ozone's Java client runs only with `--cluster real`: no ratios here.",
+    '',
+    start.loaded || end.loaded ? (start.loaded ? start.line : end.line) : start.line,
+    ...(context.quick
+      ? [
+          '',
+          `A \`--quick\` run, smaller than the issue's rows (${shapes}; ${plural(s.passes, 'pass', 'passes')}), to show the benchmark works; not figures to quote.`,
+        ]
+      : []),
+    '',
+    ...(problems > 0
+      ? [
+          `**${problems} key write(s) or read-back(s) failed**: the figures below do not stand. See the case files and run.log.`,
+          '',
+        ]
+      : []),
+    `Cluster: ${context.cluster}.`,
+    `${withJava ? 'Both clients' : 'The client'}: RATIS/${s.replication} keys in an OBJECT_STORE bucket, CreateKey with the key's size, write calls of ${formatBytes(s.writeBytes)}, Ozone's client defaults (4 MiB chunks, PutBlock every 16 MiB, at most 32 MiB unacknowledged, CRC32 per 16 KiB, 256 MiB blocks, watch ALL_COMMITTED). ` +
+      "fastpath's writers share one client in a Node process of their own; " +
+      (context.javaVersion
+        ? `Ozone ${context.javaVersion}'s Java client (\`OzoneClientFactory.getRpcClient\`, \`OzoneBucket#createKey\`) in a JVM of its own (-Xmx${context.javaHeapMb ?? '?'}m), one thread per writer sharing one client. `
+        : '') +
+      'CPU is each client process’s CPU time over the pass (user + system). A key’s latency runs from CreateKey to its commit. ' +
+      `Median of ${plural(s.passes, 'pass', 'passes')} (min–max)${withJava ? '; the clients take turns going first; ratios are of medians, their range the per-pass ratios of paired passes' : ''}. ` +
+      'After each pass, outside the measured time, fastpath reads every key back whole with checksums verified and compares it with what was written' +
+      (s.crossRead ? ", Ozone's Java client does the same with fastpath's keys" : '') +
+      ', and the keys are deleted.',
+    '',
+    ...(withJava ? [ratios, ''] : []),
+    figures,
+    ...(stopped.length > 0 ? ['', 'Stopped early:', '', ...stopped] : []),
+    '',
+    `Load average at the end: ${context.loadAtEnd.map((l) => l.toFixed(2)).join(' / ')}.`,
+  ].join('\n');
+}

@@ -1,0 +1,83 @@
+import { compareRow, type ClientPass } from './ozone-write-results.js';
+import { DEFAULT_SHAPES } from './ozone-write-settings.js';
+
+const MiB = 1024 * 1024;
+
+function pass(
+  n: number,
+  mibPerSec: number,
+  cpuMsPerMiB: number,
+  extra: Partial<ClientPass> = {},
+): ClientPass {
+  return {
+    pass: n,
+    sample: { keys: 16, errors: 0, bytes: 256 * MiB, wallNs: 1e9, cpuNs: 1e9 },
+    figures: { mibPerSec, keysPerSec: mibPerSec / 16, p50Ms: 100, p99Ms: 200, cpuMsPerMiB },
+    readBack: { verified: 16, failed: 0 },
+    crossRead: null,
+    ...extra,
+  };
+}
+
+describe('compareRow', () => {
+  it('pairs passes by number and marks the goals met when fastpath is at least as fast for no more CPU', () => {
+    const row = compareRow(DEFAULT_SHAPES.parallel, {
+      fastpath: { passes: [pass(1, 120, 8), pass(2, 110, 9), pass(3, 130, 7)] },
+      java: { passes: [pass(1, 100, 10), pass(2, 100, 10), pass(3, 100, 10)] },
+    });
+    expect(row.label).toBe('16 writers × 16 MiB');
+    expect(row.keysPerPass).toBe(16);
+    expect(row.clients.fastpath!.mibPerSec).toMatchObject({ median: 120, min: 110, max: 130 });
+    expect(row.ratios!.mibPerSec).toEqual({ ratio: 1.2, min: 1.1, max: 1.3, rounds: 3 });
+    expect(row.ratios!.cpuMsPerMiB.ratio).toBeCloseTo(0.8, 10);
+    expect(row.goals).toEqual({ throughput: true, cpuPerMiB: true });
+    expect(row.problems).toBe(0);
+    expect(row.clients.java).toMatchObject({
+      keysWritten: 48,
+      keysVerified: 48,
+      writeErrors: 0,
+      crossVerified: null,
+    });
+  });
+
+  it('marks the goals missed when fastpath is slower or costs more CPU per MiB', () => {
+    const row = compareRow(DEFAULT_SHAPES.single, {
+      fastpath: { passes: [pass(1, 90, 12)] },
+      java: { passes: [pass(1, 100, 10)] },
+    });
+    expect(row.goals).toEqual({ throughput: false, cpuPerMiB: false });
+  });
+
+  it('has no ratios or goals without Java, and counts failed writes and read-backs as problems', () => {
+    const row = compareRow(DEFAULT_SHAPES['small-files'], {
+      fastpath: {
+        passes: [
+          pass(1, 50, 5, {
+            sample: { keys: 15, errors: 1, bytes: 15 * MiB, wallNs: 1e9, cpuNs: 1e9 },
+            readBack: { verified: 15, failed: 1 },
+            crossRead: { verified: 14, failed: 1 },
+          }),
+        ],
+        error: 'pass 2: the writer exited',
+      },
+    });
+    expect(row.ratios).toBeUndefined();
+    expect(row.goals).toEqual({ throughput: null, cpuPerMiB: null });
+    expect(row.problems).toBe(3);
+    expect(row.stopped).toEqual({ fastpath: 'pass 2: the writer exited' });
+    expect(row.clients.fastpath).toMatchObject({
+      writeErrors: 1,
+      verifyFailures: 1,
+      crossVerified: 14,
+      crossFailures: 1,
+    });
+  });
+
+  it('leaves out of the ratios a pass that only one client measured', () => {
+    const row = compareRow(DEFAULT_SHAPES.parallel, {
+      fastpath: { passes: [pass(1, 100, 10), pass(2, 300, 10)] },
+      java: { passes: [pass(1, 100, 10), { ...pass(2, 1, 1), figures: null }] },
+    });
+    expect(row.ratios!.mibPerSec).toEqual({ ratio: 1, min: 1, max: 1, rounds: 1 });
+  });
+});

@@ -1,0 +1,145 @@
+// The per-row comparison of the two clients: every pass's figures summarized (median, min-max),
+// the keys written and verified, and fastpath's ratios to Ozone's Java client over paired passes
+// with issue 27's goals (throughput ≥ 1×, CPU per MiB ≤ 1×) marked met or missed.
+import { compareRounds, summarize, type RatioSummary, type Summary } from '../../harness/index.js';
+import type { PassFigures, PassSample } from './pass-figures.js';
+import { keysPerPass, rowLabel, type RowId, type RowShape } from './ozone-write-settings.js';
+
+export const CLIENTS = Object.freeze(['fastpath', 'java'] as const);
+export type WriteClient = (typeof CLIENTS)[number];
+
+export const CLIENT_LABEL: Readonly<Record<WriteClient, string>> = Object.freeze({
+  fastpath: 'fastpath (Node)',
+  java: "Ozone's Java client",
+});
+
+/** What reading a pass's keys back found. */
+export interface VerifyCounts {
+  /** Keys read back whole, checksums verified, equal to what was written. */
+  verified: number;
+  /** Keys that could not be read, failed a checksum or differed. */
+  failed: number;
+  firstError?: string;
+}
+
+/** One client's pass of one row: the write, and every read-back of its keys. */
+export interface ClientPass {
+  pass: number;
+  sample: Omit<PassSample, 'latenciesUs'>;
+  /** null when the pass committed nothing. */
+  figures: PassFigures | null;
+  /** fastpath's reader, checksums verified, every key of the pass. */
+  readBack: VerifyCounts;
+  /** Ozone's Java client reading fastpath's keys (real cluster), else null. */
+  crossRead: VerifyCounts | null;
+}
+
+/** One client's passes of one row, or why it stopped. */
+export interface ClientRow {
+  passes: ClientPass[];
+  error?: string;
+}
+
+type Metric = keyof PassFigures;
+const METRICS: readonly Metric[] = ['mibPerSec', 'keysPerSec', 'p50Ms', 'p99Ms', 'cpuMsPerMiB'];
+
+export interface ClientRowSummary extends Record<Metric, Summary> {
+  passes: number;
+  keysWritten: number;
+  /** Keys that failed to write, over every pass (must be 0). */
+  writeErrors: number;
+  keysVerified: number;
+  verifyFailures: number;
+  /** Keys Ozone's Java client read back, or null where it read none. */
+  crossVerified: number | null;
+  crossFailures: number | null;
+}
+
+/** One row's entry of comparison.json. */
+export interface RowComparison {
+  row: RowId;
+  label: string;
+  shape: RowShape;
+  keysPerPass: number;
+  clients: Partial<Record<WriteClient, ClientRowSummary>>;
+  /** fastpath ÷ Java over the passes both measured; absent unless both did. */
+  ratios?: Record<'mibPerSec' | 'keysPerSec' | 'p99Ms' | 'cpuMsPerMiB', RatioSummary>;
+  /** Issue 27's goals; null where not measured (no Java beside fastpath). */
+  goals: { throughput: boolean | null; cpuPerMiB: boolean | null };
+  /** Write errors plus failed read-backs of both clients (must be 0). */
+  problems: number;
+  /** Clients that stopped early, and why. */
+  stopped: Partial<Record<WriteClient, string>>;
+}
+
+const sum = (values: readonly number[]): number => values.reduce((a, b) => a + b, 0);
+
+function clientSummary(passes: readonly ClientPass[]): ClientRowSummary | undefined {
+  const measured = passes.flatMap((p) => (p.figures ? [p.figures] : []));
+  if (measured.length === 0) return undefined;
+  const figures = Object.fromEntries(METRICS.map((m) => [m, summarize(measured.map((f) => f[m]))])) as Record<
+    Metric,
+    Summary
+  >;
+  const cross = passes.flatMap((p) => (p.crossRead ? [p.crossRead] : []));
+  return {
+    ...figures,
+    passes: measured.length,
+    keysWritten: sum(passes.map((p) => p.sample.keys)),
+    writeErrors: sum(passes.map((p) => p.sample.errors)),
+    keysVerified: sum(passes.map((p) => p.readBack.verified)),
+    verifyFailures: sum(passes.map((p) => p.readBack.failed)),
+    crossVerified: cross.length ? sum(cross.map((c) => c.verified)) : null,
+    crossFailures: cross.length ? sum(cross.map((c) => c.failed)) : null,
+  };
+}
+
+/** Summarizes one row's passes of both clients. */
+export function compareRow(
+  shape: RowShape,
+  measured: Partial<Record<WriteClient, ClientRow>>,
+): RowComparison {
+  const out: RowComparison = {
+    row: shape.id,
+    label: rowLabel(shape),
+    shape,
+    keysPerPass: keysPerPass(shape),
+    clients: {},
+    goals: { throughput: null, cpuPerMiB: null },
+    problems: 0,
+    stopped: {},
+  };
+  for (const client of CLIENTS) {
+    const m = measured[client];
+    if (!m) continue;
+    if (m.error !== undefined) out.stopped[client] = m.error;
+    for (const p of m.passes)
+      out.problems += p.sample.errors + p.readBack.failed + (p.crossRead?.failed ?? 0);
+    const summary = clientSummary(m.passes);
+    if (summary) out.clients[client] = summary;
+  }
+  // Pair the passes by number: pass i of each client ran side by side with the other's pass i.
+  const java = new Map((measured.java?.passes ?? []).map((p) => [p.pass, p.figures]));
+  const pairs = (measured.fastpath?.passes ?? []).flatMap((p) => {
+    const other = java.get(p.pass);
+    return p.figures && other ? [[p.figures, other] as const] : [];
+  });
+  if (pairs.length > 0) {
+    const ratio = (m: Metric): RatioSummary =>
+      compareRounds(
+        pairs.map(([f]) => f[m]),
+        pairs.map(([, j]) => j[m]),
+      );
+    out.ratios = {
+      mibPerSec: ratio('mibPerSec'),
+      keysPerSec: ratio('keysPerSec'),
+      p99Ms: ratio('p99Ms'),
+      cpuMsPerMiB: ratio('cpuMsPerMiB'),
+    };
+    out.goals = {
+      throughput: out.ratios.mibPerSec.ratio >= 1,
+      cpuPerMiB: out.ratios.cpuMsPerMiB.ratio <= 1,
+    };
+  }
+  return out;
+}

@@ -1,0 +1,105 @@
+import { BenchmarkUsageError } from '../../harness/index.js';
+import { realClusterHeapMb } from './write-cluster.js';
+import {
+  DEFAULT_PASSES,
+  DEFAULT_SHAPES,
+  estimateRunMs,
+  formatBytes,
+  parseOzoneWriteFlags,
+  QUICK_PASSES,
+  QUICK_SHAPES,
+  rowLabel,
+} from './ozone-write-settings.js';
+
+const MiB = 1024 * 1024;
+
+describe('parseOzoneWriteFlags', () => {
+  it("gives issue 27's rows on the embedded cluster by default, fastpath alone", () => {
+    const s = parseOzoneWriteFlags([], false);
+    expect(s).toMatchObject({
+      cluster: 'embedded',
+      rows: ['single', 'parallel', 'small-files'],
+      shapes: DEFAULT_SHAPES,
+      passes: DEFAULT_PASSES,
+      writeBytes: MiB,
+      java: false,
+      crossRead: false,
+      replication: 'THREE',
+    });
+    expect(s.shapes.single).toEqual({ id: 'single', writers: 1, keySizeBytes: 256 * MiB, keysPerWriter: 1 });
+    expect(s.shapes.parallel).toMatchObject({ writers: 16, keySizeBytes: 16 * MiB });
+    expect(s.shapes['small-files']).toMatchObject({ writers: 16, keySizeBytes: 64 * 1024 });
+  });
+
+  it('runs the Java client and its read-back with --cluster real, unless told not to', () => {
+    expect(parseOzoneWriteFlags(['--cluster', 'real'], false)).toMatchObject({ java: true, crossRead: true });
+    expect(parseOzoneWriteFlags(['--cluster=real', '--no-cross-read'], false)).toMatchObject({
+      java: true,
+      crossRead: false,
+    });
+    expect(parseOzoneWriteFlags(['--cluster', 'real', '--no-java'], false)).toMatchObject({
+      java: false,
+      crossRead: false,
+    });
+  });
+
+  it('shrinks the shapes and passes with --quick, and lets flags override them', () => {
+    const q = parseOzoneWriteFlags([], true);
+    expect(q.shapes).toEqual(QUICK_SHAPES);
+    expect(q.passes).toBe(QUICK_PASSES);
+    expect(q.shapes.single.keySizeBytes).toBeLessThan(DEFAULT_SHAPES.single.keySizeBytes);
+    expect(estimateRunMs(q)).toBeLessThan(estimateRunMs(parseOzoneWriteFlags([], false)));
+    const o = parseOzoneWriteFlags(
+      [
+        '--single-size',
+        '32MiB',
+        '--parallel-size=2MiB',
+        '--small-files',
+        '3',
+        '--passes',
+        '4',
+        '--rows',
+        'small-files,single',
+        '--no-warmup',
+      ],
+      true,
+    );
+    expect(o).toMatchObject({ passes: 4, rows: ['small-files', 'single'], warmup: null });
+    expect(o.shapes.single.keySizeBytes).toBe(32 * MiB);
+    expect(o.shapes.parallel.keySizeBytes).toBe(2 * MiB);
+    expect(o.shapes['small-files'].keysPerWriter).toBe(3);
+  });
+
+  it('rejects unknown flags, rows and clusters, bad sizes, and Java flags without the real cluster', () => {
+    expect(() => parseOzoneWriteFlags(['--writers', '4'], false)).toThrow(BenchmarkUsageError);
+    expect(() => parseOzoneWriteFlags(['--rows', 'huge'], false)).toThrow(/unknown item "huge"/);
+    expect(() => parseOzoneWriteFlags(['--cluster', 'docker'], false)).toThrow(/unknown item "docker"/);
+    expect(() => parseOzoneWriteFlags(['--cluster', 'real,embedded'], false)).toThrow(/--cluster takes one/);
+    expect(() => parseOzoneWriteFlags(['--write-size', '0'], false)).toThrow(/--write-size must be a size/);
+    expect(() => parseOzoneWriteFlags(['--single-size', '3 parsecs'], false)).toThrow(/--single-size/);
+    expect(() => parseOzoneWriteFlags(['--passes', '0'], false)).toThrow(/--passes/);
+    expect(() => parseOzoneWriteFlags(['--no-java'], false)).toThrow(/go with --cluster real/);
+  });
+});
+
+describe('row labels', () => {
+  it('name writers, keys per writer and the key size in binary units', () => {
+    expect(rowLabel(DEFAULT_SHAPES.single)).toBe('1 writer × 256 MiB');
+    expect(rowLabel(DEFAULT_SHAPES.parallel)).toBe('16 writers × 16 MiB');
+    expect(rowLabel(DEFAULT_SHAPES['small-files'])).toBe('16 writers × 32 keys × 64 KiB');
+    expect(formatBytes(1000)).toBe('1000 B');
+    expect(formatBytes(3 * 1024 ** 3)).toBe('3 GiB');
+  });
+});
+
+describe("the real cluster's heap", () => {
+  it('grows with the largest pass of the rows run, within 4 GiB', () => {
+    const full = parseOzoneWriteFlags(['--cluster', 'real'], false);
+    const quick = parseOzoneWriteFlags(['--cluster', 'real'], true);
+    // Full: 256 MiB in flight per pass (1 × 256 MiB, 16 × 16 MiB); quick: 64 MiB.
+    expect(realClusterHeapMb(full)).toBe(1536 + 6 * 256);
+    expect(realClusterHeapMb(quick)).toBe(1536 + 6 * 64);
+    expect(realClusterHeapMb({ ...full, rows: ['small-files'] })).toBe(1536 + 6 * 32);
+    expect(realClusterHeapMb(parseOzoneWriteFlags(['--single-size', '2GiB'], false))).toBe(4096);
+  });
+});

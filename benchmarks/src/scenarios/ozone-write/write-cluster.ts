@@ -1,0 +1,82 @@
+// The cluster a run writes to, behind one shape: fastpath's embedded mini cluster in a process of
+// its own (ozone-read's embedded-cluster-main, whose datanodes serve their pipelines' Raft
+// groups), or Apache Ozone's MiniOzoneCluster (tools/ozone).
+import { startRealOzoneCluster } from '@fastpath/ozone-fixture';
+import { startChild, type ScenarioContext } from '../../harness/index.js';
+import type { ClusterCall, ClusterInfo } from '../ozone-read/embedded-cluster-main.js';
+import { keysPerPass, type OzoneWriteSettings } from './ozone-write-settings.js';
+
+export interface WriteCluster extends AsyncDisposable {
+  readonly kind: 'embedded' | 'real';
+  /** `host:port` of the OM's gRPC service (fastpath's client). */
+  readonly omAddress: string;
+  /** The OM's Hadoop RPC address (Ozone's Java client); undefined on the embedded cluster. */
+  readonly omRpcAddress: string | undefined;
+  readonly description: string;
+  /** Ozone's version on the real cluster, else undefined. */
+  readonly ozoneVersion: string | undefined;
+}
+
+/**
+ * The real cluster's JVM heap: SCM, OM and three datanodes, whose Ratis logs and state machines
+ * hold what is in flight three times over; the largest pass of a row sets how much that is.
+ */
+export function realClusterHeapMb(s: Pick<OzoneWriteSettings, 'rows' | 'shapes'>): number {
+  const largestPassMiB = Math.max(
+    ...s.rows.map((id) => (keysPerPass(s.shapes[id]) * s.shapes[id].keySizeBytes) / (1024 * 1024)),
+  );
+  return Math.min(4096, 1536 + Math.ceil(6 * largestPassMiB));
+}
+
+export async function startWriteCluster(ctx: ScenarioContext<OzoneWriteSettings>): Promise<WriteCluster> {
+  const s = ctx.flags;
+  if (s.cluster === 'embedded') {
+    const child = startChild<ClusterCall, unknown>(
+      ctx.sourcePath('scenarios/ozone-read/embedded-cluster-main.ts'),
+      {
+        name: 'embedded-cluster',
+        args: [String(s.datanodes)],
+        logFile: ctx.results.logPath('embedded-cluster'),
+        onSpawn: (c) =>
+          ctx.results.recordCommand(c, 'the embedded mini cluster (OM and datanodes) in its own process'),
+      },
+    );
+    await child.ready;
+    const info = (await child.call({ op: 'info' })) as ClusterInfo;
+    ctx.log(
+      `embedded cluster: OM ${info.omAddress}, datanodes ${info.datanodes.map((d) => d.address).join(' ')}`,
+    );
+    return {
+      kind: 'embedded',
+      omAddress: info.omAddress,
+      omRpcAddress: undefined,
+      ozoneVersion: undefined,
+      description: `fastpath's embedded mini cluster: an OM and ${info.datanodes.length} datanodes in one Node process of their own, on loopback, each datanode serving its pipelines' Raft groups on its RATIS port`,
+      [Symbol.asyncDispose]: () => child.close(),
+    };
+  }
+  const heapMb = realClusterHeapMb(s);
+  ctx.note(
+    `starting Apache Ozone's MiniOzoneCluster (${s.datanodes} datanodes, -Xmx${heapMb}m); this takes about a minute`,
+  );
+  const cluster = await startRealOzoneCluster({
+    datanodes: s.datanodes,
+    heapMb,
+    onProgress: (line) => ctx.log(`[ozone-fixture] ${line}`),
+  });
+  ctx.results.recordCommand(
+    `java -Xmx${heapMb}m … OzoneClusterLauncher (pid ${cluster.pid}, log ${cluster.logFile})`,
+    "Apache Ozone's MiniOzoneCluster (tools/ozone)",
+  );
+  ctx.log(
+    `real cluster ${cluster.ozoneVersion}: OM gRPC ${cluster.omGrpcAddress}, RPC ${cluster.omRpcAddress}, ready in ${cluster.startMs} ms`,
+  );
+  return {
+    kind: 'real',
+    omAddress: cluster.omGrpcAddress,
+    omRpcAddress: cluster.omRpcAddress,
+    ozoneVersion: cluster.ozoneVersion,
+    description: `Apache Ozone ${cluster.ozoneVersion} MiniOzoneCluster (Hadoop ${cluster.hadoopVersion}): SCM, OM and ${cluster.datanodes.length} datanodes in one JVM (-Xmx${heapMb}m), RATIS/THREE, on loopback`,
+    [Symbol.asyncDispose]: () => cluster.stop(),
+  };
+}
