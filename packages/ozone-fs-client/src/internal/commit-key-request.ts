@@ -45,7 +45,8 @@ export function commitKeyRequest(
       })),
     },
     clientID: uint64(target.clientId),
-    // Only an hsync carries the field: a close sends what it sent before hsync existed.
+    // Java's translator sends hsync=false (and recovery=false) on close; the OM reads an absent
+    // field the same way, so a close keeps the bytes it always sent.
     ...(options.hsync ? { hsync: true } : {}),
   };
 }
