@@ -65,6 +65,7 @@ export {
   OM_STATUS_ERRORS,
   OmStatusError,
   OzoneClosedError,
+  OzoneHsyncUnsupportedError,
   OzoneError,
   OzoneInvalidArgumentError,
   OzoneProtocolError,

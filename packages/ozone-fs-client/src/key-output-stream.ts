@@ -1,7 +1,9 @@
-import { OzoneClosedError, OzoneProtocolError } from './ozone-errors.js';
+import { OzoneClosedError, OzoneHsyncUnsupportedError, OzoneProtocolError } from './ozone-errors.js';
 import { CHECKSUM_TYPE_VALUES, computeChecksums, type ChecksumTypeName } from './internal/checksum.js';
 import type { ClientContext } from './internal/client-context.js';
 import type { BlockRef } from './internal/block-requests.js';
+import { commitKeyRequest, type CommitBlock } from './internal/commit-key-request.js';
+import { canEnableHsync, flushDue, hsyncRefusal } from './internal/hsync/hsync-policy.js';
 import { pipelineDatanodes } from './internal/pipeline.js';
 import { pipelineRaftGroup, uuidBits } from './internal/ratis/pipeline-raft-group.js';
 import { RatisBlockWriter } from './internal/ratis/ratis-block-writer.js';
@@ -105,27 +107,89 @@ export class KeyOutputStream {
       await this.#finishBlock();
     } while (this.#pendingBytes > 0);
     await this.#ctx.om.submit('CommitKey', {
-      commitKeyRequest: {
-        keyArgs: {
-          volumeName: this.#session.volume,
-          bucketName: this.#session.bucket,
-          keyName: this.#session.key,
-          dataSize: uint64(this.#written),
-          type: hdds.ReplicationType.RATIS,
-          factor: hdds.ReplicationFactor[this.#session.factor],
-          keyLocations: this.#committed.map((b) => ({
-            blockID: {
-              containerBlockID: { containerID: int64(b.ref.containerId), localID: int64(b.ref.localId) },
-              blockCommitSequenceId: uint64(b.ref.blockCommitSequenceId),
-            },
-            // The offset within the block, 0 as Ozone's Java writer sends it.
-            offset: uint64(0),
-            length: uint64(b.lengthBytes),
-          })),
-        },
-        clientID: uint64(this.#session.clientId),
-      },
+      commitKeyRequest: commitKeyRequest(this.#session, this.#committed, this.#written),
     });
+  }
+
+  /** `hsync()`: HBase calls both; Ozone's file systems make hflush an hsync. */
+  async hflush(): Promise<void> {
+    return this.hsync();
+  }
+
+  /**
+   * With `ozone.client.hbase.enhancements.allowed` and `ozone.fs.hsync.enabled` on (Ozone's
+   * experimental HBase support): sends what is buffered as a chunk, PutBlock, waits until the
+   * block's watches reach their level, then CommitKey with `hsync`, so that the OM lists the key
+   * with every byte written so far while it stays open; readers that open it afterwards see them.
+   * The OM must allow it too (`ozone.hbase.enhancements.allowed`, `ozone.fs.hsync.enabled`), else
+   * it answers `ERR_OZONE_NOT_SUPPORTED_OPERATION` (the stream stays usable). A key with one
+   * replica is refused (`ERR_OZONE_HSYNC_UNSUPPORTED`). With either client setting off it is
+   * {@link flush}, as in Ozone's client.
+   */
+  async hsync(): Promise<void> {
+    if (!canEnableHsync(this.#ctx.config)) return this.flush();
+    const refusal = hsyncRefusal(this.#session.factor);
+    if (refusal) throw new OzoneHsyncUnsupportedError(this.#session.key, refusal);
+    this.#check();
+    await this.#failing(() => this.#syncData());
+    const open =
+      this.#block && this.#block.writer.lengthBytes > 0 ? [this.#openBlockAsCommitted(this.#block)] : [];
+    await this.#ctx.om.submit('CommitKey', {
+      commitKeyRequest: commitKeyRequest(this.#session, [...this.#committed, ...open], this.#written, {
+        hsync: true,
+      }),
+    });
+  }
+
+  /**
+   * Java's `flush()`: with `ozone.client.stream.buffer.flush.delay` on (the default) and less than
+   * a chunk written since the last PutBlock it does nothing; otherwise it sends what is buffered,
+   * PutBlock, and waits for the block's watches. Nothing reaches the OM: a new key stays invisible
+   * to readers until `close()`.
+   */
+  async flush(): Promise<void> {
+    this.#check();
+    const unflushed = this.#pendingBytes + (this.#block?.writer.unflushedBytes ?? 0);
+    if (flushDue(this.#ctx.config, unflushed)) await this.#failing(() => this.#syncData());
+  }
+
+  /** Hadoop's StreamCapabilities: `hflush` and `hsync` when hsync is on (Ozone's CapableOzoneFSOutputStream). */
+  hasCapability(capability: string): boolean {
+    const name = capability.toLowerCase();
+    return (name === 'hflush' || name === 'hsync') && canEnableHsync(this.#ctx.config);
+  }
+
+  /** Runs a step of the data path; a failure fails the stream, as a failed write does. */
+  async #failing(step: () => Promise<void>): Promise<void> {
+    try {
+      await step();
+    } catch (err) {
+      this.#failed = { error: err };
+      throw err;
+    }
+  }
+
+  /** Sends what is buffered and waits until every byte written so far is acknowledged, moving to a new block on failover. */
+  async #syncData(): Promise<void> {
+    do {
+      while (this.#pendingBytes > 0)
+        await this.#flushChunk(Math.min(this.#pendingBytes, this.#nextChunkBytes()));
+      const block = this.#block;
+      if (block) {
+        try {
+          await block.writer.sync();
+        } catch (err) {
+          this.#failover(block, err, undefined);
+        }
+      }
+    } while (this.#pendingBytes > 0);
+  }
+
+  #openBlockAsCommitted(block: OpenBlock): CommitBlock {
+    return {
+      ref: { ...block.ref, blockCommitSequenceId: block.writer.blockCommitSequenceId },
+      lengthBytes: block.writer.lengthBytes,
+    };
   }
 
   #check(): void {

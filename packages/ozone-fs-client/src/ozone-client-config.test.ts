@@ -23,6 +23,9 @@ describe('OzoneClientConfig', () => {
       maxBufferSizeBytes: 32 * 1024 * 1024,
       watchType: 'ALL_COMMITTED',
       writeMaxRetries: 5,
+      flushDelay: true,
+      hbaseEnhancementsAllowed: false,
+      hsyncEnabled: false,
       readTimeoutMs: 30000,
       readMaxRetries: 3,
       readRetryIntervalMs: 1000,
@@ -56,6 +59,22 @@ describe('OzoneClientConfig', () => {
     );
     expect(() => ozoneClientConfigFromProperties({ 'ozone.client.stream.buffer.flush.size': '0' })).toThrow(
       /ozone\.client\.stream\.buffer\.flush\.size/,
+    );
+  });
+
+  it("reads the hsync settings under Ozone's keys and refuses what is not a boolean, naming the key", () => {
+    expect(
+      ozoneClientConfigFromProperties({
+        'ozone.client.hbase.enhancements.allowed': 'true',
+        'ozone.fs.hsync.enabled': 'TRUE',
+        'ozone.client.stream.buffer.flush.delay': 'false',
+      }),
+    ).toMatchObject({ hbaseEnhancementsAllowed: true, hsyncEnabled: true, flushDelay: false });
+    expect(() => ozoneClientConfigFromProperties({ 'ozone.fs.hsync.enabled': 'yes' })).toThrow(
+      /ozone\.fs\.hsync\.enabled/,
+    );
+    expect(() => ozoneClientConfigFromProperties({ 'ozone.client.hbase.enhancements.allowed': '1' })).toThrow(
+      /ozone\.client\.hbase\.enhancements\.allowed/,
     );
   });
 

@@ -38,6 +38,20 @@ export interface OzoneClientConfig {
    * of a failed block (its container closed, its pipeline gone) to a newly allocated block.
    */
   writeMaxRetries: number;
+  /**
+   * `ozone.client.stream.buffer.flush.delay`, default true: `flush()` (and `hflush()`/`hsync()`
+   * with hsync off) sends a PutBlock only once a chunk's worth (`ozone.client.stream.buffer.size`)
+   * is written past the last one; false sends one on every flush with anything new.
+   */
+  flushDelay: boolean;
+  /**
+   * `ozone.client.hbase.enhancements.allowed`, default false: with `hsyncEnabled`, turns on
+   * `hflush()`/`hsync()` (Ozone's experimental HBase support). Off, either of the two makes them a
+   * plain `flush()`, as Ozone's client does.
+   */
+  hbaseEnhancementsAllowed: boolean;
+  /** `ozone.fs.hsync.enabled`, default false: see `hbaseEnhancementsAllowed`; the OM has a setting of the same name. */
+  hsyncEnabled: boolean;
   /** `ozone.client.read.timeout`, the deadline of each datanode call, default 30s. */
   readTimeoutMs: number;
   /** `ozone.client.read.max.retries`, default 3. */
@@ -110,6 +124,9 @@ export const DEFAULT_OZONE_CLIENT_CONFIG: Readonly<OzoneClientConfig> = Object.f
   maxBufferSizeBytes: 32 * MB,
   watchType: 'ALL_COMMITTED',
   writeMaxRetries: 5,
+  flushDelay: true,
+  hbaseEnhancementsAllowed: false,
+  hsyncEnabled: false,
   readTimeoutMs: 30_000,
   readMaxRetries: 3,
   readRetryIntervalMs: 1_000,
@@ -136,6 +153,9 @@ export const OZONE_CLIENT_CONFIG_KEYS: Readonly<Record<keyof OzoneClientConfig, 
   maxBufferSizeBytes: 'ozone.client.stream.buffer.max.size',
   watchType: 'hdds.ratis.client.request.watch.type',
   writeMaxRetries: 'ozone.client.max.retries',
+  flushDelay: 'ozone.client.stream.buffer.flush.delay',
+  hbaseEnhancementsAllowed: 'ozone.client.hbase.enhancements.allowed',
+  hsyncEnabled: 'ozone.fs.hsync.enabled',
   readTimeoutMs: 'ozone.client.read.timeout',
   readMaxRetries: 'ozone.client.read.max.retries',
   readRetryIntervalMs: 'ozone.client.read.retry.interval',
@@ -279,6 +299,10 @@ export function ozoneClientConfigFromProperties(
   if ((v = get('watchType')) !== undefined)
     c.watchType = v.trim().toUpperCase() as OzoneClientConfig['watchType'];
   if ((v = get('writeMaxRetries')) !== undefined) c.writeMaxRetries = parseInteger(K.writeMaxRetries, v, 0);
+  if ((v = get('flushDelay')) !== undefined) c.flushDelay = parseBoolean(K.flushDelay, v);
+  if ((v = get('hbaseEnhancementsAllowed')) !== undefined)
+    c.hbaseEnhancementsAllowed = parseBoolean(K.hbaseEnhancementsAllowed, v);
+  if ((v = get('hsyncEnabled')) !== undefined) c.hsyncEnabled = parseBoolean(K.hsyncEnabled, v);
   if ((v = get('readTimeoutMs')) !== undefined) c.readTimeoutMs = parseDurationMs(K.readTimeoutMs, v);
   if ((v = get('readMaxRetries')) !== undefined) c.readMaxRetries = parseInteger(K.readMaxRetries, v, 0);
   if ((v = get('readRetryIntervalMs')) !== undefined)
@@ -323,6 +347,8 @@ export function validateOzoneClientConfig(config: OzoneClientConfig): OzoneClien
     throw new InvalidOptionError(K.watchType, 'expected ALL_COMMITTED or MAJORITY_COMMITTED');
   if (!Number.isInteger(c.writeMaxRetries) || c.writeMaxRetries < 0)
     throw new InvalidOptionError(K.writeMaxRetries, 'must be an integer ≥ 0');
+  for (const k of ['flushDelay', 'hbaseEnhancementsAllowed', 'hsyncEnabled'] as const)
+    if (typeof c[k] !== 'boolean') throw new InvalidOptionError(K[k], 'must be a boolean');
   if (!(c.readTimeoutMs > 0)) throw new InvalidOptionError(K.readTimeoutMs, 'must be positive');
   if (!Number.isInteger(c.readMaxRetries) || c.readMaxRetries < 0)
     throw new InvalidOptionError(K.readMaxRetries, 'must be an integer ≥ 0');

@@ -113,6 +113,8 @@ export interface KeyListing {
 /** A key with the blocks of its latest version, as a lookup answers it. */
 export interface KeyDetails extends KeyListing {
   blocks: readonly KeyBlockLocation[];
+  /** The key's metadata as the OM keeps it; `hsyncClientId` while an hsync'ed key is still open. */
+  metadata: Readonly<Record<string, string>>;
 }
 
 /** Per-key write settings; each defaults to the client's configuration. */
@@ -723,7 +725,11 @@ export class OzoneClient {
   }
 
   #keyDetails(k: hadoop.ozone.IKeyInfo): KeyDetails {
-    return { ...keyListing(k), blocks: keyBlockLocations(k, this.#ctx.om.options.address) };
+    return {
+      ...keyListing(k),
+      blocks: keyBlockLocations(k, this.#ctx.om.options.address),
+      metadata: Object.fromEntries((k.metadata ?? []).map((m) => [m.key, m.value ?? ''])),
+    };
   }
 
   /** Closes the OM channel and every datanode channel. Later calls throw `ERR_OZONE_CLOSED`. */

@@ -227,6 +227,19 @@ export class OzoneClosedError extends OzoneError {
 }
 
 /**
+ * `hsync()` (or `hflush()`) with hsync on, on a key Ozone cannot hsync: a key with one replica
+ * (Ozone 2.2.0's KeyOutputStream refuses RATIS/ONE). Code `ERR_OZONE_HSYNC_UNSUPPORTED`; nothing
+ * was sent and the stream stays usable.
+ */
+export class OzoneHsyncUnsupportedError extends OzoneError {
+  readonly key: string;
+  constructor(key: string, reason: string) {
+    super('ERR_OZONE_HSYNC_UNSUPPORTED', `hsync of ${key}: ${reason}`);
+    this.key = key;
+  }
+}
+
+/**
  * A short-circuit read could not be done: the domain socket is missing or refused the
  * connection, the datanode's answer was not a granted GetBlock with a descriptor, or the passed
  * descriptor could not be read. The read falls back to gRPC and short-circuit stays off for that

@@ -28,6 +28,8 @@ export type JavaKeyLookup =
   | {
       found: true;
       dataSize: number;
+      /** The key's metadata; `hsyncClientId` while an hsync'ed key is still open. */
+      metadata: Record<string, string>;
       blocks: Array<{
         containerId: bigint;
         localId: bigint;
@@ -429,6 +431,7 @@ async function launchCluster(
       return {
         found: true,
         dataSize: Number(answer['dataSize']),
+        metadata: { ...(answer['metadata'] as Record<string, string> | undefined) },
         blocks: (answer['blocks'] as Array<Record<string, string | number>>).map((b) => ({
           containerId: BigInt(b['containerId'] as string),
           localId: BigInt(b['localId'] as string),

@@ -9,6 +9,7 @@ import { MiniClusterError } from '../ozone-errors.js';
 import { hdds, int64, om, toBigInt, toNumber, uint64, type hadoop } from '../internal/proto/wire.js';
 import { miniPipelineId } from './mini-ratis-pipelines.js';
 import { uuidBits } from '../internal/ratis/pipeline-raft-group.js';
+import { hsyncCommitRefusal, metadataAfterCommit, type MiniOmHsyncSettings } from './mini-om-hsync.js';
 
 type StatusName = keyof typeof om.Status;
 type Long = ReturnType<typeof uint64>;
@@ -50,6 +51,8 @@ interface KeyRecord {
   modificationTimeMs: number;
   blocks: BlockRecord[];
   owner: string;
+  /** Set while the key is hsync'ed and still open (`hsyncClientId`). */
+  metadata?: Record<string, string>;
 }
 interface OpenKeyRecord {
   volume: string;
@@ -119,6 +122,10 @@ export class MiniOm {
   constructor(
     dir: string,
     private readonly datanodes: () => readonly MiniDatanodeInfo[],
+    private readonly hsyncSettings: MiniOmHsyncSettings = {
+      hbaseEnhancementsAllowed: false,
+      hsyncEnabled: false,
+    },
   ) {
     this.#file = join(dir, 'om-namespace.json');
     this.#state = existsSync(this.#file)
@@ -528,6 +535,7 @@ export class MiniOm {
       keyLocationList: [{ version: uint64(0), keyLocations: k.blocks.map((b) => this.#location(b)) }],
       ownerName: k.owner,
       isFile: true,
+      metadata: Object.entries(k.metadata ?? {}).map(([key, value]) => ({ key, value })),
     };
   }
 
@@ -589,6 +597,10 @@ export class MiniOm {
   #commitKey(r: hadoop.ozone.OMRequest): Omit<hadoop.ozone.IOMResponse, 'cmdType' | 'status'> {
     const q = need(r.commitKeyRequest);
     const a = q.keyArgs;
+    // Refused before anything else is looked at, as in the OM's preExecute.
+    const refusal = hsyncCommitRefusal(this.hsyncSettings, q);
+    if (refusal) throw new OmFailure('NOT_SUPPORTED_OPERATION', refusal);
+    const hsync = q.hsync === true;
     const open = this.#openKey(a, toBigInt(q.clientID));
     this.#bucket(a.volumeName, a.bucketName);
     const blocks: BlockRecord[] = [];
@@ -620,15 +632,18 @@ export class MiniOm {
         'INVALID_REQUEST',
         `dataSize ${toNumber(a.dataSize)} does not match the blocks' ${expectedOffset} bytes`,
       );
-    this.#open.delete(toBigInt(q.clientID).toString());
+    // An hsync leaves the key open for more writes and hsyncs.
+    if (!hsync) this.#open.delete(toBigInt(q.clientID).toString());
     const path = keyPath(a.volumeName, a.bucketName, a.keyName);
     const previous = this.#state.keys[path];
+    const metadata = metadataAfterCommit(toBigInt(q.clientID), hsync);
     this.#state.keys[path] = {
       size: expectedOffset,
       creationTimeMs: previous?.creationTimeMs ?? open.creationTimeMs,
       modificationTimeMs: Date.now(),
       blocks,
       owner: open.owner,
+      ...(metadata ? { metadata } : {}),
     };
     this.#save();
     return { commitKeyResponse: {} };

@@ -10,6 +10,7 @@ import { OM_SUBMIT_REQUEST_PATH } from '../internal/grpc/om-transport.js';
 import { MiniDatanode, type DatanodeCounters, type DatanodeFault } from './mini-datanode.js';
 import type { ShortCircuitFault } from './mini-domain-socket-server.js';
 import { MiniOm } from './mini-om.js';
+import { miniOmHsyncSettings } from './mini-om-hsync.js';
 import { MiniRatisPipelines } from './mini-ratis-pipelines.js';
 import { serveRawGrpc } from './serve-raw-grpc.js';
 import { createTlsFixture } from './tls-fixture.js';
@@ -35,6 +36,12 @@ export interface MiniOzoneClusterOptions {
    * `hdds.ratis.raft.server.watch.timeout`). Default: 30000.
    */
   ratisWatchTimeoutMs?: number;
+  /**
+   * OM settings under Ozone's keys. The OM reads `ozone.hbase.enhancements.allowed` and
+   * `ozone.fs.hsync.enabled` (both default false; with both true it takes CommitKey with `hsync`);
+   * any other key is refused. Default: none.
+   */
+  omConfiguration?: Readonly<Record<string, string>>;
 }
 
 export const DEFAULT_MINI_OZONE_CLUSTER_OPTIONS = Object.freeze({
@@ -228,6 +235,7 @@ export async function startMiniOzoneCluster(
   const count = options.datanodes ?? DEFAULT_MINI_OZONE_CLUSTER_OPTIONS.datanodes;
   if (!Number.isInteger(count) || count < 1 || count > 64)
     throw new MiniClusterError(`datanodes must be an integer from 1 to 64, got ${count}`);
+  const hsyncSettings = miniOmHsyncSettings(options.omConfiguration);
   const ownsDir = options.dir === undefined;
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'fastpath-mini-ozone-'));
   const started: MiniDatanode[] = [];
@@ -257,8 +265,10 @@ export async function startMiniOzoneCluster(
       watchTimeoutMs: options.ratisWatchTimeoutMs ?? DEFAULT_MINI_OZONE_CLUSTER_OPTIONS.ratisWatchTimeoutMs,
     });
     ratis = pipelines;
-    const om = new MiniOm(join(dir), () =>
-      started.map((d) => ({ uuid: d.uuid, port: d.port, ratisPort: pipelines.ratisPort(d.uuid) })),
+    const om = new MiniOm(
+      join(dir),
+      () => started.map((d) => ({ uuid: d.uuid, port: d.port, ratisPort: pipelines.ratisPort(d.uuid) })),
+      hsyncSettings,
     );
     // The last step that can fail; serveOm cleans up after itself.
     const served = await serveOm(om, credentials, options.omPort ?? 0);

@@ -109,6 +109,26 @@ export class RatisBlockWriter {
   async finish(): Promise<bigint> {
     this.#throwIfFailed();
     if (this.#lengthBytes > 0) this.#flush(true);
+    return this.#settle();
+  }
+
+  /** Bytes of the block written since the last PutBlock. */
+  get unflushedBytes(): number {
+    return this.#lengthBytes - this.#flushedBytes;
+  }
+
+  /**
+   * hflush/hsync (Java's `handleFlush(false)`): PutBlock for what the last one did not cover,
+   * then waits for every request and watch of the block. Resolves with the block's BCSID once all
+   * of it is acknowledged; the block stays open for more chunks.
+   */
+  async sync(): Promise<bigint> {
+    this.#throwIfFailed();
+    if (this.unflushedBytes > 0) this.#flush(false);
+    return this.#settle();
+  }
+
+  async #settle(): Promise<bigint> {
     await Promise.all([...this.#sent, ...this.#flushes.map((f) => f.done)]);
     this.#throwIfFailed();
     return this.#ref.blockCommitSequenceId;

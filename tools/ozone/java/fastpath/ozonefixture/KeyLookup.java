@@ -13,7 +13,7 @@ import org.apache.hadoop.ozone.om.helpers.OmKeyLocationInfoGroup;
 /**
  * Looks a committed key up in the OM from the Java side, so that a test can check what a
  * non-Java client committed (or did not) without trusting that client's own reading: whether the
- * key exists, its length, and each block with the BCSID the OM recorded for it.
+ * key exists, its length, its metadata, and each block with the BCSID the OM recorded for it.
  */
 final class KeyLookup {
   private KeyLookup() {}
@@ -39,6 +39,9 @@ final class KeyLookup {
     }
     answer.put("found", true);
     answer.put("dataSize", info.getDataSize());
+    // The key's metadata, e.g. hsyncClientId while an hsync'ed key is still open.
+    ObjectNode metadata = answer.putObject("metadata");
+    info.getMetadata().forEach(metadata::put);
     ArrayNode blocks = answer.putArray("blocks");
     OmKeyLocationInfoGroup latest = info.getLatestVersionLocations();
     if (latest == null) return;
