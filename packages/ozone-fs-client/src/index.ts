@@ -28,6 +28,7 @@ export {
   type OzoneProperties,
 } from './ozone-client-config.js';
 export type { DatanodeStreamStats } from './internal/grpc/datanode-stream-pool.js';
+export type { WritePipeline } from './internal/ratis/raft-client-pool.js';
 export {
   DEFAULT_WINDOW_CACHE_BYTES,
   KeyInputStream,

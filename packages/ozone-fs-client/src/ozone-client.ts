@@ -25,7 +25,7 @@ import { DatanodeClientManager } from './internal/grpc/datanode-client-manager.j
 import type { DatanodeStreamStats } from './internal/grpc/datanode-stream-pool.js';
 import { OmTransport } from './internal/grpc/om-transport.js';
 import { listFsoKeys, type FsoEntry } from './internal/fso-key-listing.js';
-import { RaftClientPool } from './internal/ratis/raft-client-pool.js';
+import { RaftClientPool, type WritePipeline } from './internal/ratis/raft-client-pool.js';
 import { ShortCircuitReads } from './internal/short-circuit/short-circuit-reads.js';
 import { has, hdds, om, toBigInt, toNumber, uint64, type hadoop } from './internal/proto/wire.js';
 
@@ -231,6 +231,15 @@ export class OzoneClient {
    */
   get datanodeStreamStats(): DatanodeStreamStats {
     return this.#ctx.datanodes.streamStats();
+  }
+
+  /**
+   * The RATIS pipelines this client has written to, each with its members and the member its
+   * Raft client sends writes to now: the leader as the client last learned it. Where a write goes,
+   * for operators and for tests that stop a pipeline's leader.
+   */
+  get writePipelines(): WritePipeline[] {
+    return this.#ctx.raft.pipelines();
   }
 
   #submit(...args: Parameters<OmTransport['submit']>): Promise<hadoop.ozone.OMResponse> {

@@ -1,10 +1,12 @@
-// The shared suites against the embedded mini cluster (plaintext): the client contract and the
-// file system's reads (in both datanode transports). tools/ozone runs the same two against Apache Ozone's MiniOzoneCluster.
+// The shared suites against the embedded mini cluster (plaintext): the client contract, the file
+// system's reads (in both datanode transports) and fastpath's writes. tools/ozone runs the same
+// suites against Apache Ozone's MiniOzoneCluster.
 import { afterAll, beforeAll, describe } from '@jest/globals';
 import { startMiniOzoneCluster, type MiniOzoneCluster } from '@fastpath/ozone-fs-client/testing';
 import {
   describeFileSystemReads,
   describeOzoneContract,
+  describeOzoneWrites,
   MINI_CLUSTER_CAPABILITIES,
   miniClusterAdapter,
   withDatanodeTransport,
@@ -14,7 +16,10 @@ import { DATANODE_TRANSPORTS } from './support/datanode-transports.js';
 describe('embedded mini cluster', () => {
   let cluster: MiniOzoneCluster;
   beforeAll(async () => {
-    cluster = await startMiniOzoneCluster({ datanodes: 3 });
+    // A short watch timeout: with a member stopped (the write suite's last tests), an
+    // ALL_COMMITTED watch is answered NotReplicated soon, and the client watches again at
+    // MAJORITY_COMMITTED.
+    cluster = await startMiniOzoneCluster({ datanodes: 3, ratisWatchTimeoutMs: 1000 });
   });
   afterAll(async () => {
     await cluster?.close();
@@ -27,5 +32,9 @@ describe('embedded mini cluster', () => {
       withDatanodeTransport(() => miniClusterAdapter(cluster), transport),
       MINI_CLUSTER_CAPABILITIES,
     );
+  });
+  // Last: it stops datanodes mid-write (and starts them again).
+  describe('Ozone writes', () => {
+    describeOzoneWrites(() => miniClusterAdapter(cluster), MINI_CLUSTER_CAPABILITIES);
   });
 });

@@ -1,8 +1,12 @@
-// The shared suites' adapter for a real MiniOzoneCluster: keys written by Ozone's Java client,
-// corruption by overwriting bytes of a block file in a datanode's data directory, datanodes
-// stopped and restarted by MiniOzoneCluster, and the datanodes' own ContainerMetrics counters.
+// The shared suites' adapter for a real MiniOzoneCluster: keys written, read and listed by Ozone's
+// Java client and looked up in the OM from the Java side, corruption by overwriting bytes of a
+// block file in a datanode's data directory, datanodes stopped and restarted by MiniOzoneCluster,
+// and the datanodes' own ContainerMetrics counters.
 import type { OzoneClient } from '@fastpath/ozone-fs-client';
-import type { OzoneClusterAdapter } from '@fastpath/ozone-fs-client/testing/contract';
+import type {
+  OzoneClusterAdapter,
+  OzoneContractCapabilities,
+} from '@fastpath/ozone-fs-client/testing/contract';
 import type { RealOzoneCluster } from '@fastpath/ozone-fixture';
 
 /**
@@ -17,6 +21,10 @@ export function realClusterAdapter(cluster: RealOzoneCluster, inspector: OzoneCl
     );
     if (block === undefined) throw new Error(`${volume}/${bucket}/${key} has no byte ${offsetInKey}`);
     return block;
+  };
+  const stopDatanode = async (uuid: string): Promise<() => Promise<void>> => {
+    await cluster.stopDatanode(uuid);
+    return () => cluster.restartDatanode(uuid);
   };
   return {
     omAddress: cluster.omGrpcAddress,
@@ -50,9 +58,15 @@ export function realClusterAdapter(cluster: RealOzoneCluster, inspector: OzoneCl
       const block = await blockAt(ref.volume, ref.bucket, ref.key, 0);
       const datanode = block.datanodes[ref.replica];
       if (datanode === undefined) throw new Error(`block ${block.localId} has no replica ${ref.replica}`);
-      await cluster.stopDatanode(datanode.uuid);
-      return () => cluster.restartDatanode(datanode.uuid);
+      return stopDatanode(datanode.uuid);
     },
+    stopDatanode,
+    async lookupKey(volume, bucket, key) {
+      const found = await cluster.lookupKey(volume, bucket, key);
+      return found.found ? { dataSize: found.dataSize, blocks: found.blocks } : undefined;
+    },
+    readKeyWithJava: (volume, bucket, key) => cluster.readKeyWithJava(volume, bucket, key),
+    listKeysWithJava: (volume, bucket, prefix) => cluster.listKeysWithJava(volume, bucket, prefix),
     async readChunkCounters() {
       const all = await cluster.datanodeCounters();
       return {
@@ -63,10 +77,11 @@ export function realClusterAdapter(cluster: RealOzoneCluster, inspector: OzoneCl
   };
 }
 
-/** What the real cluster offers the suites: every fault hook and counter, and fastpath's writes (through Ratis; proved in real-ozone-write). */
-export const REAL_CLUSTER_CAPABILITIES = Object.freeze({
+/** What the real cluster offers the suites: every fault hook and counter, fastpath's writes (through Ratis) and Ozone's Java client. */
+export const REAL_CLUSTER_CAPABILITIES: Readonly<OzoneContractCapabilities> = Object.freeze({
   corruptReplica: true,
   stopDatanode: true,
   fastpathWrites: true,
   datanodeCounters: true,
+  javaClient: true,
 });

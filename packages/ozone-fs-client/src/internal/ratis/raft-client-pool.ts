@@ -5,6 +5,19 @@ import { createRaftClient, type RaftClient } from '@fastpath/ratis-client';
 import type { OzoneClientConfig } from '../../ozone-client-config.js';
 import type { PipelineRaftGroup } from './pipeline-raft-group.js';
 
+/** A pipeline a client has written to, as its Raft client knows it. */
+export interface WritePipeline {
+  /** The pipeline's UUID (its Raft group id). */
+  pipelineId: string;
+  /** The members' datanode UUIDs (the group's peer ids). */
+  memberIds: string[];
+  /**
+   * The member the client sends writes to now: the leader as the client last learned it (the one
+   * the pipeline named until a reply or a NotLeader redirect said otherwise).
+   */
+  leaderId: string;
+}
+
 export class RaftClientPool {
   readonly #clients = new Map<string, RaftClient>();
   readonly #config: Readonly<OzoneClientConfig>;
@@ -31,6 +44,15 @@ export class RaftClientPool {
     });
     if (!this.#closed) this.#clients.set(group.groupId, client);
     return client;
+  }
+
+  /** Every pipeline with a client now, with the member that client sends to. */
+  pipelines(): WritePipeline[] {
+    return [...this.#clients.values()].map((c) => ({
+      pipelineId: c.groupId,
+      memberIds: c.peers.map((p) => p.id),
+      leaderId: c.leaderId,
+    }));
   }
 
   /** Closes every client: what is still pending fails with `ERR_RATIS_CLIENT_CLOSED`. */

@@ -16,6 +16,7 @@ import { FreezableRelay } from './freezable-relay.js';
 import type { OzoneClusterAdapter, OzoneContractCapabilities } from './ozone-cluster-adapter.js';
 import { writeContractKey } from './write-contract-key.js';
 import { freshVolume, suiteClient } from './suite-client.js';
+import { until } from './until.js';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
@@ -38,24 +39,6 @@ function distinctRanges(count = 64): Array<{ offset: number; length: number }> {
     if (offset + length > chunkEnd) offset = chunkEnd - length;
     return { offset, length };
   });
-}
-
-/** Polls `condition` every 10 ms until it holds; fails naming `what` after `timeoutMs`. */
-async function until(
-  what: string,
-  condition: () => boolean | Promise<boolean>,
-  timeoutMs = 30_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      if (await condition()) return;
-    } catch {
-      // not yet
-    }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
 
 /**

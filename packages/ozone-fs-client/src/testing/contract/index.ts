@@ -1,14 +1,25 @@
 // @fastpath/ozone-fs-client/testing/contract: the shared suites (they register jest tests) — the
-// client contract and the file system's reads — and the embedded mini cluster's adapter. Another
-// cluster (Ozone's own MiniOzoneCluster) runs the same suites through its own OzoneClusterAdapter.
+// client contract, the file system's reads, the datanode streams and the writes — and the embedded
+// mini cluster's adapter. Another cluster (Ozone's own MiniOzoneCluster) runs the same suites
+// through its own OzoneClusterAdapter.
 export { contractKeyBytes } from './contract-key-bytes.js';
 export { describeOzoneContract } from './ozone-contract-suite.js';
 export { describeFileSystemReads } from './file-system-read-suite.js';
 export { describeDatanodeStreams } from './datanode-stream-suite.js';
+export { describeOzoneWrites } from './ozone-write-suite.js';
+export {
+  contractKeySha256,
+  expectWrittenKey,
+  type WrittenKey,
+  type WrittenKeyChecks,
+} from './expect-written-key.js';
+export { standaloneGetBlock, type ReplicaBlock } from './standalone-get-block.js';
 export { withDatanodeTransport } from './ozone-cluster-adapter.js';
 export type {
+  ClusterKeyRecord,
   ContractKeySpec,
   ContractReplicaRef,
+  JavaKeyReadResult,
   OzoneClusterAdapter,
   OzoneContractCapabilities,
   ReadChunkCounters,

@@ -1,4 +1,4 @@
-// What the shared suites (the client contract and the file-system reads) need of a cluster. The
+// What the shared suites (the client contract, the file-system reads, the writes) need of a cluster. The
 // embedded mini cluster and Ozone's own MiniOzoneCluster each provide one adapter; cluster
 // differences live there, the assertions in the suites.
 import type {
@@ -43,6 +43,19 @@ export interface ReadChunkCounters {
   bytes: number;
 }
 
+/** A committed key as the OM records it, read by the cluster's own side (not fastpath's codecs). */
+export interface ClusterKeyRecord {
+  dataSize: number;
+  blocks: Array<{ containerId: bigint; localId: bigint; blockCommitSequenceId: bigint; lengthBytes: number }>;
+}
+
+/** What Ozone's Java client read of a whole key, checksums verified. */
+export interface JavaKeyReadResult {
+  bytesRead: number;
+  /** SHA-256 of the bytes read, lower-case hex. */
+  sha256: string;
+}
+
 /**
  * What the suites need of a cluster. Optional hooks a cluster cannot offer leave their tests out
  * of that cluster's run (the capabilities say which, at registration time).
@@ -62,6 +75,18 @@ export interface OzoneClusterAdapter {
   corruptReplica?(ref: ContractReplicaRef): Promise<void>;
   /** Stops the datanode holding the given replica of the key's first block; returns a restart function. */
   stopReplica?(ref: Omit<ContractReplicaRef, 'offsetInKey'>): Promise<() => Promise<void>>;
+  /** Stops one datanode (by UUID) at once, whatever it holds; returns a function that starts it again. */
+  stopDatanode?(uuid: string): Promise<() => Promise<void>>;
+  /** The OM's record of a committed key, read by the cluster's own side; `undefined` when it has none. */
+  lookupKey?(volume: string, bucket: string, key: string): Promise<ClusterKeyRecord | undefined>;
+  /** Reads a whole key with Ozone's own Java client, checksums verified. */
+  readKeyWithJava?(volume: string, bucket: string, key: string): Promise<JavaKeyReadResult>;
+  /** Lists a bucket's keys under `prefix` with Ozone's own Java client: name and size each. */
+  listKeysWithJava?(
+    volume: string,
+    bucket: string,
+    prefix: string,
+  ): Promise<Array<{ name: string; sizeBytes: number }>>;
   /** The datanodes' own ReadChunk counters now (the suites take differences around one read). */
   readChunkCounters?(): Promise<ReadChunkCounters>;
 }
@@ -69,11 +94,18 @@ export interface OzoneClusterAdapter {
 /** Which optional parts of the suites a cluster runs. */
 export interface OzoneContractCapabilities {
   corruptReplica: boolean;
+  /** Whether the adapter has `stopReplica` and `stopDatanode`. */
   stopDatanode: boolean;
   /** Whether fastpath's own client writes keys there (both clusters now: it writes through Ratis). */
   fastpathWrites: boolean;
   /** Whether the adapter has `readChunkCounters` (the widening is then checked at the datanodes too). */
   datanodeCounters?: boolean;
+  /**
+   * Whether Ozone's own Java client works there (`writeKey`, `readKeyWithJava`, `listKeysWithJava`,
+   * `lookupKey`): the write suite then has it read back every key fastpath wrote and writes a key
+   * of its own beside them. Default: false.
+   */
+  javaClient?: boolean;
   /** Size of the large key, default 64 MiB. */
   largeKeyBytes?: number;
 }

@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createOzoneClient, type ChecksumTypeName, type OzoneClient } from '../../index.js';
+import { CHECKSUM_TYPES } from './checksum-types.js';
 import { contractKeyBytes } from './contract-key-bytes.js';
 import type {
   ContractKeySpec,
@@ -15,7 +16,6 @@ import { writeContractKey } from './write-contract-key.js';
 const KiB = 1024;
 const MiB = 1024 * KiB;
 const CHUNK = 4 * MiB;
-const CHECKSUM_TYPES: readonly ChecksumTypeName[] = ['NONE', 'CRC32', 'CRC32C', 'SHA256', 'MD5'];
 
 const sha256 = (b: Uint8Array): string => createHash('sha256').update(b).digest('hex');
 
@@ -198,8 +198,9 @@ export function describeOzoneContract(
     );
   });
 
-  describe('a 64 MiB key round-trips with every checksum type', () => {
-    const size = capabilities.largeKeyBytes ?? 64 * MiB;
+  const largeKeyBytes = capabilities.largeKeyBytes ?? 64 * MiB;
+  describe(`a ${largeKeyBytes / MiB} MiB key round-trips with every checksum type`, () => {
+    const size = largeKeyBytes;
     it.each(CHECKSUM_TYPES)(
       '%s',
       async (type) => {
@@ -208,7 +209,7 @@ export function describeOzoneContract(
           checksumType: type,
           bytesPerChecksum: MiB,
           key: `large-${type}`,
-          // One replica: the point is the bytes and the checksums, and three copies of 64 MiB cost CPU.
+          // One replica: the point is the bytes and the checksums, and three copies cost CPU.
           replication: 'ONE',
           sizeBytes: size,
           seed: 64,

@@ -17,6 +17,19 @@ export async function writeContractKey(
     await adapter.writeKey(spec);
     return;
   }
+  await writeKeyWithFastpath(client, spec);
+}
+
+/**
+ * Writes a key of `contractKeyBytes(spec.sizeBytes, spec.seed)` with fastpath's client, in pieces
+ * of `pieceBytes` that do not line up with chunks, as a streaming writer would; CreateKey names
+ * the whole size, so the OM allocates its first block up front.
+ */
+export async function writeKeyWithFastpath(
+  client: OzoneClient,
+  spec: ContractKeySpec,
+  pieceBytes = 3 * MiB + 7,
+): Promise<void> {
   const out = await client.createKey(spec.volume, spec.bucket, spec.key, {
     sizeBytes: spec.sizeBytes,
     checksumType: spec.checksumType,
@@ -25,10 +38,8 @@ export async function writeContractKey(
     blockSizeBytes: spec.blockSizeBytes,
     replication: spec.replication,
   });
-  // Written in pieces that do not line up with chunks, as a streaming writer would.
-  const piece = 3 * MiB + 7;
-  for (let at = 0; at < spec.sizeBytes; at += piece) {
-    await out.write(contractKeyBytes(Math.min(piece, spec.sizeBytes - at), spec.seed, at));
+  for (let at = 0; at < spec.sizeBytes; at += pieceBytes) {
+    await out.write(contractKeyBytes(Math.min(pieceBytes, spec.sizeBytes - at), spec.seed, at));
   }
   await out.close();
 }
