@@ -11,6 +11,8 @@ export {
   type RealDatanodeCounters,
   type RealOzoneCluster,
   type RealOzoneDatanode,
+  type RealS3Gateway,
+  type S3ClientConfig,
 } from './real-ozone-cluster.js';
 export {
   OZONE_BUCKET_LAYOUTS,
@@ -37,4 +39,5 @@ export {
   OzoneFixtureStateError,
   OzoneKeyReadError,
   OzoneKeyWriteError,
+  OzoneS3GatewayError,
 } from './ozone-fixture-errors.js';

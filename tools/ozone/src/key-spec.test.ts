@@ -52,6 +52,7 @@ describe('resolveRealOzoneClusterOptions', () => {
     [{ startTimeoutMs: 0 }, 'startTimeoutMs'],
     [{ configuration: { 'ozone.om.grpc.port': '9000' } }, 'configuration.ozone.om.grpc.port'],
     [{ configuration: { a: 'x\ny' } }, 'configuration.a'],
+    [{ s3Gateway: 'yes' as unknown as boolean }, 's3Gateway'],
   ])('refuses %j naming %s', (options, option) => {
     expect(expectError(() => resolveRealOzoneClusterOptions(options), FastpathError)).toMatchObject({
       option,

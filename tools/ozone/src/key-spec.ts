@@ -76,6 +76,17 @@ export interface WrittenBlock {
 // characters of lower-case letters, digits, '-' and '.', starting and ending with a letter or digit.
 const RESOURCE_NAME = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
 
+/** Checks a volume or bucket name against Ozone's rule; throws `InvalidOptionError` naming `option`. */
+export function checkOzoneName(option: string, name: unknown): string {
+  if (typeof name !== 'string' || !RESOURCE_NAME.test(name) || name.includes('..')) {
+    throw new InvalidOptionError(
+      option,
+      'an Ozone name is 3-63 characters of a-z, 0-9, "-" and ".", starting and ending with a letter or digit',
+    );
+  }
+  return name;
+}
+
 /** Checks every key of a batch before the batch is sent, so a bad entry writes nothing. */
 export function checkKeysToWrite(
   keys: readonly KeyToWrite[],
@@ -88,15 +99,7 @@ export function checkKeysToWrite(
   return keys.map((spec, i) => {
     const at = `keys[${i}]`;
     if (typeof spec !== 'object' || spec === null) throw new InvalidOptionError(at, 'expected an object');
-    for (const field of ['volume', 'bucket'] as const) {
-      const name: unknown = spec[field];
-      if (typeof name !== 'string' || !RESOURCE_NAME.test(name) || name.includes('..')) {
-        throw new InvalidOptionError(
-          `${at}.${field}`,
-          'an Ozone name is 3-63 characters of a-z, 0-9, "-" and ".", starting and ending with a letter or digit',
-        );
-      }
-    }
+    for (const field of ['volume', 'bucket'] as const) checkOzoneName(`${at}.${field}`, spec[field]);
     if (typeof spec.key !== 'string' || spec.key.length === 0 || /[\0\r\n]/.test(spec.key)) {
       throw new InvalidOptionError(`${at}.key`, 'expected a non-empty key name without NUL or line breaks');
     }

@@ -66,3 +66,13 @@ export class OzoneFixtureStateError extends FastpathError {
     super('ERR_OZONE_FIXTURE_STATE', message);
   }
 }
+
+/**
+ * Ozone's S3 gateway did not start in the cluster's JVM, or refused a bucket link; the message is
+ * the Java exception chain (a missing class names the jar that is not on the class path).
+ */
+export class OzoneS3GatewayError extends FastpathError {
+  constructor(message: string) {
+    super('ERR_OZONE_S3_GATEWAY', `Ozone's S3 gateway: ${message}`);
+  }
+}

@@ -20,6 +20,11 @@ export interface RealOzoneClusterOptions {
    * of several blocks. `ozone.om.grpc.port` is chosen by the launcher and cannot be set here.
    */
   configuration?: Readonly<Record<string, string>>;
+  /**
+   * Also start Ozone's S3 gateway in the cluster's JVM (loopback, a free port) before resolving;
+   * see `RealOzoneCluster.startS3Gateway`, which starts it on a running cluster too.
+   */
+  s3Gateway?: boolean;
   /** Progress of a first jar resolution. Default: stderr. */
   onProgress?: (line: string) => void;
 }
@@ -63,6 +68,7 @@ export const DEFAULT_REAL_OZONE_CLUSTER_OPTIONS: Readonly<
   writeTimeoutMs: 600_000,
   stopTimeoutMs: 60_000,
   portRetries: 3,
+  s3Gateway: false,
   configuration: DEFAULT_OZONE_CLUSTER_CONFIGURATION,
 });
 
@@ -73,6 +79,7 @@ export interface ResolvedRealOzoneClusterOptions {
   readonly writeTimeoutMs: number;
   readonly stopTimeoutMs: number;
   readonly portRetries: number;
+  readonly s3Gateway: boolean;
   readonly configuration: Readonly<Record<string, string>>;
 }
 
@@ -94,6 +101,8 @@ export function resolveRealOzoneClusterOptions(
     }
     configuration[key] = value;
   }
+  const s3Gateway = options.s3Gateway ?? d.s3Gateway;
+  if (typeof s3Gateway !== 'boolean') throw new InvalidOptionError('s3Gateway', 'expected a boolean');
   return {
     datanodes: checkInteger('datanodes', options.datanodes ?? d.datanodes, 1, 9),
     heapMb: checkInteger('heapMb', options.heapMb ?? d.heapMb, 256, 65_536),
@@ -101,6 +110,7 @@ export function resolveRealOzoneClusterOptions(
     writeTimeoutMs: checkInteger('writeTimeoutMs', options.writeTimeoutMs ?? d.writeTimeoutMs, 1),
     stopTimeoutMs: checkInteger('stopTimeoutMs', options.stopTimeoutMs ?? d.stopTimeoutMs, 1),
     portRetries: checkInteger('portRetries', options.portRetries ?? d.portRetries, 0, 10),
+    s3Gateway,
     configuration: Object.freeze(configuration),
   };
 }

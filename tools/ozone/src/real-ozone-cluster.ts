@@ -6,7 +6,7 @@ import { createInterface } from 'node:readline';
 import { checkInteger, InvalidOptionError } from '@fastpath/core';
 import { logTail } from '@fastpath/jvm-fixture';
 import { spawnLauncher, type LauncherProcess } from './internal/launcher-process.js';
-import { checkKeysToWrite, type KeyToWrite, type WrittenKey } from './key-spec.js';
+import { checkKeysToWrite, checkOzoneName, type KeyToWrite, type WrittenKey } from './key-spec.js';
 import {
   OzoneClusterExitedError,
   OzoneClusterTimeoutError,
@@ -14,6 +14,7 @@ import {
   OzoneFixtureStateError,
   OzoneKeyReadError,
   OzoneKeyWriteError,
+  OzoneS3GatewayError,
 } from './ozone-fixture-errors.js';
 import { prepareOzoneJars, type OzoneJars } from './ozone-jars.js';
 import {
@@ -69,6 +70,36 @@ export interface RealDatanodeCounters {
   readonly uuid: string;
   /** By Ozone's command name (`ReadChunk`, `GetBlock`, `WriteChunk`, ...). */
   readonly commands: Readonly<Record<string, { readonly ops: number; readonly bytes: number }>>;
+}
+
+/**
+ * Ozone's own S3 gateway (`org.apache.hadoop.ozone.s3.Gateway`) running in the cluster's JVM,
+ * on loopback. Its S3 buckets are the buckets of the Ozone volume `volume`; a bucket of another
+ * volume is reached through a link (`RealOzoneCluster.linkS3Bucket`).
+ */
+export interface RealS3Gateway {
+  /** `http://127.0.0.1:<port>`: an S3 client's endpoint. */
+  readonly endpoint: string;
+  /** `127.0.0.1:<port>` of the gateway's S3 listener. */
+  readonly httpAddress: string;
+  /** The Ozone volume whose buckets S3 sees (`ozone.s3g.volume.name`, `s3v` by default). */
+  readonly volume: string;
+  /**
+   * What an S3 client needs, as a fresh plain object each call (e.g.
+   * `new S3Client(gateway.clientConfig())` with `@aws-sdk/client-s3`, which writes into the
+   * credentials it is given): the endpoint, path-style addressing (the gateway's host is an IP
+   * address), a region, and credentials. With security off the gateway takes the access key as
+   * the user's name and checks no signature, so the secret is a placeholder.
+   */
+  clientConfig(): S3ClientConfig;
+}
+
+/** See {@link RealS3Gateway.clientConfig}. */
+export interface S3ClientConfig {
+  endpoint: string;
+  region: string;
+  forcePathStyle: true;
+  credentials: { accessKeyId: string; secretAccessKey: string };
 }
 
 /** A running MiniOzoneCluster (SCM, OM and datanodes in one JVM). */
@@ -134,6 +165,21 @@ export interface RealOzoneCluster extends AsyncDisposable {
     bucket: string,
     prefix?: string,
   ): Promise<Array<{ name: string; sizeBytes: number }>>;
+  /**
+   * Starts Ozone's S3 gateway in the cluster's JVM (every listener on a free loopback port),
+   * unless it runs already; resolves once it serves. Stopped with the cluster.
+   *
+   * @throws OzoneS3GatewayError with the Java exception chain when it does not start
+   */
+  startS3Gateway(): Promise<RealS3Gateway>;
+  /** The S3 gateway once started, else `undefined`. */
+  readonly s3Gateway: RealS3Gateway | undefined;
+  /**
+   * Makes `volume/bucket` visible to S3 as the bucket `name`: an Ozone bucket link created in the
+   * gateway's volume (the OM resolves it, so S3 reads the very keys, blocks and checksums of the
+   * source bucket). Idempotent for the same source; the gateway must be running.
+   */
+  linkS3Bucket(link: { name: string; volume: string; bucket: string }): Promise<void>;
   /** Resident set size of the JVM now (from /proc), or `undefined` once it is gone. */
   rssBytes(): number | undefined;
   /** Stops the cluster cleanly (SIGKILL after `stopTimeoutMs`) and deletes `rootDir`. Idempotent. */
@@ -197,7 +243,16 @@ export async function startRealOzoneCluster(
   );
   for (let attempt = 0; ; attempt++) {
     try {
-      return await launchCluster(resolved, jars);
+      const cluster = await launchCluster(resolved, jars);
+      if (resolved.s3Gateway) {
+        try {
+          await cluster.startS3Gateway();
+        } catch (err) {
+          await cluster.stop();
+          throw err;
+        }
+      }
+      return cluster;
     } catch (err) {
       // MiniOzoneCluster's ports are checked only when picked: another process can take one first.
       const clash = err instanceof OzoneClusterExitedError && /Address already in use/.test(err.message);
@@ -377,6 +432,7 @@ async function launchCluster(
   };
 
   const defaultReplication = resolved.datanodes >= 3 ? 'RATIS/THREE' : 'RATIS/ONE';
+  let s3Gateway: RealS3Gateway | undefined;
 
   return {
     omGrpcAddress: info.omGrpcAddress,
@@ -395,6 +451,41 @@ async function launchCluster(
     readyLine: info.line,
     get stopped() {
       return stopped;
+    },
+    get s3Gateway() {
+      return s3Gateway;
+    },
+    async startS3Gateway() {
+      if (stopped) throw new OzoneFixtureStateError('startS3Gateway after stop()');
+      if (s3Gateway !== undefined) return s3Gateway;
+      const answer = await call({ op: 'startS3Gateway' }, "Ozone's S3 gateway to start");
+      if (answer['event'] !== 's3Gateway') throw new OzoneS3GatewayError(String(answer['message']));
+      const endpoint = String(answer['endpoint']);
+      s3Gateway = Object.freeze({
+        endpoint,
+        httpAddress: String(answer['httpAddress']),
+        volume: String(answer['volume']),
+        clientConfig: () => ({
+          endpoint,
+          region: 'us-east-1',
+          forcePathStyle: true as const,
+          credentials: { accessKeyId: 'fastpath', secretAccessKey: 'not-checked' },
+        }),
+      });
+      return s3Gateway;
+    },
+    async linkS3Bucket(link) {
+      if (stopped) throw new OzoneFixtureStateError('linkS3Bucket after stop()');
+      // S3 bucket names follow the same rule as Ozone's here (lower case, 3-63, no '_').
+      const name = checkOzoneName('name', link.name);
+      const volume = checkOzoneName('volume', link.volume);
+      const bucket = checkOzoneName('bucket', link.bucket);
+      if (s3Gateway === undefined) throw new OzoneFixtureStateError('linkS3Bucket before startS3Gateway()');
+      const answer = await call(
+        { op: 'linkS3Bucket', name, volume, bucket },
+        `a link ${s3Gateway.volume}/${name} to ${volume}/${bucket}`,
+      );
+      if (answer['event'] !== 'linked') throw new OzoneS3GatewayError(String(answer['message']));
     },
     async writeKeys(keys) {
       if (stopped) throw new OzoneFixtureStateError('writeKeys after stop()');

@@ -1,7 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { connect } from 'node:net';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { InvalidOptionError } from '@fastpath/core';
@@ -18,6 +17,7 @@ import {
 } from '@fastpath/ozone-fixture';
 import { waitFor } from '@fastpath/test-support';
 import { isRunning, launcherJvmsUnder } from './support/processes.js';
+import { canConnect } from './support/can-connect.js';
 
 // One MiniOzoneCluster at a time (the machine is small): the suites below run in order.
 jest.setTimeout(600_000);
@@ -31,18 +31,6 @@ function patternSha256(seed: number, size: number): string {
   return hash.digest('hex');
 }
 const CHUNK = 4 * MiB;
-
-function canConnect(address: string): Promise<boolean> {
-  const at = address.lastIndexOf(':');
-  return new Promise((resolve) => {
-    const socket = connect({ host: address.slice(0, at), port: Number(address.slice(at + 1)) });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
 
 /** Runs a command to its end; its exit code and output. */
 function runToEnd(command: {

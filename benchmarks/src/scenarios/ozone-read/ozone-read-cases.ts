@@ -79,8 +79,11 @@ export const READ_COLUMNS: Readonly<Record<ColumnId, ReadColumn>> = Object.freez
   },
 });
 
-/** The reader that runs a case: fastpath's client, or Ozone's own Java client (the anchor). */
-export type ReaderKind = 'fastpath' | 'java';
+/**
+ * The reader that runs a case: fastpath's client, Ozone's own Java client (the anchor), or
+ * `@aws-sdk/client-s3` through Ozone's S3 gateway (what a Node team would use without fastpath).
+ */
+export type ReaderKind = 'fastpath' | 'java' | 's3';
 
 /** One measured case of a round. */
 export interface ReadCase {
@@ -96,6 +99,12 @@ export interface ReadCase {
 /** The columns measured in the 64 KiB-aligned variant of a row: enough for its off/on ratio. */
 export const ALIGNED_COLUMNS: readonly ColumnId[] = ['on', 'off-instance'];
 
+/**
+ * The columns of the S3 gateway's rows: the gateway reads with its own Ozone client, configured
+ * once when it starts (verification on, Ozone's default); a client has no switch for it.
+ */
+export const S3_COLUMNS: readonly ColumnId[] = ['on'];
+
 /** The transport of fastpath's cases when none is named. */
 export const DEFAULT_TRANSPORT: DatanodeTransport = 'stream-pool';
 
@@ -107,7 +116,7 @@ export function caseId(
   transport: DatanodeTransport = DEFAULT_TRANSPORT,
 ): string {
   const calls = reader === 'fastpath' && transport === 'call-per-request' ? '-calls' : '';
-  return `${reader === 'java' ? 'java-' : ''}${row}-${column}${aligned ? '-aligned' : ''}${calls}`;
+  return `${reader === 'fastpath' ? '' : `${reader}-`}${row}-${column}${aligned ? '-aligned' : ''}${calls}`;
 }
 
 /**
@@ -126,11 +135,11 @@ export function planCases(options: {
   for (const rowId of options.rows) {
     const row = READ_ROWS[rowId];
     for (const reader of options.readers) {
-      // The Java anchor reads the gRPC rows only (short-circuit needs native Hadoop on the datanode).
-      if (reader === 'java' && row.path !== 'grpc') continue;
+      // Java and the S3 gateway read the gRPC rows only (short-circuit needs native Hadoop on the datanode).
+      if (reader !== 'fastpath' && row.path !== 'grpc') continue;
       const own = reader === 'fastpath' && row.path === 'grpc' ? transports : [first];
       for (const transport of own)
-        for (const columnId of COLUMN_IDS)
+        for (const columnId of reader === 's3' ? S3_COLUMNS : COLUMN_IDS)
           cases.push({
             id: caseId(reader, rowId, columnId, false, transport),
             reader,

@@ -23,7 +23,16 @@ export interface ReportContext {
   setup: Record<string, unknown>;
   shortCircuit: ShortCircuitAvailability;
   java: string | undefined;
+  /** The S3 gateway row: how it ran, why it did not, or undefined when not asked for. */
+  s3: string | { notRun: string } | undefined;
 }
+
+/** How a reader's rows begin in the tables (fastpath's carry no prefix). */
+export const READER_PREFIX: Readonly<Record<TableRow['reader'], string>> = Object.freeze({
+  fastpath: '',
+  java: "Ozone's Java client: ",
+  s3: 'S3 gateway, @aws-sdk/client-s3: ',
+});
 
 const ratioCell = (r: RatioSummary | null): string => (r ? formatRatioWithRange(r.ratio, r.min, r.max) : '—');
 const opsCell = (t: TableRow, c: ColumnId): string => {
@@ -39,7 +48,7 @@ const medianOf = (rounds: readonly CaseRound[], f: (r: CaseRound) => number | nu
   return v.length ? median(v) : null;
 };
 const rowLabel = (t: TableRow): string =>
-  `${t.reader === 'java' ? "Ozone's Java client: " : ''}${READ_ROWS[t.row].label}${t.aligned ? ', 64 KiB-aligned' : ''}` +
+  `${READER_PREFIX[t.reader]}${READ_ROWS[t.row].label}${t.aligned ? ', 64 KiB-aligned' : ''}` +
   `${t.transport === 'call-per-request' ? ', a call per request' : ''}`;
 const cpuCell = (t: TableRow, c: ColumnId): string => {
   const cell = t.cells[c];
@@ -73,9 +82,9 @@ function mainTable(rows: readonly TableRow[]): string {
         ratioCell(t.offGlobalOverOn),
         ratioCell(t.offInstanceOverOn),
         ratioCell(t.instanceOverGlobal),
-        t.aligned || t.reader === 'java' ? '' : src.on.toLocaleString('en-US'),
-        t.aligned || t.reader === 'java' ? '' : src.off.toLocaleString('en-US'),
-        t.aligned || t.reader === 'java' ? '' : formatRatio(src.off / src.on),
+        t.aligned || t.reader !== 'fastpath' ? '' : src.on.toLocaleString('en-US'),
+        t.aligned || t.reader !== 'fastpath' ? '' : src.off.toLocaleString('en-US'),
+        t.aligned || t.reader !== 'fastpath' ? '' : formatRatio(src.off / src.on),
         cpuCell(t, 'on'),
         cpuCell(t, 'off-global'),
         cpuCell(t, 'off-instance'),
@@ -212,7 +221,7 @@ export interface Goal {
 
 /** The goals, read from the measured cases (shown in the report, never enforced). */
 export function goals(rows: readonly TableRow[], results: readonly CaseResult[]): Goal[] {
-  const find = (reader: 'fastpath' | 'java', row: TableRow['row']): TableRow | undefined =>
+  const find = (reader: TableRow['reader'], row: TableRow['row']): TableRow | undefined =>
     rows.find(
       (t) => t.reader === reader && t.row === row && !t.aligned && t.transport !== 'call-per-request',
     );
@@ -276,6 +285,16 @@ export function goals(rows: readonly TableRow[], results: readonly CaseResult[])
       });
     }
   }
+  for (const row of ['grpc-1m', 'grpc-16k'] as const) {
+    const a = find('fastpath', row)?.cells.on?.ops.median;
+    const b = find('s3', row)?.cells.on?.ops.median;
+    const measured = a !== undefined && b !== undefined && b > 0;
+    out.push({
+      goal: `fastpath / S3 gateway (@aws-sdk/client-s3), ${READ_ROWS[row].label}, verify on: ≥ 3×`,
+      measured: measured ? formatRatio(a / b) : 'not run (the S3 gateway row runs with --cluster real)',
+      met: measured ? a / b >= 3 : null,
+    });
+  }
   let worst = 0;
   let any = false;
   for (const c of results)
@@ -317,7 +336,8 @@ export async function ozoneReadReport(
     );
   parts.push(
     `### Operations/s (the source's table)\n\nWith the client CPU per read beside it (the reader process's user + system CPU over the measured window, all threads, ` +
-      `divided by the reads: fastpath's Node process, and the Java client's JVM, which reads in a JVM of its own). ` +
+      `divided by the reads: fastpath's Node process, the Java client's JVM, which reads in a JVM of its own, and for the S3 gateway row ` +
+      "the S3 client's Node process, whose reads the gateway serves from the cluster's JVM: its work is in no client's figure). " +
       `fastpath's gRPC rows come once per datanode transport: long-lived pooled \`send\` streams (\`ozone.client.datanode.transport=stream-pool\`, the default) ` +
       `and ", a call per request" (a stream per request, as Ozone's Java client does).\n\n${mainTable(random)}`,
   );
@@ -387,6 +407,11 @@ export async function ozoneReadReport(
     parts.push(
       "### The Java anchor\n\nNot run: Ozone's own Java client reads only with `--cluster real` (Apache Ozone's MiniOzoneCluster); the embedded cluster speaks Ozone's gRPC protocols but has no Hadoop RPC for the Java client's OM calls.",
     );
+  if (typeof rc.s3 === 'string') parts.push(`### The S3 gateway row\n\n${rc.s3}`);
+  else if (rc.s3)
+    parts.push(
+      `### The S3 gateway row\n\nNot run: Ozone's S3 gateway could not be started beside the cluster. ${rc.s3.notRun}`,
+    );
   parts.push(`### Set-up\n\n\`\`\`json\n${JSON.stringify(rc.setup, null, 2)}\n\`\`\``);
 
   const chartRows = random;
@@ -398,7 +423,10 @@ export async function ozoneReadReport(
         title: 'Ozone 64 KiB positional reads, 16 readers on shared streams',
         subtitle: `${s.rounds} round(s), medians with min-max; ${s.cluster} cluster`,
         categories: chartRows.map((t) =>
-          rowLabel(t).replace(' bytes per checksum', ' bpc').replace("Ozone's Java client: ", 'Java: '),
+          rowLabel(t)
+            .replace(' bytes per checksum', ' bpc')
+            .replace(READER_PREFIX.java, 'Java: ')
+            .replace(READER_PREFIX.s3, 'S3: '),
         ),
         series: (['on', 'off-global', 'off-instance'] as const).map((col) => ({
           name: READ_COLUMNS[col].label,

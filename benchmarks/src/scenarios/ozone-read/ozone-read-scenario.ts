@@ -9,7 +9,7 @@ import {
   type ScenarioContext,
 } from '../../harness/index.js';
 import type { FileSetSpec, ReaderCall, RunResult } from './fastpath-reader-main.js';
-import { planCases, roundOrder, type ReadCase, type ReadRow } from './ozone-read-cases.js';
+import { planCases, roundOrder, type ReadCase, type ReaderKind, type ReadRow } from './ozone-read-cases.js';
 import { ozoneReadReport } from './ozone-read-report.js';
 import { OZONE_READ_FLAGS, parseOzoneReadFlags, type OzoneReadSettings } from './ozone-read-settings.js';
 import { perOpFigures, type PerOpFigures, type WindowCounts } from './read-accounting.js';
@@ -17,6 +17,7 @@ import { startReadCluster, type ReadCluster } from './read-cluster.js';
 import { headlineEntries } from './ozone-read-results.js';
 import { readPathProperties, type ShortCircuitAvailability } from './short-circuit-availability.js';
 import { startJavaReader } from './java-reader.js';
+import { startS3Reader } from './s3-reader.js';
 import type { ProfileSummary } from './cpu-profile-summary.js';
 
 /** One measured window of one case. */
@@ -84,18 +85,21 @@ export const ozoneReadScenario: Scenario<OzoneReadSettings> = {
     await using cluster = await startReadCluster(ctx);
     const sc = cluster.shortCircuit;
     const rows = s.rows.filter((r) => !r.startsWith('sc-') || sc.available);
-    const cases = planCases({
-      rows,
-      aligned: s.aligned,
-      readers: s.java ? ['fastpath', 'java'] : ['fastpath'],
-      transports: s.transports,
-    });
+    // Ozone's S3 gateway beside the cluster; when it cannot be had, the row is left out and the report says why.
+    const s3 = s.s3 ? await cluster.s3() : undefined;
+    if (s3 && !s3.available) ctx.note(`S3 gateway row not run: ${s3.reason}`);
+    const readers: ReaderKind[] = ['fastpath'];
+    if (s.java) readers.push('java');
+    if (s3?.available) readers.push('s3');
+    const cases = planCases({ rows, aligned: s.aligned, readers, transports: s.transports });
     ctx.results.writeConfig({
       scenario: 'ozone-read',
       quick: ctx.quick,
       settings: s,
       cases: cases.map((c) => c.id),
       shortCircuit: sc,
+      s3Gateway:
+        s3 === undefined ? null : s3.available ? { endpoint: s3.gateway.endpoint } : { reason: s3.reason },
     });
     if (!sc.available && s.rows.some((r) => r.startsWith('sc-')))
       ctx.note(`short-circuit rows not run: ${sc.reason}`);
@@ -153,6 +157,7 @@ export const ozoneReadScenario: Scenario<OzoneReadSettings> = {
     ctx.progress.advance(setupUnits / 2);
 
     await using java = s.java ? await startJavaReader(ctx, cluster) : undefined;
+    await using s3Reader = s3?.available ? await startS3Reader(ctx, s3, seeds) : undefined;
     const results = new Map<string, CaseResult>(
       cases.map((c) => [
         c.id,
@@ -175,7 +180,9 @@ export const ozoneReadScenario: Scenario<OzoneReadSettings> = {
         const r =
           c.reader === 'java'
             ? await java!.runCase(c, set, round)
-            : await runFastpathCase(ctx, cluster, reader, c, set, round, sc);
+            : c.reader === 's3'
+              ? await s3Reader!.runCase(c, set, round)
+              : await runFastpathCase(ctx, cluster, reader, c, set, round, sc);
         const result = results.get(c.id)!;
         result.rounds.push(r);
         ctx.results.writeCase(c.id, result);
@@ -196,6 +203,7 @@ export const ozoneReadScenario: Scenario<OzoneReadSettings> = {
       setup,
       shortCircuit: sc,
       java: java?.description,
+      s3: s3Reader?.description ?? (s3 && !s3.available ? { notRun: s3.reason } : undefined),
     });
     const bad = all
       .flatMap((c) => c.rounds.map((r) => r.counts.errors + r.counts.wrongBytes))

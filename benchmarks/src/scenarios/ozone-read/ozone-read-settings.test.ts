@@ -19,6 +19,7 @@ describe('ozone-read flags', () => {
       rows: ['grpc-1m', 'grpc-16k', 'sc-1m', 'sc-16k'],
       aligned: true,
       java: false,
+      s3: false,
       checkEvery: 1,
     });
     expect(DEFAULT_OZONE_READ_SETTINGS.files).toBe(16);
@@ -43,6 +44,8 @@ describe('ozone-read flags', () => {
     expect(s.rows).toEqual(['grpc-1m', 'grpc-16k']);
     expect(s.java).toBe(true);
     expect(parseOzoneReadFlags(['--cluster', 'real', '--no-java'], false).java).toBe(false);
+    expect(s.s3).toBe(true);
+    expect(parseOzoneReadFlags(['--cluster', 'real', '--no-s3'], false).s3).toBe(false);
     expect(() => parseOzoneReadFlags(['--cluster', 'real', '--rows', 'sc-1m'], false)).toThrow(/libhadoop/);
   });
 
@@ -86,6 +89,11 @@ describe('ozone-read cases', () => {
       'sc-16k-on-aligned',
       'sc-16k-off-instance-aligned',
     ]);
+  });
+
+  it('plans the S3 gateway on gRPC rows only, verify on only (the gateway verifies as it was started)', () => {
+    const ids = planCases({ rows: ['grpc-16k', 'sc-1m'], aligned: true, readers: ['s3'] }).map((c) => c.id);
+    expect(ids).toEqual(['s3-grpc-16k-on']);
   });
 
   it('rotates the case order by the round', () => {

@@ -23,6 +23,11 @@ export interface OzoneReadSettings {
   aligned: boolean;
   /** With `--cluster real`: Ozone's own Java client on the same files, beside fastpath's. */
   java: boolean;
+  /**
+   * With `--cluster real`: `@aws-sdk/client-s3` ranged GETs through Ozone's S3 gateway (in the
+   * cluster's JVM) on the same files and offsets, beside fastpath's and Java's rows.
+   */
+  s3: boolean;
   /** Compare every `checkEvery`-th read of each reader with the known content (1: every read), gRPC rows. */
   checkEvery: number;
   /**
@@ -56,6 +61,7 @@ export const DEFAULT_OZONE_READ_SETTINGS: Readonly<OzoneReadSettings> = Object.f
   rows: [...ROW_IDS],
   aligned: true,
   java: true,
+  s3: true,
   checkEvery: 1,
   checkEveryShortCircuit: 16,
   seed: 1,
@@ -107,6 +113,11 @@ export const OZONE_READ_FLAGS = {
   },
   'no-aligned': { type: 'boolean', description: 'skip the 64 KiB-aligned cases' },
   'no-java': { type: 'boolean', description: 'with --cluster real: skip the Java anchor' },
+  'no-s3': {
+    type: 'boolean',
+    description:
+      "with --cluster real: skip the S3 gateway row (@aws-sdk/client-s3 through Ozone's S3 gateway)",
+  },
   'check-every': {
     type: 'string',
     value: '<n>',
@@ -198,6 +209,7 @@ export function parseOzoneReadFlags(args: readonly string[], quick: boolean): Oz
     rows,
     aligned: !f['no-aligned'],
     java: kind === 'real' && !f['no-java'],
+    s3: kind === 'real' && !f['no-s3'],
     checkEvery: integerFlag(name, 'check-every', f['check-every'], base.checkEvery, {
       min: 1,
       max: 1_000_000,

@@ -7,8 +7,8 @@ import { HDDS_16783_TABLE, sourceRatio } from '../../all/published-tables.js';
 import type { ScenarioResultsFolder } from '../../all/scenario-results-folder.js';
 import type { GoalResult, RatioFigure, ScenarioSummary } from '../../all/scenario-summary.js';
 import { formatSi } from '../../harness/index.js';
-import { planCases, READ_ROWS, type RowId } from './ozone-read-cases.js';
-import { goals } from './ozone-read-report.js';
+import { planCases, READ_ROWS, type ReaderKind, type RowId } from './ozone-read-cases.js';
+import { goals, READER_PREFIX } from './ozone-read-report.js';
 import { tableRows, type TableRow } from './ozone-read-results.js';
 import type { CaseResult } from './ozone-read-scenario.js';
 import type { OzoneReadSettings } from './ozone-read-settings.js';
@@ -24,6 +24,11 @@ const LABEL = 'verify off / on';
 // Set-up on this machine kind: writing the files through the client (three replicas), about 10 MB/s busy.
 const WRITE_BYTES_PER_MS = 10_000;
 const CASE_OVERHEAD_MS = 600;
+
+/** The readers a run with these flags plans (the S3 row when its gateway starts). */
+function summaryReaders(flags: OzoneReadSettings): ReaderKind[] {
+  return ['fastpath', ...(flags.java ? (['java'] as const) : []), ...(flags.s3 ? (['s3'] as const) : [])];
+}
 
 function readCases(folder: ScenarioResultsFolder): CaseResult[] {
   const ids = arrayField(asRecord(folder.readJson('config.json')), 'cases').filter(
@@ -47,13 +52,13 @@ export const ozoneReadSummary: ScenarioSummary<OzoneReadSettings> = {
     planCases({
       rows: flags.rows,
       aligned: flags.aligned,
-      readers: flags.java ? ['fastpath', 'java'] : ['fastpath'],
+      readers: summaryReaders(flags),
     }).length * flags.rounds,
   estimateMs: (flags) => {
     const cases = planCases({
       rows: flags.rows,
       aligned: flags.aligned,
-      readers: flags.java ? ['fastpath', 'java'] : ['fastpath'],
+      readers: summaryReaders(flags),
     }).length;
     const sets = new Set(flags.rows.map((r) => READ_ROWS[r].bytesPerChecksum)).size;
     return (
@@ -105,7 +110,7 @@ export const ozoneReadSummary: ScenarioSummary<OzoneReadSettings> = {
           { header: 'verify off (setVerifyChecksum(false))', align: 'right' },
         ],
         rows: rows.map((t) => [
-          `${t.reader === 'java' ? "Ozone's Java client: " : ''}${READ_ROWS[t.row].label}`,
+          `${READER_PREFIX[t.reader]}${READ_ROWS[t.row].label}`,
           cell(t, 'on'),
           cell(t, 'off-global'),
           cell(t, 'off-instance'),

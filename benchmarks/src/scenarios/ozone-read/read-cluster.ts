@@ -1,16 +1,30 @@
 // The cluster a run reads from, behind one shape: the embedded mini cluster in its own process
 // (with datanode byte counters), or Apache Ozone's MiniOzoneCluster (tools/ozone), whose keys are
 // written by Ozone's own Java client and whose datanodes expose no counters here.
-import { startRealOzoneCluster, type RealOzoneCluster } from '@fastpath/ozone-fixture';
+import { createRequire } from 'node:module';
+import { startRealOzoneCluster, type RealOzoneCluster, type RealS3Gateway } from '@fastpath/ozone-fixture';
 import { startChild, type ChildHandle, type ScenarioContext } from '../../harness/index.js';
 import type { ClusterCall, ClusterCounters, ClusterInfo } from './embedded-cluster-main.js';
 import type { FileSetSpec, ReaderCall, WriteResult } from './fastpath-reader-main.js';
 import type { OzoneReadSettings } from './ozone-read-settings.js';
 import { readTree } from './read-tree.js';
+import type { S3Object } from './s3-reader-main.js';
 import {
   REAL_CLUSTER_NO_SHORT_CIRCUIT,
   type ShortCircuitAvailability,
 } from './short-circuit-availability.js';
+
+/** Whether the cluster's files can be read through Ozone's S3 gateway, and how; or why not. */
+export type S3Access =
+  | {
+      available: true;
+      gateway: RealS3Gateway;
+      /** The version of `@aws-sdk/client-s3` that reads. */
+      sdkVersion: string;
+      /** The S3 objects of a file set, its Ozone bucket linked into the gateway's volume first. */
+      objects(set: FileSetSpec): Promise<S3Object[]>;
+    }
+  | { available: false; reason: string };
 
 export interface ReadCluster extends AsyncDisposable {
   readonly kind: 'embedded' | 'real';
@@ -27,6 +41,8 @@ export interface ReadCluster extends AsyncDisposable {
   bytesSent(): Promise<number | null>;
   /** Reads every file of the cluster's data once (page cache); bytes read, or null when not done. */
   warm(): Promise<number | null>;
+  /** Starts Ozone's S3 gateway beside the cluster (real cluster only); never throws: says why not. */
+  s3(): Promise<S3Access>;
 }
 
 export async function startReadCluster(ctx: ScenarioContext<OzoneReadSettings>): Promise<ReadCluster> {
@@ -73,6 +89,11 @@ async function startEmbedded(ctx: ScenarioContext<OzoneReadSettings>): Promise<R
     async warm() {
       return ((await child.call({ op: 'warm' }, { timeoutMs: 600_000 })) as { bytes: number }).bytes;
     },
+    s3: () =>
+      Promise.resolve({
+        available: false,
+        reason: "the embedded cluster has no S3 gateway (Ozone's gateway runs with --cluster real)",
+      }),
     async [Symbol.asyncDispose]() {
       await child.close();
     },
@@ -83,7 +104,9 @@ async function startReal(ctx: ScenarioContext<OzoneReadSettings>): Promise<ReadC
   const s = ctx.flags;
   const fileBytes = s.files * s.fileSizeBytes * s.rows.length;
   // The datanodes hold every file three times in one JVM; the heap need not: Ratis buffers chunks.
-  const heapMb = Math.max(1024, Math.min(4096, 768 + Math.ceil(fileBytes / (1024 * 1024) / 4)));
+  // The S3 gateway, when it runs, shares the heap: each GET in flight holds its own read buffers.
+  const heapMb =
+    Math.max(1024, Math.min(4096, 768 + Math.ceil(fileBytes / (1024 * 1024) / 4))) + (s.s3 ? 512 : 0);
   ctx.note(
     `starting Apache Ozone's MiniOzoneCluster (${s.datanodes} datanodes, -Xmx${heapMb}m); this takes about a minute`,
   );
@@ -132,6 +155,42 @@ async function startReal(ctx: ScenarioContext<OzoneReadSettings>): Promise<ReadC
       };
     },
     bytesSent: () => Promise.resolve(null),
+    async s3() {
+      let gateway: RealS3Gateway;
+      try {
+        gateway = await cluster.startS3Gateway();
+      } catch (err) {
+        const e = err as Error & { code?: string };
+        return { available: false, reason: `${e.name}${e.code ? ` (${e.code})` : ''}: ${e.message}` };
+      }
+      ctx.log(`Ozone's S3 gateway: ${gateway.endpoint}, buckets of the volume ${gateway.volume}`);
+      const linked = new Set<string>();
+      return {
+        available: true,
+        gateway,
+        sdkVersion: String(
+          (
+            createRequire(ctx.sourcePath('index.ts'))('@aws-sdk/client-s3/package.json') as {
+              version: string;
+            }
+          ).version,
+        ),
+        async objects(set) {
+          return Promise.all(
+            set.paths.map(async (p) => {
+              const [, volume, bucket, key] = p.split('/');
+              // One S3 bucket per Ozone bucket: "<volume>-<bucket>", a link to it.
+              const name = `${volume!}-${bucket!}`;
+              if (!linked.has(name)) {
+                linked.add(name);
+                await cluster.linkS3Bucket({ name, volume: volume!, bucket: bucket! });
+              }
+              return { bucket: name, key: key! };
+            }),
+          );
+        },
+      };
+    },
     async warm() {
       let bytes = 0;
       for (const d of cluster.datanodes) for (const dir of d.dataDirs) bytes += await readTree(dir);

@@ -42,7 +42,10 @@ import org.apache.ozone.test.GenericTestUtils;
  *       {"id":4,"op":"datanodeCounters"},
  *       {"id":5,"op":"lookupKey","volume":"v","bucket":"b","key":"k"},
  *       {"id":7,"op":"readKey","volume":"v","bucket":"b","key":"k"},
- *       {"id":8,"op":"listKeys","volume":"v","bucket":"b","prefix":"p"} and {"id":6,"op":"stop"}. End of stdin (the parent is
+ *       {"id":8,"op":"listKeys","volume":"v","bucket":"b","prefix":"p"},
+ *       {"id":9,"op":"startS3Gateway"},
+ *       {"id":10,"op":"linkS3Bucket","name":"n","volume":"v","bucket":"b"} and
+ *       {"id":6,"op":"stop"}. End of stdin (the parent is
  *       gone) stops the cluster too, as does SIGTERM or SIGINT.
  * </ul>
  *
@@ -52,6 +55,8 @@ public final class OzoneClusterLauncher {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static PrintStream protocol;
   private static final AtomicBoolean stopped = new AtomicBoolean();
+  /** Ozone's S3 gateway in this JVM, once a request started it; stopped before the cluster. */
+  private static volatile S3GatewayRunner s3Gateway;
 
   private OzoneClusterLauncher() {}
 
@@ -115,6 +120,7 @@ public final class OzoneClusterLauncher {
 
     KeyWriter writer = new KeyWriter(cluster.getConf(), cluster.getOzoneManager());
     KeyReader reader = new KeyReader(cluster.getConf());
+    S3GatewayRunner gateway = new S3GatewayRunner(cluster.getConf());
     BufferedReader in =
         new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
     for (String line; (line = in.readLine()) != null; ) {
@@ -177,6 +183,19 @@ public final class OzoneClusterLauncher {
                 request.path("volume").asText(),
                 request.path("bucket").asText(),
                 request.path("prefix").asText(""),
+                answer);
+          }
+          case "startS3Gateway" -> {
+            s3Gateway = gateway;
+            answer.put("event", "s3Gateway");
+            gateway.start(answer);
+          }
+          case "linkS3Bucket" -> {
+            answer.put("event", "linked");
+            gateway.link(
+                request.path("name").asText(),
+                request.path("volume").asText(),
+                request.path("bucket").asText(),
                 answer);
           }
           case "datanodeCounters" -> {
@@ -242,6 +261,8 @@ public final class OzoneClusterLauncher {
 
   private static void stop(MiniOzoneCluster cluster) {
     if (!stopped.compareAndSet(false, true)) return;
+    S3GatewayRunner gateway = s3Gateway;
+    if (gateway != null) gateway.stop();
     try {
       cluster.shutdown();
     } catch (Throwable t) {
