@@ -17,6 +17,7 @@ export {
 export {
   DEFAULT_OZONE_CLIENT_CONFIG,
   loadOzoneSiteXml,
+  MAX_READ_WORKER_THREADS,
   MIN_BYTES_PER_CHECKSUM,
   OZONE_CLIENT_CONFIG_KEYS,
   ozoneClientConfigFromProperties,
@@ -28,6 +29,7 @@ export {
   type OzoneProperties,
 } from './ozone-client-config.js';
 export type { DatanodeStreamStats } from './internal/grpc/datanode-stream-pool.js';
+export type { ReadWorkerStats } from './internal/workers/read-worker-pool.js';
 export {
   DEFAULT_WINDOW_CACHE_BYTES,
   KeyInputStream,
@@ -70,6 +72,7 @@ export {
   OzoneProtocolError,
   OzoneRpcError,
   OzoneTlsConfigError,
+  ReadWorkerError,
   ReplicasExhaustedError,
   ShortCircuitError,
   ShortReadError,

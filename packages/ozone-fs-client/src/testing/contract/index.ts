@@ -6,6 +6,7 @@ export { describeOzoneContract } from './ozone-contract-suite.js';
 export { describeFileSystemReads } from './file-system-read-suite.js';
 export { describeDatanodeStreams } from './datanode-stream-suite.js';
 export { withDatanodeTransport } from './ozone-cluster-adapter.js';
+export { runScriptUntilExit } from './run-script-until-exit.js';
 export type {
   ContractKeySpec,
   ContractReplicaRef,
