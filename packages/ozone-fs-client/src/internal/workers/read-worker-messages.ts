@@ -19,7 +19,7 @@ export type ToReadWorker =
       stream: number;
       position: number;
       length: number;
-      /** The caller's memory, when it is shared: the worker reads into it directly. */
+      /** Shared memory to read into (the caller's own, or the pool's staging buffer): the worker reads into it directly. */
       shared?: { buffer: SharedArrayBuffer; byteOffset: number };
     }
   | { op: 'unbuffer'; stream: number }
