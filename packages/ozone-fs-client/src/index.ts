@@ -17,6 +17,7 @@ export {
 export {
   DEFAULT_OZONE_CLIENT_CONFIG,
   loadOzoneSiteXml,
+  MAX_READ_WORKER_THREADS,
   MIN_BYTES_PER_CHECKSUM,
   OZONE_CLIENT_CONFIG_KEYS,
   ozoneClientConfigFromProperties,
@@ -29,6 +30,7 @@ export {
 } from './ozone-client-config.js';
 export type { DatanodeStreamStats } from './internal/grpc/datanode-stream-pool.js';
 export type { WritePipeline } from './internal/ratis/raft-client-pool.js';
+export type { ReadWorkerStats } from './internal/workers/read-worker-pool.js';
 export {
   DEFAULT_WINDOW_CACHE_BYTES,
   KeyInputStream,
@@ -72,6 +74,7 @@ export {
   OzoneProtocolError,
   OzoneRpcError,
   OzoneTlsConfigError,
+  ReadWorkerError,
   ReplicasExhaustedError,
   ShortCircuitError,
   ShortReadError,

@@ -17,7 +17,8 @@ import {
   copyFromParts,
   findChecksumMismatchInParts,
 } from './internal/checksum.js';
-import type { ClientContext } from './internal/client-context.js';
+import type { ReadContext } from './internal/read-context.js';
+import type { ReadWorkerPool, WorkerKeyStream } from './internal/workers/read-worker-pool.js';
 import { getBlockRequest, readChunkRequest, type BlockRef } from './internal/block-requests.js';
 import { pipelineDatanodes, type DatanodeAddress } from './internal/pipeline.js';
 import { orderReplicas } from './internal/replica-order.js';
@@ -114,8 +115,10 @@ export class KeyInputStream {
   /** Replicas found corrupt by this stream's reads, in the order found. */
   readonly badReplicas: BadReplicaReport[] = [];
   readonly #blocks: BlockState[];
-  readonly #ctx: ClientContext;
+  readonly #ctx: ReadContext;
   readonly #windowCacheBytes: number;
+  /** With read worker threads: where this stream's reads go (each worker has its own copy of the stream). */
+  readonly #workers: WorkerKeyStream | undefined;
   /** Widened windows by chunk (Map order = age); total bytes in #cachedBytes. */
   readonly #windows = new Map<ChunkEntry, CachedWindow>();
   #cachedBytes = 0;
@@ -123,28 +126,34 @@ export class KeyInputStream {
 
   /** @internal built by OzoneClient#openKey */
   constructor(
-    ctx: ClientContext,
+    ctx: ReadContext,
     blocks: readonly KeyBlockLocation[],
     lengthBytes: number,
     verifyChecksum: boolean,
     windowCacheBytes = DEFAULT_WINDOW_CACHE_BYTES,
+    workers?: ReadWorkerPool,
   ) {
     this.#ctx = ctx;
     this.#blocks = blocks.map((location) => ({ location }));
     this.lengthBytes = lengthBytes;
     this.verifyChecksum = verifyChecksum;
     this.#windowCacheBytes = windowCacheBytes;
+    this.#workers = workers?.openStream(
+      { blocks, lengthBytes, verifyChecksum, windowCacheBytes },
+      { stats: this.stats, badReplicas: this.badReplicas },
+    );
   }
 
-  /** Bytes of widened windows held now. */
+  /** Bytes of widened windows held now (with read workers: by their copies of the stream, as last reported). */
   get cachedBytes(): number {
-    return this.#cachedBytes;
+    return this.#workers ? this.#workers.cachedBytes : this.#cachedBytes;
   }
 
   /** Drops every cached window (Hadoop's `unbuffer`); the stream stays open. */
   unbuffer(): void {
     this.#windows.clear();
     this.#cachedBytes = 0;
+    this.#workers?.unbuffer();
   }
 
   #dropWindow(chunk: ChunkEntry): void {
@@ -218,6 +227,10 @@ export class KeyInputStream {
     }
     const end = Math.min(position + length, this.lengthBytes);
     if (end <= position) return 0;
+    if (this.#workers) {
+      await this.#workers.read(position, target, offset, end - position);
+      return end - position;
+    }
     const work: Promise<void>[] = [];
     for (const block of this.#blocks) {
       const bStart = block.location.offsetInKey;
@@ -482,6 +495,7 @@ export class KeyInputStream {
     this.#closed = true;
     this.unbuffer();
     for (const b of this.#blocks) this.#dropLocal(b);
+    this.#workers?.close();
   }
 }
 

@@ -39,7 +39,18 @@ describe('OzoneClientConfig', () => {
       datanodeTransport: 'stream-pool',
       datanodeStreamsPerChannel: 4,
       datanodeStreamIdleMs: 1_000,
+      readWorkerThreads: 0,
     });
+  });
+
+  it('reads the read worker threads and refuses a count it cannot use, naming the key', () => {
+    expect(ozoneClientConfigFromProperties({ 'ozone.client.read.worker.threads': ' 4 ' })).toMatchObject({
+      readWorkerThreads: 4,
+    });
+    for (const bad of ['-1', '1.5', 'two', '65'])
+      expect(() => ozoneClientConfigFromProperties({ 'ozone.client.read.worker.threads': bad })).toThrow(
+        /ozone\.client\.read\.worker\.threads/,
+      );
   });
 
   it("reads the write path's flush, buffer and watch settings under Ozone's keys", () => {

@@ -104,6 +104,13 @@ export interface OzoneClientConfig {
    * alive, so this also bounds how long a process that never closes its client lingers.
    */
   datanodeStreamIdleMs: number;
+  /**
+   * `ozone.client.read.worker.threads` (fastpath's own key), default 0: worker threads that do the
+   * datanode side of positional reads (GetBlock, ReadChunk, decoding, checksum verification), each
+   * with datanode channels of its own; the reads of a key stream are spread over them and the bytes
+   * come back to the caller's thread. 0 reads on the caller's thread. At most 64.
+   */
+  readWorkerThreads: number;
 }
 
 /** How read commands travel to a datanode (`ozone.client.datanode.transport`). */
@@ -140,6 +147,7 @@ export const DEFAULT_OZONE_CLIENT_CONFIG: Readonly<OzoneClientConfig> = Object.f
   datanodeTransport: 'stream-pool',
   datanodeStreamsPerChannel: 4,
   datanodeStreamIdleMs: 1_000,
+  readWorkerThreads: 0,
 });
 
 /** The configuration key of each setting. */
@@ -169,7 +177,11 @@ export const OZONE_CLIENT_CONFIG_KEYS: Readonly<Record<keyof OzoneClientConfig, 
   datanodeTransport: 'ozone.client.datanode.transport',
   datanodeStreamsPerChannel: 'ozone.client.datanode.streams.per.channel',
   datanodeStreamIdleMs: 'ozone.client.datanode.stream.idle.timeout',
+  readWorkerThreads: 'ozone.client.read.worker.threads',
 });
+
+/** The most read worker threads one client may start (`ozone.client.read.worker.threads`). */
+export const MAX_READ_WORKER_THREADS = 64;
 
 /** Ozone clamps bytes per checksum to at least this (OzoneClientConfig.validate). */
 export const MIN_BYTES_PER_CHECKSUM = 8 * KB;
@@ -325,6 +337,8 @@ export function ozoneClientConfigFromProperties(
     c.datanodeStreamsPerChannel = parseInteger(K.datanodeStreamsPerChannel, v, 1);
   if ((v = get('datanodeStreamIdleMs')) !== undefined)
     c.datanodeStreamIdleMs = parseDurationMs(K.datanodeStreamIdleMs, v);
+  if ((v = get('readWorkerThreads')) !== undefined)
+    c.readWorkerThreads = parseInteger(K.readWorkerThreads, v, 0);
   return validateOzoneClientConfig(c);
 }
 
@@ -375,5 +389,14 @@ export function validateOzoneClientConfig(config: OzoneClientConfig): OzoneClien
   if (!Number.isInteger(c.datanodeStreamsPerChannel) || c.datanodeStreamsPerChannel < 1)
     throw new InvalidOptionError(K.datanodeStreamsPerChannel, 'must be an integer ≥ 1');
   if (!(c.datanodeStreamIdleMs > 0)) throw new InvalidOptionError(K.datanodeStreamIdleMs, 'must be positive');
+  if (
+    !Number.isInteger(c.readWorkerThreads) ||
+    c.readWorkerThreads < 0 ||
+    c.readWorkerThreads > MAX_READ_WORKER_THREADS
+  )
+    throw new InvalidOptionError(
+      K.readWorkerThreads,
+      `must be an integer from 0 to ${MAX_READ_WORKER_THREADS}`,
+    );
   return c;
 }

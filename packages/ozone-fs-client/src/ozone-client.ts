@@ -19,14 +19,14 @@ import { KeyInputStream, keyBlockLocations, type KeyBlockLocation } from './key-
 import { KeyOutputStream, type KeyWriteLayout } from './key-output-stream.js';
 import type { ChecksumTypeName } from './internal/checksum.js';
 import type { ClientContext } from './internal/client-context.js';
-import { datanodeReconnectBackoffMs, type ClientTlsOptions } from './internal/grpc/channel-options.js';
+import type { ClientTlsOptions } from './internal/grpc/channel-options.js';
 import { clientWarmupPlan } from './internal/client-warmup-plan.js';
-import { DatanodeClientManager } from './internal/grpc/datanode-client-manager.js';
 import type { DatanodeStreamStats } from './internal/grpc/datanode-stream-pool.js';
 import { OmTransport } from './internal/grpc/om-transport.js';
 import { listFsoKeys, type FsoEntry } from './internal/fso-key-listing.js';
 import { RaftClientPool, type WritePipeline } from './internal/ratis/raft-client-pool.js';
-import { ShortCircuitReads } from './internal/short-circuit/short-circuit-reads.js';
+import { createReadContext, type ReadContextOptions } from './internal/read-context.js';
+import { ReadWorkerPool, type ReadWorkerStats } from './internal/workers/read-worker-pool.js';
 import { has, hdds, om, toBigInt, toNumber, uint64, type hadoop } from './internal/proto/wire.js';
 
 export type { ClientTlsOptions } from './internal/grpc/channel-options.js';
@@ -162,6 +162,10 @@ type Long = hadoop.hdds.ContainerBlockID['containerID'];
 export class OzoneClient {
   readonly config: Readonly<OzoneClientConfig>;
   readonly #ctx: ClientContext;
+  /** What a read worker builds its read context from (the settings, TLS, the message bound). */
+  readonly #readContextOptions: ReadContextOptions;
+  /** The read worker threads, started by the first `openKey` when `ozone.client.read.worker.threads` > 0. */
+  #readWorkers: ReadWorkerPool | undefined;
   #closed = false;
 
   constructor(options: OzoneClientOptions) {
@@ -190,25 +194,10 @@ export class OzoneClient {
       maxMessageBytes: maxReceive,
       tls: options.tls,
     });
-    const datanodes = new DatanodeClientManager({
-      maxReceiveBytes: maxReceive,
-      maxInFlight: this.config.maxOutstandingRequests,
-      tls: options.tls,
-      reconnectBackoffMs: datanodeReconnectBackoffMs(this.config.readRetryIntervalMs),
-      transport: this.config.datanodeTransport,
-      streamsPerChannel: this.config.datanodeStreamsPerChannel,
-      streamIdleMs: this.config.datanodeStreamIdleMs,
-    });
-    const shortCircuit = this.config.shortCircuitEnabled
-      ? new ShortCircuitReads(this.config, options.clock ?? systemClock)
-      : undefined;
-    this.#ctx = {
-      config: this.config,
-      om: omTransport,
-      datanodes,
-      raft: new RaftClientPool(this.config),
-      shortCircuit,
-    };
+    this.#readContextOptions = { config: this.config, tls: options.tls, maxReceiveBytes: maxReceive };
+    const read = createReadContext(this.#readContextOptions, options.clock ?? systemClock);
+    const { datanodes } = read;
+    this.#ctx = { ...read, om: omTransport, raft: new RaftClientPool(this.config) };
     // Once per process, and never in the caller's way: see @fastpath/client-warmup.
     if (this.config.warmupEnabled)
       startWarmup(clientWarmupPlan({ config: this.config, tls: options.tls, datanodes }));
@@ -240,6 +229,17 @@ export class OzoneClient {
    */
   get writePipelines(): WritePipeline[] {
     return this.#ctx.raft.pipelines();
+  }
+
+  /**
+   * What the read worker threads did (`ozone.client.read.worker.threads` > 0): started, running,
+   * crashed, reads sent again after their worker ended, reads on the workers now. All zero
+   * without workers, and until the first `openKey` starts them.
+   */
+  get readWorkerStats(): ReadWorkerStats {
+    return {
+      ...(this.#readWorkers?.stats ?? { started: 0, running: 0, crashed: 0, reissued: 0, inFlight: 0 }),
+    };
   }
 
   #submit(...args: Parameters<OmTransport['submit']>): Promise<hadoop.ozone.OMResponse> {
@@ -700,7 +700,8 @@ export class OzoneClient {
 
   /**
    * Opens a key for positional reads. `verifyChecksum` (default: the client's
-   * `ozone.client.verify.checksum`) is captured now and kept by the stream.
+   * `ozone.client.verify.checksum`) is captured now and kept by the stream. With
+   * `ozone.client.read.worker.threads` > 0 the stream's reads run on the client's read workers.
    */
   async openKey(
     volume: string,
@@ -708,6 +709,9 @@ export class OzoneClient {
     key: string,
     options: { verifyChecksum?: boolean; windowCacheBytes?: number } = {},
   ): Promise<KeyInputStream> {
+    // Workers start before the OM call, so that their start overlaps it.
+    if (this.config.readWorkerThreads > 0 && !this.#closed)
+      this.#readWorkers ??= new ReadWorkerPool(this.config.readWorkerThreads, this.#readContextOptions);
     const details = await this.getKeyInfo(volume, bucket, key);
     return new KeyInputStream(
       this.#ctx,
@@ -715,6 +719,7 @@ export class OzoneClient {
       details.sizeBytes,
       options.verifyChecksum ?? this.config.verifyChecksum,
       options.windowCacheBytes,
+      this.#readWorkers,
     );
   }
 
@@ -747,6 +752,7 @@ export class OzoneClient {
     this.#closed = true;
     this.#ctx.om.close();
     this.#ctx.datanodes.close();
+    this.#readWorkers?.close();
     // Nothing of a closed client is pending any more: what was still in flight fails.
     void this.#ctx.raft.close();
   }

@@ -254,3 +254,17 @@ export class ShortCircuitError extends OzoneError {
     this.address = address;
   }
 }
+
+/**
+ * A read worker thread (`ozone.client.read.worker.threads`) ended while a read was on it (it
+ * crashed, ran out of memory or was terminated), and the read, sent once more to another worker,
+ * lost that one too. Retriable: a fresh worker takes the next read. Code `ERR_OZONE_READ_WORKER`.
+ */
+export class ReadWorkerError extends OzoneError {
+  /** The exit code of the last worker the read was on, when it exited with one. */
+  readonly exitCode: number | undefined;
+  constructor(message: string, exitCode: number | undefined, cause?: unknown) {
+    super('ERR_OZONE_READ_WORKER', message, { retriable: true, ...(cause !== undefined ? { cause } : {}) });
+    this.exitCode = exitCode;
+  }
+}

@@ -2,8 +2,8 @@
 // `readFully(pos, buf, 0, len)` on one shared OzoneFSInputStream per file, every read compared
 // with the file's known content. The scenario drives it phase by phase (open, warm-up, measure,
 // close); between phases no read is in flight, so counters read in between cover one phase exactly.
+import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { Session } from 'node:inspector/promises';
 import { LatencyRecorder } from '@fastpath/core';
 import {
   newFileSystemInstance,
@@ -15,7 +15,8 @@ import { serveCalls } from '../../harness/index.js';
 import type { WindowCounts } from './read-accounting.js';
 import { readPositions, readerSeed } from './read-offsets.js';
 import { predictFetchedBytes, type WideningLayout } from './widening.js';
-import { summarizeCpuProfile, type CpuProfile, type ProfileSummary } from './cpu-profile-summary.js';
+import type { ProfileSummary } from './cpu-profile-summary.js';
+import { summarizeThreadProfiles, withThreadProfiles } from './thread-profiles.js';
 
 export interface FileSetSpec {
   /** ofs paths below the file system's root: `/<volume>/<bucket>/<key>`. */
@@ -55,7 +56,9 @@ export type ReaderCall =
       round: number;
       checkEvery: number;
     }
-  | { op: 'close' };
+  | { op: 'close' }
+  /** Pins this process, every thread of it now and later, to `cpus` (taskset's CPU list). */
+  | { op: 'pin'; cpus: string };
 
 export interface WriteResult {
   bytes: number;
@@ -70,8 +73,8 @@ export interface RunResult {
   /** The streams' verify flag as they report it (what the column asked for, checked). */
   streamsVerify: boolean[];
   firstError?: string;
-  /** With phase 'profile': the window's CPU by category. */
-  profile?: ProfileSummary;
+  /** With phase 'profile': the window's CPU by category, over every thread of the reader. */
+  profile?: ProfileSummary & { threads: number };
 }
 
 const CHUNK = 4 * 1024 * 1024;
@@ -236,24 +239,20 @@ function calibrateCheck(fileSizeBytes: number): number {
 }
 
 /**
- * A window run under V8's sampling profiler (in this process, through the inspector; 500 µs
- * between samples): written to `path` whole, and summed by category. A window of its own, after
- * the measured one, so that the profiler's cost is in no measured figure.
+ * A window run under V8's sampling profiler on every thread of the reader (500 µs between
+ * samples): the main thread's profile written to `path`, each worker thread's (read workers)
+ * beside it as `<name>.worker-<n>.cpuprofile`, and all summed by category. A window of its own,
+ * after the measured one, so that the profiler's cost is in no measured figure.
  */
 async function profiled(call: Extract<ReaderCall, { op: 'run' }>, path: string): Promise<RunResult> {
-  const session = new Session();
-  session.connect();
-  try {
-    await session.post('Profiler.enable');
-    await session.post('Profiler.setSamplingInterval', { interval: 500 });
-    await session.post('Profiler.start');
-    const result = await run(call);
-    const { profile } = (await session.post('Profiler.stop')) as { profile: CpuProfile };
-    writeFileSync(path, JSON.stringify(profile));
-    return { ...result, profile: summarizeCpuProfile(profile) };
-  } finally {
-    session.disconnect();
-  }
+  const { result, profiles } = await withThreadProfiles(500, () => run(call));
+  profiles.forEach((profile, i) =>
+    writeFileSync(
+      i === 0 ? path : path.replace(/\.cpuprofile$/, `.worker-${i}.cpuprofile`),
+      JSON.stringify(profile),
+    ),
+  );
+  return { ...result, profile: summarizeThreadProfiles(profiles) };
 }
 
 function closeAll(): void {
@@ -294,6 +293,10 @@ serveCalls<ReaderCall, unknown>(async (call) => {
       return call.phase === 'profile' && call.profilePath ? profiled(call, call.profilePath) : run(call);
     case 'close':
       closeAll();
+      return {};
+    case 'pin':
+      // -a: the threads that exist now; threads started later inherit the mask of their creator.
+      execFileSync('taskset', ['-a', '-cp', call.cpus, String(process.pid)], { stdio: 'ignore' });
       return {};
   }
 });

@@ -1,6 +1,7 @@
 // The matrix of the source's table: rows are a read path and a bytes-per-checksum, columns how
 // verification is set; plus the 64 KiB-aligned cases the report adds beside the byte-random ones,
-// and fastpath's gRPC rows once per datanode transport (pooled long-lived streams, a call per request).
+// and fastpath's gRPC rows once per datanode transport (pooled long-lived streams, a call per request)
+// and once per count of read worker threads.
 import type { DatanodeTransport } from '@fastpath/ozone-fs-client';
 
 export const ROW_IDS = ['grpc-1m', 'grpc-16k', 'sc-1m', 'sc-16k'] as const;
@@ -94,6 +95,8 @@ export interface ReadCase {
   aligned: boolean;
   /** How fastpath's gRPC reads travel (`ozone.client.datanode.transport`); the first one listed for other cases. */
   transport: DatanodeTransport;
+  /** fastpath's read worker threads (`ozone.client.read.worker.threads`); 0: reads on the reader's thread. */
+  readWorkers: number;
 }
 
 /** The columns measured in the 64 KiB-aligned variant of a row: enough for its off/on ratio. */
@@ -114,39 +117,52 @@ export function caseId(
   column: ColumnId,
   aligned: boolean,
   transport: DatanodeTransport = DEFAULT_TRANSPORT,
+  readWorkers = 0,
 ): string {
   const calls = reader === 'fastpath' && transport === 'call-per-request' ? '-calls' : '';
-  return `${reader === 'fastpath' ? '' : `${reader}-`}${row}-${column}${aligned ? '-aligned' : ''}${calls}`;
+  const workers = reader === 'fastpath' && readWorkers > 0 ? `-w${readWorkers}` : '';
+  return `${reader === 'fastpath' ? '' : `${reader}-`}${row}-${column}${aligned ? '-aligned' : ''}${calls}${workers}`;
 }
 
 /**
  * Every case of one round, in a fixed order (rounds rotate it). fastpath's gRPC rows come once per
- * transport in `transports` (default: the stream pool); short-circuit and aligned cases use the first.
+ * transport in `transports` (default: the stream pool), on the reader's thread, and once per count
+ * of read worker threads above 0 in `readWorkers` with the first transport; short-circuit and
+ * aligned cases use the first transport on the reader's thread.
  */
 export function planCases(options: {
   rows: readonly RowId[];
   aligned: boolean;
   readers: readonly ReaderKind[];
   transports?: readonly DatanodeTransport[];
+  readWorkers?: readonly number[];
 }): ReadCase[] {
   const transports = options.transports?.length ? options.transports : [DEFAULT_TRANSPORT];
   const first = transports[0] as DatanodeTransport;
+  const variants: Array<{ transport: DatanodeTransport; readWorkers: number }> = [
+    ...transports.map((transport) => ({ transport, readWorkers: 0 })),
+    ...(options.readWorkers ?? [])
+      .filter((n) => n > 0)
+      .map((readWorkers) => ({ transport: first, readWorkers })),
+  ];
   const cases: ReadCase[] = [];
   for (const rowId of options.rows) {
     const row = READ_ROWS[rowId];
     for (const reader of options.readers) {
       // Java and the S3 gateway read the gRPC rows only (short-circuit needs native Hadoop on the datanode).
       if (reader !== 'fastpath' && row.path !== 'grpc') continue;
-      const own = reader === 'fastpath' && row.path === 'grpc' ? transports : [first];
-      for (const transport of own)
+      const own =
+        reader === 'fastpath' && row.path === 'grpc' ? variants : [{ transport: first, readWorkers: 0 }];
+      for (const { transport, readWorkers } of own)
         for (const columnId of reader === 's3' ? S3_COLUMNS : COLUMN_IDS)
           cases.push({
-            id: caseId(reader, rowId, columnId, false, transport),
+            id: caseId(reader, rowId, columnId, false, transport, readWorkers),
             reader,
             row,
             column: READ_COLUMNS[columnId],
             aligned: false,
             transport,
+            readWorkers,
           });
       if (options.aligned && reader === 'fastpath')
         for (const columnId of ALIGNED_COLUMNS)
@@ -157,6 +173,7 @@ export function planCases(options: {
             column: READ_COLUMNS[columnId],
             aligned: true,
             transport: first,
+            readWorkers: 0,
           });
     }
   }

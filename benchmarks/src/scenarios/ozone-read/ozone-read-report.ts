@@ -49,7 +49,13 @@ const medianOf = (rounds: readonly CaseRound[], f: (r: CaseRound) => number | nu
 };
 const rowLabel = (t: TableRow): string =>
   `${READER_PREFIX[t.reader]}${READ_ROWS[t.row].label}${t.aligned ? ', 64 KiB-aligned' : ''}` +
-  `${t.transport === 'call-per-request' ? ', a call per request' : ''}`;
+  `${t.transport === 'call-per-request' ? ', a call per request' : ''}` +
+  `${t.readWorkers ? `, ${t.readWorkers} read worker thread${t.readWorkers === 1 ? '' : 's'}` : ''}`;
+/** The GC share of the reader's CPU in a case's profiled window (all its threads). */
+const gcShare = (c: CaseResult): string => {
+  const p = c.rounds.find((r) => r.profile)?.profile;
+  return p ? `${(100 * p.shares['garbage collection']).toFixed(1)}%` : '—';
+};
 const cpuCell = (t: TableRow, c: ColumnId): string => {
   const cell = t.cells[c];
   return cell ? `${cell.cpu.median.toFixed(0)} µs` : '—';
@@ -152,12 +158,14 @@ function profileTable(results: readonly CaseResult[]): string | null {
   return markdownTable(
     [
       'case',
+      { header: 'busy threads', align: 'right' },
       { header: 'busy ms', align: 'right' },
       ...PROFILE_CATEGORIES.map((k) => ({ header: k, align: 'right' as const })),
       'profile',
     ],
     profiled.map(({ c, p }) => [
       c.id,
+      String(p.threads ?? 1),
       p.busyMs.toFixed(0),
       ...PROFILE_CATEGORIES.map((k) => `${(100 * p.shares[k]).toFixed(1)}%`),
       `\`${p.file}\``,
@@ -176,6 +184,7 @@ function latencyTable(results: readonly CaseResult[]): string {
       { header: 'p99.9', align: 'right' },
       { header: 'client CPU/read', align: 'right' },
       { header: 'client cores busy', align: 'right' },
+      { header: 'GC share of CPU', align: 'right' },
       { header: 'reads (all rounds)', align: 'right' },
       { header: 'errors', align: 'right' },
       { header: 'wrong bytes', align: 'right' },
@@ -195,6 +204,7 @@ function latencyTable(results: readonly CaseResult[]): string {
           ms(medianOf(r, (x) => x.latency.p999Ms)),
           `${(medianOf(r, (x) => x.figures.cpuMicrosPerOp) ?? 0).toFixed(0)} µs`,
           (medianOf(r, (x) => x.figures.cpuCores) ?? 0).toFixed(2),
+          gcShare(c),
           sum((x) => x.counts.ops).toLocaleString('en-US'),
           String(sum((x) => x.counts.errors)),
           String(sum((x) => x.counts.wrongBytes)),
@@ -223,7 +233,12 @@ export interface Goal {
 export function goals(rows: readonly TableRow[], results: readonly CaseResult[]): Goal[] {
   const find = (reader: TableRow['reader'], row: TableRow['row']): TableRow | undefined =>
     rows.find(
-      (t) => t.reader === reader && t.row === row && !t.aligned && t.transport !== 'call-per-request',
+      (t) =>
+        t.reader === reader &&
+        t.row === row &&
+        !t.aligned &&
+        t.transport !== 'call-per-request' &&
+        !t.readWorkers,
     );
   const out: Goal[] = [];
   const g1 = find('fastpath', 'grpc-1m');
@@ -328,7 +343,10 @@ export async function ozoneReadReport(
       `${s.warmupMs / 1000} s warm-up and ${s.measureMs / 1000} s measured per case, ${s.rounds} round(s) (cases rotate within each round); ` +
       `operations/s, median and min–max over the rounds; ratios are of medians, with the range of per-round ratios. ` +
       `Cluster: ${rc.cluster}. Offsets byte-random, seeded (seed ${s.seed}; the same in every column).` +
-      ` Load average at the start: ${ctx.environment.loadAverage.map((v) => v.toFixed(2)).join(', ')} (a shared 2-core machine: read the ratios, not the absolute rates).`,
+      ` Load average at the start: ${ctx.environment.loadAverage.map((v) => v.toFixed(2)).join(', ')} (a shared 2-core machine: read the ratios, not the absolute rates).` +
+      (s.readerCpus === undefined
+        ? ''
+        : ` fastpath's reader process (every thread) pinned to CPU(s) ${s.readerCpus} (\`taskset -a -c\`); the cluster and the Java reader are not.`),
   );
   if (ctx.quick || s.rounds < 3 || s.measureMs < 8000 || s.files < 16 || s.fileSizeBytes < 64 * 1048576)
     parts.push(
@@ -339,7 +357,8 @@ export async function ozoneReadReport(
       `divided by the reads: fastpath's Node process, the Java client's JVM, which reads in a JVM of its own, and for the S3 gateway row ` +
       "the S3 client's Node process, whose reads the gateway serves from the cluster's JVM: its work is in no client's figure). " +
       `fastpath's gRPC rows come once per datanode transport: long-lived pooled \`send\` streams (\`ozone.client.datanode.transport=stream-pool\`, the default) ` +
-      `and ", a call per request" (a stream per request, as Ozone's Java client does).\n\n${mainTable(random)}`,
+      `and ", a call per request" (a stream per request, as Ozone's Java client does), and with the first transport once per count of read worker threads ` +
+      `(", N read worker threads": \`ozone.client.read.worker.threads=N\`, each read's datanode side on a worker thread; the CPU is the whole process's, every thread).\n\n${mainTable(random)}`,
   );
   const missing: string[] = [];
   for (const id of s.rows)
@@ -391,7 +410,8 @@ export async function ozoneReadReport(
   if (profiles)
     parts.push(
       `### Where fastpath's reader spends its CPU\n\nA V8 CPU profile of the reader (500 µs sampling) in a window of its own after each case's first measured window ` +
-        `(so that the profiler costs no measured figure): each sample's own function, by category, as shares of the busy samples. ` +
+        `(so that the profiler costs no measured figure): each sample's own function, by category, as shares of the busy samples, ` +
+        `summed over the reader's threads (the main thread and each read worker thread; "busy threads" counts those with at least 1% of the busy time; the "GC share of CPU" column above is this table's garbage collection). ` +
         `"other Node and V8" holds native time V8 cannot attribute to a script ("(program)": much of it nghttp2 and the socket) and the rest of Node. ` +
         `The profiles themselves are in the results folder (open them in Chrome's DevTools).\n\n${profiles}`,
     );

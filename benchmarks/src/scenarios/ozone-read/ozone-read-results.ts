@@ -13,6 +13,8 @@ export interface TableRow {
   aligned: boolean;
   /** fastpath's datanode transport (null for the Java client's rows). */
   transport: DatanodeTransport | null;
+  /** fastpath's read worker threads (0: the reader's thread; null for the Java client's rows). */
+  readWorkers: number | null;
   /** ops: operations/s; cpu: the reader's CPU per read in µs. */
   cells: Partial<Record<ColumnId, { ops: Summary; cpu: Summary; rounds: number[]; result: CaseResult }>>;
   /** off/on, with verify off by configuration and by the instance switch; instance/global. */
@@ -31,8 +33,12 @@ export function rowKey(
   row: RowId,
   aligned: boolean,
   transport: DatanodeTransport | null = null,
+  readWorkers: number | null = null,
 ): string {
-  return `${reader}/${row}${aligned ? '/aligned' : ''}${transport === 'call-per-request' ? '/calls' : ''}`;
+  return (
+    `${reader}/${row}${aligned ? '/aligned' : ''}${transport === 'call-per-request' ? '/calls' : ''}` +
+    `${readWorkers ? `/w${readWorkers}` : ''}`
+  );
 }
 
 /** Groups the cases into table rows, in the order first measured. */
@@ -41,7 +47,9 @@ export function tableRows(results: readonly CaseResult[]): TableRow[] {
   for (const c of results) {
     if (c.rounds.length === 0) continue;
     const transport = c.reader === 'fastpath' ? c.transport : null;
-    const key = rowKey(c.reader, c.row, c.aligned, transport);
+    // Results written before the worker rows existed have no count: the reader's thread.
+    const readWorkers = c.reader === 'fastpath' ? (c.readWorkers ?? 0) : null;
+    const key = rowKey(c.reader, c.row, c.aligned, transport, readWorkers);
     let row = rows.get(key);
     if (!row) {
       row = {
@@ -50,6 +58,7 @@ export function tableRows(results: readonly CaseResult[]): TableRow[] {
         row: c.row,
         aligned: c.aligned,
         transport,
+        readWorkers,
         cells: {},
         offGlobalOverOn: null,
         offInstanceOverOn: null,
@@ -87,6 +96,7 @@ export function headlineEntries(results: readonly CaseResult[]): Record<string, 
           reader: t.reader,
           aligned: t.aligned,
           transport: t.transport,
+          readWorkers: t.readWorkers,
           unit: 'operations/s',
           verifyOn: med('on'),
           verifyOffGlobal: med('off-global'),

@@ -33,8 +33,11 @@ export interface CaseRound {
   /** ReadChunk bytes the datanodes sent over gRPC in the window (null where not counted). */
   grpcBytesSent?: number | null;
   firstError?: string;
-  /** fastpath's reader: its CPU by category in the profiled window after this round's measured one (first round). */
-  profile?: ProfileSummary & { file: string };
+  /**
+   * fastpath's reader: its CPU by category in the profiled window after this round's measured one
+   * (first round), over `threads` threads (the main thread and any read workers).
+   */
+  profile?: ProfileSummary & { file: string; threads?: number };
 }
 
 /** Every round of one case, as written to `cases/<id>.json`. */
@@ -45,6 +48,7 @@ export interface CaseResult {
   column: ReadCase['column']['id'];
   aligned: boolean;
   transport: ReadCase['transport'];
+  readWorkers: ReadCase['readWorkers'];
   rounds: CaseRound[];
 }
 
@@ -91,7 +95,13 @@ export const ozoneReadScenario: Scenario<OzoneReadSettings> = {
     const readers: ReaderKind[] = ['fastpath'];
     if (s.java) readers.push('java');
     if (s3?.available) readers.push('s3');
-    const cases = planCases({ rows, aligned: s.aligned, readers, transports: s.transports });
+    const cases = planCases({
+      rows,
+      aligned: s.aligned,
+      readers,
+      transports: s.transports,
+      readWorkers: s.readWorkers,
+    });
     ctx.results.writeConfig({
       scenario: 'ozone-read',
       quick: ctx.quick,
@@ -118,6 +128,10 @@ export const ozoneReadScenario: Scenario<OzoneReadSettings> = {
       },
     );
     await reader.ready;
+    if (s.readerCpus !== undefined) {
+      await reader.call({ op: 'pin', cpus: s.readerCpus });
+      ctx.note(`fastpath's reader pinned to CPU(s) ${s.readerCpus}`);
+    }
     const seeds = Array.from({ length: s.files }, (_, i) => fileSeed(i));
     const expect = (await reader.call(
       { op: 'expect', seeds, fileSizeBytes: s.fileSizeBytes },
@@ -168,6 +182,7 @@ export const ozoneReadScenario: Scenario<OzoneReadSettings> = {
           column: c.column.id,
           aligned: c.aligned,
           transport: c.transport,
+          readWorkers: c.readWorkers,
           rounds: [],
         },
       ]),
@@ -227,6 +242,7 @@ function caseEntry(c: CaseResult): Record<string, unknown> {
     column: c.column,
     aligned: c.aligned,
     transport: c.reader === 'fastpath' ? c.transport : null,
+    readWorkers: c.reader === 'fastpath' ? c.readWorkers : null,
     rounds: c.rounds.length,
     cpuMicrosPerRead: c.rounds.map((r) => r.figures.cpuMicrosPerOp),
     opsPerSec: ops,
@@ -258,6 +274,7 @@ async function runFastpathCase(
     properties: {
       ...readPathProperties(sc, c.row.path),
       'ozone.client.datanode.transport': c.transport,
+      'ozone.client.read.worker.threads': String(c.readWorkers),
     },
   })) as { verify: boolean[] };
   if (opened.verify.some((v) => v !== c.column.verify))

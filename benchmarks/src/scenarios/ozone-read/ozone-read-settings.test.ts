@@ -96,6 +96,32 @@ describe('ozone-read cases', () => {
     expect(ids).toEqual(['s3-grpc-16k-on']);
   });
 
+  it('adds a row per read worker count above 0 on the gRPC rows, with the first transport', () => {
+    const cases = planCases({
+      rows: ['grpc-16k', 'sc-16k'],
+      aligned: false,
+      readers: ['fastpath'],
+      transports: ['stream-pool', 'call-per-request'],
+      readWorkers: [0, 2],
+    });
+    expect(cases.filter((c) => c.column.id === 'on').map((c) => [c.id, c.transport, c.readWorkers])).toEqual([
+      ['grpc-16k-on', 'stream-pool', 0],
+      ['grpc-16k-on-calls', 'call-per-request', 0],
+      ['grpc-16k-on-w2', 'stream-pool', 2],
+      ['sc-16k-on', 'stream-pool', 0],
+    ]);
+  });
+
+  it('reads the read worker counts and the reader CPUs, refusing what it cannot use', () => {
+    expect(parseOzoneReadFlags([], false)).toMatchObject({ readWorkers: [0, 2], readerCpus: undefined });
+    expect(parseOzoneReadFlags(['--read-workers', '0,1,2,1', '--reader-cpus', '0'], true)).toMatchObject({
+      readWorkers: [0, 1, 2],
+      readerCpus: '0',
+    });
+    expect(() => parseOzoneReadFlags(['--read-workers', '65'], false)).toThrow(/--read-workers/);
+    expect(() => parseOzoneReadFlags(['--reader-cpus', 'first'], false)).toThrow(/--reader-cpus/);
+  });
+
   it('rotates the case order by the round', () => {
     expect(roundOrder(['a', 'b', 'c'], 0)).toEqual(['a', 'b', 'c']);
     expect(roundOrder(['a', 'b', 'c'], 4)).toEqual(['b', 'c', 'a']);

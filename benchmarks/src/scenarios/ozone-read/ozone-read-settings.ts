@@ -1,6 +1,6 @@
 import { BenchmarkUsageError, integerFlag, listFlag, parseScenarioFlags } from '../../harness/index.js';
 import { secondsFlagMs } from '../../harness/mixed-load/mixed-load-flags.js';
-import type { DatanodeTransport } from '@fastpath/ozone-fs-client';
+import { MAX_READ_WORKER_THREADS, type DatanodeTransport } from '@fastpath/ozone-fs-client';
 import { ROW_IDS, type RowId } from './ozone-read-cases.js';
 
 export const TRANSPORTS: readonly DatanodeTransport[] = ['stream-pool', 'call-per-request'];
@@ -43,6 +43,13 @@ export interface OzoneReadSettings {
   transports: DatanodeTransport[];
   /** Profile fastpath's reader in a window of its own after each case's first measured window. */
   profile: boolean;
+  /**
+   * Counts of fastpath's read worker threads (`ozone.client.read.worker.threads`): a row each
+   * above 0 on the gRPC rows, with the first transport (0 is the transport rows themselves).
+   */
+  readWorkers: number[];
+  /** CPUs fastpath's reader process (all its threads) is pinned to (`taskset -a -c`), e.g. "0"; none: every CPU. */
+  readerCpus: string | undefined;
 }
 
 const MiB = 1024 * 1024;
@@ -68,6 +75,8 @@ export const DEFAULT_OZONE_READ_SETTINGS: Readonly<OzoneReadSettings> = Object.f
   readTimeoutMs: 30_000,
   transports: [...TRANSPORTS],
   profile: true,
+  readWorkers: [0, 2],
+  readerCpus: undefined,
 });
 
 const QUICK = Object.freeze({ files: 4, fileSizeBytes: 8 * MiB, warmupMs: 1000, measureMs: 2000, rounds: 1 });
@@ -138,6 +147,18 @@ export const OZONE_READ_FLAGS = {
     type: 'boolean',
     description: "skip the CPU profile of fastpath's reader (a window of its own per case, first round)",
   },
+  'read-workers': {
+    type: 'string',
+    value: '<list>',
+    description:
+      "counts of fastpath's read worker threads (ozone.client.read.worker.threads), a row each above 0 on the gRPC rows (default 0,2)",
+  },
+  'reader-cpus': {
+    type: 'string',
+    value: '<list>',
+    description:
+      "pin fastpath's reader process to these CPUs (taskset -a -c), e.g. 0 for one core (default: every CPU)",
+  },
 } as const;
 
 const SIZE_UNITS: Record<string, number> = {
@@ -173,12 +194,42 @@ export function sizeFlag(
   return value;
 }
 
+/** A list of read worker thread counts, duplicates dropped, in the order given. */
+function readWorkersFlag(scenario: string, raw: string | undefined, fallback: readonly number[]): number[] {
+  if (raw === undefined) return [...fallback];
+  const counts = raw
+    .split(',')
+    .map((item) => integerFlag(scenario, 'read-workers', item, 0, { min: 0, max: MAX_READ_WORKER_THREADS }));
+  return [...new Set(counts)];
+}
+
+/** A CPU list as taskset takes it ("0", "0,1", "0-1"). */
+function cpuListFlag(scenario: string, raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  if (!/^\d+(-\d+)?(,\d+(-\d+)?)*$/.test(raw.trim()))
+    throw new BenchmarkUsageError(
+      `${scenario}: --reader-cpus takes a CPU list such as 0 or 0-1, got "${raw}"`,
+    );
+  return raw.trim();
+}
+
 export function parseOzoneReadFlags(args: readonly string[], quick: boolean): OzoneReadSettings {
   const name = 'ozone-read';
   const f = parseScenarioFlags(name, args, OZONE_READ_FLAGS);
   const base: OzoneReadSettings = quick
-    ? { ...DEFAULT_OZONE_READ_SETTINGS, ...QUICK, rows: [...ROW_IDS], transports: [...TRANSPORTS] }
-    : { ...DEFAULT_OZONE_READ_SETTINGS, rows: [...ROW_IDS], transports: [...TRANSPORTS] };
+    ? {
+        ...DEFAULT_OZONE_READ_SETTINGS,
+        ...QUICK,
+        rows: [...ROW_IDS],
+        transports: [...TRANSPORTS],
+        readWorkers: [...DEFAULT_OZONE_READ_SETTINGS.readWorkers],
+      }
+    : {
+        ...DEFAULT_OZONE_READ_SETTINGS,
+        rows: [...ROW_IDS],
+        transports: [...TRANSPORTS],
+        readWorkers: [...DEFAULT_OZONE_READ_SETTINGS.readWorkers],
+      };
   const cluster = listFlag(name, 'cluster', f.cluster, [base.cluster], CLUSTER_KINDS);
   if (cluster.length !== 1)
     throw new BenchmarkUsageError(`${name}: --cluster takes one of ${CLUSTER_KINDS.join(', ')}`);
@@ -228,5 +279,7 @@ export function parseOzoneReadFlags(args: readonly string[], quick: boolean): Oz
     readTimeoutMs: base.readTimeoutMs,
     transports: listFlag(name, 'transports', f.transports, base.transports, TRANSPORTS),
     profile: !f['no-profile'],
+    readWorkers: readWorkersFlag(name, f['read-workers'], base.readWorkers),
+    readerCpus: cpuListFlag(name, f['reader-cpus']),
   };
 }

@@ -53,12 +53,16 @@ export const ozoneReadSummary: ScenarioSummary<OzoneReadSettings> = {
       rows: flags.rows,
       aligned: flags.aligned,
       readers: summaryReaders(flags),
+      transports: flags.transports,
+      readWorkers: flags.readWorkers,
     }).length * flags.rounds,
   estimateMs: (flags) => {
     const cases = planCases({
       rows: flags.rows,
       aligned: flags.aligned,
       readers: summaryReaders(flags),
+      transports: flags.transports,
+      readWorkers: flags.readWorkers,
     }).length;
     const sets = new Set(flags.rows.map((r) => READ_ROWS[r].bytesPerChecksum)).size;
     return (

@@ -4,7 +4,6 @@
 // client kills with requests waiting on them; deadlines on a stream that stops answering (a relay
 // in front of the datanode holds its bytes); a datanode stopped and restarted mid-read; idle
 // streams half-closed; a process that never closes its client still exits.
-import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { OzoneError, type DatanodeAddress, type KeyBlockLocation, type OzoneClient } from '../../index.js';
 import { getBlockRequest, readChunkRequest, type BlockRef } from '../../internal/block-requests.js';
@@ -14,6 +13,7 @@ import { toNumber, type hadoop } from '../../internal/proto/wire.js';
 import { contractKeyBytes } from './contract-key-bytes.js';
 import { FreezableRelay } from './freezable-relay.js';
 import type { OzoneClusterAdapter, OzoneContractCapabilities } from './ozone-cluster-adapter.js';
+import { runScriptUntilExit } from './run-script-until-exit.js';
 import { writeContractKey } from './write-contract-key.js';
 import { freshVolume, suiteClient } from './suite-client.js';
 import { until } from './until.js';
@@ -246,16 +246,9 @@ export function describeDatanodeStreams(
       const data = Buffer.concat(await Promise.all(Array.from({ length: 8 }, (_, i) => stream.readFully(i * (Number(size) / 8), Number(size) / 8))));
       process.stdout.write(JSON.stringify({ same: data.equals(contractKeyBytes(Number(size), Number(seed))), open: client.datanodeStreamStats.open }));
     `;
-    const child = spawn(
-      process.execPath,
+    const out = await runScriptUntilExit(
+      script,
       [
-        '--import',
-        'tsx',
-        '--conditions',
-        'development',
-        '--input-type=module',
-        '-e',
-        script,
         a.omAddress,
         volume,
         BUCKET,
@@ -264,22 +257,8 @@ export function describeDatanodeStreams(
         String(KEY.seed),
         ...(a.tls ? [JSON.stringify(a.tls)] : []),
       ],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
+      60_000,
     );
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    let exited = false;
-    void exit.then(() => (exited = true));
-    try {
-      await until('the reader process to exit by itself', () => exited, 60_000);
-    } finally {
-      if (!exited) child.kill('SIGKILL');
-    }
-    const code = await exit;
-    if (code !== 0) throw new Error(`the reader process exited with ${code}: ${err}`);
     // It read every byte through a pool that was still open when its work was done.
     expect(JSON.parse(out)).toEqual({ same: true, open: expect.any(Number) });
     expect((JSON.parse(out) as { open: number }).open).toBeGreaterThanOrEqual(1);

@@ -15,6 +15,7 @@ export {
 } from './expect-written-key.js';
 export { standaloneGetBlock, type ReplicaBlock } from './standalone-get-block.js';
 export { withDatanodeTransport } from './ozone-cluster-adapter.js';
+export { runScriptUntilExit } from './run-script-until-exit.js';
 export type {
   ClusterKeyRecord,
   ContractKeySpec,

@@ -1,0 +1,53 @@
+import { Worker } from 'node:worker_threads';
+import type { CpuProfile } from './cpu-profile-summary.js';
+import { summarizeThreadProfiles, withThreadProfiles } from './thread-profiles.js';
+
+/** A profile of `busy` µs in one function of `url` and `idle` µs idle. */
+function profile(url: string, busy: number, idle: number): CpuProfile {
+  return {
+    nodes: [
+      { id: 1, callFrame: { functionName: '(idle)', url: '' } },
+      { id: 2, callFrame: { functionName: 'f', url } },
+    ],
+    samples: [1, 2],
+    timeDeltas: [idle, busy],
+  };
+}
+
+describe('thread profiles', () => {
+  it('sum the busy time of every thread and weigh each category by it', () => {
+    const s = summarizeThreadProfiles([
+      profile('node:internal/http2/core', 3000, 500),
+      profile('file:///x/node_modules/@grpc/grpc-js/build/src/call.js', 1000, 9000),
+    ]);
+    expect(s.threads).toBe(2);
+    expect(s.busyMs).toBe(4);
+    expect(s.shares['HTTP/2 and streams (Node)']).toBeCloseTo(0.75);
+    expect(s.shares['grpc-js']).toBeCloseTo(0.25);
+  });
+
+  it('profile a worker thread beside the main thread, each with its own samples', async () => {
+    const worker = new Worker(
+      `const { parentPort } = require('node:worker_threads');
+       function spinInWorker() { const end = Date.now() + 2; let x = 0; while (Date.now() < end) x += Math.sqrt(x + 1); setImmediate(spinInWorker); }
+       spinInWorker();
+       parentPort.postMessage('spinning');`,
+      { eval: true },
+    );
+    try {
+      await new Promise((resolve) => worker.once('message', resolve));
+      const { result, profiles } = await withThreadProfiles(500, async () => {
+        const end = Date.now() + 300;
+        while (Date.now() < end) await new Promise((resolve) => setImmediate(resolve));
+        return 'done';
+      });
+      expect(result).toBe('done');
+      expect(profiles).toHaveLength(2);
+      const names = (p: CpuProfile): string[] => p.nodes.map((n) => n.callFrame.functionName);
+      expect(names(profiles[1]!)).toContain('spinInWorker');
+      expect(names(profiles[0]!)).not.toContain('spinInWorker');
+    } finally {
+      await worker.terminate();
+    }
+  });
+});

@@ -1,0 +1,38 @@
+import type { Clock } from '@fastpath/core';
+import type { OzoneClientConfig } from '../ozone-client-config.js';
+import { datanodeReconnectBackoffMs, type ClientTlsOptions } from './grpc/channel-options.js';
+import { DatanodeClientManager } from './grpc/datanode-client-manager.js';
+import { ShortCircuitReads } from './short-circuit/short-circuit-reads.js';
+
+/** What the reads of a key stream need: the configuration, the datanode channels and, when on, short-circuit reads. */
+export interface ReadContext {
+  readonly config: Readonly<OzoneClientConfig>;
+  readonly datanodes: DatanodeClientManager;
+  /** Present when `ozone.client.read.short-circuit` is on. */
+  readonly shortCircuit: ShortCircuitReads | undefined;
+}
+
+/** What a read context is built from; plain data, so that a read worker thread can be sent it. */
+export interface ReadContextOptions {
+  config: Readonly<OzoneClientConfig>;
+  tls: ClientTlsOptions | undefined;
+  maxReceiveBytes: number;
+}
+
+/** The datanode side of a client: one channel per datanode, and short-circuit reads when on. */
+export function createReadContext(options: ReadContextOptions, clock: Clock): ReadContext {
+  const { config } = options;
+  return {
+    config,
+    datanodes: new DatanodeClientManager({
+      maxReceiveBytes: options.maxReceiveBytes,
+      maxInFlight: config.maxOutstandingRequests,
+      tls: options.tls,
+      reconnectBackoffMs: datanodeReconnectBackoffMs(config.readRetryIntervalMs),
+      transport: config.datanodeTransport,
+      streamsPerChannel: config.datanodeStreamsPerChannel,
+      streamIdleMs: config.datanodeStreamIdleMs,
+    }),
+    shortCircuit: config.shortCircuitEnabled ? new ShortCircuitReads(config, clock) : undefined,
+  };
+}

@@ -1,0 +1,1 @@
+export declare function readWorkerScript(): { script: string; eval: boolean; execArgv: string[] | undefined };

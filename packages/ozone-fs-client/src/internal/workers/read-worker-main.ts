@@ -1,0 +1,83 @@
+// A read worker thread: a read context of its own (datanode channels, stream pools, short-circuit
+// reads) and its own copy of each key stream whose reads reach it. It does the whole datanode side
+// of a read (GetBlock, ReadChunk, decoding, checksum verification, the copy out of the answers)
+// and sends the bytes back, transferred, or writes them into the caller's shared memory.
+import { parentPort, workerData } from 'node:worker_threads';
+import { systemClock } from '@fastpath/core';
+import { KeyInputStream } from '../../key-input-stream.js';
+import { OzoneClosedError } from '../../ozone-errors.js';
+import { createReadContext, type ReadContextOptions } from '../read-context.js';
+import { encodeError } from './read-worker-errors.js';
+import type { FromReadWorker, ToReadWorker, WorkerStreamState } from './read-worker-messages.js';
+
+const port = parentPort;
+if (!port) throw new Error('the read worker runs in a worker thread');
+const ctx = createReadContext(workerData as ReadContextOptions, systemClock);
+/** Each stream, with how many of its bad replicas were already reported. */
+const streams = new Map<number, { stream: KeyInputStream; reported: number }>();
+
+function state(entry: { stream: KeyInputStream; reported: number }): WorkerStreamState {
+  const bad = entry.stream.badReplicas.slice(entry.reported);
+  entry.reported += bad.length;
+  return { stats: { ...entry.stream.stats }, cachedBytes: entry.stream.cachedBytes, badReplicas: bad };
+}
+
+async function read(m: Extract<ToReadWorker, { op: 'read' }>): Promise<void> {
+  const entry = streams.get(m.stream);
+  let answer: FromReadWorker;
+  const transfer: ArrayBuffer[] = [];
+  try {
+    if (!entry) throw new OzoneClosedError('the key input stream');
+    if (m.shared) {
+      await entry.stream.read(
+        m.position,
+        new Uint8Array(m.shared.buffer, m.shared.byteOffset, m.length),
+        0,
+        m.length,
+      );
+      answer = { op: 'read', id: m.id, data: undefined, state: state(entry) };
+    } else {
+      // Memory of its own (not a slice of Node's pool), so that it can be transferred.
+      const out = Buffer.allocUnsafeSlow(m.length);
+      await entry.stream.read(m.position, out, 0, m.length);
+      transfer.push(out.buffer);
+      answer = { op: 'read', id: m.id, data: out.buffer, state: state(entry) };
+    }
+  } catch (err) {
+    answer = { op: 'failed', id: m.id, error: encodeError(err), state: entry ? state(entry) : undefined };
+  }
+  port!.postMessage(answer, transfer);
+}
+
+port.on('message', (m: ToReadWorker) => {
+  switch (m.op) {
+    case 'open':
+      streams.set(m.stream, {
+        stream: new KeyInputStream(
+          ctx,
+          m.spec.blocks,
+          m.spec.lengthBytes,
+          m.spec.verifyChecksum,
+          m.spec.windowCacheBytes,
+        ),
+        reported: 0,
+      });
+      break;
+    case 'read':
+      void read(m);
+      break;
+    case 'unbuffer':
+      streams.get(m.stream)?.stream.unbuffer();
+      break;
+    case 'close':
+      streams.get(m.stream)?.stream.close();
+      streams.delete(m.stream);
+      break;
+    case 'shutdown':
+      for (const { stream } of streams.values()) stream.close();
+      streams.clear();
+      ctx.datanodes.close();
+      // Ends this thread only; its sockets close with it.
+      process.exit(0);
+  }
+});
