@@ -37,6 +37,11 @@ describe('the report of a run of all', () => {
       expect(s.charts[0]!.svg.startsWith('<svg')).toBe(true);
     }
     // kms-http: fixed/original at 90:10 is 1.8× in every repetition, against the source's 7.47×.
+    // kms-http-kerberos: fixed / Hadoop at 90:10 with SPNEGO, 2× in every repetition; a goal per row and version.
+    const kerberos = section(report, 'kms-http-kerberos').figures!;
+    expect(kerberos.headline).toMatchObject({ row: '90:10 SPNEGO', source: null });
+    expect(kerberos.headline!.ours!.value).toBeCloseTo(2, 6);
+    expect(kerberos.goals.map((g) => g.met)).toEqual([true, true, true, true, true, true]);
     const kms = section(report, 'kms-http').figures!;
     expect(kms.headline).toMatchObject({ row: '90:10', source: 7.47 });
     expect(kms.headline!.ours!.value).toBeCloseTo(1.8, 6);
@@ -131,6 +136,7 @@ describe('the report of a run of all', () => {
       'secure-random': 'regression',
       'token-manager': 'regression',
       'kms-http': 'regression',
+      'kms-http-kerberos': 'regression',
       'ozone-read': 'regression',
       'cold-client': 'regression',
       ratis: 'regression',

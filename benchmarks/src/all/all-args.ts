@@ -17,7 +17,7 @@ export const ALL_USAGE = [
   'Runs every registered scenario with its source document’s defaults, each in a fresh process, and',
   'writes report.md and report.html at the top of the results folder.',
   '',
-  '  --quick            the shortened profile (about 5 minutes here); numbers are not to be quoted',
+  '  --quick            the shortened profile (about 10 minutes here); numbers are not to be quoted',
   '  --only <list>      a subset of the scenarios, comma-separated',
   '  --output <dir>     results folder (default benchmarks/results/<UTC timestamp>-all)',
   '  --compare <dir>    an older results folder of all: its headlines in a column, regressions flagged',

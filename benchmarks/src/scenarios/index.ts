@@ -8,6 +8,8 @@ import type { ScenarioSummary } from '../all/scenario-summary.js';
 import type { Scenario } from '../harness/index.js';
 import { coldClientScenario } from './cold-client/cold-client-scenario.js';
 import { coldClientSummary } from './cold-client/cold-client-summary.js';
+import { kmsHttpKerberosScenario } from './kms-http-kerberos/kms-http-kerberos-scenario.js';
+import { kmsHttpKerberosSummary } from './kms-http-kerberos/kms-http-kerberos-summary.js';
 import { kmsHttpScenario } from './kms-http/kms-http-scenario.js';
 import { kmsHttpSummary } from './kms-http/kms-http-summary.js';
 import { locksScenario } from './locks/locks-scenario.js';
@@ -62,6 +64,13 @@ export const registry: readonly RegisteredScenario[] = [
     compares:
       "the end-to-end KMS matrix over HTTP: original vs fixed vs fixed + coalesced, per mix; Apache Hadoop's own KMS beside them in `all`",
     summary: kmsHttpSummary,
+  },
+  {
+    scenario: kmsHttpKerberosScenario,
+    source: '—',
+    compares:
+      "the KMS over HTTP with Kerberos (SPNEGO per creation, and the cookie) at 100:0 and 90:10: fastpath's original and fixed against Apache Hadoop's KMS in Kerberos mode, requests/s and server CPU per handshake",
+    summary: kmsHttpKerberosSummary,
   },
   {
     scenario: ozoneReadScenario,

@@ -126,7 +126,13 @@ describe('fastpath-kms command', () => {
     expect(help.stdout).toContain('fastpath-kms keystore create');
   }, 60_000);
 
-  it('Kerberos mode: a bad keytab, principal or realm stops the start with one line, exit 1, nothing created', async () => {
+  /** Starts fastpath-kms in Kerberos mode with these kms-site.xml properties: a keytab holding HTTP/otherhost only. */
+  function kerberosStart(): {
+    data: string;
+    keytab: string;
+    krb5: string;
+    start: (props: Record<string, string>, env?: Record<string, string>) => ReturnType<typeof runBin>;
+  } {
     const data = join(dir, 'data');
     const krb5 = join(dir, 'krb5.conf');
     writeFileSync(krb5, '[libdefaults]\n default_realm = EXAMPLE.COM\n');
@@ -141,7 +147,12 @@ describe('fastpath-kms command', () => {
       );
       return runBin(['--config-dir', dir, '--data-dir', data, '--port', '0'], env);
     };
-    const p = 'hadoop.kms.authentication.kerberos.';
+    return { data, keytab, krb5, start };
+  }
+  const p = 'hadoop.kms.authentication.kerberos.';
+
+  it('Kerberos mode: a bad keytab, principal or realm stops the start with one line, exit 1, nothing created', async () => {
+    const { data, keytab, krb5, start } = kerberosStart();
     const cases: Array<[Record<string, string>, RegExp, Record<string, string>?]> = [
       [{ [`${p}keytab`]: join(dir, 'missing.keytab') }, /keytab .*missing\.keytab cannot be read: ENOENT/],
       [{ [`${p}keytab`]: krb5 }, /is not a usable Kerberos keytab/],
@@ -164,6 +175,38 @@ describe('fastpath-kms command', () => {
       });
       expect(result.stderr).toMatch(message);
       expect(result.stderr).toContain('(ERR_KMS_KERBEROS)');
+      expect(existsSync(data)).toBe(false);
+    }
+  }, 60_000);
+
+  it("Kerberos mode: _HOST as written (Hadoop's KMS takes it so) and a whitelist Hadoop refuses or that opens /kms stop the start", async () => {
+    const { data, keytab, start } = kerberosStart();
+    const host = await start({ [`${p}keytab`]: keytab, [`${p}principal`]: 'HTTP/_HOST@EXAMPLE.COM' });
+    expect({ code: host.code, lines: host.stderr.trimEnd().split('\n').length }).toEqual({
+      code: 1,
+      lines: 1,
+    });
+    expect(host.stderr).toMatch(
+      /HTTP\/_HOST@EXAMPLE\.COM is not in the keytab .*; _HOST is taken as written, as Hadoop's KMS takes it .*\(ERR_KMS_KERBEROS\)/,
+    );
+    // An endpoint whitelist is a setting: one line, exit 2, before the keytab is read.
+    for (const [whitelist, message] of [
+      ['/jmx, /a/b', /The element of the whitelist: \/a\/b must start with '\/'/],
+      ['/prom,/kms', /\/kms is the path of every KMS call/],
+    ] as const) {
+      const result = await start({
+        [`${p}keytab`]: join(dir, 'missing.keytab'),
+        [`${p}endpoint.whitelist`]: whitelist,
+      });
+      expect({ code: result.code, lines: result.stderr.trimEnd().split('\n').length }).toEqual({
+        code: 2,
+        lines: 1,
+      });
+      // A settings error names its property and no code.
+      expect(result.stderr).toMatch(
+        new RegExp(`^fastpath-kms: ${p.replace(/\./g, '\\.')}endpoint\\.whitelist: `),
+      );
+      expect(result.stderr).toMatch(message);
       expect(existsSync(data)).toBe(false);
     }
   }, 60_000);

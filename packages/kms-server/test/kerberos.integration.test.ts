@@ -82,6 +82,8 @@ beforeAll(async () => {
       'hadoop.kms.authentication.signature.secret.file': secretFile,
       'hadoop.kms.proxyuser.client.users': 'foo',
       'hadoop.kms.proxyuser.client.hosts': '*',
+      // Paths of Hadoop's HTTP server: a kms-site.xml that lists them starts, and opens nothing.
+      'hadoop.kms.authentication.kerberos.endpoint.whitelist': '/jmx, /prom',
     },
   });
   url = (await kms.server.listen()).replace('127.0.0.1', 'localhost');
@@ -99,6 +101,15 @@ describe('fastpath-kms in Kerberos mode', () => {
     expect(header(res, 'set-cookie')).toBe('hadoop.auth=; HttpOnly');
     expect(res.statusMessage).toBe('Authentication required');
     await kms.waitForAudit(/UNAUTHENTICATED RemoteHost:127\.0\.0\.1 Method:GET URL:.*\/kms\/v1\/keys\/names/);
+    // The endpoint whitelist lists paths this server does not serve: 404 without a challenge.
+    for (const path of ['/jmx', '/prom']) {
+      const listed = await call(path);
+      expect({ path, status: listed.status, challenge: header(listed, 'www-authenticate') }).toEqual({
+        path,
+        status: 404,
+        challenge: undefined,
+      });
+    }
     // OPTIONS (Hadoop's client's first leg) is challenged the same way on every KMS path.
     for (const path of ['/kms/v1/keys', '/kms/v1/key/k/_eek?eek_op=generate', '/kms']) {
       const options = await call(path, { method: 'OPTIONS' });

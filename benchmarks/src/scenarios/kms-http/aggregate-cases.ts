@@ -1,5 +1,6 @@
 import { compareRounds, summarize, type RatioSummary, type Summary } from '../../harness/index.js';
 import { ALL_VERSIONS, type KmsVersion } from './kms-versions.js';
+import type { KerberosCaseFigures } from './kms-kerberos-report.js';
 import type { KmsCaseResult } from './run-kms-case.js';
 
 /** The figures of one measured case that the comparison needs. */
@@ -104,4 +105,18 @@ export function figures(r: KmsCaseResult): CaseFigures {
     zookeeperUsPerCreation: r.cpu.zookeeperUsPerCreation,
     generatorUsPerRequest: r.cpu.generatorUsPerRequest,
   };
+}
+
+/** The figures of a measured Kerberos case (its creations by SPNEGO or cookie). */
+export function kerberosFigures(r: KmsCaseResult): KerberosCaseFigures {
+  return {
+    ...figures(r),
+    creationAuth: r.creationAuth === 'simple' ? notKerberos(r) : r.creationAuth,
+    requests: r.cpu.requests,
+    creations: r.window.counted.create.ok + r.window.counted.create.errors,
+  };
+}
+
+function notKerberos(r: KmsCaseResult): never {
+  throw new Error(`case ${r.mix}/${r.version}/rep${r.rep} of part ${r.part} is not a Kerberos case`);
 }

@@ -11,12 +11,21 @@ import {
   type RatioSummary,
   type ScenarioContext,
   type Summary,
+  type TableColumn,
 } from '../../harness/index.js';
-import { aggregateCases, figures, type MixComparison } from './aggregate-cases.js';
+import { aggregateCases, figures, kerberosFigures, type MixComparison } from './aggregate-cases.js';
 import { estimatedCreationUs } from './cpu-per-request.js';
 import { EVENT_LOOP_METHOD } from './event-loop-probe.js';
 import type { KmsHttpSettings } from './kms-http-settings.js';
 import { KMS_VERSIONS, type KmsVersion } from './kms-versions.js';
+import {
+  KERBEROS_CPU_NOTE,
+  kerberosGoals,
+  kerberosRowLabel,
+  kerberosRows,
+  kerberosTable,
+  type KerberosRow,
+} from './kms-kerberos-report.js';
 import { zookeeperGoals, zookeeperReportSections, zookeeperRowsOf } from './kms-zookeeper-report.js';
 import type { KmsCaseResult } from './run-kms-case.js';
 
@@ -175,9 +184,12 @@ export async function kmsHttpReport(
   );
 
   const cpuTable = cpuPerRequestTable(s, rows, results, baselines);
+  const kerberosCases = allResults.filter((r) => r.part === 'kerberos');
+  const kerberos = kerberosCases.length > 0 ? kerberosRows(kerberosCases.map(kerberosFigures)) : null;
   const goals = [
     ...(results.length > 0 ? evaluateGoals(rows, baselines) : []),
-    ...zookeeperGoals(zookeeperRowsOf(allResults)),
+    // A Kerberos run has no quorum pass or sweep: their goals would only read "not measured".
+    ...(kerberos ? kerberosGoals(kerberos) : zookeeperGoals(zookeeperRowsOf(allResults))),
   ];
   const goalsTable = markdownTable(
     ['goal', { header: 'measured', align: 'right' }, 'met'],
@@ -191,41 +203,9 @@ export async function kmsHttpReport(
       )} req/s, p99 ${formatMs(median(baselines.map((b) => b.p99Ms)))}.`
     : 'The trivial Fastify route was not measured (--no-baseline).';
 
-  await ctx.results.writeChart(
-    'kms-http-throughput',
-    'Successful requests/s by mix',
-    barChartSvg({
-      title: 'KMS requests/s with token creation mixed in',
-      subtitle: `median with min-max over ${s.reps} repetition(s), ${s.concurrency} in flight`,
-      categories: rows.map((r) => r.mix),
-      series: s.versions.map((v) => ({
-        name: KMS_VERSIONS[v].label,
-        points: rows.map((r) => {
-          const t = r.throughput[v];
-          return t ? { value: t.median, min: t.min, max: t.max } : { value: 0 };
-        }),
-      })),
-      yLabel: 'successful requests/s',
-      xLabel: 'verify:create',
-      formatValue: formatSi,
-    }),
-  );
-  await ctx.results.writeChart(
-    'kms-http-latency',
-    'Verify p99 by mix',
-    latencyChartSvg({
-      title: 'Verification p99 latency by mix',
-      subtitle: 'median of per-run p99',
-      categories: rows.map((r) => r.mix),
-      series: s.versions.map((v) => ({
-        name: KMS_VERSIONS[v].label,
-        points: rows.map((r) => r.verifyP99Ms[v]?.median ?? 0),
-      })),
-      yLabel: 'verify p99',
-      xLabel: 'verify:create',
-      yScale: 'log',
-    }),
-  );
+  if (kerberos) await writeKerberosChart(ctx, kerberos);
+  else await writeMatrixCharts(ctx, rows);
+  const kerberosSection = kerberos ? kerberosMarkdown(kerberos) : [];
 
   const headline = [
     '### Median total successful requests/s (min-max over repetitions)',
@@ -252,7 +232,9 @@ export async function kmsHttpReport(
   const markdown = [
     ...(results.length > 0
       ? headline
-      : ['The matrix ran on the ensemble (`--zookeeper ensemble`): its figures are the quorum table.', '']),
+      : kerberos
+        ? kerberosSection
+        : ['The matrix ran on the ensemble (`--zookeeper ensemble`): its figures are the quorum table.', '']),
     zookeeperSections,
     '### Goals',
     '',
@@ -280,14 +262,23 @@ export async function kmsHttpReport(
           '',
         ]
       : []),
-    '**Read first:** the Ratio column at 90:10: how much of its throughput the server keeps when a tenth of the ' +
-      'requests create tokens. Then verify p99 of original against fixed. Closed loop: these are capacities at 32 ' +
-      'requests in flight, not latencies at a matched arrival rate. ZooKeeper, the server and the load generator ' +
-      'share the machine, so every creation also costs CPU in ZooKeeper.',
+    kerberos
+      ? '**Read first:** the `fixed / Hadoop` column at 90:10 with SPNEGO, the worst case (a Kerberos handshake per ' +
+        "creation), then its server µs/creation beside Hadoop's. Closed loop, 32 requests in flight; the KDC, " +
+        'ZooKeeper, the server and the load generator share the machine.'
+      : '**Read first:** the Ratio column at 90:10: how much of its throughput the server keeps when a tenth of the ' +
+        'requests create tokens. Then verify p99 of original against fixed. Closed loop: these are capacities at 32 ' +
+        'requests in flight, not latencies at a matched arrival rate. ZooKeeper, the server and the load generator ' +
+        'share the machine, so every creation also costs CPU in ZooKeeper.',
   ].join('\n');
   return {
     markdown,
-    summary: [...(results.length > 0 ? [throughputTable, ''] : []), zookeeperSections, goalsTable].join('\n'),
+    summary: [
+      ...(results.length > 0 ? [throughputTable, ''] : []),
+      ...(kerberos ? [markdownTable(...tableArgs(kerberosTable(kerberos))), ''] : []),
+      zookeeperSections,
+      goalsTable,
+    ].join('\n'),
   };
 }
 
@@ -462,4 +453,102 @@ export function evaluateGoals(rows: readonly MixComparison[], baselines: readonl
       met: cpuVerify !== undefined && cpuTrivial !== undefined ? cpuVerify <= 1.15 * cpuTrivial : null,
     },
   ];
+}
+
+const tableArgs = (t: { columns: TableColumn[]; rows: string[][] }): [TableColumn[], string[][]] => [
+  t.columns,
+  t.rows,
+];
+
+/** The Kerberos part of the report: its table, what the CPU columns are, how each row authenticates. */
+function kerberosMarkdown(rows: readonly KerberosRow[]): string[] {
+  return [
+    '### Kerberos: median successful requests/s and server CPU per creation (min-max over repetitions)',
+    '',
+    markdownTable(...tableArgs(kerberosTable(rows))),
+    '',
+    'Every server in Kerberos mode (`HTTP/localhost` keytab, one MIT KDC for the run). Verification is by ' +
+      'delegation token in every row (fetched with Kerberos). Creation is `GETDELEGATIONTOKEN`: with SPNEGO ' +
+      'each one carries a fresh Kerberos exchange (`Authorization: Negotiate`, the worst case), with the ' +
+      'cookie the `hadoop.auth` cookie of one log-in (the common case). Ratios over Hadoop are paired by ' +
+      'repetition.',
+    '',
+    KERBEROS_CPU_NOTE,
+    '',
+  ];
+}
+
+/** One bar chart of successful requests/s: a group per category, a bar per version (median, min-max). */
+function throughputChart(
+  s: KmsHttpSettings,
+  title: string,
+  xLabel: string,
+  categories: readonly { label: string; throughput: MixComparison['throughput'] }[],
+): string {
+  return barChartSvg({
+    title,
+    subtitle: `median with min-max over ${s.reps} repetition(s), ${s.concurrency} in flight`,
+    categories: categories.map((c) => c.label),
+    series: s.versions.map((v) => ({
+      name: KMS_VERSIONS[v].label,
+      points: categories.map((c) => {
+        const t = c.throughput[v];
+        return t ? { value: t.median, min: t.min, max: t.max } : { value: 0 };
+      }),
+    })),
+    yLabel: 'successful requests/s',
+    xLabel,
+    formatValue: formatSi,
+  });
+}
+
+/** Successful requests/s per Kerberos row and version. */
+async function writeKerberosChart(
+  ctx: ScenarioContext<KmsHttpSettings>,
+  rows: readonly KerberosRow[],
+): Promise<void> {
+  await ctx.results.writeChart(
+    'kms-http-kerberos-throughput',
+    'Successful requests/s with Kerberos, by mix and way of authenticating creations',
+    throughputChart(
+      ctx.flags,
+      'KMS requests/s with Kerberos',
+      'verify:create, creations by',
+      rows.map((r) => ({ label: kerberosRowLabel(r), throughput: r.comparison.throughput })),
+    ),
+  );
+}
+
+/** The matrix's charts: requests/s and verify p99 by mix. */
+async function writeMatrixCharts(
+  ctx: ScenarioContext<KmsHttpSettings>,
+  rows: readonly MixComparison[],
+): Promise<void> {
+  const s = ctx.flags;
+  await ctx.results.writeChart(
+    'kms-http-throughput',
+    'Successful requests/s by mix',
+    throughputChart(
+      s,
+      'KMS requests/s with token creation mixed in',
+      'verify:create',
+      rows.map((r) => ({ label: r.mix, throughput: r.throughput })),
+    ),
+  );
+  await ctx.results.writeChart(
+    'kms-http-latency',
+    'Verify p99 by mix',
+    latencyChartSvg({
+      title: 'Verification p99 latency by mix',
+      subtitle: 'median of per-run p99',
+      categories: rows.map((r) => r.mix),
+      series: s.versions.map((v) => ({
+        name: KMS_VERSIONS[v].label,
+        points: rows.map((r) => r.verifyP99Ms[v]?.median ?? 0),
+      })),
+      yLabel: 'verify p99',
+      xLabel: 'verify:create',
+      yScale: 'log',
+    }),
+  );
 }

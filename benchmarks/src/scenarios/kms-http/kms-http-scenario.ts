@@ -9,7 +9,7 @@ import {
   type ScenarioContext,
   type ScenarioReport,
 } from '../../harness/index.js';
-import { aggregateCases, figures } from './aggregate-cases.js';
+import { aggregateCases, figures, kerberosFigures } from './aggregate-cases.js';
 import { cpuPerRequest } from './cpu-per-request.js';
 import { EVENT_LOOP_PROBE_MODULE, eventLoopProbeEnv, readEventLoopWindow } from './event-loop-probe.js';
 import { baselineCaseMs, estimateKmsHttpMs, kmsCaseMs } from './kms-http-estimate.js';
@@ -21,6 +21,7 @@ import { caseId, comparisonKey, kmsPasses, type KmsPass } from './kms-passes.js'
 import { kmsServerBundleOnDemand, type KmsServerBundle } from './kms-server-bundle.js';
 import { runKmsCase, type KmsCaseResult } from './run-kms-case.js';
 import { startBenchKerberos } from './bench-kerberos.js';
+import { kerberosRowLabel, kerberosRows } from './kms-kerberos-report.js';
 
 /**
  * The end-to-end KMS benchmark of HADOOP-20045: per case a fresh standalone ZooKeeper, a fresh
@@ -41,7 +42,10 @@ export const kmsHttpScenario: Scenario<KmsHttpSettings> = {
     'for every case, ZooKeeper warmed first (the same for every version, on a scratch path deleted before the ' +
     'server starts); original/fixed order alternates across repetitions. `--zookeeper ensemble` runs the matrix ' +
     'on a 3-node ensemble (the quorum table); `--quorum-mixes` adds an ensemble pass after a standalone matrix and ' +
-    '`--zk-delay-ms` a latency sweep at 90:10 through a delay proxy in its own process (both in `all`).',
+    '`--zk-delay-ms` a latency sweep at 90:10 through a delay proxy in its own process (both in `all`). ' +
+    '`--auth kerberos` puts every server in Kerberos mode against a real MIT KDC and measures the Kerberos table ' +
+    "instead (100:0 and 90:10, Hadoop's KMS, original and fixed, creations by SPNEGO and by cookie; in `all` as " +
+    'kms-http-kerberos).',
   flags: KMS_HTTP_FLAGS,
   parseFlags: (args, { quick, all }) => parseKmsHttpFlags(args, quick, all),
   async run(ctx) {
@@ -68,7 +72,7 @@ async function runKmsHttp(
   await using kerberos = s.auth === 'kerberos' ? await startBenchKerberos() : undefined;
   if (kerberos !== undefined) {
     ctx.log(
-      `Kerberos: realm ${kerberos.kdc.realm} (MIT KDC on 127.0.0.1:${kerberos.kdc.port}), creations by ${s.creationAuth === 'spnego' ? 'a Kerberos exchange each' : 'the cookie of one log-in'}`,
+      `Kerberos: realm ${kerberos.kdc.realm} (MIT KDC on 127.0.0.1:${kerberos.kdc.port}), creations by ${s.creationAuth.map((a) => (a === 'spnego' ? 'a Kerberos exchange each' : 'the cookie of one log-in')).join(', then by ')}`,
     );
   }
   // The same plan as the all-report's estimate (kms-http-estimate.ts), case by case.
@@ -99,6 +103,7 @@ async function runKmsHttp(
             rep,
             zookeeper: pass.zookeeper.topology,
             zkDelayMs: pass.zookeeper.delayMs,
+            creationAuth: pass.creationAuth,
             requestsPerSec: result.window.throughput,
             verifyPerSec: result.window.throughputByOp.verify,
             createPerSec: result.window.throughputByOp.create,
@@ -111,6 +116,9 @@ async function runKmsHttp(
             serverEventLoopP99Ms: result.server.eventLoopDelayP99Ms,
             proxyCpuPercentOfOneCore: result.zookeeperSetup.proxy?.cpuPercentOfOneCore ?? null,
             errors,
+            // The counts the Kerberos table's CPU per creation (per handshake with SPNEGO) divides by.
+            requests: result.cpu.requests,
+            creations: result.window.counted.create.ok + result.window.counted.create.errors,
           });
           const us = (x: number | null): string => (x === null ? '—' : x.toFixed(0));
           ctx.note(
@@ -124,10 +132,12 @@ async function runKmsHttp(
     // The comparison JSON also carries the per-mix medians so far, so a crashed run keeps them.
     ctx.results.recordComparison(
       'medians',
-      medianEntries(
-        results.filter((r) => r.part === passes[0]?.part),
-        s,
-      ),
+      s.auth === 'kerberos'
+        ? kerberosMedianEntries(results)
+        : medianEntries(
+            results.filter((r) => r.part === passes[0]?.part),
+            s,
+          ),
     );
   }
   ctx.progress.end();
@@ -148,6 +158,7 @@ async function runKmsHttp(
 
 /** A prefix for the progress line and notes naming a case's extra part. */
 function passLabel(pass: KmsPass): string {
+  if (pass.part === 'kerberos') return `Kerberos ${pass.creationAuth === 'spnego' ? 'SPNEGO' : 'cookie'} · `;
   if (pass.zookeeper.delayMs !== null) return `sweep ${pass.zookeeper.delayMs} ms · `;
   return pass.zookeeper.topology === 'ensemble' ? 'ensemble · ' : '';
 }
@@ -171,6 +182,26 @@ function medianEntries(results: readonly KmsCaseResult[], s: KmsHttpSettings): R
         originalOverHadoop: r.overHadoop.original?.ratio ?? null,
         fixedOverHadoop: r.overHadoop.fixed?.ratio ?? null,
         coalescedOverHadoop: r.overHadoop.coalesced?.ratio ?? null,
+      },
+    ]),
+  );
+}
+
+/** Per Kerberos row (`100:0`, `90:10 SPNEGO`, …): median requests/s of each version, over Hadoop's KMS. */
+function kerberosMedianEntries(results: readonly KmsCaseResult[]): Record<string, unknown> {
+  const rows = kerberosRows(results.filter((r) => r.part === 'kerberos').map(kerberosFigures));
+  return Object.fromEntries(
+    rows.map((r) => [
+      kerberosRowLabel(r),
+      {
+        hadoop: r.comparison.throughput.hadoop?.median ?? null,
+        original: r.comparison.throughput.original?.median ?? null,
+        fixed: r.comparison.throughput.fixed?.median ?? null,
+        originalOverHadoop: r.comparison.overHadoop.original?.ratio ?? null,
+        fixedOverHadoop: r.comparison.overHadoop.fixed?.ratio ?? null,
+        serverUsPerCreation: Object.fromEntries(
+          Object.entries(r.serverUsPerCreation).map(([v, x]) => [v, x.median]),
+        ),
       },
     ]),
   );

@@ -1,7 +1,7 @@
 import { evaluateGoals } from './kms-http-report.js';
 import { BenchmarkUsageError } from '../../harness/benchmark-errors.js';
 import { aggregateCases, type CaseFigures } from './aggregate-cases.js';
-import { parseKmsHttpFlags } from './kms-http-settings.js';
+import { parseKmsHttpFlags, parseKmsHttpKerberosFlags } from './kms-http-settings.js';
 
 describe('parseKmsHttpFlags', () => {
   it('defaults to the source document: 5 s + 15 s, 3 reps, 32 in flight, 4 mixes, all versions', () => {
@@ -22,19 +22,53 @@ describe('parseKmsHttpFlags', () => {
     expect(parseKmsHttpFlags(['--zk-warmup', '0'], false).zkWarmupMs).toBe(0);
   });
 
-  it('reads --auth and --creation-auth; Kerberos runs the 100:0 and 90:10 mixes unless --mixes says otherwise', () => {
-    expect(parseKmsHttpFlags([], true)).toMatchObject({ auth: 'simple', creationAuth: 'spnego' });
-    const kerberos = parseKmsHttpFlags(['--auth', 'kerberos', '--creation-auth', 'cookie'], true);
-    expect({ auth: kerberos.auth, creationAuth: kerberos.creationAuth }).toEqual({
+  it('reads --auth and --creation-auth; Kerberos runs 100:0 and 90:10, Hadoop, original and fixed, both creation passes', () => {
+    expect(parseKmsHttpFlags([], true)).toMatchObject({ auth: 'simple', baseline: true });
+    const kerberos = parseKmsHttpFlags(['--auth', 'kerberos'], true);
+    expect(kerberos).toMatchObject({
       auth: 'kerberos',
-      creationAuth: 'cookie',
+      creationAuth: ['spnego', 'cookie'],
+      versions: ['hadoop', 'original', 'fixed'],
+      // No figure of the Kerberos table reads the trivial route.
+      baseline: false,
     });
     expect(kerberos.mixes.map((m) => m.label)).toEqual(['100:0', '90:10']);
+    expect(parseKmsHttpFlags(['--auth', 'kerberos', '--creation-auth', 'cookie'], true).creationAuth).toEqual(
+      ['cookie'],
+    );
     expect(
       parseKmsHttpFlags(['--auth', 'kerberos', '--mixes', '95:5'], true).mixes.map((m) => m.label),
     ).toEqual(['95:5']);
-    expect(() => parseKmsHttpFlags(['--auth', 'digest'], true)).toThrow(BenchmarkUsageError);
-    expect(() => parseKmsHttpFlags(['--creation-auth', 'ntlm'], true)).toThrow(BenchmarkUsageError);
+    expect(parseKmsHttpFlags(['--auth', 'kerberos', '--versions', 'fixed'], true).versions).toEqual([
+      'fixed',
+    ]);
+    for (const args of [
+      ['--auth', 'digest'],
+      ['--auth', 'kerberos', '--creation-auth', 'ntlm'],
+      // A simple run has no creation passes; a Kerberos run no ZooKeeper passes.
+      ['--creation-auth', 'cookie'],
+      ['--auth', 'kerberos', '--zookeeper', 'ensemble'],
+      ['--auth', 'kerberos', '--quorum-mixes', '90:10'],
+      ['--auth', 'kerberos', '--zk-delay-ms', '2'],
+    ])
+      expect(() => parseKmsHttpFlags(args, true)).toThrow(BenchmarkUsageError);
+    // In all, a Kerberos run gets neither the quorum pass nor the sweep.
+    expect(parseKmsHttpFlags(['--auth', 'kerberos'], false, true).zookeeper).toMatchObject({
+      quorumMixes: [],
+      sweepDelaysMs: [],
+    });
+  });
+
+  it('parses kms-http-kerberos as kms-http --auth kerberos, without the flags that do not apply', () => {
+    expect(parseKmsHttpKerberosFlags(['--reps', '2'], false, true)).toEqual(
+      parseKmsHttpFlags(['--auth', 'kerberos', '--reps', '2'], false, true),
+    );
+    for (const args of [
+      ['--auth', 'simple'],
+      ['--zk-delay-ms', '2'],
+      ['--zookeeper', 'standalone'],
+    ])
+      expect(() => parseKmsHttpKerberosFlags(args, false)).toThrow(/kms-http-kerberos: unknown flag/);
   });
 
   it("adds Hadoop's KMS in all, keeps the report's column order, and reads --jvm-warmup", () => {

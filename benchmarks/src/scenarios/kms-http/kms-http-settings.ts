@@ -1,7 +1,13 @@
-import { integerFlag, listFlag, parseScenarioFlags } from '../../harness/index.js';
+import {
+  BenchmarkUsageError,
+  integerFlag,
+  listFlag,
+  parseScenarioFlags,
+  type FlagValues,
+} from '../../harness/index.js';
 import { mixesFlag, secondsFlagMs } from '../../harness/mixed-load/mixed-load-flags.js';
 import { DEFAULT_MIXES, type OperationMix } from '../../harness/mixed-load/operation-mix.js';
-import { ALL_VERSIONS, DEFAULT_VERSIONS, type KmsVersion } from './kms-versions.js';
+import { ALL_VERSIONS, DEFAULT_VERSIONS, KERBEROS_VERSIONS, type KmsVersion } from './kms-versions.js';
 import {
   KMS_ZOOKEEPER_FLAGS,
   parseKmsZooKeeperFlags,
@@ -41,12 +47,16 @@ export interface KmsHttpSettings {
    */
   auth: 'simple' | 'kerberos';
   /**
-   * With `kerberos`: `spnego`, a fresh Kerberos exchange on every creation (the worst case), or
-   * `cookie`, one log-in per load-generator connection and its `hadoop.auth` cookie after it
-   * (the common case).
+   * With `kerberos`, one pass each, in this order: `spnego`, a fresh Kerberos exchange on every
+   * creation (the worst case), and `cookie`, one log-in per load generator and its `hadoop.auth`
+   * cookie after it (the common case).
    */
-  creationAuth: 'spnego' | 'cookie';
+  creationAuth: CreationAuth[];
 }
+
+/** How a Kerberos run's creations authenticate (verification is by delegation token either way). */
+export type CreationAuth = 'spnego' | 'cookie';
+export const CREATION_AUTHS: readonly CreationAuth[] = Object.freeze(['spnego', 'cookie']);
 
 /** The source document's setting: 5 s warm-up, 15 s measured, 3 repetitions, 32 in flight. */
 export const DEFAULT_KMS_HTTP_SETTINGS: Readonly<Omit<KmsHttpSettings, 'mixes' | 'zookeeper'>> =
@@ -63,7 +73,7 @@ export const DEFAULT_KMS_HTTP_SETTINGS: Readonly<Omit<KmsHttpSettings, 'mixes' |
     baseline: true,
     requestTimeoutMs: 30_000,
     auth: 'simple',
-    creationAuth: 'spnego',
+    creationAuth: [...CREATION_AUTHS],
   });
 
 /** The mixes of `--auth kerberos` unless `--mixes` says otherwise. */
@@ -118,24 +128,66 @@ export const KMS_HTTP_FLAGS = {
   auth: {
     type: 'string',
     value: '<simple|kerberos>',
-    description: 'how creations authenticate: user.name, or Kerberos with a real MIT KDC (default simple)',
+    description: `how creations authenticate: user.name, or Kerberos with a real MIT KDC (default simple; with kerberos the mixes default to ${KERBEROS_MIXES} and the versions to ${KERBEROS_VERSIONS.join(',')})`,
   },
   'creation-auth': {
     type: 'string',
-    value: '<spnego|cookie>',
-    description:
-      'with --auth kerberos: a Kerberos exchange per creation, or the cookie of one log-in (default spnego)',
+    value: '<list>',
+    description: `with --auth kerberos, a pass each: spnego (a Kerberos exchange per creation), cookie (the cookie of one log-in) (default ${CREATION_AUTHS.join(',')})`,
   },
   ...KMS_ZOOKEEPER_FLAGS,
 } as const;
 
-/** Parses the scenario's flags; `all`: it runs as part of `benchmarks:all`, which adds Hadoop's KMS. */
+/** The flags of a run that is Kerberos by definition (`kms-http-kerberos`): no --auth, no ZooKeeper passes. */
+export const KMS_HTTP_KERBEROS_FLAGS = Object.freeze(
+  Object.fromEntries(
+    Object.entries(KMS_HTTP_FLAGS).filter(
+      ([name]) => name !== 'auth' && !Object.hasOwn(KMS_ZOOKEEPER_FLAGS, name),
+    ),
+  ),
+) as Omit<typeof KMS_HTTP_FLAGS, 'auth' | keyof typeof KMS_ZOOKEEPER_FLAGS>;
+
+/**
+ * Parses the scenario's flags; `all`: it runs as part of `benchmarks:all`, which adds Hadoop's KMS
+ * (and, to a simple-authentication run, the quorum pass and the latency sweep). A Kerberos run
+ * measures its own table: the ZooKeeper passes are refused with it, and not added in `all`.
+ */
 export function parseKmsHttpFlags(args: readonly string[], quick: boolean, all = false): KmsHttpSettings {
-  const name = 'kms-http';
-  const flags = parseScenarioFlags(name, args, KMS_HTTP_FLAGS);
+  return kmsHttpSettings('kms-http', parseScenarioFlags('kms-http', args, KMS_HTTP_FLAGS), quick, all);
+}
+
+/** The flags of `kms-http-kerberos`: those of `kms-http --auth kerberos`, which it always is. */
+export function parseKmsHttpKerberosFlags(
+  args: readonly string[],
+  quick: boolean,
+  all = false,
+): KmsHttpSettings {
+  const name = 'kms-http-kerberos';
+  const flags = parseScenarioFlags(name, args, KMS_HTTP_KERBEROS_FLAGS);
+  return kmsHttpSettings(name, { ...flags, auth: 'kerberos' }, quick, all);
+}
+
+function kmsHttpSettings(
+  name: string,
+  flags: FlagValues<typeof KMS_HTTP_FLAGS>,
+  quick: boolean,
+  all: boolean,
+): KmsHttpSettings {
   const base = quick ? { ...DEFAULT_KMS_HTTP_SETTINGS, ...QUICK } : DEFAULT_KMS_HTTP_SETTINGS;
   const auth =
     listFlag(name, 'auth', flags.auth, [base.auth], ['simple', 'kerberos'] as const)[0] ?? base.auth;
+  const kerberos = auth === 'kerberos';
+  if (kerberos) {
+    const zookeeperFlag = Object.keys(KMS_ZOOKEEPER_FLAGS).find(
+      (flag) => flags[flag as keyof typeof KMS_ZOOKEEPER_FLAGS] !== undefined,
+    );
+    if (zookeeperFlag !== undefined)
+      throw new BenchmarkUsageError(
+        `${name}: --${zookeeperFlag} is not for a Kerberos run, which measures the standalone matrix's 100:0 and 90:10 only`,
+      );
+  } else if (flags['creation-auth'] !== undefined) {
+    throw new BenchmarkUsageError(`${name}: --creation-auth needs --auth kerberos`);
+  }
   return {
     warmupMs: secondsFlagMs(name, 'warmup', flags.warmup, base.warmupMs, { min: 0, max: 3600 }),
     measureMs: secondsFlagMs(name, 'measure', flags.measure, base.measureMs, { min: 0.5, max: 3600 }),
@@ -148,7 +200,7 @@ export function parseKmsHttpFlags(args: readonly string[], quick: boolean, all =
       name,
       'versions',
       flags.versions,
-      all ? ALL_VERSIONS : base.versions,
+      kerberos ? KERBEROS_VERSIONS : all ? ALL_VERSIONS : base.versions,
       ALL_VERSIONS,
     ).sort((a, b) => ALL_VERSIONS.indexOf(a) - ALL_VERSIONS.indexOf(b)),
     jvmWarmupMs: secondsFlagMs(name, 'jvm-warmup', flags['jvm-warmup'], base.jvmWarmupMs, {
@@ -160,14 +212,12 @@ export function parseKmsHttpFlags(args: readonly string[], quick: boolean, all =
       min: 1,
       max: 1_000_000,
     }),
-    baseline: !flags['no-baseline'],
+    // The trivial route is the matrix's ceiling; no figure of the Kerberos table reads it.
+    baseline: !flags['no-baseline'] && !kerberos,
     requestTimeoutMs: base.requestTimeoutMs,
-    zookeeper: parseKmsZooKeeperFlags(name, flags, all, quick),
+    // A Kerberos run has no quorum pass or sweep, in `all` neither.
+    zookeeper: parseKmsZooKeeperFlags(name, flags, all && !kerberos, quick),
     auth,
-    creationAuth:
-      listFlag(name, 'creation-auth', flags['creation-auth'], [base.creationAuth], [
-        'spnego',
-        'cookie',
-      ] as const)[0] ?? base.creationAuth,
+    creationAuth: listFlag(name, 'creation-auth', flags['creation-auth'], base.creationAuth, CREATION_AUTHS),
   };
 }

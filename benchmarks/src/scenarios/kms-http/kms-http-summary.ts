@@ -25,7 +25,11 @@ const withRange = (s: Summary | undefined): string => (s ? formatSiWithRange(s.m
 const ratioCell = (r: RatioSummary | null): string => (r ? formatRatioWithRange(r.ratio, r.min, r.max) : '—');
 
 /** A case's figures from its comparison entry; none when the entry lacks them. */
-function caseFigures(entry: Parameters<typeof stringField>[0], mix: string, rep: number): CaseFigures[] {
+export function caseFigures(
+  entry: Parameters<typeof stringField>[0],
+  mix: string,
+  rep: number,
+): CaseFigures[] {
   const version = stringField(entry, 'version');
   const throughput = numberField(entry, 'requestsPerSec');
   const verifyP99Ms = numberField(entry, 'verifyP99Ms');

@@ -89,6 +89,47 @@ describe('the ZooKeeper flags and passes', () => {
   });
 });
 
+describe('the Kerberos passes', () => {
+  it('runs every mix with SPNEGO, then only the mixes with creations with the cookie, and names them apart', () => {
+    const s = parseKmsHttpFlags(['--auth', 'kerberos', '--reps', '1'], false, true);
+    const passes = kmsPasses(s);
+    expect(
+      passes.map((p) => [p.part, p.creationAuth, p.mixes.map((m) => m.label), p.versions, p.zookeeper]),
+    ).toEqual([
+      [
+        'kerberos',
+        'spnego',
+        ['100:0', '90:10'],
+        ['hadoop', 'original', 'fixed'],
+        { topology: 'standalone', delayMs: null },
+      ],
+      [
+        'kerberos',
+        'cookie',
+        ['90:10'],
+        ['hadoop', 'original', 'fixed'],
+        { topology: 'standalone', delayMs: null },
+      ],
+    ]);
+    const [spnego, cookie] = passes;
+    const mix = cookie!.mixes[0]!;
+    expect(caseId(spnego!, mix, 'fixed', 0)).toBe('kerberos-spnego-90-10-fixed-rep0');
+    expect(comparisonKey(cookie!, mix, 'hadoop', 2)).toBe('kerberos-cookie/90:10/hadoop/rep2');
+    // 3 rows × 3 versions, no trivial route; the estimate counts each case once.
+    expect(kmsHttpCases(s)).toBe(9);
+    expect(estimateKmsHttpMs(s)).toBe(3 * kmsCaseMs(s, 'hadoop') + 6 * kmsCaseMs(s, 'fixed'));
+    // The cookie alone runs every mix; a run of 100:0 alone has no cookie pass to run.
+    expect(kmsPasses({ ...s, creationAuth: ['cookie'] }).map((p) => p.mixes.length)).toEqual([2]);
+    const verifyOnly = parseKmsHttpFlags(['--auth', 'kerberos', '--mixes', '100:0'], false);
+    expect(kmsPasses(verifyOnly).map((p) => p.creationAuth)).toEqual(['spnego']);
+  });
+
+  it('keeps simple-authentication passes simple', () => {
+    const passes = kmsPasses(parseKmsHttpFlags([], false, true));
+    expect(new Set(passes.map((p) => p.creationAuth))).toEqual(new Set(['simple']));
+  });
+});
+
 const c = (version: CaseFigures['version'], mix: string, rep: number, throughput: number): CaseFigures => ({
   version,
   mix,

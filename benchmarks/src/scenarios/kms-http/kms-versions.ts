@@ -54,6 +54,12 @@ export const ALL_VERSIONS: readonly KmsVersion[] = Object.freeze([
 export const DEFAULT_VERSIONS: readonly KmsVersion[] = Object.freeze(['original', 'fixed', 'coalesced']);
 
 /**
+ * The versions of a Kerberos run: Hadoop's KMS, against which its goal is set, and fastpath's
+ * original and fixed servers (coalescing changes nothing a Kerberos exchange costs).
+ */
+export const KERBEROS_VERSIONS: readonly KmsVersion[] = Object.freeze(['hadoop', 'original', 'fixed']);
+
+/**
  * The order of versions in repetition `rep`: Hadoop's KMS first (its JVM start and warm-up are
  * the same wherever it runs), then original and fixed alternating which goes first (so neither
  * always runs on a warmer or cooler machine), and the coalesced run after them.

@@ -63,6 +63,8 @@ export interface KmsCaseResult {
   zookeeper: Record<string, number | string>;
   /** The report part, and the ZooKeeper the case ran against (topology, proxy and their CPU). */
   part: KmsPass['part'];
+  /** How its creations authenticated: `simple`, or with Kerberos `spnego` or `cookie`. */
+  creationAuth: KmsPass['creationAuth'];
   zookeeperSetup: CaseZooKeeperRecord;
   generatorEventLoopP99Ms: number;
 }
@@ -146,7 +148,7 @@ export async function runKmsCase(
         {
           origin,
           target: 'kms',
-          creationAuth: kerberos === undefined ? 'simple' : s.creationAuth,
+          creationAuth: pass.creationAuth,
           mix: mix.label,
           concurrency: s.concurrency,
           warmupMs,
@@ -224,6 +226,7 @@ export async function runKmsCase(
       cpu: { ...cpu, windowCpu: measured.windowCpu },
       zookeeper: await zk.mntr(),
       part: pass.part,
+      creationAuth: pass.creationAuth,
       zookeeperSetup,
       generatorEventLoopP99Ms: measured.generatorEventLoopP99Ms,
     };

@@ -312,6 +312,12 @@ export const KMS_SETTINGS: readonly KmsSettingRow[] = Object.freeze([
     doc: '`hadoop`: a principal no rule maps is refused; `mit`: it keeps its full name',
   },
   {
+    key: `${AUTH_PREFIX}kerberos.endpoint.whitelist`,
+    default: '',
+    parser: string,
+    doc: "paths that skip Kerberos, as Hadoop's handler lists them (`/jmx, /prom`); `/health`, `/build-info`, `/metrics` skip it anyway, `/kms` is refused (see [Kerberos](#kerberos))",
+  },
+  {
     key: `${AUTH_PREFIX}token.validity`,
     default: '36000',
     parser: int(1, CENTURY_SEC),

@@ -211,6 +211,55 @@ describe('loadKmsSettings', () => {
       ).toBe(rules);
     });
 
+    it("reads kerberos.endpoint.whitelist as Hadoop's handler does, refusing what it refuses and /kms", () => {
+      const file = keytab(['HTTP/localhost@EXAMPLE.COM']);
+      const whitelist = (value: string) =>
+        load({ [`${auth}kerberos.keytab`]: file, [`${auth}kerberos.endpoint.whitelist`]: value });
+      expect(load({ [`${auth}kerberos.keytab`]: file }).settings.auth.kerberos?.endpointWhitelist).toEqual(
+        [],
+      );
+      // Commas or new lines, spaces around them, empty entries skipped.
+      expect(
+        whitelist(' /jmx, /prom\n/conf,, /log_Level2 ').settings.auth.kerberos?.endpointWhitelist,
+      ).toEqual(['/jmx', '/prom', '/conf', '/log_Level2']);
+      for (const entry of ['jmx', '/', '/a/b', '/jmx?x', '/pröm']) {
+        const refused = refusal(() => whitelist(`/jmx,${entry}`));
+        expect(refused.property).toBe(`${auth}kerberos.endpoint.whitelist`);
+        expect(refused.message).toBe(
+          `${auth}kerberos.endpoint.whitelist: The element of the whitelist: ${entry} must start with '/' and must not contain special characters afterwards`,
+        );
+      }
+      expect(refusal(() => whitelist('/prom, /kms')).message).toMatch(
+        /endpoint\.whitelist: \/kms is the path of every KMS call, which would then run with no user/,
+      );
+      // A settings mistake is reported before the keytab is read.
+      expect(
+        refusal(() =>
+          load({
+            [`${auth}kerberos.keytab`]: join(dir, 'none.keytab'),
+            [`${auth}kerberos.endpoint.whitelist`]: '/a/b',
+          }),
+        ).property,
+      ).toBe(`${auth}kerberos.endpoint.whitelist`);
+    });
+
+    it("takes _HOST in kerberos.principal as written, as Hadoop's KMS does, and says so", () => {
+      const file = keytab(['HTTP/localhost@EXAMPLE.COM']);
+      const refused = kerberosRefusal(() =>
+        load({ [`${auth}kerberos.keytab`]: file, [`${auth}kerberos.principal`]: 'HTTP/_HOST@EXAMPLE.COM' }),
+      );
+      expect(refused.message).toBe(
+        `${auth}kerberos.principal HTTP/_HOST@EXAMPLE.COM is not in the keytab ${file} (it holds HTTP/localhost@EXAMPLE.COM); ` +
+          "_HOST is taken as written, as Hadoop's KMS takes it in this setting: write the server's host name",
+      );
+      // A keytab that does hold the literal name serves it, as Hadoop's would.
+      const literal = keytab(['HTTP/_HOST@EXAMPLE.COM']);
+      expect(
+        load({ [`${auth}kerberos.keytab`]: literal, [`${auth}kerberos.principal`]: 'HTTP/_HOST' }).settings
+          .auth.kerberos?.acceptedPrincipals,
+      ).toEqual(['HTTP/_HOST@EXAMPLE.COM']);
+    });
+
     it('reads the signer and cookie settings', () => {
       const { settings } = loadKmsSettings({
         layers: [

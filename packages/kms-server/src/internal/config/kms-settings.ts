@@ -278,6 +278,7 @@ export function resolveKmsSettings(
           principal: text(`${AUTH_PREFIX}kerberos.principal`),
           nameRules: text(`${AUTH_PREFIX}kerberos.name.rules`),
           nameRulesMechanism: oneOf<'hadoop' | 'mit'>(`${AUTH_PREFIX}kerberos.name.rules.mechanism`),
+          endpointWhitelist: text(`${AUTH_PREFIX}kerberos.endpoint.whitelist`),
           env: options.env ?? process.env,
         })
       : undefined;

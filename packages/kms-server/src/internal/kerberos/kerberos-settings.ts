@@ -19,6 +19,8 @@ export interface KerberosSettings {
   readonly nameRulesMechanism: 'hadoop' | 'mit';
   /** krb5.conf's `default_realm`, used by the `DEFAULT` rule; `''` when none is configured. */
   readonly defaultRealm: string;
+  /** `kerberos.endpoint.whitelist`, checked as Hadoop checks it (parseEndpointWhitelist). */
+  readonly endpointWhitelist: readonly string[];
 }
 
 /** What {@link resolveKerberosSettings} reads. */
@@ -27,6 +29,8 @@ export interface KerberosSettingsInput {
   readonly principal: string;
   readonly nameRules: string;
   readonly nameRulesMechanism: 'hadoop' | 'mit';
+  /** `kerberos.endpoint.whitelist` as configured; absent or `''` for none. */
+  readonly endpointWhitelist?: string;
   /** The environment libkrb5 will see (`KRB5_CONFIG`). */
   readonly env: Readonly<Record<string, string | undefined>>;
 }
@@ -38,6 +42,8 @@ export interface KerberosSettingsInput {
  * `HTTP/` service principal, its realm known. Throws {@link KmsKerberosError} naming the setting.
  */
 export function resolveKerberosSettings(input: KerberosSettingsInput): KerberosSettings {
+  // A settings mistake first, before any file is read.
+  const endpointWhitelist = parseEndpointWhitelist(input.endpointWhitelist ?? '');
   const keytab = input.keytab ?? join(homedir(), 'kms.keytab');
   let inKeytab: string[];
   try {
@@ -87,9 +93,14 @@ export function resolveKerberosSettings(input: KerberosSettingsInput): KerberosS
       full = `${principal}@${realm}`;
     }
     if (!inKeytab.includes(full)) {
+      // Hadoop's KMS passes this setting to its SPNEGO handler as written (only HttpServer2's own
+      // filter settings resolve _HOST): it starts, then refuses every ticket. Here: one line at start.
+      const hint = /^HTTP\/_HOST(@|$)/.test(principal)
+        ? "; _HOST is taken as written, as Hadoop's KMS takes it in this setting: write the server's host name"
+        : '';
       throw new KmsKerberosError(
         `${PREFIX}principal`,
-        `${PREFIX}principal ${full} is not in the keytab ${keytab} (it holds ${listOf(inKeytab)})`,
+        `${PREFIX}principal ${full} is not in the keytab ${keytab} (it holds ${listOf(inKeytab)})${hint}`,
       );
     }
     accepted = [full];
@@ -101,7 +112,41 @@ export function resolveKerberosSettings(input: KerberosSettingsInput): KerberosS
     nameRules: input.nameRules,
     nameRulesMechanism: input.nameRulesMechanism,
     defaultRealm: realm,
+    endpointWhitelist,
   });
+}
+
+/**
+ * `kerberos.endpoint.whitelist` as Hadoop's Kerberos handler reads it: entries separated by
+ * commas or new lines (spaces around them ignored, empty ones skipped), each `/` and word
+ * characters only, else Hadoop's refusal. Hadoop compares an entry with the request's servlet
+ * path and lets a match through without Kerberos, as an anonymous request. Here `/health`,
+ * `/build-info` and `/metrics` are answered without authentication anyway, and the paths of
+ * Hadoop's HTTP server (`/jmx`, `/prom`, …) are not served, so such entries change nothing;
+ * `/kms` is the servlet path of every KMS call, which Hadoop would then run with no user and
+ * fail: it is refused here at start instead. Throws {@link KmsConfigError}.
+ */
+export function parseEndpointWhitelist(text: string): string[] {
+  const entries = text
+    .trim()
+    .split(/\s*[,\n]\s*/)
+    .filter((entry) => entry !== '');
+  for (const entry of entries) {
+    if (!/^\/\w+$/.test(entry)) {
+      throw new KmsConfigError(
+        `${PREFIX}endpoint.whitelist`,
+        `${PREFIX}endpoint.whitelist: The element of the whitelist: ${entry} must start with '/' and must not contain special characters afterwards`,
+      );
+    }
+    if (entry === '/kms') {
+      throw new KmsConfigError(
+        `${PREFIX}endpoint.whitelist`,
+        `${PREFIX}endpoint.whitelist: /kms is the path of every KMS call, which would then run with no user ` +
+          "(Hadoop's KMS fails them); list only paths outside the KMS API",
+      );
+    }
+  }
+  return entries;
 }
 
 function listOf(principals: readonly string[]): string {
