@@ -315,6 +315,34 @@ export function describeOzoneContract(
       ]);
     });
 
+    it("lists a file-system bucket as Ozone's Java client does (a walk of its directories)", async () => {
+      const bucket = 'b-file-system-optimized';
+      const files = ['fso/a', 'fso/d/b', 'fso/d/e/c', 'fsox', 'fso-y/z', 'fso/d/f'];
+      for (const [i, k] of files.entries())
+        await writeKey({ ...layout, bucket, key: k, sizeBytes: 10 + i, seed: i });
+      const names = async (prefix: string, more: { startAfter?: string; count?: number } = {}) =>
+        (await client.listKeys(volume(), bucket, { prefix, ...more })).map((k) => k.name);
+      const subtree = ['fso/', 'fso/a', 'fso/d/', 'fso/d/b', 'fso/d/e/', 'fso/d/e/c', 'fso/d/f'];
+      // What Ozone 2.2.0's Java client lists for these prefixes (OzoneBucket#listKeys).
+      const expected: Array<[string, string[]]> = [
+        ['', [...subtree, 'fso-y/', 'fso-y/z', 'fsox']],
+        ['fso', subtree],
+        ['fso-', ['fso-y/', 'fso-y/z']],
+        ['fso/d/e', ['fso/d/e/', 'fso/d/e/c']],
+        ['fso/x', []],
+      ];
+      for (const [prefix, keys] of expected) expect(await names(prefix)).toEqual(keys);
+      expect(await names('fso', { startAfter: 'fso/d/b', count: 2 })).toEqual(['fso/d/e/', 'fso/d/e/c']);
+      const sizes = (await client.listKeys(volume(), bucket, { prefix: 'fso/d/' })).map((k) => k.sizeBytes);
+      expect(sizes).toEqual([0, 11, 0, 12, 15]);
+      const a = adapter();
+      if (capabilities.javaClient && a.listKeysWithJava)
+        for (const [prefix] of expected)
+          expect((await a.listKeysWithJava(volume(), bucket, prefix)).map((k) => k.name)).toEqual(
+            await names(prefix),
+          );
+    });
+
     it('refuses deleting a bucket that has keys', async () => {
       await expect(client.deleteBucket(volume(), 'b-legacy')).rejects.toMatchObject({
         code: 'ERR_OZONE_BUCKET_NOT_EMPTY',
