@@ -23,20 +23,22 @@ function tree(files: string[]): FsoTree<string> & { calls: number } {
   });
   const t = {
     calls: 0,
-    async stat(name: string) {
+    stat(name: string) {
       t.calls++;
-      return entries.has(name) ? entry(name) : undefined;
+      return Promise.resolve(entries.has(name) ? entry(name) : undefined);
     },
-    async children(dir: string, startKey: string, limit: number) {
+    children(dir: string, startKey: string, limit: number) {
       t.calls++;
-      if (dir !== '' && entries.get(dir) !== true) return undefined;
+      if (dir !== '' && entries.get(dir) !== true) return Promise.resolve(undefined);
       const under = dir === '' ? '' : `${dir}/`;
-      return [...entries.keys()]
-        .filter((n) => n.startsWith(under) && !n.slice(under.length).includes('/'))
-        .sort()
-        .filter((n) => n >= startKey)
-        .slice(0, limit)
-        .map(entry);
+      return Promise.resolve(
+        [...entries.keys()]
+          .filter((n) => n.startsWith(under) && !n.slice(under.length).includes('/'))
+          .sort()
+          .filter((n) => n >= startKey)
+          .slice(0, limit)
+          .map(entry),
+      );
     },
   };
   return t;

@@ -887,7 +887,10 @@ export class MiniOm {
     const q = need(r.listKeysRequest);
     // As Ozone's OM does: a file-system-optimized bucket keeps its files under their parent
     // directory's id, which ListKeys does not walk, so it lists none (clients walk ListStatus).
-    if (this.#bucket(q.volumeName, q.bucketName).layout === om.BucketLayoutProto.FILE_SYSTEM_OPTIMIZED)
+    if (
+      (this.#bucket(q.volumeName, q.bucketName).layout as hadoop.ozone.BucketLayoutProto) ===
+      om.BucketLayoutProto.FILE_SYSTEM_OPTIMIZED
+    )
       return { listKeysResponse: { keyInfo: [], isTruncated: false } };
     const prefix = `${q.volumeName}/${q.bucketName}/`;
     const count = (q.count ?? 0) > 0 ? (q.count as number) : 1000;
