@@ -2,7 +2,8 @@
 // (with datanode byte counters), or Apache Ozone's MiniOzoneCluster (tools/ozone), whose keys are
 // written by Ozone's own Java client and whose datanodes expose no counters here.
 import { createRequire } from 'node:module';
-import { startRealOzoneCluster, type RealOzoneCluster, type RealS3Gateway } from '@fastpath/ozone-fixture';
+import type { RealOzoneCluster, RealS3Gateway } from '@fastpath/ozone-fixture';
+import { startBenchmarkOzoneCluster } from './start-real-ozone-cluster.js';
 import { startChild, type ChildHandle, type ScenarioContext } from '../../harness/index.js';
 import type { ClusterCall, ClusterCounters, ClusterInfo } from './embedded-cluster-main.js';
 import type { FileSetSpec, ReaderCall, WriteResult } from './fastpath-reader-main.js';
@@ -107,21 +108,7 @@ async function startReal(ctx: ScenarioContext<OzoneReadSettings>): Promise<ReadC
   // The S3 gateway, when it runs, shares the heap: each GET in flight holds its own read buffers.
   const heapMb =
     Math.max(1024, Math.min(4096, 768 + Math.ceil(fileBytes / (1024 * 1024) / 4))) + (s.s3 ? 512 : 0);
-  ctx.note(
-    `starting Apache Ozone's MiniOzoneCluster (${s.datanodes} datanodes, -Xmx${heapMb}m); this takes about a minute`,
-  );
-  const cluster: RealOzoneCluster = await startRealOzoneCluster({
-    datanodes: s.datanodes,
-    heapMb,
-    onProgress: (line) => ctx.log(`[ozone-fixture] ${line}`),
-  });
-  ctx.results.recordCommand(
-    `java -Xmx${heapMb}m … OzoneClusterLauncher (pid ${cluster.pid}, log ${cluster.logFile})`,
-    "Apache Ozone's MiniOzoneCluster (tools/ozone)",
-  );
-  ctx.log(
-    `real cluster ${cluster.ozoneVersion}: OM gRPC ${cluster.omGrpcAddress}, RPC ${cluster.omRpcAddress}, ready in ${cluster.startMs} ms`,
-  );
+  const cluster: RealOzoneCluster = await startBenchmarkOzoneCluster(ctx, { datanodes: s.datanodes, heapMb });
   return {
     kind: 'real',
     shortCircuit: { available: false, reason: REAL_CLUSTER_NO_SHORT_CIRCUIT },

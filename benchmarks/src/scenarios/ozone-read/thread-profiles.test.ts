@@ -29,16 +29,22 @@ describe('thread profiles', () => {
   it('profile a worker thread beside the main thread, each with its own samples', async () => {
     const worker = new Worker(
       `const { parentPort } = require('node:worker_threads');
-       function spinInWorker() { const end = Date.now() + 2; let x = 0; while (Date.now() < end) x += Math.sqrt(x + 1); setImmediate(spinInWorker); }
+       function spinInWorker() { const end = Date.now() + 2; let x = 0; while (Date.now() < end) x += Math.sqrt(x + 1); parentPort.postMessage('tick'); setImmediate(spinInWorker); }
        spinInWorker();
        parentPort.postMessage('spinning');`,
       { eval: true },
     );
     try {
       await new Promise((resolve) => worker.once('message', resolve));
+      let ticks = 0;
+      worker.on('message', () => ticks++);
       const { result, profiles } = await withThreadProfiles(500, async () => {
-        const end = Date.now() + 300;
-        while (Date.now() < end) await new Promise((resolve) => setImmediate(resolve));
+        // Until the worker has spun for 100 spins inside the window (on a loaded machine a fixed
+        // window may see it not scheduled at all), bounded.
+        const from = ticks;
+        const bound = Date.now() + 20_000;
+        while (ticks - from < 100 && Date.now() < bound)
+          await new Promise((resolve) => setImmediate(resolve));
         return 'done';
       });
       expect(result).toBe('done');

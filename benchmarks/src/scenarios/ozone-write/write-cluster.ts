@@ -1,7 +1,7 @@
 // The cluster a run writes to, behind one shape: fastpath's embedded mini cluster in a process of
 // its own (ozone-read's embedded-cluster-main, whose datanodes serve their pipelines' Raft
 // groups), or Apache Ozone's MiniOzoneCluster (tools/ozone).
-import { startRealOzoneCluster } from '@fastpath/ozone-fixture';
+import { startBenchmarkOzoneCluster } from '../ozone-read/start-real-ozone-cluster.js';
 import { startChild, type ScenarioContext } from '../../harness/index.js';
 import type { ClusterCall, ClusterInfo } from '../ozone-read/embedded-cluster-main.js';
 import { keysPerPass, type OzoneWriteSettings } from './ozone-write-settings.js';
@@ -56,21 +56,7 @@ export async function startWriteCluster(ctx: ScenarioContext<OzoneWriteSettings>
     };
   }
   const heapMb = realClusterHeapMb(s);
-  ctx.note(
-    `starting Apache Ozone's MiniOzoneCluster (${s.datanodes} datanodes, -Xmx${heapMb}m); this takes about a minute`,
-  );
-  const cluster = await startRealOzoneCluster({
-    datanodes: s.datanodes,
-    heapMb,
-    onProgress: (line) => ctx.log(`[ozone-fixture] ${line}`),
-  });
-  ctx.results.recordCommand(
-    `java -Xmx${heapMb}m … OzoneClusterLauncher (pid ${cluster.pid}, log ${cluster.logFile})`,
-    "Apache Ozone's MiniOzoneCluster (tools/ozone)",
-  );
-  ctx.log(
-    `real cluster ${cluster.ozoneVersion}: OM gRPC ${cluster.omGrpcAddress}, RPC ${cluster.omRpcAddress}, ready in ${cluster.startMs} ms`,
-  );
+  const cluster = await startBenchmarkOzoneCluster(ctx, { datanodes: s.datanodes, heapMb });
   return {
     kind: 'real',
     omAddress: cluster.omGrpcAddress,
