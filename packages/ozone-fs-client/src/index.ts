@@ -8,7 +8,9 @@ export {
   type ClientTlsOptions,
   type CreateKeyOptions,
   type KeyDetails,
+  type KeyEncryptionDetails,
   type KeyListing,
+  type KmsProviderOptions,
   type OzoneFileStatus,
   type OzoneClientOptions,
   type StorageType,
@@ -80,3 +82,4 @@ export {
   ShortReadError,
   type ChunkLocation,
 } from './ozone-errors.js';
+export { OzoneKmsError, OzoneUnsupportedEncryptionError } from './ozone-encryption-errors.js';

@@ -8,8 +8,9 @@ import type { WorkspacePackage } from './workspace.js';
  * secure-random; token-manager reaches ZooKeeper through zookeeper-client (the one home of the
  * node-zookeeper-client workarounds, which the ZooKeeper fixture uses too); kms-server uses
  * token-manager. ratis-client (Apache Ratis's client protocol, nothing Ozone-specific) uses only
- * core; ozone-fs-client may use it for writes to RATIS pipelines. Tests, tools and benchmarks may
- * import any package, through its front door.
+ * core; ozone-fs-client may use it for writes to RATIS pipelines, and kms-client to decrypt the
+ * data keys of encrypted buckets. Tests, tools and benchmarks may import any package, through its
+ * front door.
  */
 export const ALLOWED_PRODUCT_EDGES: Readonly<Record<string, readonly string[]>> = Object.freeze({
   '@fastpath/core': [],
@@ -34,6 +35,7 @@ export const ALLOWED_PRODUCT_EDGES: Readonly<Record<string, readonly string[]>> 
     '@fastpath/hadoop-common',
     '@fastpath/client-warmup',
     '@fastpath/ratis-client',
+    '@fastpath/kms-client',
   ],
   '@fastpath/client-warmup': ['@fastpath/core'],
   '@fastpath/ratis-client': ['@fastpath/core'],

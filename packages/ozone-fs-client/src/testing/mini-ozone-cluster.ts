@@ -10,6 +10,8 @@ import { OM_SUBMIT_REQUEST_PATH } from '../internal/grpc/om-transport.js';
 import { MiniDatanode, type DatanodeCounters, type DatanodeFault } from './mini-datanode.js';
 import type { ShortCircuitFault } from './mini-domain-socket-server.js';
 import { MiniOm } from './mini-om.js';
+import { MiniOmEncryption } from './mini-om-encryption.js';
+import type { KmsProviderOptions } from '../internal/crypto/kms-key-provider.js';
 import { miniOmHsyncSettings } from './mini-om-hsync.js';
 import { MiniRatisPipelines } from './mini-ratis-pipelines.js';
 import { serveRawGrpc } from './serve-raw-grpc.js';
@@ -39,9 +41,17 @@ export interface MiniOzoneClusterOptions {
   /**
    * OM settings under Ozone's keys. The OM reads `ozone.hbase.enhancements.allowed` and
    * `ozone.fs.hsync.enabled` (both default false; with both true it takes CommitKey with `hsync`);
-   * any other key is refused. Default: none.
+   * any other key is refused. With `hadoop.security.key.provider.path` (a KMS, e.g.
+   * `kms://http@127.0.0.1:9600/kms`) the OM serves encrypted buckets as Ozone's does: it checks a
+   * bucket's key with the KMS and asks it for a new encrypted data key (`generateEncryptedKey`)
+   * for every key created in such a bucket. Default: none.
    */
   omConfiguration?: Readonly<Record<string, string>>;
+  /**
+   * How the OM authenticates to its KMS (`@fastpath/kms-client` options without the URL): the
+   * OM's user needs `GENERATE_EEK` (and `GET_METADATA`) on bucket keys. Default: `{ user: 'om' }`.
+   */
+  omKms?: KmsProviderOptions;
 }
 
 export const DEFAULT_MINI_OZONE_CLUSTER_OPTIONS = Object.freeze({
@@ -49,7 +59,10 @@ export const DEFAULT_MINI_OZONE_CLUSTER_OPTIONS = Object.freeze({
   tls: false,
   omPort: 0,
   ratisWatchTimeoutMs: 30_000,
+  omKmsUser: 'om',
 });
+
+const KEY_PROVIDER_PATH = 'hadoop.security.key.provider.path';
 
 const omServiceDefinition = { submitRequest: rawMethod(OM_SUBMIT_REQUEST_PATH, false, false) };
 
@@ -220,6 +233,7 @@ export class MiniOzoneCluster {
     for (const d of this.datanodes) d.kill();
     await this.ratis.close();
     this.stopOm();
+    await this.om.encryption?.close();
     if (this.#ownsDir) await rm(this.dir, { recursive: true, force: true });
   }
 
@@ -235,7 +249,14 @@ export async function startMiniOzoneCluster(
   const count = options.datanodes ?? DEFAULT_MINI_OZONE_CLUSTER_OPTIONS.datanodes;
   if (!Number.isInteger(count) || count < 1 || count > 64)
     throw new MiniClusterError(`datanodes must be an integer from 1 to 64, got ${count}`);
-  const hsyncSettings = miniOmHsyncSettings(options.omConfiguration);
+  const { [KEY_PROVIDER_PATH]: keyProviderPath, ...omSettings } = options.omConfiguration ?? {};
+  const hsyncSettings = miniOmHsyncSettings(omSettings);
+  const encryption = keyProviderPath?.trim()
+    ? new MiniOmEncryption(keyProviderPath, {
+        user: DEFAULT_MINI_OZONE_CLUSTER_OPTIONS.omKmsUser,
+        ...options.omKms,
+      })
+    : undefined;
   const ownsDir = options.dir === undefined;
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'fastpath-mini-ozone-'));
   const started: MiniDatanode[] = [];
@@ -269,6 +290,7 @@ export async function startMiniOzoneCluster(
       join(dir),
       () => started.map((d) => ({ uuid: d.uuid, port: d.port, ratisPort: pipelines.ratisPort(d.uuid) })),
       hsyncSettings,
+      encryption,
     );
     // The last step that can fail; serveOm cleans up after itself.
     const served = await serveOm(om, credentials, options.omPort ?? 0);
@@ -286,6 +308,7 @@ export async function startMiniOzoneCluster(
   } catch (err) {
     for (const d of started) d.kill();
     await ratis?.close();
+    await encryption?.close();
     if (ownsDir) rmSync(dir, { recursive: true, force: true });
     throw err;
   }
