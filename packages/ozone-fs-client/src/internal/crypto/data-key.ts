@@ -1,15 +1,13 @@
 import { createCipheriv, type Cipher } from 'node:crypto';
-import { inspect } from 'node:util';
 import { OzoneClosedError } from '../../ozone-errors.js';
 import { AES_BLOCK_BYTES, ctrPositionOf } from './ctr-iv.js';
 
-const REDACTED = 'DataKey(<redacted>)';
-
 /**
  * The data key (DEK) of one encrypted key and its IV, held by one open stream only. AES-128-CTR or
- * AES-256-CTR by the key's length, as Hadoop's KMS makes it as long as the bucket key. Prints as
- * `DataKey(<redacted>)` however it is turned into text; {@link destroy} zeroes the bytes it holds
- * (OpenSSL's copy inside a cipher object lives only as long as that object, which is per call).
+ * AES-256-CTR by the key's length, as Hadoop's KMS makes it as long as the bucket key. The bytes
+ * live in private fields, which no printing, inspection or JSON shows (as in `Redacted`);
+ * {@link destroy} zeroes them (OpenSSL's copy inside a cipher object lives only as long as that
+ * object, which is per call or per write stream).
  */
 export class DataKey {
   readonly #material: Buffer;
@@ -59,17 +57,5 @@ export class DataKey {
   destroy(): void {
     this.#destroyed = true;
     this.#material.fill(0);
-  }
-
-  toString(): string {
-    return REDACTED;
-  }
-
-  toJSON(): string {
-    return REDACTED;
-  }
-
-  [inspect.custom](): string {
-    return REDACTED;
   }
 }
