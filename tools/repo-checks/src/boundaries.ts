@@ -8,7 +8,9 @@ import type { WorkspacePackage } from './workspace.js';
  * secure-random; token-manager reaches ZooKeeper through zookeeper-client (the one home of the
  * node-zookeeper-client workarounds, which the ZooKeeper fixture uses too); kms-server uses
  * token-manager. ratis-client (Apache Ratis's client protocol, nothing Ozone-specific) uses only
- * core; ozone-fs-client may use it for writes to RATIS pipelines. Tests, tools and benchmarks may
+ * core; ozone-fs-client may use it for writes to RATIS pipelines. hadoop-rpc (Hadoop's IPC
+ * protocol, nothing Ozone-specific) uses core and hadoop-common; ozone-fs-client may use it to reach
+ * the Ozone Manager over Hadoop RPC. Tests, tools and benchmarks may
  * import any package, through its front door.
  */
 export const ALLOWED_PRODUCT_EDGES: Readonly<Record<string, readonly string[]>> = Object.freeze({
@@ -34,9 +36,11 @@ export const ALLOWED_PRODUCT_EDGES: Readonly<Record<string, readonly string[]>> 
     '@fastpath/hadoop-common',
     '@fastpath/client-warmup',
     '@fastpath/ratis-client',
+    '@fastpath/hadoop-rpc',
   ],
   '@fastpath/client-warmup': ['@fastpath/core'],
   '@fastpath/ratis-client': ['@fastpath/core'],
+  '@fastpath/hadoop-rpc': ['@fastpath/core', '@fastpath/hadoop-common'],
 });
 
 export interface Violation {
