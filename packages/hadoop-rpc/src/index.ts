@@ -1,4 +1,5 @@
 // @fastpath/hadoop-rpc: the one front door. Everything public is re-exported here by name.
+export { createHadoopRpcClient, HadoopRpcClient, type HadoopRpcCall } from './hadoop-rpc-client.js';
 export {
   DEFAULT_HADOOP_RPC_CLIENT_OPTIONS,
   HADOOP_RPC_CONFIGURATION_KEYS,
