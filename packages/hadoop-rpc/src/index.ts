@@ -22,6 +22,7 @@ export {
   type RemoteExceptionFields,
   type RemoteStatus,
 } from './hadoop-rpc-errors.js';
+export { classifyHadoopRpcFailure, type HadoopRpcFailure } from './hadoop-rpc-failure.js';
 export {
   type SaslAuth,
   type SaslMechanism,
