@@ -6,9 +6,6 @@ const SECONDS_BUCKETS = [
   1e-4, 5e-4, 1e-3, 2.5e-3, 5e-3, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120,
 ];
 
-// One connections-open gauge per registry, read from the live clients when scraped.
-const openByRegistry = new WeakMap<MetricsRegistry, Map<string, () => number>>();
-
 interface MethodSeries {
   calls: FastCounterSeries;
   seconds: FastHistogramSeries;
@@ -47,22 +44,13 @@ export class ClientMetrics {
         ['client'],
       )
       .series(name);
-    let clients = openByRegistry.get(metrics);
-    if (!clients) {
-      const live = new Map<string, () => number>();
-      clients = live;
-      openByRegistry.set(metrics, live);
-      metrics.gauge(
-        'hadoop_rpc_client_connections_open',
-        'Hadoop RPC connections open (connecting or ready)',
-        ['client'],
-        function collect() {
-          this.reset();
-          for (const [client, count] of live) this.labels(client).set(count());
-        },
-      );
-    }
-    clients.set(name, connectionsOpen);
+    metrics.gaugeFrom(
+      'hadoop_rpc_client_connections_open',
+      'Hadoop RPC connections open (connecting or ready)',
+      'client',
+      name,
+      connectionsOpen,
+    );
   }
 
   pingSent(): void {
