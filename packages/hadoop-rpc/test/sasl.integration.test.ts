@@ -10,6 +10,7 @@ import {
   SIMPLE_SASL_MECHANISM,
 } from '@fastpath/hadoop-rpc';
 import {
+  CALL_CONTEXT_REQUEST,
   startHadoopRpcTestServer,
   TEST_RPC_PROTOCOL,
   testRpcMessages as m,
@@ -137,5 +138,87 @@ describe('SASL negotiation', () => {
     const error = await getUser(client, server.address).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(HadoopRpcSaslError);
     expect((error as Error).message).toMatch(/fall back to SIMPLE/);
+  });
+
+  it('a mechanism with a challenge round and a security layer: every frame after SUCCESS goes wrapped', async () => {
+    // A toy layer (XOR with a per-direction byte, a marker in front) shows the wrapping, not security.
+    const layer = (out: number, inn: number) => ({
+      wrap: (plain: Uint8Array) => Buffer.concat([Buffer.from('W'), Buffer.from(plain.map((b) => b ^ out))]),
+      unwrap: (wrapped: Uint8Array) => {
+        if (wrapped[0] !== 0x57) throw new Error('not wrapped');
+        return Buffer.from(wrapped.subarray(1).map((b) => b ^ inn));
+      },
+    });
+    const seen: string[] = [];
+    await using server = await startHadoopRpcTestServer({
+      protocols: [testRpcProtocol()],
+      saslMechanism: {
+        method: 'TOKEN',
+        mechanism: 'TEST-MECH',
+        protocol: '',
+        serverId: 'default',
+        evaluate: (token) => {
+          seen.push(Buffer.from(token).toString());
+          return seen.length === 1
+            ? { done: false, token: Buffer.from('challenge-1') }
+            : { done: true, token: Buffer.from('ok') };
+        },
+        securityLayer: layer(0x33, 0x5a),
+      },
+    });
+    const clientSaw: string[] = [];
+    let complete = false;
+    const mechanism: SaslMechanism = {
+      method: 'TOKEN',
+      mechanism: 'TEST-MECH',
+      accepts: () => true,
+      start: () => ({
+        completesWithoutReply: false,
+        initialResponse: () => Promise.resolve(Buffer.from('initial')),
+        evaluateChallenge: (challenge) => {
+          clientSaw.push(Buffer.from(challenge).toString());
+          if (clientSaw.length === 1) return Promise.resolve(Buffer.from('response-1'));
+          complete = true;
+          return Promise.resolve(undefined);
+        },
+        get complete() {
+          return complete;
+        },
+        securityLayer: () => layer(0x5a, 0x33),
+        contextUser: { effectiveUser: 'token-user' },
+      }),
+    };
+    await using client = createHadoopRpcClient({
+      user: 'alice',
+      authProtocol: 'sasl',
+      saslMechanisms: [mechanism],
+    });
+    const context = m.EchoResponseProto2.decode(
+      await client.call({
+        address: server.address,
+        ...TEST_RPC_PROTOCOL,
+        method: 'echo2',
+        request: m.EchoRequestProto2.encode({ message: [CALL_CONTEXT_REQUEST] }).finish(),
+      }),
+    ).message;
+    expect(seen).toEqual(['initial', 'response-1']);
+    expect(clientSaw).toEqual(['challenge-1', 'ok']);
+    expect(context[0]).toBe('token-user');
+    expect(context[1]).toBe(Buffer.from(client.clientId).toString('hex'));
+    const many = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        client
+          .call({
+            address: server.address,
+            ...TEST_RPC_PROTOCOL,
+            method: 'echo',
+            request: m.EchoRequestProto.encode({ message: `w${i}` }).finish(),
+          })
+          .then((r) => m.EchoResponseProto.decode(r).message),
+      ),
+    );
+    expect(many).toEqual(Array.from({ length: 20 }, (_, i) => `w${i}`));
+    // The context and 21 calls, each in its own WRAP message.
+    expect(server.wrapsReceived).toBe(22);
   });
 });

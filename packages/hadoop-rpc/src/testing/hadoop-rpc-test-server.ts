@@ -7,6 +7,7 @@ import { splitDelimited } from '../internal/delimited.js';
 import { FrameReader } from '../internal/frame-reader.js';
 import { CallIds, frame, IPC_VERSION } from '../internal/frames.js';
 import { rpc, type hadoop } from '../internal/proto/wire.js';
+import type { SaslSecurityLayer } from '../sasl-mechanism.js';
 
 /** What a method handler sees of the call (enough to implement a retry cache). */
 export interface HadoopRpcCallContext {
@@ -65,6 +66,20 @@ export type HadoopRpcFault =
   /** Accepts the next connection and never answers anything on it. */
   | 'silent-handshake';
 
+/**
+ * A server-side SASL mechanism for tests of the client's mechanism seam: offered first in NEGOTIATE,
+ * it answers each client token (INITIATE's, then each RESPONSE's) with a CHALLENGE until `done`,
+ * then SUCCESS; with a `securityLayer`, every later frame both ways travels wrapped in WRAP messages.
+ */
+export interface HadoopRpcTestSaslMechanism {
+  readonly method: string;
+  readonly mechanism: string;
+  readonly protocol?: string;
+  readonly serverId?: string;
+  evaluate(token: Uint8Array): { done: boolean; token?: Uint8Array };
+  readonly securityLayer?: SaslSecurityLayer;
+}
+
 /** Options of {@link startHadoopRpcTestServer}. */
 export interface HadoopRpcTestServerOptions {
   /** The protocols served. Required, at least one. */
@@ -83,6 +98,8 @@ export interface HadoopRpcTestServerOptions {
    * or Ozone's fork `org.apache.hadoop.ipc_`. Default: `org.apache.hadoop.ipc`.
    */
   ipcPackage?: 'org.apache.hadoop.ipc' | 'org.apache.hadoop.ipc_';
+  /** A mechanism offered before `authMethods`, for tests of the client's SASL seam. Default: none. */
+  saslMechanism?: HadoopRpcTestSaslMechanism;
   /** Largest request frame accepted, in bytes; above it the connection is closed. Default: 134 217 728 (`ipc.maximum.data.length`). */
   maxDataBytes?: number;
 }
@@ -100,6 +117,8 @@ export interface HadoopRpcTestServer {
   readonly pingsReceived: number;
   /** Calls (call id ≥ 0) received so far, faulted ones included. */
   readonly callsReceived: number;
+  /** WRAP messages received (after a `saslMechanism` with a security layer). */
+  readonly wrapsReceived: number;
   /** Makes the server misbehave `times` times (default once); see {@link HadoopRpcFault}. */
   injectFault(fault: HadoopRpcFault, times?: number): void;
   /** Closes every connection and stops listening. */
@@ -160,6 +179,8 @@ export async function startHadoopRpcTestServer(
     accepted: 0,
     pings: 0,
     calls: 0,
+    wraps: 0,
+    saslMechanism: options.saslMechanism,
   };
   const server = createServer((socket) => {
     state.accepted++;
@@ -187,6 +208,8 @@ interface ServerState {
   accepted: number;
   pings: number;
   calls: number;
+  wraps: number;
+  saslMechanism: HadoopRpcTestSaslMechanism | undefined;
 }
 
 class RunningTestServer implements HadoopRpcTestServer {
@@ -216,6 +239,10 @@ class RunningTestServer implements HadoopRpcTestServer {
 
   get callsReceived(): number {
     return this.#state.calls;
+  }
+
+  get wrapsReceived(): number {
+    return this.#state.wraps;
   }
 
   injectFault(fault: HadoopRpcFault, times = 1): void {
@@ -260,6 +287,9 @@ class ServerConnection {
   #context: { user: string | undefined; realUser: string | undefined } | undefined;
   #silent = false;
   #closing = false;
+  #saslInProgress = false;
+  #layer: SaslSecurityLayer | undefined;
+  #plainReader: FrameReader | undefined;
 
   constructor(state: ServerState, socket: Socket, id: number) {
     this.#s = state;
@@ -426,17 +456,65 @@ class ServerConnection {
       );
       return;
     }
-    const available = `[${this.#s.authMethods.join(', ')}]`;
+    const mech = this.#s.saslMechanism;
+    if (message.state === Sasl.WRAP && this.#layer !== undefined && this.#plainReader !== undefined) {
+      this.#s.wraps++;
+      let frames: Buffer[];
+      try {
+        frames = this.#plainReader.push(Buffer.from(this.#layer.unwrap(message.token)));
+      } catch {
+        this.#socket.destroy();
+        return;
+      }
+      for (const body of frames) {
+        if (this.#closing) return;
+        this.#onFrame(body);
+      }
+      return;
+    }
+    if (mech !== undefined && !this.#saslDone) {
+      const started = message.state === Sasl.INITIATE && message.auths[0]?.method === mech.method;
+      if (started || (message.state === Sasl.RESPONSE && this.#saslInProgress)) {
+        this.#saslInProgress = true;
+        const step = mech.evaluate(message.token);
+        if (!step.done) {
+          this.#saslReply({ state: Sasl.CHALLENGE, token: step.token ?? new Uint8Array(0) });
+          return;
+        }
+        this.#saslReply({ state: Sasl.SUCCESS, ...(step.token ? { token: step.token } : {}) });
+        this.#saslDone = true;
+        // Wrapping starts right after the final SASL message (Server.java#saslProcess).
+        if (mech.securityLayer) {
+          this.#layer = mech.securityLayer;
+          this.#plainReader = new FrameReader(this.#s.maxDataBytes);
+        }
+        return;
+      }
+    }
+    const methods = [...(mech ? [mech.method] : []), ...this.#s.authMethods];
+    const available = `[${methods.join(', ')}]`;
     if (message.state === Sasl.NEGOTIATE && !this.#saslDone) {
       // A SIMPLE-only server answers SUCCESS at once (Server.java#buildNegotiateResponse).
-      if (this.#s.authMethods.length === 1 && this.#s.authMethods[0] === 'SIMPLE') {
+      if (mech === undefined && this.#s.authMethods.length === 1 && this.#s.authMethods[0] === 'SIMPLE') {
         this.#saslDone = true;
         this.#saslReply({ state: Sasl.SUCCESS });
         return;
       }
       this.#saslReply({
         state: Sasl.NEGOTIATE,
-        auths: this.#s.authMethods.map((m) => AUTH_OFFER[m] as hadoop.common.RpcSaslProto.ISaslAuth),
+        auths: [
+          ...(mech
+            ? [
+                {
+                  method: mech.method,
+                  mechanism: mech.mechanism,
+                  ...(mech.protocol === undefined ? {} : { protocol: mech.protocol }),
+                  ...(mech.serverId === undefined ? {} : { serverId: mech.serverId }),
+                },
+              ]
+            : []),
+          ...this.#s.authMethods.map((m) => AUTH_OFFER[m] as hadoop.common.RpcSaslProto.ISaslAuth),
+        ],
       });
       return;
     }
@@ -644,12 +722,17 @@ class ServerConnection {
       errorMsg: message,
       errorDetail: ErrorCode[detail as keyof typeof ErrorCode],
     }).finish();
+    const bytes = this.#wrapped(frame(header));
     this.#closing = true;
-    this.#socket.end(frame(header));
+    this.#socket.end(bytes);
   }
 
   /** A SASL reply: call id −33, an empty client id, retry count −1 (Server.java#doSaslReply). */
   #saslReply(message: hadoop.common.IRpcSaslProto): void {
+    if (!this.#closing && !this.#socket.destroyed) this.#socket.write(this.#saslPacket(message));
+  }
+
+  #saslPacket(message: hadoop.common.IRpcSaslProto): Buffer {
     const header = rpc.RpcResponseHeaderProto.encode({
       callId: CallIds.SASL,
       status: Status.SUCCESS,
@@ -657,10 +740,16 @@ class ServerConnection {
       clientId: new Uint8Array(0),
       retryCount: -1,
     }).finish();
-    this.#send(frame(header, rpc.RpcSaslProto.encode(message).finish()));
+    return frame(header, rpc.RpcSaslProto.encode(message).finish());
+  }
+
+  /** Bytes as they go on the wire: inside a WRAP message once a security layer is on (spec §3.6). */
+  #wrapped(bytes: Uint8Array): Uint8Array {
+    if (this.#layer === undefined) return bytes;
+    return this.#saslPacket({ state: Sasl.WRAP, token: this.#layer.wrap(bytes) });
   }
 
   #send(bytes: Uint8Array): void {
-    if (!this.#closing && !this.#socket.destroyed) this.#socket.write(bytes);
+    if (!this.#closing && !this.#socket.destroyed) this.#socket.write(this.#wrapped(bytes));
   }
 }

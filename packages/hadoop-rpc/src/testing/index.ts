@@ -5,6 +5,7 @@ export {
   type HadoopRpcFault,
   type HadoopRpcMethod,
   type HadoopRpcTestProtocol,
+  type HadoopRpcTestSaslMechanism,
   type HadoopRpcTestServer,
   HadoopRpcTestServerError,
   type HadoopRpcTestServerOptions,
