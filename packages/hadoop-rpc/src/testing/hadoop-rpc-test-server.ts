@@ -320,9 +320,14 @@ class ServerConnection {
       if (!this.#onPreamble(have.subarray(0, 7))) return;
       data = have.subarray(7);
     }
+    this.#readFrames(this.#reader, data);
+  }
+
+  /** Frames from `reader` (the socket's, or the unwrapped stream's) handled in order. */
+  #readFrames(reader: FrameReader, data: Buffer): void {
     let frames: Buffer[];
     try {
-      frames = this.#reader.push(data);
+      frames = reader.push(data);
     } catch {
       // Hadoop's server logs a bad length and closes without a reply (Server.java#checkDataLength).
       this.#socket.destroy();
@@ -459,17 +464,14 @@ class ServerConnection {
     const mech = this.#s.saslMechanism;
     if (message.state === Sasl.WRAP && this.#layer !== undefined && this.#plainReader !== undefined) {
       this.#s.wraps++;
-      let frames: Buffer[];
+      let plain: Buffer;
       try {
-        frames = this.#plainReader.push(Buffer.from(this.#layer.unwrap(message.token)));
+        plain = Buffer.from(this.#layer.unwrap(message.token));
       } catch {
         this.#socket.destroy();
         return;
       }
-      for (const body of frames) {
-        if (this.#closing) return;
-        this.#onFrame(body);
-      }
+      this.#readFrames(this.#plainReader, plain);
       return;
     }
     if (mech !== undefined && !this.#saslDone) {
