@@ -9,8 +9,9 @@ import type { WorkspacePackage } from './workspace.js';
  * node-zookeeper-client workarounds, which the ZooKeeper fixture uses too); kms-server uses
  * token-manager. ratis-client (Apache Ratis's client protocol, nothing Ozone-specific) uses only
  * core; ozone-fs-client may use it for writes to RATIS pipelines, and kms-client to decrypt the
- * data keys of encrypted buckets. Tests, tools and benchmarks may import any package, through its
- * front door.
+ * data keys of encrypted buckets. hadoop-rpc (Hadoop's IPC protocol, nothing Ozone-specific) uses
+ * core and hadoop-common; ozone-fs-client may use it to reach the Ozone Manager over Hadoop RPC.
+ * Tests, tools and benchmarks may import any package, through its front door.
  */
 export const ALLOWED_PRODUCT_EDGES: Readonly<Record<string, readonly string[]>> = Object.freeze({
   '@fastpath/core': [],
@@ -36,9 +37,11 @@ export const ALLOWED_PRODUCT_EDGES: Readonly<Record<string, readonly string[]>> 
     '@fastpath/client-warmup',
     '@fastpath/ratis-client',
     '@fastpath/kms-client',
+    '@fastpath/hadoop-rpc',
   ],
   '@fastpath/client-warmup': ['@fastpath/core'],
   '@fastpath/ratis-client': ['@fastpath/core'],
+  '@fastpath/hadoop-rpc': ['@fastpath/core', '@fastpath/hadoop-common'],
 });
 
 export interface Violation {
