@@ -64,6 +64,8 @@ export type { DatanodeAddress } from './internal/pipeline.js';
 export {
   ChecksumMismatchError,
   DatanodeResultError,
+  ErasureCodingConfigError,
+  ErasureUnrecoverableError,
   MiniClusterError,
   OM_STATUS_ERRORS,
   OmStatusError,
@@ -80,3 +82,12 @@ export {
   ShortReadError,
   type ChunkLocation,
 } from './ozone-errors.js';
+export {
+  checkErasureCoderSchema,
+  createRawErasureDecoder,
+  createRawErasureEncoder,
+  type ErasureCodecName,
+  type ErasureCoderSchema,
+  type RawErasureDecoder,
+  type RawErasureEncoder,
+} from './internal/ec/raw-erasure-coder.js';

@@ -19,3 +19,10 @@ export {
 } from './hadoop-client.js';
 export { HADOOP_JAVA_17_OPENS } from './java-options.js';
 export { HadoopClientError, HadoopKmsExitedError, HadoopKmsTimeoutError } from './hadoop-errors.js';
+export {
+  runHadoopErasureCoder,
+  type HadoopCoderKind,
+  type HadoopErasureCoderAnswer,
+  type HadoopErasureCoderOptions,
+  type HadoopErasureCoderRequest,
+} from './hadoop-erasure-coder.js';
