@@ -5,6 +5,7 @@ import {
 } from '../../ozone-errors.js';
 import { gfMatrixMultiply, xorInto } from './gf-matrix-kernel.js';
 import { cauchyEncodeMatrix, gfInvertMatrix, gfMul } from './gf256.js';
+import { loadIsalEngine } from './isal-gf-engine.js';
 
 /** The two codecs Ozone's EC replication configs name (`rs-3-2-1024k`, `xor-2-1-1024k`). */
 export type ErasureCodecName = 'rs' | 'xor';
@@ -37,9 +38,41 @@ export const TS_GF_ENGINE: GfMatrixEngine = Object.freeze({
   multiply: gfMatrixMultiply,
 });
 
+/**
+ * Which kernel a coder runs. `auto` (the default): ISA-L through the optional native addon when
+ * it is built (Debian's libisal), else TypeScript. Both give the same bytes.
+ */
+export type ErasureCoderEngineName = 'auto' | 'typescript' | 'isa-l';
+
+/** Options of {@link createRawErasureEncoder} and {@link createRawErasureDecoder}. */
+export interface RawErasureCoderOptions {
+  /** Default `auto`. */
+  readonly engine?: ErasureCoderEngineName;
+}
+
+/**
+ * The engine an `engine` option names.
+ *
+ * @throws ErasureCodingConfigError for `isa-l` when the addon cannot be loaded, or an unknown name
+ */
+export function resolveGfEngine(name: ErasureCoderEngineName = 'auto'): GfMatrixEngine {
+  if (name === 'typescript') return TS_GF_ENGINE;
+  if (name !== 'auto' && name !== 'isa-l') {
+    throw new ErasureCodingConfigError(
+      `unknown erasure coder engine ${JSON.stringify(name)}: expected auto, typescript or isa-l`,
+    );
+  }
+  const isal = loadIsalEngine();
+  if (isal.available) return isal.engine;
+  if (name === 'isa-l') throw new ErasureCodingConfigError(`the ISA-L engine is unavailable: ${isal.reason}`);
+  return TS_GF_ENGINE;
+}
+
 /** Computes the parity cells of one stripe. */
 export interface RawErasureEncoder {
   readonly schema: ErasureCoderSchema;
+  /** The kernel in use: `typescript` or `isa-l`. */
+  readonly engine: string;
   /** Fills `parity` (p cells) from `data` (d cells); every cell has the same length. */
   encode(data: readonly Uint8Array[], parity: readonly Uint8Array[]): void;
 }
@@ -47,6 +80,8 @@ export interface RawErasureEncoder {
 /** Rebuilds lost cells of one stripe from the others. */
 export interface RawErasureDecoder {
   readonly schema: ErasureCoderSchema;
+  /** The kernel in use: `typescript` or `isa-l`. */
+  readonly engine: string;
   /**
    * `inputs` has d+p entries in unit order (data 0..d-1, then parity), null or undefined for a
    * unit not read. Of the present ones, the first d in index order are used, as in Hadoop's
@@ -94,12 +129,15 @@ export function checkErasureCoderSchema(schema: ErasureCoderSchema): ErasureCode
  */
 export function createRawErasureEncoder(
   schema: ErasureCoderSchema,
-  engine: GfMatrixEngine = TS_GF_ENGINE,
+  options: RawErasureCoderOptions = {},
 ): RawErasureEncoder {
   const s = checkErasureCoderSchema(schema);
+  const engine = resolveGfEngine(options.engine);
   if (s.codec === 'xor') {
+    // XOR needs no tables: a word-wide XOR in TypeScript is as fast as memory lets it be.
     return {
       schema: s,
+      engine: TS_GF_ENGINE.name,
       encode(data, parity) {
         const len = checkCells(s, data, s.data, parity, s.parity);
         const out = parity[0]!;
@@ -111,6 +149,7 @@ export function createRawErasureEncoder(
   const parityRows = cauchyEncodeMatrix(s.data, s.parity).slice(s.data * s.data);
   return {
     schema: s,
+    engine: engine.name,
     encode(data, parity) {
       const len = checkCells(s, data, s.data, parity, s.parity);
       engine.multiply(parityRows, s.data, data, parity, len);
@@ -121,9 +160,11 @@ export function createRawErasureEncoder(
 /** A raw decoder giving the same bytes as Hadoop's `RSRawDecoder` / `XORRawDecoder`. */
 export function createRawErasureDecoder(
   schema: ErasureCoderSchema,
-  engine: GfMatrixEngine = TS_GF_ENGINE,
+  options: RawErasureCoderOptions = {},
 ): RawErasureDecoder {
   const s = checkErasureCoderSchema(schema);
+  const resolved = resolveGfEngine(options.engine);
+  const engine = s.codec === 'xor' ? TS_GF_ENGINE : resolved;
   const d = s.data;
   const encodeMatrix = s.codec === 'rs' ? cauchyEncodeMatrix(d, s.parity) : undefined;
   // Hadoop caches the decode matrix of the last (valid units, erased units) pair; a reader
@@ -132,6 +173,7 @@ export function createRawErasureDecoder(
   let cachedRows: Uint8Array = new Uint8Array(0);
   return {
     schema: s,
+    engine: engine.name,
     decode(inputs, erased, outputs) {
       const { valid, len } = checkDecodeArguments(s, inputs, erased, outputs);
       if (erased.length === 0) return;
