@@ -1,3 +1,5 @@
+import { expectError } from '@fastpath/test-support';
+import { FastpathError } from '@fastpath/core';
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { cauchyEncodeMatrix, gfInv, gfInvertMatrix, gfMul } from './gf256.js';
@@ -18,16 +20,6 @@ const ENGINES: ErasureCoderEngineName[] = [
 ];
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
-
-/** What `call` throws (fails the test when it returns). */
-function thrown(call: () => unknown): unknown {
-  try {
-    call();
-  } catch (err) {
-    return err;
-  }
-  throw new Error('expected a throw');
-}
 
 /** Data cell j of length n holds (j·n + t) mod 256: the published vectors' layout. */
 function counterCells(d: number, n: number): Uint8Array[] {
@@ -83,7 +75,9 @@ describe('schema', () => {
       { codec: 'xor', data: 2, parity: 2 },
       { codec: 'lrc', data: 3, parity: 2 },
     ]) {
-      expect(thrown(() => checkErasureCoderSchema(bad as ErasureCoderSchema))).toMatchObject({
+      expect(
+        expectError(() => checkErasureCoderSchema(bad as ErasureCoderSchema), FastpathError),
+      ).toMatchObject({
         code: 'ERR_OZONE_EC_CONFIG',
       });
     }
@@ -170,12 +164,16 @@ describe.each(ENGINES)('the %s engine', (engine) => {
       const decoder = createRawErasureDecoder({ codec: 'rs', data: 3, parity: 2 }, { engine });
       const c = new Uint8Array(4);
       const outs = (k: number): Uint8Array[] => Array.from({ length: k }, () => new Uint8Array(4));
-      expect(thrown(() => decoder.decode([null, null, null, c, c], [0, 1, 2], outs(3)))).toMatchObject({
+      expect(
+        expectError(() => decoder.decode([null, null, null, c, c], [0, 1, 2], outs(3)), FastpathError),
+      ).toMatchObject({
         code: 'ERR_OZONE_EC_UNRECOVERABLE',
         neededUnits: 3,
         availableUnits: 2,
       });
-      expect(thrown(() => decoder.decode([null, c, null, c, null], [0], outs(1)))).toMatchObject({
+      expect(
+        expectError(() => decoder.decode([null, c, null, c, null], [0], outs(1)), FastpathError),
+      ).toMatchObject({
         code: 'ERR_OZONE_EC_UNRECOVERABLE',
         availableUnits: 2,
       });
@@ -194,7 +192,8 @@ describe.each(ENGINES)('the %s engine', (engine) => {
         () => decoder.decode([null, c, c, c, c], [0], []),
         () => createRawErasureEncoder({ codec: 'rs', data: 3, parity: 2 }, { engine }).encode([c, c], [c, c]),
       ];
-      for (const call of bad) expect(thrown(call)).toMatchObject({ code: 'ERR_OZONE_INVALID_ARGUMENT' });
+      for (const call of bad)
+        expect(expectError(call, FastpathError)).toMatchObject({ code: 'ERR_OZONE_INVALID_ARGUMENT' });
       expect([...out]).toEqual([7, 7, 7, 7]);
     });
   });
@@ -261,14 +260,18 @@ describe('engine choice', () => {
     const missing = loadIsalEngineFrom('/nonexistent/fastpath_isal_ec.node');
     expect(missing.available ? '' : missing.reason).toContain('libisal-dev');
     expect(resolveGfEngine('typescript').name).toBe('typescript');
-    expect(thrown(() => resolveGfEngine('simd' as ErasureCoderEngineName))).toMatchObject({
-      code: 'ERR_OZONE_EC_CONFIG',
-    });
+    expect(expectError(() => resolveGfEngine('simd' as ErasureCoderEngineName), FastpathError)).toMatchObject(
+      {
+        code: 'ERR_OZONE_EC_CONFIG',
+      },
+    );
     if (loadIsalEngine().available) {
       expect(resolveGfEngine('auto').name).toBe('isa-l');
     } else {
       expect(resolveGfEngine('auto').name).toBe('typescript');
-      expect(thrown(() => resolveGfEngine('isa-l'))).toMatchObject({ code: 'ERR_OZONE_EC_CONFIG' });
+      expect(expectError(() => resolveGfEngine('isa-l'), FastpathError)).toMatchObject({
+        code: 'ERR_OZONE_EC_CONFIG',
+      });
     }
   });
 
