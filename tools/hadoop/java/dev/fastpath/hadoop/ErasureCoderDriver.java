@@ -4,11 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.io.PrintStream;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import org.apache.hadoop.io.erasurecode.ErasureCodeNative;
 import org.apache.hadoop.io.erasurecode.ErasureCoderOptions;
@@ -25,7 +21,7 @@ import org.apache.hadoop.io.erasurecode.rawcoder.XORRawEncoder;
 
 /**
  * Runs hadoop-common's own raw erasure coders on given inputs, one JSON request per stdin line,
- * one JSON answer per stdout line ({"ok":true,...} or {"ok":false,"exception":FQCN,"message":...}).
+ * one JSON answer per stdout line ({"ok":true,...} or {"ok":false,"exception":FQCN,"message":...,"causes":[...]}).
  * Cells travel as standard base64; null stands for an absent decoder input.
  *
  * <p>Requests: {"op":"native"} (whether libhadoop with ISA-L loaded, and why not);
@@ -43,22 +39,7 @@ public final class ErasureCoderDriver {
   private ErasureCoderDriver() {}
 
   public static void main(String[] args) throws Exception {
-    PrintStream out = new PrintStream(System.out, true, "UTF-8");
-    BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-    for (String line = in.readLine(); line != null; line = in.readLine()) {
-      if (line.trim().isEmpty()) continue;
-      ObjectNode answer;
-      try {
-        answer = handle(JSON.readTree(line));
-        answer.put("ok", true);
-      } catch (Throwable t) {
-        answer = JSON.createObjectNode();
-        answer.put("ok", false);
-        answer.put("exception", t.getClass().getName());
-        answer.put("message", t.getMessage());
-      }
-      out.println(JSON.writeValueAsString(answer));
-    }
+    HadoopClientDriver.serve(ErasureCoderDriver::handle, () -> {});
   }
 
   private static ObjectNode handle(JsonNode req) throws Exception {
