@@ -4,7 +4,12 @@ import {
   type GoalResult,
   type RangedValue,
 } from '../../all/scenario-summary.js';
-import { formatRatioWithRange, formatSignificant, markdownTable } from '../../harness/index.js';
+import {
+  formatRatioWithRange,
+  formatSignificant,
+  markdownTable,
+  type ChartSpec,
+} from '../../harness/index.js';
 import type { EcCoder } from './ec-codec-settings.js';
 
 /** One row of the table: a layout and an op, with each column's MiB/s (median, min, max) or why not. */
@@ -116,4 +121,22 @@ export function ecCodecMarkdown(
     '',
     ...notes.map((n) => `- ${n}`),
   ].join('\n');
+}
+
+/** MiB/s per row and column, log scale (the kernels span two decades). */
+export function ecCodecChart(rows: readonly EcCodecRow[], coders: readonly EcCoder[]): ChartSpec {
+  return {
+    title: 'Erasure coding: MiB/s of stripe data, 1 MiB cells',
+    subtitle: 'median of the rounds; whiskers: min–max',
+    categories: rows.map((r) => `${r.schema} ${r.op}`),
+    series: coders.map((coder) => ({
+      name: CODER_HEADERS[coder].replace(/ MiB\/s$/, ''),
+      points: rows.map((r) => {
+        const v = ranged(r.coders[coder]);
+        return v === null ? null : { value: v.value, min: v.min, max: v.max };
+      }),
+    })),
+    yLabel: 'MiB/s (log scale)',
+    yScale: 'log',
+  };
 }

@@ -4,8 +4,8 @@ import {
   runHadoopErasureCoder,
   type HadoopErasureCoderRequest,
 } from '@fastpath/hadoop-fixture';
-import { BenchmarkProcessError, summarize, type Scenario } from '../../harness/index.js';
-import { ecCodecMarkdown, type EcCodecRow } from './ec-codec-report.js';
+import { BenchmarkProcessError, barChartSvg, summarize, type Scenario } from '../../harness/index.js';
+import { ecCodecChart, ecCodecMarkdown, type EcCodecRow } from './ec-codec-report.js';
 import {
   EC_CODEC_FLAGS,
   opErasures,
@@ -162,6 +162,11 @@ export const ecCodecScenario: Scenario<EcCodecSettings> = {
       ctx.results.recordComparison(key, { schema: k.schema, op: k.op, coders, loadBefore, loadAfter });
       return { schema: k.schema, op: k.op, coders };
     });
+    await ctx.results.writeChart(
+      'mib-per-second',
+      'Erasure coding MiB/s',
+      barChartSvg(ecCodecChart(rows, s.coders)),
+    );
     return {
       markdown: ecCodecMarkdown(rows, s.coders, notes),
       summary: ecCodecMarkdown(rows, s.coders, []),
