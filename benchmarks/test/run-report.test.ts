@@ -141,6 +141,7 @@ describe('the report of a run of all', () => {
       'cold-client': 'regression',
       ratis: 'regression',
       'ozone-write': 'regression',
+      'ec-codec': 'regression',
     });
     const same = buildRunReport(path.join(dir, 'old'), registry, { compareDir: path.join(dir, 'old') });
     expect([...same.compared!.headlines.values()].every((h) => h.verdict === 'within range')).toBe(true);

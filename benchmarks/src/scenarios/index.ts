@@ -8,6 +8,8 @@ import type { ScenarioSummary } from '../all/scenario-summary.js';
 import type { Scenario } from '../harness/index.js';
 import { coldClientScenario } from './cold-client/cold-client-scenario.js';
 import { coldClientSummary } from './cold-client/cold-client-summary.js';
+import { ecCodecScenario } from './ec-codec/ec-codec-scenario.js';
+import { ecCodecSummary } from './ec-codec/ec-codec-summary.js';
 import { kmsHttpKerberosScenario } from './kms-http-kerberos/kms-http-kerberos-scenario.js';
 import { kmsHttpKerberosSummary } from './kms-http-kerberos/kms-http-kerberos-summary.js';
 import { kmsHttpScenario } from './kms-http/kms-http-scenario.js';
@@ -99,6 +101,13 @@ export const registry: readonly RegisteredScenario[] = [
     compares:
       "key writes to RATIS/THREE pipelines, 1 writer × 256 MiB, 16 × 16 MiB, 16 × 64 KiB files: fastpath's client against Ozone's own Java client on a real cluster, every key read back",
     summary: ozoneWriteSummary,
+  },
+  {
+    scenario: ecCodecScenario,
+    source: '—',
+    compares:
+      "Reed-Solomon encode and decode (1 and 2 lost cells), rs-3-2 and rs-6-3, 1 MiB cells: fastpath's TypeScript kernel and ISA-L addon against hadoop-common's Java coder and ISA-L from C",
+    summary: ecCodecSummary,
   },
 ];
 

@@ -66,6 +66,8 @@ export type { DatanodeAddress } from './internal/pipeline.js';
 export {
   ChecksumMismatchError,
   DatanodeResultError,
+  ErasureCodingConfigError,
+  ErasureUnrecoverableError,
   MiniClusterError,
   OM_STATUS_ERRORS,
   OmStatusError,
@@ -83,3 +85,12 @@ export {
   type ChunkLocation,
 } from './ozone-errors.js';
 export { OzoneKmsError, OzoneUnsupportedEncryptionError } from './ozone-encryption-errors.js';
+export {
+  checkErasureCoderSchema,
+  createRawErasureDecoder,
+  createRawErasureEncoder,
+  type ErasureCodecName,
+  type ErasureCoderSchema,
+  type RawErasureDecoder,
+  type RawErasureEncoder,
+} from './internal/ec/raw-erasure-coder.js';

@@ -268,3 +268,40 @@ export class ReadWorkerError extends OzoneError {
     this.exitCode = exitCode;
   }
 }
+
+/**
+ * An erasure-coding replication config the client cannot use: a codec other than `rs` or `xor`,
+ * a data or parity count that is not a positive integer, `rs` with 256 or more units (GF(2^8)
+ * has no more distinct rows), `xor` with more than one parity unit. Code `ERR_OZONE_EC_CONFIG`.
+ */
+export class ErasureCodingConfigError extends OzoneError {
+  constructor(message: string) {
+    super('ERR_OZONE_EC_CONFIG', message);
+  }
+}
+
+/**
+ * More units of an erasure-coded stripe are lost than its parity can rebuild: fewer than `data`
+ * of its data and parity units could be read. Retriable when it comes from a read (a datanode
+ * may come back); not from the raw decoder, whose inputs are what they are.
+ * Code `ERR_OZONE_EC_UNRECOVERABLE`.
+ */
+export class ErasureUnrecoverableError extends OzoneError {
+  /** Units needed (the data count) and units that were available. */
+  readonly neededUnits: number;
+  readonly availableUnits: number;
+  constructor(
+    what: string,
+    neededUnits: number,
+    availableUnits: number,
+    options: { cause?: unknown; retriable?: boolean } = {},
+  ) {
+    super(
+      'ERR_OZONE_EC_UNRECOVERABLE',
+      `${what}: ${availableUnits} of the ${neededUnits} units needed to rebuild the stripe are available`,
+      options,
+    );
+    this.neededUnits = neededUnits;
+    this.availableUnits = availableUnits;
+  }
+}

@@ -132,13 +132,14 @@ function clientJvmArgs(
   installation: HadoopInstallation,
   extraClasspath: readonly string[],
   javaOptions: readonly string[] = [],
+  jvm: { heapMb?: number; fullJit?: boolean } = {},
 ): string[] {
   return [
     ...javaOptions,
-    '-Xmx256m',
+    `-Xmx${jvm.heapMb ?? 256}m`,
     '-XX:-UsePerfData',
-    // A short-lived client: the first compiler tier starts fastest.
-    '-XX:TieredStopAtLevel=1',
+    // A short-lived client: the first compiler tier starts fastest. Measurements want C2.
+    ...(jvm.fullJit === true ? [] : ['-XX:TieredStopAtLevel=1']),
     ...HADOOP_JAVA_17_OPENS,
     '-cp',
     [...extraClasspath, ...installation.classpath].join(':'),
@@ -166,26 +167,57 @@ export async function runHadoopClient(
           `-Dfastpath.kerberos.principal=${options.kerberos.principal}`,
           `-Dfastpath.kerberos.keytab=${options.kerberos.keytab}`,
         ];
+  return runJsonLinesDriver<HadoopClientAnswer>(
+    installation,
+    {
+      className: DRIVER_CLASS,
+      args: [providerUri],
+      javaOptions: [...(options.javaOptions ?? []), ...kerberos],
+    },
+    requests,
+    timeoutMs,
+  );
+}
+
+/**
+ * Runs one of the fixture's Java drivers (`java/`): one JSON request per stdin line, one JSON
+ * answer per stdout line, all in one JVM.
+ *
+ * @throws HadoopClientError when the JVM fails without answering every request
+ */
+export async function runJsonLinesDriver<A>(
+  installation: HadoopInstallation,
+  driver: {
+    className: string;
+    args?: readonly string[];
+    javaOptions?: readonly string[];
+    /** JVM heap; default 256 MiB. */
+    heapMb?: number;
+    /** Both JIT tiers (for measurements); default: the first tier only, which starts fastest. */
+    fullJit?: boolean;
+  },
+  requests: readonly unknown[],
+  timeoutMs: number,
+): Promise<A[]> {
   const result = await runProcess(
     installation.javaPath,
     [
-      ...clientJvmArgs(
-        installation,
-        [installation.driverClassesDir],
-        [...(options.javaOptions ?? []), ...kerberos],
-      ),
-      DRIVER_CLASS,
-      providerUri,
+      ...clientJvmArgs(installation, [installation.driverClassesDir], driver.javaOptions, {
+        ...(driver.heapMb === undefined ? {} : { heapMb: driver.heapMb }),
+        ...(driver.fullJit === undefined ? {} : { fullJit: driver.fullJit }),
+      }),
+      driver.className,
+      ...(driver.args ?? []),
     ],
     { input: requests.map((r) => JSON.stringify(r)).join('\n') + '\n', timeoutMs },
   );
   const answers = result.stdout
     .split('\n')
     .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as HadoopClientAnswer);
+    .map((line) => JSON.parse(line) as A);
   if (result.code !== 0 || answers.length !== requests.length) {
     throw new HadoopClientError(
-      `the Hadoop client driver answered ${answers.length} of ${requests.length} requests (exit ${String(result.code)})`,
+      `the Java driver ${driver.className} answered ${answers.length} of ${requests.length} requests (exit ${String(result.code)})`,
       tail(result),
     );
   }

@@ -25,3 +25,10 @@ export {
   HadoopRpcPeerError,
 } from './hadoop-errors.js';
 export { startHadoopRpcPeer, type HadoopRpcPeer } from './start-hadoop-rpc-peer.js';
+export {
+  runHadoopErasureCoder,
+  type HadoopCoderKind,
+  type HadoopErasureCoderAnswer,
+  type HadoopErasureCoderOptions,
+  type HadoopErasureCoderRequest,
+} from './hadoop-erasure-coder.js';

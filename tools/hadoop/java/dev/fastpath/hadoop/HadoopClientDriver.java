@@ -68,22 +68,8 @@ public final class HadoopClientDriver {
       UserGroupInformation.loginUserFromKeytab(principal, System.getProperty("fastpath.kerberos.keytab"));
       driver.kerberos = true;
     }
-    PrintStream out = new PrintStream(System.out, true, "UTF-8");
-    BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-    for (String line = in.readLine(); line != null; line = in.readLine()) {
-      if (line.trim().isEmpty()) continue;
-      ObjectNode answer;
-      try {
-        answer = driver.handle(JSON.readTree(line));
-        answer.put("ok", true);
-      } catch (Throwable t) {
-        answer = describe(t);
-      }
-      out.println(JSON.writeValueAsString(answer));
-      driver.lastAnswerAt = System.currentTimeMillis();
-    }
+    serve(driver::handle, () -> driver.lastAnswerAt = System.currentTimeMillis());
     for (KeyProvider provider : driver.providers.values()) provider.close();
-    out.flush();
     // The client's key-cache refill threads are not daemons: without this the JVM lingers.
     System.exit(0);
   }
@@ -303,6 +289,33 @@ public final class HadoopClientDriver {
   private static EncryptedKeyVersion toEek(JsonNode n) {
     return EncryptedKeyVersion.createForDecryption(n.get("keyName").asText(), n.get("versionName").asText(),
         B64D.decode(n.get("iv").asText()), B64D.decode(n.get("material").asText()));
+  }
+
+  /** One request of a JSON-lines driver: its answer's fields, or an exception to describe. */
+  interface Handler {
+    ObjectNode handle(JsonNode request) throws Exception;
+  }
+
+  /**
+   * The JSON-lines loop every driver of this fixture runs: one request per stdin line, one answer
+   * per stdout line, {"ok":true,...} or Hadoop's exception as {@link #describe} puts it.
+   */
+  static void serve(Handler handler, Runnable afterAnswer) throws Exception {
+    PrintStream out = new PrintStream(System.out, true, "UTF-8");
+    BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+    for (String line = in.readLine(); line != null; line = in.readLine()) {
+      if (line.trim().isEmpty()) continue;
+      ObjectNode answer;
+      try {
+        answer = handler.handle(JSON.readTree(line));
+        answer.put("ok", true);
+      } catch (Throwable t) {
+        answer = describe(t);
+      }
+      out.println(JSON.writeValueAsString(answer));
+      afterAnswer.run();
+    }
+    out.flush();
   }
 
   private static ObjectNode describe(Throwable t) {

@@ -1,0 +1,74 @@
+import { debuglog } from 'node:util';
+import isalAddon from './isal-addon.cjs';
+import type { GfMatrixEngine } from './raw-erasure-coder.js';
+
+const debug = debuglog('fastpath-ozone');
+
+interface RawIsalAddon {
+  initTables(k: number, rows: number, coefs: Uint8Array): Uint8Array;
+  encodeData(
+    len: number,
+    k: number,
+    rows: number,
+    tables: Uint8Array,
+    inputs: readonly Uint8Array[],
+    outputs: readonly Uint8Array[],
+  ): void;
+}
+
+/** The ISA-L engine, or why there is none. */
+export type IsalEngineLoad =
+  | { readonly available: true; readonly engine: GfMatrixEngine }
+  | { readonly available: false; readonly reason: string };
+
+function isRawIsalAddon(value: unknown): value is RawIsalAddon {
+  const v = value as Partial<Record<keyof RawIsalAddon, unknown>> | null;
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    typeof v.initTables === 'function' &&
+    typeof v.encodeData === 'function'
+  );
+}
+
+/** Loads the ISA-L addon from `path`; never throws. */
+export function loadIsalEngineFrom(path: string): IsalEngineLoad {
+  let raw: unknown;
+  try {
+    raw = isalAddon.loadAddon(path);
+  } catch (err) {
+    return {
+      available: false,
+      reason: `cannot load ${path} (${(err as Error).message.split('\n')[0] ?? ''}); install libisal-dev and run "npm run build:native -w @fastpath/ozone-fs-client"`,
+    };
+  }
+  if (!isRawIsalAddon(raw)) return { available: false, reason: `${path} is not the ISA-L addon` };
+  const addon = raw;
+  // ISA-L expands each coefficient matrix into 32-byte tables per coefficient; a coder applies
+  // the same matrix stripe after stripe, so the tables are kept per matrix.
+  const tables = new WeakMap<Uint8Array, Uint8Array>();
+  const engine: GfMatrixEngine = {
+    name: 'isa-l',
+    multiply(coefs, k, inputs, outputs, len) {
+      let t = tables.get(coefs);
+      if (t === undefined) {
+        t = addon.initTables(k, outputs.length, coefs);
+        tables.set(coefs, t);
+      }
+      addon.encodeData(len, k, outputs.length, t, inputs, outputs);
+    },
+  };
+  return { available: true, engine: Object.freeze(engine) };
+}
+
+let loaded: IsalEngineLoad | undefined;
+
+/** The built ISA-L engine, loaded on first use; when unavailable, why is logged once (NODE_DEBUG=fastpath-ozone). */
+export function loadIsalEngine(): IsalEngineLoad {
+  if (!loaded) {
+    loaded = loadIsalEngineFrom(isalAddon.addonPath);
+    if (!loaded.available)
+      debug('ISA-L erasure coding unavailable, the TypeScript codec is used: %s', loaded.reason);
+  }
+  return loaded;
+}
