@@ -7,7 +7,7 @@ import type { WorkspacePackage } from './workspace.js';
  * packages that speak Hadoop's formats use hadoop-common; token-manager and kms-server use
  * secure-random; token-manager reaches ZooKeeper through zookeeper-client (the one home of the
  * node-zookeeper-client workarounds, which the ZooKeeper fixture uses too); kms-server uses
- * token-manager. ratis-client (Apache Ratis's client protocol, nothing Ozone-specific) uses only
+ * token-manager, and zookeeper-client for the cookie signer secrets a fleet shares. ratis-client (Apache Ratis's client protocol, nothing Ozone-specific) uses only
  * core; ozone-fs-client may use it for writes to RATIS pipelines. Tests, tools and benchmarks may
  * import any package, through its front door.
  */
@@ -27,6 +27,7 @@ export const ALLOWED_PRODUCT_EDGES: Readonly<Record<string, readonly string[]>> 
     '@fastpath/hadoop-common',
     '@fastpath/secure-random',
     '@fastpath/token-manager',
+    '@fastpath/zookeeper-client',
   ],
   '@fastpath/kms-client': ['@fastpath/core', '@fastpath/hadoop-common'],
   '@fastpath/ozone-fs-client': [
