@@ -19,3 +19,9 @@ export {
 } from './hadoop-client.js';
 export { HADOOP_JAVA_17_OPENS } from './java-options.js';
 export { HadoopClientError, HadoopKmsExitedError, HadoopKmsTimeoutError } from './hadoop-errors.js';
+export {
+  ROUND_ROBIN_BACKEND_HEADER,
+  startRoundRobinProxy,
+  type RoundRobinProxy,
+  type RoundRobinProxyOptions,
+} from './round-robin-proxy.js';
