@@ -4,6 +4,7 @@
 // against Hadoop's KMS in Kerberos mode; cookie validity 1 s forcing the re-login on both sides;
 // a hadoop.auth cookie issued by one kind accepted by the other under a shared signer secret.
 import { readFile, writeFile } from 'node:fs/promises';
+import { request } from 'node:http';
 import { join } from 'node:path';
 import { setNativeEnvironment } from '@fastpath/kerberos-fixture';
 import { useKdc } from '@fastpath/kerberos-fixture/jest';
@@ -27,6 +28,8 @@ jest.setTimeout(900_000);
 
 const kdc = useKdc({ processEnv: true });
 const SECRET = 'shared-kerberos-signer-secret';
+/** The `Accept` header of Java's HttpURLConnection, which Hadoop's client sends. */
+const JAVA_ACCEPT = 'text/html, image/gif, image/jpeg, *; q=.2, */*; q=.2';
 
 let installation: HadoopInstallation;
 let keytabs: { http: string; client: string; clientHost: string };
@@ -281,5 +284,97 @@ describe('cookies cross between the two kinds under a shared signer secret', () 
       headers: { cookie: fromHadoop },
     });
     expect(onFastpath.status).toBe(200);
+  });
+});
+
+describe('SPNEGO refusals, answered side by side', () => {
+  interface Raw {
+    status: number | undefined;
+    reason: string | undefined;
+    contentType: string | undefined;
+    body: string;
+    cookie: string | undefined;
+    challenge: string | undefined;
+    cacheControl: string | undefined;
+  }
+  /** The raw answer to `GET <url>/v1/keys/names` with `headers`, as Java's client asks (Accept). */
+  const raw = (url: string, headers: Record<string, string>): Promise<Raw> =>
+    new Promise((resolve, reject) => {
+      const req = request(
+        `${localhost(url)}/v1/keys/names`,
+        { agent: false, headers: { accept: JAVA_ACCEPT, ...headers } },
+        (res) => {
+          let body = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => (body += chunk));
+          res.on('end', () =>
+            resolve({
+              status: res.statusCode,
+              reason: res.statusMessage,
+              contentType: res.headers['content-type'],
+              body,
+              cookie: res.headers['set-cookie']?.join(' | '),
+              challenge: res.headers['www-authenticate'],
+              cacheControl: res.headers['cache-control'],
+            }),
+          );
+        },
+      );
+      req.on('error', reject);
+      req.end();
+    });
+
+  it('the same status, reason phrase, headers and body from both', async () => {
+    const kerberos = await loadKerberos();
+    await kdc.keytab(['HTTP/otherhost', 'host/localhost']);
+    const token = async (service = 'HTTP@localhost'): Promise<string> =>
+      (
+        await kerberos.initializeClient(service, {
+          mechOID: kerberos.GSS_MECH_OID_KRB5,
+          gssFlag: kerberos.GSS_C_MUTUAL_FLAG,
+        })
+      ).step('');
+    const good = Buffer.from(await token(), 'base64');
+    const cases: Record<string, () => Promise<string>> = {
+      garbage: () => Promise.resolve(Buffer.from('garbage').toString('base64')),
+      'truncated ticket': () => Promise.resolve(good.subarray(0, good.length >> 1).toString('base64')),
+      'ticket for another HTTP service': () => token('HTTP@otherhost'),
+      'ticket for a service that is not HTTP': () => token('host@localhost'),
+    };
+    const answers: Record<string, { hadoop: Raw; fastpath: Raw }> = {};
+    for (const [label, make] of Object.entries(cases)) {
+      const value = await make();
+      answers[label] = {
+        hadoop: await raw(hadoop.url, { authorization: `Negotiate ${value}` }),
+        fastpath: await raw(fastpath.url, { authorization: `Negotiate ${value}` }),
+      };
+    }
+    for (const accept of ['*/*', 'application/json', 'text/plain', 'application/json, text/html']) {
+      const value = await token('host@localhost');
+      answers[`not HTTP, Accept: ${accept}`] = {
+        hadoop: await raw(hadoop.url, { authorization: `Negotiate ${value}`, accept }),
+        fastpath: await raw(fastpath.url, { authorization: `Negotiate ${value}`, accept }),
+      };
+    }
+    // A token that is no Kerberos token at all: Hadoop's DER reader fails inside Java's
+    // ByteBuffer (`newLimit > capacity: (97 > 5)`), fastpath says "Malformed gss token" (D11 in
+    // docs/hadoop-interop.md); everything else of the answer is the same.
+    const malformed = new Set(['garbage', 'truncated ticket']);
+    const shown = (answer: Raw, label: string): Raw => {
+      if (!malformed.has(label) || answer.reason === undefined) return answer;
+      const quoted = answer.reason.replace(/&/g, '&amp;').replace(/>/g, '&gt;');
+      return {
+        ...answer,
+        reason: '<reason>',
+        body: answer.body.split(quoted.replace(/&/g, '&amp;')).join('<reason>'),
+      };
+    };
+    for (const [label, { hadoop: h, fastpath: f }] of Object.entries(answers)) {
+      expect({ label, answer: shown(f, label) }).toEqual({ label, answer: shown(h, label) });
+    }
+    expect(answers['garbage']?.fastpath.reason).toBe('Malformed gss token');
+    expect(answers['garbage']?.hadoop.reason).toMatch(
+      /^java\.lang\.IllegalArgumentException: newLimit > capacity/,
+    );
   });
 });
