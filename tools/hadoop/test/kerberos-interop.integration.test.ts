@@ -4,7 +4,6 @@
 // against Hadoop's KMS in Kerberos mode; cookie validity 1 s forcing the re-login on both sides;
 // a hadoop.auth cookie issued by one kind accepted by the other under a shared signer secret.
 import { readFile, writeFile } from 'node:fs/promises';
-import { request } from 'node:http';
 import { join } from 'node:path';
 import { setNativeEnvironment } from '@fastpath/kerberos-fixture';
 import { useKdc } from '@fastpath/kerberos-fixture/jest';
@@ -23,6 +22,7 @@ import { loadKerberos } from '@fastpath/hadoop-common';
 import { waitFor } from '@fastpath/test-support';
 import { normalise, SCENARIO_ACLS } from './client-scenario.js';
 import { startFastpathKms, type FastpathKms } from './support-fastpath.js';
+import { rawRequest } from './support-raw.js';
 
 jest.setTimeout(900_000);
 
@@ -298,31 +298,20 @@ describe('SPNEGO refusals, answered side by side', () => {
     cacheControl: string | undefined;
   }
   /** The raw answer to `GET <url>/v1/keys/names` with `headers`, as Java's client asks (Accept). */
-  const raw = (url: string, headers: Record<string, string>): Promise<Raw> =>
-    new Promise((resolve, reject) => {
-      const req = request(
-        `${localhost(url)}/v1/keys/names`,
-        { agent: false, headers: { accept: JAVA_ACCEPT, ...headers } },
-        (res) => {
-          let body = '';
-          res.setEncoding('utf8');
-          res.on('data', (chunk: string) => (body += chunk));
-          res.on('end', () =>
-            resolve({
-              status: res.statusCode,
-              reason: res.statusMessage,
-              contentType: res.headers['content-type'],
-              body,
-              cookie: res.headers['set-cookie']?.join(' | '),
-              challenge: res.headers['www-authenticate'],
-              cacheControl: res.headers['cache-control'],
-            }),
-          );
-        },
-      );
-      req.on('error', reject);
-      req.end();
+  const raw = async (url: string, headers: Record<string, string>): Promise<Raw> => {
+    const res = await rawRequest(`${localhost(url)}/v1/keys/names`, {
+      headers: { accept: JAVA_ACCEPT, ...headers },
     });
+    return {
+      status: res.status,
+      reason: res.reason,
+      contentType: res.headers['content-type'],
+      body: res.body,
+      cookie: res.headers['set-cookie']?.join(' | '),
+      challenge: res.headers['www-authenticate'],
+      cacheControl: res.headers['cache-control'],
+    };
+  };
 
   it('the same status, reason phrase, headers and body from both', async () => {
     const kerberos = await loadKerberos();

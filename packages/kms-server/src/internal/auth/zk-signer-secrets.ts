@@ -71,6 +71,8 @@ export class ZkSignerSecrets implements SignerSecretSource {
   #nextRolloverMs: number;
   #client: Client | undefined;
   #connected = false;
+  /** Set when the connection was lost, until it is back (for the log). */
+  #lost = false;
   #closed = false;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #stopStallWatch: (() => void) | undefined;
@@ -356,10 +358,12 @@ export class ZkSignerSecrets implements SignerSecretSource {
     this.#connected = connected;
     this.#connectedGauge.set(connected ? 1 : 0);
     if (was && !connected && reason !== undefined) {
+      this.#lost = true;
       this.#o.logger.warn(
         `cookie signer secrets: ${reason}; this server keeps the secrets it has (cookies it signs stay valid across the fleet until the fleet rolls twice)`,
       );
-    } else if (!was && connected && reason === undefined && this.#zkVersion !== -1) {
+    } else if (!was && connected && this.#lost) {
+      this.#lost = false;
       this.#o.logger.info('cookie signer secrets: ZooKeeper is back');
     }
   }
