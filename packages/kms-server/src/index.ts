@@ -1,7 +1,7 @@
 // @fastpath/kms-server: the one front door. The server factory, its options and settings, and its
 // errors; everything else is internal. Test helpers live at `@fastpath/kms-server/testing`.
 export { createKmsServer, type KmsBuildInfo, type KmsServer, type KmsServerOptions } from './kms-server.js';
-export type { KmsSettings, ZkTokenStoreSettings } from './internal/config/kms-settings.js';
+export type { KmsSettings, ZkSignerSettings, ZkTokenStoreSettings } from './internal/config/kms-settings.js';
 export type { KmsInputLimits } from './internal/operations/kms-input.js';
 export type { KmsLogger } from './internal/kms-logger.js';
 export type { ScryptParams } from './internal/keystore/keystore-file.js';
@@ -10,6 +10,7 @@ export {
   KeystoreError,
   KmsConfigError,
   KmsKerberosError,
+  KmsSignerSecretsError,
   KmsListenError,
   KmsRequestError,
   type KeystoreErrorCode,

@@ -80,6 +80,32 @@ export class KmsKerberosError extends FastpathError {
   }
 }
 
+/**
+ * The cookie signer secrets shared through ZooKeeper (`signer.secret.provider=zookeeper`) cannot
+ * be had at start: ZooKeeper does not answer within its bounds, or the secrets' znode holds data
+ * this server cannot read (written by a newer version, or not Hadoop's layout). A server that
+ * loses ZooKeeper later keeps its secrets and serves on; only the start is refused. `znode` names
+ * the path. Code `ERR_KMS_SIGNER_SECRETS`, retriable (ZooKeeper may come back).
+ *
+ * @example
+ * ```ts
+ * await createKmsServer({ site }).catch((err) => {
+ *   if (err instanceof KmsSignerSecretsError) console.error(err.message); // one line
+ * });
+ * ```
+ */
+export class KmsSignerSecretsError extends FastpathError {
+  /** The znode of the secrets. */
+  readonly znode: string;
+  constructor(znode: string, message: string, options: { cause?: unknown } = {}) {
+    super('ERR_KMS_SIGNER_SECRETS', message, {
+      cause: options.cause,
+      retriable: errorRow('ERR_KMS_SIGNER_SECRETS').retriable,
+    });
+    this.znode = znode;
+  }
+}
+
 /** The codes of {@link KeystoreError}. */
 export type KeystoreErrorCode =
   | 'ERR_KMS_KEYSTORE_PASSWORD'
@@ -159,4 +185,9 @@ export type KmsRequestErrorCode =
 
 /** Every code this server's own errors carry; each has one row in `KMS_ERROR_CATALOGUE`. */
 export type KmsErrorCode =
-  KmsRequestErrorCode | KeystoreErrorCode | 'ERR_KMS_CONFIG' | 'ERR_KMS_LISTEN' | 'ERR_KMS_KERBEROS';
+  | KmsRequestErrorCode
+  | KeystoreErrorCode
+  | 'ERR_KMS_CONFIG'
+  | 'ERR_KMS_LISTEN'
+  | 'ERR_KMS_KERBEROS'
+  | 'ERR_KMS_SIGNER_SECRETS';

@@ -9,7 +9,8 @@ import { AclsReloader } from './internal/acl/acls-reloader.js';
 import { GroupResolver } from './internal/acl/group-resolver.js';
 import { KmsAudit } from './internal/audit/kms-audit.js';
 import { AuthCookie, KERBEROS_AUTH_TYPE, SIMPLE_AUTH_TYPE } from './internal/auth/auth-cookie.js';
-import { SignerSecrets } from './internal/auth/signer-secrets.js';
+import { SignerSecrets, type SignerSecretSource } from './internal/auth/signer-secrets.js';
+import { ZkSignerSecrets } from './internal/auth/zk-signer-secrets.js';
 import { KmsAuthenticator } from './internal/auth/kms-authenticator.js';
 import { ProxyUsers } from './internal/auth/proxy-users.js';
 import {
@@ -317,12 +318,28 @@ export async function startKmsServer(
           : ''),
     );
 
-    const configuredSecret = settings.auth.signatureSecret ?? options.signatureSecret;
-    const cookie = new AuthCookie({
-      secrets:
+    const rolloverMs = settings.auth.tokenValiditySec * 1000;
+    const zkSigner = settings.auth.zookeeperSigner;
+    let secrets: SignerSecretSource;
+    if (zkSigner !== undefined) {
+      const shared = await ZkSignerSecrets.start({
+        ...zkSigner,
+        rolloverMs,
+        metrics,
+        logger,
+        clock: options.clock,
+      });
+      cleanups.push(() => shared.close());
+      secrets = shared;
+    } else {
+      const configuredSecret = settings.auth.signatureSecret ?? options.signatureSecret;
+      secrets =
         configuredSecret === undefined
-          ? SignerSecrets.random({ rolloverMs: settings.auth.tokenValiditySec * 1000, clock: options.clock })
-          : SignerSecrets.fixed(configuredSecret),
+          ? SignerSecrets.random({ rolloverMs, clock: options.clock })
+          : SignerSecrets.fixed(configuredSecret);
+    }
+    const cookie = new AuthCookie({
+      secrets,
       validityMs: settings.auth.tokenValiditySec * 1000,
       type: settings.auth.type === 'kerberos' ? KERBEROS_AUTH_TYPE : SIMPLE_AUTH_TYPE,
       maxInactiveMs: settings.auth.maxInactiveSec * 1000,

@@ -4,6 +4,9 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { Redacted } from '@fastpath/core';
+import { AUTH_COOKIE_NAME, AuthCookie, SIMPLE_AUTH_TYPE } from './internal/auth/auth-cookie.js';
+import { SignerSecrets } from './internal/auth/signer-secrets.js';
 import type { KmsReadyMessage } from './internal/cli/run-cli.js';
 
 /** Options of {@link startKmsProcess}. */
@@ -166,3 +169,45 @@ export async function startKmsProcess(options: KmsProcessOptions = {}): Promise<
   };
 }
 export type { KmsReadyMessage } from './internal/cli/run-cli.js';
+
+/** A cookie to forge with {@link signHadoopAuthCookie}. */
+export interface ForgedCookie {
+  /** The signer secret (as read from the fleet's znode with {@link readSignerSecretsZnode}). */
+  secret: Buffer;
+  /** `u=`: the short name. */
+  user: string;
+  /** `p=`: the principal. Default: `user`. */
+  principal?: string;
+  /** `t=`: `simple-dt` (default) or `kerberos-dt`. */
+  type?: string;
+  /** `e=`: expiry, ms since the epoch. */
+  expiresMs: number;
+}
+
+/**
+ * A `Cookie` header carrying a `hadoop.auth` cookie signed with a given secret, the way every
+ * fastpath and Hadoop KMS signs one: tests of a fleet sign with secrets of known age (current,
+ * previous, older) and check who accepts them.
+ *
+ * @example
+ * ```ts
+ * const { current } = readSignerSecretsZnode((await zkGetData(client, path)).data);
+ * await fetch(`${url}/kms/v1/keys/names`, { headers: { cookie: signHadoopAuthCookie({ secret: current, user: 'alice', expiresMs: Date.now() + 60_000 }) } });
+ * ```
+ */
+export function signHadoopAuthCookie(cookie: ForgedCookie): string {
+  const jar = new AuthCookie({
+    secrets: SignerSecrets.fixed(new Redacted(cookie.secret)),
+    validityMs: 1,
+    type: cookie.type ?? SIMPLE_AUTH_TYPE,
+  });
+  const signed = jar.sign(cookie.user, cookie.principal ?? cookie.user, cookie.expiresMs);
+  if (signed === undefined) throw new Error(`${cookie.user} cannot travel in a cookie`);
+  return `${AUTH_COOKIE_NAME}="${signed.value}"`;
+}
+
+/** The secrets and schedule of a fleet's signer secrets znode (Hadoop's `ZKSignerSecretProvider` layout). */
+export {
+  decodeZkSignerData as readSignerSecretsZnode,
+  type ZkSignerData as SignerSecretsZnode,
+} from './internal/auth/zk-signer-data.js';

@@ -32,3 +32,9 @@ export {
   type HadoopErasureCoderOptions,
   type HadoopErasureCoderRequest,
 } from './hadoop-erasure-coder.js';
+export {
+  ROUND_ROBIN_BACKEND_HEADER,
+  startRoundRobinProxy,
+  type RoundRobinProxy,
+  type RoundRobinProxyOptions,
+} from './round-robin-proxy.js';

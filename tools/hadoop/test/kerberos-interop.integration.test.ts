@@ -22,11 +22,14 @@ import { loadKerberos } from '@fastpath/hadoop-common';
 import { waitFor } from '@fastpath/test-support';
 import { normalise, SCENARIO_ACLS } from './client-scenario.js';
 import { startFastpathKms, type FastpathKms } from './support-fastpath.js';
+import { rawRequest } from './support-raw.js';
 
 jest.setTimeout(900_000);
 
 const kdc = useKdc({ processEnv: true });
 const SECRET = 'shared-kerberos-signer-secret';
+/** The `Accept` header of Java's HttpURLConnection, which Hadoop's client sends. */
+const JAVA_ACCEPT = 'text/html, image/gif, image/jpeg, *; q=.2, */*; q=.2';
 
 let installation: HadoopInstallation;
 let keytabs: { http: string; client: string; clientHost: string };
@@ -281,5 +284,86 @@ describe('cookies cross between the two kinds under a shared signer secret', () 
       headers: { cookie: fromHadoop },
     });
     expect(onFastpath.status).toBe(200);
+  });
+});
+
+describe('SPNEGO refusals, answered side by side', () => {
+  interface Raw {
+    status: number | undefined;
+    reason: string | undefined;
+    contentType: string | undefined;
+    body: string;
+    cookie: string | undefined;
+    challenge: string | undefined;
+    cacheControl: string | undefined;
+  }
+  /** The raw answer to `GET <url>/v1/keys/names` with `headers`, as Java's client asks (Accept). */
+  const raw = async (url: string, headers: Record<string, string>): Promise<Raw> => {
+    const res = await rawRequest(`${localhost(url)}/v1/keys/names`, {
+      headers: { accept: JAVA_ACCEPT, ...headers },
+    });
+    return {
+      status: res.status,
+      reason: res.reason,
+      contentType: res.headers['content-type'],
+      body: res.body,
+      cookie: res.headers['set-cookie']?.join(' | '),
+      challenge: res.headers['www-authenticate'],
+      cacheControl: res.headers['cache-control'],
+    };
+  };
+
+  it('the same status, reason phrase, headers and body from both', async () => {
+    const kerberos = await loadKerberos();
+    await kdc.keytab(['HTTP/otherhost', 'host/localhost']);
+    const token = async (service = 'HTTP@localhost'): Promise<string> =>
+      (
+        await kerberos.initializeClient(service, {
+          mechOID: kerberos.GSS_MECH_OID_KRB5,
+          gssFlag: kerberos.GSS_C_MUTUAL_FLAG,
+        })
+      ).step('');
+    const good = Buffer.from(await token(), 'base64');
+    const cases: Record<string, () => Promise<string>> = {
+      garbage: () => Promise.resolve(Buffer.from('garbage').toString('base64')),
+      'truncated ticket': () => Promise.resolve(good.subarray(0, good.length >> 1).toString('base64')),
+      'ticket for another HTTP service': () => token('HTTP@otherhost'),
+      'ticket for a service that is not HTTP': () => token('host@localhost'),
+    };
+    const answers: Record<string, { hadoop: Raw; fastpath: Raw }> = {};
+    for (const [label, make] of Object.entries(cases)) {
+      const value = await make();
+      answers[label] = {
+        hadoop: await raw(hadoop.url, { authorization: `Negotiate ${value}` }),
+        fastpath: await raw(fastpath.url, { authorization: `Negotiate ${value}` }),
+      };
+    }
+    for (const accept of ['*/*', 'application/json', 'text/plain', 'application/json, text/html']) {
+      const value = await token('host@localhost');
+      answers[`not HTTP, Accept: ${accept}`] = {
+        hadoop: await raw(hadoop.url, { authorization: `Negotiate ${value}`, accept }),
+        fastpath: await raw(fastpath.url, { authorization: `Negotiate ${value}`, accept }),
+      };
+    }
+    // A token that is no Kerberos token at all: Hadoop's DER reader fails inside Java's
+    // ByteBuffer (`newLimit > capacity: (97 > 5)`), fastpath says "Malformed gss token" (D11 in
+    // docs/hadoop-interop.md); everything else of the answer is the same.
+    const malformed = new Set(['garbage', 'truncated ticket']);
+    const shown = (answer: Raw, label: string): Raw => {
+      if (!malformed.has(label) || answer.reason === undefined) return answer;
+      const quoted = answer.reason.replace(/&/g, '&amp;').replace(/>/g, '&gt;');
+      return {
+        ...answer,
+        reason: '<reason>',
+        body: answer.body.split(quoted.replace(/&/g, '&amp;')).join('<reason>'),
+      };
+    };
+    for (const [label, { hadoop: h, fastpath: f }] of Object.entries(answers)) {
+      expect({ label, answer: shown(f, label) }).toEqual({ label, answer: shown(h, label) });
+    }
+    expect(answers['garbage']?.fastpath.reason).toBe('Malformed gss token');
+    expect(answers['garbage']?.hadoop.reason).toMatch(
+      /^java\.lang\.IllegalArgumentException: newLimit > capacity/,
+    );
   });
 });

@@ -3,9 +3,9 @@
 // cleared for a refusal), and Hadoop's own client reads the reason from there. fastpath-kms must
 // answer the same way (D9 in docs/hadoop-interop.md: a RemoteException body made Hadoop's client
 // fail with an UndeclaredThrowableException that hid the reason).
-import { request } from 'node:http';
 import { startHadoopKms, type HadoopKms } from '@fastpath/hadoop-fixture';
 import { startFastpathKms, type FastpathKms } from './support-fastpath.js';
+import { rawRequest } from './support-raw.js';
 
 jest.setTimeout(600_000);
 
@@ -17,27 +17,16 @@ interface Answer {
   clearsCookie: boolean;
 }
 
-function call(url: string, method: string): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method, agent: false }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () =>
-        resolve({
-          status: res.statusCode,
-          // Token fields that differ between two servers' tokens (dates, numbers).
-          reason: res.statusMessage?.replace(/=\d+/g, '=<n>'),
-          body,
-          contentType: res.headers['content-type']?.split(';')[0],
-          clearsCookie: (res.headers['set-cookie'] ?? []).some((c) => c.startsWith('hadoop.auth=;')),
-        }),
-      );
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end();
-  });
+async function call(url: string, method: string): Promise<Answer> {
+  const res = await rawRequest(url, { method });
+  return {
+    status: res.status,
+    // Token fields that differ between two servers' tokens (dates, numbers).
+    reason: res.reason?.replace(/=\d+/g, '=<n>'),
+    body: res.body,
+    contentType: res.headers['content-type']?.split(';')[0],
+    clearsCookie: (res.headers['set-cookie'] ?? []).some((c) => c.startsWith('hadoop.auth=;')),
+  };
 }
 
 async function failures(base: string): Promise<Record<string, Answer>> {

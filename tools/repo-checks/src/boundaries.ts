@@ -7,7 +7,8 @@ import type { WorkspacePackage } from './workspace.js';
  * packages that speak Hadoop's formats use hadoop-common; token-manager and kms-server use
  * secure-random; token-manager reaches ZooKeeper through zookeeper-client (the one home of the
  * node-zookeeper-client workarounds, which the ZooKeeper fixture uses too); kms-server uses
- * token-manager. ratis-client (Apache Ratis's client protocol, nothing Ozone-specific) uses only
+ * token-manager, and zookeeper-client for the cookie signer secrets a fleet shares. ratis-client
+ * (Apache Ratis's client protocol, nothing Ozone-specific) uses only
  * core; ozone-fs-client may use it for writes to RATIS pipelines, and kms-client to decrypt the
  * data keys of encrypted buckets. hadoop-rpc (Hadoop's IPC protocol, nothing Ozone-specific) uses
  * core and hadoop-common; ozone-fs-client may use it to reach the Ozone Manager over Hadoop RPC.
@@ -29,6 +30,7 @@ export const ALLOWED_PRODUCT_EDGES: Readonly<Record<string, readonly string[]>> 
     '@fastpath/hadoop-common',
     '@fastpath/secure-random',
     '@fastpath/token-manager',
+    '@fastpath/zookeeper-client',
   ],
   '@fastpath/kms-client': ['@fastpath/core', '@fastpath/hadoop-common'],
   '@fastpath/ozone-fs-client': [

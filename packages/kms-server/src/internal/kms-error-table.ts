@@ -94,6 +94,7 @@ export const KMS_ERROR_CATALOGUE = Object.freeze({
   ERR_KMS_CONFIG: { retriable: false, http: undefined },
   ERR_KMS_LISTEN: { retriable: true, http: undefined },
   ERR_KMS_KERBEROS: { retriable: false, http: undefined },
+  ERR_KMS_SIGNER_SECRETS: { retriable: true, http: undefined },
   ERR_KMS_KEYSTORE_PASSWORD: { retriable: false, http: undefined },
   ERR_KMS_KEYSTORE_CORRUPT: { retriable: false, http: undefined },
   ERR_KMS_KEYSTORE_IO: { retriable: true, http: answer(500, IO) },

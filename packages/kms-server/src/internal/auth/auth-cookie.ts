@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { systemClock, type Clock, type Redacted } from '@fastpath/core';
-import type { SignerSecrets } from './signer-secrets.js';
+import type { SignerSecretSource } from './signer-secrets.js';
 
 /** Name of Hadoop's authentication cookie. */
 export const AUTH_COOKIE_NAME = 'hadoop.auth';
@@ -49,7 +49,7 @@ export interface SignedCookie {
 /** Options of {@link AuthCookie}. */
 export interface AuthCookieOptions {
   /** The signer's secrets: the current one signs, any of them verifies. */
-  secrets: SignerSecrets;
+  secrets: SignerSecretSource;
   /** Cookie lifetime (`token.validity`), milliseconds. */
   validityMs: number;
   /** The type written in `t=` and the one accepted. Default: `simple-dt`. */
@@ -83,7 +83,7 @@ export interface AuthCookieOptions {
  * ```
  */
 export class AuthCookie {
-  readonly #secrets: SignerSecrets;
+  readonly #secrets: SignerSecretSource;
   readonly #validityMs: number;
   readonly #type: string;
   readonly #accepted: ReadonlySet<string>;

@@ -2,6 +2,18 @@ import { systemClock, Redacted, type Clock } from '@fastpath/core';
 import { generateSecureRandom } from '@fastpath/secure-random';
 
 /**
+ * Where cookie secrets come from (Hadoop's `SignerSecretProvider`): the one that signs now, and
+ * every one that verifies now (the signing one first). Both are answered at once, from memory:
+ * a provider that shares its secrets through ZooKeeper keeps them current in the background.
+ */
+export interface SignerSecretSource {
+  /** The secret that signs now. */
+  current(): Redacted<Buffer>;
+  /** The secrets that verify now, the current one first. */
+  all(): readonly Redacted<Buffer>[];
+}
+
+/**
  * The secrets that sign and verify `hadoop.auth` cookies, as Hadoop's signer secret providers
  * keep them: the current secret signs; the current and the previous one verify. A configured
  * secret (`string`, `file`) never changes; the `random` provider makes a new 32-byte secret
@@ -15,7 +27,7 @@ import { generateSecureRandom } from '@fastpath/secure-random';
  * secrets.all();     // verify: [current, previous]
  * ```
  */
-export class SignerSecrets {
+export class SignerSecrets implements SignerSecretSource {
   readonly #rolloverMs: number | undefined;
   readonly #clock: Clock;
   #current: Redacted<Buffer>;
@@ -63,6 +75,7 @@ export class SignerSecrets {
   }
 }
 
-function randomSecret(): Redacted<Buffer> {
+/** A new 32-byte secret (the length of Hadoop's random and ZooKeeper providers' secrets). */
+export function randomSecret(): Redacted<Buffer> {
   return new Redacted(generateSecureRandom(32));
 }

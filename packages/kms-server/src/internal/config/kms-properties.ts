@@ -1,6 +1,6 @@
 import { KMS_SETTINGS } from './kms-settings-table.js';
 
-export { AUTH_PREFIX, ZK_DT_PREFIX } from './kms-settings-table.js';
+export { AUTH_PREFIX, ZK_DT_PREFIX, ZK_SIGNER_PREFIX } from './kms-settings-table.js';
 
 /**
  * Every `kms-site.xml` property the server reads, with its default, from the settings table

@@ -6,6 +6,8 @@
 export const AUTH_PREFIX = 'hadoop.kms.authentication.';
 /** Prefix of the ZooKeeper token store's settings (Hadoop's). */
 export const ZK_DT_PREFIX = `${AUTH_PREFIX}zk-dt-secret-manager.`;
+/** Prefix of the ZooKeeper signer secret provider's settings (Hadoop's `ZKSignerSecretProvider`). */
+export const ZK_SIGNER_PREFIX = `${AUTH_PREFIX}signer.secret.provider.zookeeper.`;
 
 /** How a value is read. */
 export type SettingParser =
@@ -335,7 +337,51 @@ export const KMS_SETTINGS: readonly KmsSettingRow[] = Object.freeze([
     key: `${AUTH_PREFIX}signer.secret.provider`,
     default: 'random',
     parser: oneOf('random', 'string', 'file', 'zookeeper'),
-    doc: '`random` (rolled every `token.validity`), `string` or `file` (`zookeeper` is refused)',
+    doc: '`random` (rolled every `token.validity`), `string`, `file`, or `zookeeper` (shared by a fleet, rolled every `token.validity`)',
+  },
+  {
+    key: `${ZK_SIGNER_PREFIX}connection.string`,
+    default: '',
+    parser: string,
+    doc: 'ZooKeeper servers (`host:port,…`) of the `zookeeper` provider; required with it',
+  },
+  {
+    key: `${ZK_SIGNER_PREFIX}path`,
+    default: '/hadoop-kms/hadoop-auth-signature-secret',
+    parser: string,
+    doc: "znode holding the fleet's secrets (Hadoop's layout; the same path on every instance)",
+  },
+  {
+    key: `${ZK_SIGNER_PREFIX}auth.type`,
+    default: 'none',
+    parser: oneOf('none', 'sasl'),
+    doc: 'only `none` (`sasl` is refused: see [A fleet](#a-fleet-behind-a-load-balancer))',
+  },
+  {
+    key: `${ZK_SIGNER_PREFIX}kerberos.keytab`,
+    default: '',
+    parser: path,
+    doc: 'keytab for `sasl` (read by Hadoop; unused while `sasl` is refused)',
+  },
+  {
+    key: `${ZK_SIGNER_PREFIX}kerberos.principal`,
+    default: '',
+    parser: string,
+    doc: 'principal for `sasl` (read by Hadoop; unused while `sasl` is refused)',
+  },
+  {
+    key: 'fastpath.kms.signer.secret.zookeeper.connection.timeout.ms',
+    default: '10000',
+    parser: int(1, HOUR_MS),
+    unit: 'ms',
+    doc: 'bound of one connection attempt and of one ZooKeeper call of the `zookeeper` provider (3 attempts at start)',
+  },
+  {
+    key: 'fastpath.kms.signer.secret.zookeeper.session.timeout.ms',
+    default: '30000',
+    parser: int(1, HOUR_MS),
+    unit: 'ms',
+    doc: "session timeout of the `zookeeper` provider's connection",
   },
   { key: `${AUTH_PREFIX}signature.secret`, default: '', parser: string, doc: 'cookie signing secret' },
   {

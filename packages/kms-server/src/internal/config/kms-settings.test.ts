@@ -85,7 +85,7 @@ describe('loadKmsSettings', () => {
     expect(error.property).toBe(join(dir, 'kms-site.xml'));
   });
 
-  it('refuses ZooKeeper signer secrets and unknown authentication types with a clear reason', () => {
+  it('refuses unknown authentication types with a clear reason', () => {
     expect(
       refusal(() =>
         loadKmsSettings({
@@ -93,15 +93,49 @@ describe('loadKmsSettings', () => {
         }),
       ).property,
     ).toBe('hadoop.kms.authentication.type');
-    expect(
-      refusal(() =>
-        loadKmsSettings({
-          layers: [
-            { source: 't', values: { 'hadoop.kms.authentication.signer.secret.provider': 'zookeeper' } },
-          ],
-        }),
-      ).property,
-    ).toBe('hadoop.kms.authentication.signer.secret.provider');
+  });
+
+  describe('ZooKeeper signer secrets', () => {
+    const zkSigner = 'hadoop.kms.authentication.signer.secret.provider.zookeeper.';
+    const load = (values: Record<string, string>): ReturnType<typeof loadKmsSettings> =>
+      loadKmsSettings({
+        layers: [
+          {
+            source: 't',
+            values: { 'hadoop.kms.authentication.signer.secret.provider': 'zookeeper', ...values },
+          },
+        ],
+      });
+
+    it("reads Hadoop's settings with Hadoop's defaults, and says a configured secret is not used", () => {
+      const { settings } = load({
+        [`${zkSigner}connection.string`]: '127.0.0.1:2181',
+        'hadoop.kms.authentication.signature.secret': 'unused',
+      });
+      expect(settings.auth.zookeeperSigner).toEqual({
+        connectionString: '127.0.0.1:2181',
+        path: '/hadoop-kms/hadoop-auth-signature-secret',
+        connectionTimeoutMs: 10_000,
+        sessionTimeoutMs: 30_000,
+      });
+      expect(settings.auth.signatureSecret).toBeUndefined();
+      expect(settings.warnings).toContain(
+        'hadoop.kms.authentication.signature.secret is ignored: signer.secret.provider is zookeeper',
+      );
+    });
+
+    it('refuses a missing connection string, SASL, and a relative znode path, naming the setting', () => {
+      expect(refusal(() => load({})).property).toBe(`${zkSigner}connection.string`);
+      const sasl = refusal(() =>
+        load({ [`${zkSigner}connection.string`]: 'zk:2181', [`${zkSigner}auth.type`]: 'sasl' }),
+      );
+      expect(sasl.property).toBe(`${zkSigner}auth.type`);
+      expect(sasl.message).toMatch(/SASL \(Kerberos\) authentication to ZooKeeper is not supported/);
+      expect(
+        refusal(() => load({ [`${zkSigner}connection.string`]: 'zk:2181', [`${zkSigner}path`]: 'secrets' }))
+          .property,
+      ).toBe(`${zkSigner}path`);
+    });
   });
 
   describe('Kerberos mode', () => {

@@ -6,7 +6,7 @@ import { HadoopConfiguration } from '@fastpath/hadoop-common';
 import type { CreationLocking } from '@fastpath/token-manager';
 import type { KmsInputLimits } from '../operations/kms-input.js';
 import { KmsConfigError } from '../../kms-errors.js';
-import { AUTH_PREFIX, KMS_PROPERTY_DEFAULTS, ZK_DT_PREFIX } from './kms-properties.js';
+import { AUTH_PREFIX, KMS_PROPERTY_DEFAULTS, ZK_DT_PREFIX, ZK_SIGNER_PREFIX } from './kms-properties.js';
 import { settingRow, type KmsSettingRow, type SettingParser } from './kms-settings-table.js';
 import { resolveKerberosSettings, type KerberosSettings } from '../kerberos/kerberos-settings.js';
 
@@ -20,6 +20,15 @@ export interface ZkTokenStoreSettings {
   readonly seqNumBatchSize: number;
   readonly tokenWatcherEnabled: boolean;
   readonly persistCoalescing: boolean;
+}
+
+/** The ZooKeeper signer secret provider's settings (`signer.secret.provider=zookeeper`). */
+export interface ZkSignerSettings {
+  readonly connectionString: string;
+  /** The znode of the secrets, absolute. */
+  readonly path: string;
+  readonly connectionTimeoutMs: number;
+  readonly sessionTimeoutMs: number;
 }
 
 /** Everything the server runs with, resolved from defaults, files and overrides, and checked. */
@@ -63,6 +72,8 @@ export interface KmsSettings {
     readonly maxInactiveSec: number;
     /** The cookie signing secret, when one is configured; otherwise random ones, rolled every `tokenValiditySec`. */
     readonly signatureSecret: Redacted<Buffer> | undefined;
+    /** The secrets shared through ZooKeeper (`signer.secret.provider=zookeeper`); then no `signatureSecret`. */
+    readonly zookeeperSigner: ZkSignerSettings | undefined;
     readonly cookieDomain: string | undefined;
     readonly cookiePath: string | undefined;
     readonly cookiePersistent: boolean;
@@ -185,16 +196,50 @@ export function resolveKmsSettings(
   const signerProvider = oneOf<'random' | 'string' | 'file' | 'zookeeper'>(
     `${AUTH_PREFIX}signer.secret.provider`,
   );
+  const resolveZkSigner = (): ZkSignerSettings => {
+    const connectionString = withDataDir.getTrimmed(`${ZK_SIGNER_PREFIX}connection.string`);
+    if (connectionString === undefined || connectionString === '') {
+      throw new KmsConfigError(
+        `${ZK_SIGNER_PREFIX}connection.string`,
+        `${ZK_SIGNER_PREFIX}connection.string is required when ${AUTH_PREFIX}signer.secret.provider is zookeeper`,
+      );
+    }
+    if (oneOf<'none' | 'sasl'>(`${ZK_SIGNER_PREFIX}auth.type`) === 'sasl') {
+      throw withDataDir.invalid(
+        `${ZK_SIGNER_PREFIX}auth.type`,
+        'SASL (Kerberos) authentication to ZooKeeper is not supported; use "none" and keep the ZooKeeper of the fleet on a trusted network',
+      );
+    }
+    const znode = text(`${ZK_SIGNER_PREFIX}path`);
+    if (!/^(\/[^/\s]+)+$/.test(znode)) {
+      throw withDataDir.invalid(
+        `${ZK_SIGNER_PREFIX}path`,
+        `not an absolute znode path: ${JSON.stringify(znode)}`,
+      );
+    }
+    return {
+      connectionString,
+      path: znode,
+      connectionTimeoutMs: int('fastpath.kms.signer.secret.zookeeper.connection.timeout.ms'),
+      sessionTimeoutMs: int('fastpath.kms.signer.secret.zookeeper.session.timeout.ms'),
+    };
+  };
+  let zookeeperSigner: ZkSignerSettings | undefined;
   if (signerProvider === 'zookeeper') {
-    throw withDataDir.invalid(
-      `${AUTH_PREFIX}signer.secret.provider`,
-      'the ZooKeeper signer secret provider is not supported; share a secret through signature.secret.file instead',
-    );
+    zookeeperSigner = resolveZkSigner();
+    // As Hadoop's filter: the provider named wins, a configured secret is not used.
+    for (const key of [`${AUTH_PREFIX}signature.secret`, `${AUTH_PREFIX}signature.secret.file`]) {
+      if ((withDataDir.getTrimmed(key) ?? '') !== '') {
+        warnings.push(`${key} is ignored: signer.secret.provider is zookeeper`);
+      }
+    }
   }
   let signatureSecret: Redacted<Buffer> | undefined;
   const secretFile = path(`${AUTH_PREFIX}signature.secret.file`);
   const inlineSecret = withDataDir.get(`${AUTH_PREFIX}signature.secret`);
-  if (secretFile !== undefined) {
+  if (zookeeperSigner !== undefined) {
+    // The fleet's secrets come from ZooKeeper.
+  } else if (secretFile !== undefined) {
     let bytes: Buffer;
     try {
       bytes = readFileSync(secretFile);
@@ -350,6 +395,7 @@ export function resolveKmsSettings(
       tokenValiditySec: int(`${AUTH_PREFIX}token.validity`),
       maxInactiveSec: int(`${AUTH_PREFIX}token.max-inactive-interval`),
       signatureSecret,
+      zookeeperSigner,
       cookieDomain: withDataDir.getTrimmed(`${AUTH_PREFIX}cookie.domain`),
       cookiePath: withDataDir.getTrimmed(`${AUTH_PREFIX}cookie.path`),
       cookiePersistent: bool(`${AUTH_PREFIX}cookie.persistent`),

@@ -18,6 +18,8 @@ import {
   type KmsErrorMapping,
 } from '../kms-error-table.js';
 import { KmsRequestError } from '../../kms-errors.js';
+import { SpnegoRefusal } from '../kerberos/spnego-acceptor.js';
+import { jettyErrorPage } from './jetty-error-page.js';
 import type { KmsLogger } from '../kms-logger.js';
 import type { KmsInput } from '../operations/kms-input.js';
 import type { KmsOperations } from '../operations/kms-operations.js';
@@ -188,6 +190,22 @@ export function buildKmsApp(options: KmsAppOptions): FastifyInstance {
         reply.raw.statusMessage = reasonPhrase(answer.body.RemoteException.message);
         if (tokenOperation) {
           await reply.code(answer.status).send();
+          return;
+        }
+        if (error instanceof FastpathError && error.cause instanceof SpnegoRefusal) {
+          // Hadoop's filter refuses a SPNEGO token with sendError: Jetty's error page, in the
+          // form the client accepts (HTML for Hadoop's Java client), not a RemoteException.
+          const page = jettyErrorPage(
+            request.headers.accept,
+            answer.status,
+            answer.body.RemoteException.message,
+            pathOf(request.url),
+          );
+          reply
+            .code(answer.status)
+            .header('cache-control', page?.cacheControl ?? 'must-revalidate,no-cache,no-store');
+          if (page === undefined) await reply.send();
+          else await reply.type(page.contentType).send(page.body);
           return;
         }
       }

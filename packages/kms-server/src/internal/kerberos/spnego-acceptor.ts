@@ -54,11 +54,18 @@ export class SpnegoAcceptor {
       if (error instanceof GssTokenError) throw new SpnegoRefusal(error.message);
       throw error;
     }
+    // Hadoop's texts, as its KMS answers them (checked against Hadoop 3.4.2): the first is its
+    // handler's IllegalArgumentException (no space before "decoded" there either); the second
+    // is what Java's GSS says when the keytab holds no key of the ticket's service.
     if (!target.startsWith('HTTP/')) {
-      throw new SpnegoRefusal(`Invalid server principal ${target} decoded from client request`);
+      throw new SpnegoRefusal(
+        `java.lang.IllegalArgumentException: Invalid server principal ${target}decoded from client request`,
+      );
     }
     if (!this.#accepted.has(target)) {
-      throw new SpnegoRefusal(`The server principal ${target} is not served here`);
+      throw new SpnegoRefusal(
+        'GSSException: No valid credentials provided (Mechanism level: Failed to find any Kerberos credentials)',
+      );
     }
     let principal: string;
     let response: string;
