@@ -1,6 +1,7 @@
 import { Client, Metadata, type ChannelCredentials, type ClientDuplexStream } from '@grpc/grpc-js';
 import { DatanodeResultError, OzoneProtocolError } from '../../ozone-errors.js';
 import { dn, type hadoop } from '../proto/wire.js';
+import { decodeContainerAnswer, type ContainerAnswer } from '../proto/decode-container-answer.js';
 import { channelCredentials, channelOptions, type ClientTlsOptions } from './channel-options.js';
 import { rpcError } from './grpc-errors.js';
 import { rawBytes } from './raw-bytes.js';
@@ -87,21 +88,14 @@ export class DatanodeChannel {
     this.#pool?.killStreams(reason);
   }
 
-  /** Sends one command; resolves with its response when `result` is SUCCESS. */
+  /** Sends one command; resolves with its response, decoded by the generated codecs, when `result` is SUCCESS. */
   send(
     request: hadoop.hdds.datanode.IContainerCommandRequestProto,
     timeoutMs: number,
   ): Promise<hadoop.hdds.datanode.ContainerCommandResponseProto> {
-    const bytes = Buffer.from(dn.ContainerCommandRequestProto.encode(request).finish());
-    const command = dn.Type[request.cmdType] ?? String(request.cmdType);
-    return this.#limiter.run(async () => {
-      const raw =
-        this.#pool && !UNPOOLED_COMMANDS.has(request.cmdType)
-          ? await this.#pool.request(bytes, timeoutMs)
-          : await this.#exchange(bytes, timeoutMs);
-      let response: hadoop.hdds.datanode.ContainerCommandResponseProto;
+    return this.#roundTrip(request, timeoutMs, (raw, command) => {
       try {
-        response = dn.ContainerCommandResponseProto.decode(raw);
+        return dn.ContainerCommandResponseProto.decode(raw);
       } catch (cause) {
         throw new OzoneProtocolError(
           this.address,
@@ -109,18 +103,48 @@ export class DatanodeChannel {
           cause,
         );
       }
-      if (response.cmdType !== request.cmdType) {
+    });
+  }
+
+  /**
+   * Sends a read command (GetBlock, ReadChunk); resolves with its answer decoded in place (its
+   * data and checksums views of the received bytes) when `result` is SUCCESS.
+   */
+  read(
+    request: hadoop.hdds.datanode.IContainerCommandRequestProto,
+    timeoutMs: number,
+  ): Promise<ContainerAnswer> {
+    return this.#roundTrip(request, timeoutMs, (raw) => decodeContainerAnswer(raw, this.address));
+  }
+
+  #roundTrip<T extends { cmdType: number; result: number; message?: string | null | undefined }>(
+    request: hadoop.hdds.datanode.IContainerCommandRequestProto,
+    timeoutMs: number,
+    decode: (raw: Buffer, command: string) => T,
+  ): Promise<T> {
+    const bytes = Buffer.from(dn.ContainerCommandRequestProto.encode(request).finish());
+    const command = dn.Type[request.cmdType] ?? String(request.cmdType);
+    // Plain numbers: the in-place decoder's answers carry no enum types.
+    const cmdType: number = request.cmdType;
+    const success: number = dn.Result.SUCCESS;
+    return this.#limiter.run(async () => {
+      const raw =
+        this.#pool && !UNPOOLED_COMMANDS.has(request.cmdType)
+          ? await this.#pool.request(bytes, timeoutMs)
+          : await this.#exchange(bytes, timeoutMs);
+      const response = decode(raw, command);
+      if (response.cmdType !== cmdType) {
         throw new OzoneProtocolError(
           this.address,
           `response for ${dn.Type[response.cmdType] ?? response.cmdType} answered ${command}`,
         );
       }
-      if (response.result !== dn.Result.SUCCESS) {
+      if (response.result !== success) {
         throw new DatanodeResultError(
           this.address,
           command,
           dn.Result[response.result] ?? `unknown result ${response.result}`,
-          response.message,
+          response.message ?? '',
         );
       }
       return response;
