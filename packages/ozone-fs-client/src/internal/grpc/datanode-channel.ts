@@ -8,6 +8,8 @@ import { rawBytes } from './raw-bytes.js';
 import { InFlightLimiter } from './in-flight-limiter.js';
 import { DATANODE_SEND_PATH } from './datanode-stream.js';
 import { DatanodeStreamPool, type DatanodeStreamStats } from './datanode-stream-pool.js';
+import { GrpcJsConnection } from './grpc-js-connection.js';
+import { Http2DatanodeConnection } from './http2-datanode-connection.js';
 import type { DatanodeTransport } from '../../ozone-client-config.js';
 
 export { DATANODE_SEND_PATH };
@@ -22,6 +24,15 @@ export const DATANODE_KEEPALIVE = Object.freeze({
   'grpc.keepalive_time_ms': 5 * 60_000,
   'grpc.keepalive_timeout_ms': 30_000,
 });
+
+/** The largest DATA frame the datanode may send on fastpath's own session, unless configured. */
+export const DEFAULT_HTTP2_MAX_FRAME_BYTES = 1024 * 1024;
+/**
+ * Receive windows of fastpath's own session: wide enough that a stream's 4 MiB answer and a few
+ * streams' 1 MiB answers flow without waiting for a WINDOW_UPDATE (as grpc-js' 16 MiB window).
+ */
+const HTTP2_STREAM_WINDOW_BYTES = 8 * 1024 * 1024;
+const HTTP2_CONNECTION_WINDOW_BYTES = 32 * 1024 * 1024;
 
 /** Commands that keep a stream per request in every mode: writes (their data is large, and not this pool's business). */
 const UNPOOLED_COMMANDS: ReadonlySet<number> = new Set([
@@ -43,6 +54,8 @@ export interface DatanodeChannelOptions {
   credentials?: ChannelCredentials | undefined;
   /** How read commands travel (`ozone.client.datanode.transport`); default `call-per-request`. */
   transport?: DatanodeTransport;
+  /** `http2-stream-pool` only: the session's SETTINGS_MAX_FRAME_SIZE (`ozone.client.datanode.http2.max.frame.size`). */
+  http2MaxFrameBytes?: number;
   /** The stream pool's size and idle bound (`stream-pool` only). */
   streamsPerChannel?: number;
   streamIdleMs?: number;
@@ -52,12 +65,15 @@ export interface DatanodeChannelOptions {
  * One gRPC channel to one datanode. With `call-per-request`, each command opens its own bidi
  * `send` stream, writes one request, half-closes and waits for one response, as
  * XceiverClientGrpc#sendCommandAsync does. With `stream-pool`, read commands go through the
- * channel's long-lived streams ({@link DatanodeStreamPool}).
+ * channel's long-lived streams ({@link DatanodeStreamPool}); with `http2-stream-pool`, through
+ * the same pool on fastpath's own HTTP/2 session ({@link Http2DatanodeConnection}). Other
+ * commands (writes) always take a grpc-js call each.
  */
 export class DatanodeChannel {
   readonly #client: Client;
   readonly #limiter: InFlightLimiter;
   readonly #pool: DatanodeStreamPool | undefined;
+  readonly #connection: Http2DatanodeConnection | undefined;
   constructor(
     readonly address: string,
     options: DatanodeChannelOptions,
@@ -67,11 +83,19 @@ export class DatanodeChannel {
       ...DATANODE_KEEPALIVE,
     });
     this.#limiter = new InFlightLimiter(options.maxInFlight);
+    const pooled = { size: options.streamsPerChannel ?? 1, idleMs: options.streamIdleMs ?? 1000 };
     if (options.transport === 'stream-pool')
-      this.#pool = new DatanodeStreamPool(this.#client, address, {
-        size: options.streamsPerChannel ?? 1,
-        idleMs: options.streamIdleMs ?? 1000,
+      this.#pool = new DatanodeStreamPool(new GrpcJsConnection(this.#client), address, pooled);
+    else if (options.transport === 'http2-stream-pool') {
+      this.#connection = new Http2DatanodeConnection(address, {
+        maxReceiveBytes: options.maxReceiveBytes,
+        maxFrameBytes: options.http2MaxFrameBytes ?? DEFAULT_HTTP2_MAX_FRAME_BYTES,
+        streamWindowBytes: HTTP2_STREAM_WINDOW_BYTES,
+        connectionWindowBytes: HTTP2_CONNECTION_WINDOW_BYTES,
+        tls: options.tls,
       });
+      this.#pool = new DatanodeStreamPool(this.#connection, address, pooled);
+    }
   }
 
   get inFlight(): number {
@@ -189,6 +213,7 @@ export class DatanodeChannel {
 
   close(): void {
     this.#pool?.close();
+    this.#connection?.close();
     this.#client.close();
   }
 }
