@@ -24,7 +24,8 @@ import { getBlockRequest, readChunkRequest, type BlockRef } from './internal/blo
 import { pipelineDatanodes, type DatanodeAddress } from './internal/pipeline.js';
 import { orderReplicas } from './internal/replica-order.js';
 import type { LocalBlockFile } from './internal/short-circuit/local-block-file.js';
-import { has, toBigInt, toNumber, type hadoop } from './internal/proto/wire.js';
+import { toBigInt, toNumber, type hadoop } from './internal/proto/wire.js';
+import type { ChunkInfoView } from './internal/proto/decode-container-answer.js';
 
 /** One block of a key as the OM lists it. */
 export interface KeyBlockLocation {
@@ -38,7 +39,7 @@ export interface KeyBlockLocation {
 }
 
 interface ChunkEntry {
-  info: hadoop.hdds.datanode.IChunkInfo;
+  info: ChunkInfoView;
   /** Offset of the chunk within the block, in bytes (cumulative chunk lengths, as Java maps reads). */
   start: number;
   length: number;
@@ -333,7 +334,7 @@ export class KeyInputStream {
       this.stats.getBlockCalls++;
       const r = await this.#ctx.datanodes
         .channel(dn.address)
-        .send(getBlockRequest(this.#ref(block), dn.uuid), this.#ctx.config.readTimeoutMs);
+        .read(getBlockRequest(this.#ref(block), dn.uuid), this.#ctx.config.readTimeoutMs);
       if (!r.getBlock) throw new OzoneProtocolError(dn.address, 'GetBlock answered without a getBlock body');
       return chunkEntries(r.getBlock.blockData);
     });
@@ -363,7 +364,7 @@ export class KeyInputStream {
     const bpc = cd.bytesPerChecksum;
     const verify = this.verifyChecksum && type !== undefined && type !== 'NONE';
     const range = computeChecksumBoundaries(start, length, chunk.length, bpc, verify);
-    const chunkOffset = toNumber(chunk.info.offset);
+    const chunkOffset = chunk.info.offset;
     const location: ChunkLocation = {
       containerId: block.location.containerId,
       localId: block.location.localId,
@@ -430,30 +431,27 @@ export class KeyInputStream {
         this.stats.readChunkCalls++;
         const r = await this.#ctx.datanodes
           .channel(dn.address)
-          .send(
+          .read(
             readChunkRequest(this.#ref(block), chunk.info, chunkOffset + range.offset, range.length, dn.uuid),
             this.#ctx.config.readTimeoutMs,
           );
         const body = r.readChunk;
         if (!body) throw new OzoneProtocolError(dn.address, 'ReadChunk answered without a readChunk body');
-        const buffers: Uint8Array[] = body.dataBuffers
-          ? (body.dataBuffers.buffers ?? []).filter((b): b is Uint8Array => b != null)
-          : has(body, 'data') && body.data
-            ? [body.data]
-            : [];
-        const received = buffers.reduce((n, b) => n + b.length, 0);
+        const buffers = body.parts;
+        let received = 0;
+        for (const b of buffers) received += b.length;
         this.stats.bytesFetched += received;
         // The datanode names the range it answered: an answer to another request (a stream
         // matched out of order) is refused whatever its length.
         const answered = body.chunkData;
         if (
-          toBigInt(body.blockID.localID) !== block.location.localId ||
-          toNumber(answered.offset) !== chunkOffset + range.offset ||
-          toNumber(answered.len) !== range.length
+          body.blockID.localID !== block.location.localId ||
+          answered.offset !== chunkOffset + range.offset ||
+          answered.len !== range.length
         )
           throw new OzoneProtocolError(
             dn.address,
-            `ReadChunk answered block ${toBigInt(body.blockID.localID)} at ${toNumber(answered.offset)}+${toNumber(answered.len)}, ` +
+            `ReadChunk answered block ${body.blockID.localID} at ${answered.offset}+${answered.len}, ` +
               `not ${block.location.localId} at ${chunkOffset + range.offset}+${range.length}`,
           );
         if (received !== range.length) throw new ShortReadError(dn.address, location, range.length, received);
@@ -524,11 +522,26 @@ function keepable(view: Uint8Array): Uint8Array {
   return view.byteLength * 2 >= view.buffer.byteLength ? view : Uint8Array.prototype.slice.call(view);
 }
 
-/** A block's chunks with their offsets within the block (cumulative lengths, as Java maps reads). */
-function chunkEntries(blockData: hadoop.hdds.datanode.IBlockData): ChunkEntry[] {
+/**
+ * A block's chunks with their offsets within the block (cumulative lengths, as Java maps reads),
+ * from a GetBlock answer decoded in place or by the generated codecs (the domain socket's).
+ */
+function chunkEntries(blockData: {
+  chunks?: readonly (ChunkInfoView | hadoop.hdds.datanode.IChunkInfo)[] | null;
+}): ChunkEntry[] {
   let start = 0;
-  return (blockData.chunks ?? []).map((info) => {
-    const length = toNumber(info.len);
+  return (blockData.chunks ?? []).map((chunk) => {
+    const info: ChunkInfoView = {
+      chunkName: chunk.chunkName,
+      offset: toNumber(chunk.offset),
+      len: toNumber(chunk.len),
+      checksumData: {
+        type: chunk.checksumData.type,
+        bytesPerChecksum: chunk.checksumData.bytesPerChecksum,
+        checksums: chunk.checksumData.checksums ?? [],
+      },
+    };
+    const length = info.len;
     const entry = { info, start, length };
     start += length;
     return entry;

@@ -39,6 +39,7 @@ describe('OzoneClientConfig', () => {
       datanodeTransport: 'stream-pool',
       datanodeStreamsPerChannel: 4,
       datanodeStreamIdleMs: 1_000,
+      datanodeHttp2MaxFrameBytes: 1_048_576,
       readWorkerThreads: 0,
       keyProviderPath: undefined,
     });
@@ -120,6 +121,16 @@ describe('OzoneClientConfig', () => {
     expect(() =>
       ozoneClientConfigFromProperties({ 'ozone.client.datanode.stream.idle.timeout': '0s' }),
     ).toThrow(/ozone\.client\.datanode\.stream\.idle\.timeout/);
+    expect(
+      ozoneClientConfigFromProperties({
+        'ozone.client.datanode.transport': 'http2-stream-pool',
+        'ozone.client.datanode.http2.max.frame.size': '16KB',
+      }),
+    ).toMatchObject({ datanodeTransport: 'http2-stream-pool', datanodeHttp2MaxFrameBytes: 16_384 });
+    for (const bad of ['16383', '16MB'])
+      expect(() =>
+        ozoneClientConfigFromProperties({ 'ozone.client.datanode.http2.max.frame.size': bad }),
+      ).toThrow(/ozone\.client\.datanode\.http2\.max\.frame\.size/);
   });
 
   it("reads the short-circuit settings under Ozone's keys (a bare disable interval is seconds)", () => {

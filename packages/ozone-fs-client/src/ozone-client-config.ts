@@ -89,9 +89,17 @@ export interface OzoneClientConfig {
    * commands (GetBlock, ReadChunk) travel to a datanode. `stream-pool` keeps long-lived `send`
    * streams per datanode channel and sends many requests on each, matched in order (the datanode
    * answers a stream's requests one after another); `call-per-request` opens a stream per
-   * request, as Ozone's Java client does. Writes always use a stream per request.
+   * request, as Ozone's Java client does; `http2-stream-pool` is `stream-pool` on fastpath's own
+   * HTTP/2 session (Node's `http2`, gRPC's framing done by fastpath, wide windows and large
+   * frames) instead of grpc-js. Writes always use a grpc-js stream per request.
    */
   datanodeTransport: DatanodeTransport;
+  /**
+   * `ozone.client.datanode.http2.max.frame.size` (fastpath's own key), default 1 MiB, 16 KiB to
+   * 16 MiB - 1: with `http2-stream-pool`, the largest DATA frame the datanode may send
+   * (SETTINGS_MAX_FRAME_SIZE; Ozone's Netty server sends frames as large as allowed).
+   */
+  datanodeHttp2MaxFrameBytes: number;
   /**
    * `ozone.client.datanode.streams.per.channel` (fastpath's own key), default 4: the most
    * long-lived streams of one datanode channel in `stream-pool` mode. A request goes to an idle
@@ -120,8 +128,12 @@ export interface OzoneClientConfig {
 }
 
 /** How read commands travel to a datanode (`ozone.client.datanode.transport`). */
-export type DatanodeTransport = 'stream-pool' | 'call-per-request';
-const DATANODE_TRANSPORTS: readonly DatanodeTransport[] = ['stream-pool', 'call-per-request'];
+export type DatanodeTransport = 'stream-pool' | 'call-per-request' | 'http2-stream-pool';
+const DATANODE_TRANSPORTS: readonly DatanodeTransport[] = [
+  'stream-pool',
+  'call-per-request',
+  'http2-stream-pool',
+];
 
 const KB = 1024;
 const MB = 1024 * KB;
@@ -153,6 +165,7 @@ export const DEFAULT_OZONE_CLIENT_CONFIG: Readonly<OzoneClientConfig> = Object.f
   datanodeTransport: 'stream-pool',
   datanodeStreamsPerChannel: 4,
   datanodeStreamIdleMs: 1_000,
+  datanodeHttp2MaxFrameBytes: MB,
   readWorkerThreads: 0,
   keyProviderPath: undefined,
 });
@@ -184,6 +197,7 @@ export const OZONE_CLIENT_CONFIG_KEYS: Readonly<Record<keyof OzoneClientConfig, 
   datanodeTransport: 'ozone.client.datanode.transport',
   datanodeStreamsPerChannel: 'ozone.client.datanode.streams.per.channel',
   datanodeStreamIdleMs: 'ozone.client.datanode.stream.idle.timeout',
+  datanodeHttp2MaxFrameBytes: 'ozone.client.datanode.http2.max.frame.size',
   readWorkerThreads: 'ozone.client.read.worker.threads',
   keyProviderPath: 'hadoop.security.key.provider.path',
 });
@@ -345,6 +359,8 @@ export function ozoneClientConfigFromProperties(
     c.datanodeStreamsPerChannel = parseInteger(K.datanodeStreamsPerChannel, v, 1);
   if ((v = get('datanodeStreamIdleMs')) !== undefined)
     c.datanodeStreamIdleMs = parseDurationMs(K.datanodeStreamIdleMs, v);
+  if ((v = get('datanodeHttp2MaxFrameBytes')) !== undefined)
+    c.datanodeHttp2MaxFrameBytes = parseStorageSize(K.datanodeHttp2MaxFrameBytes, v);
   if ((v = get('readWorkerThreads')) !== undefined)
     c.readWorkerThreads = parseInteger(K.readWorkerThreads, v, 0);
   // An empty value is Hadoop's "no provider".
@@ -399,6 +415,12 @@ export function validateOzoneClientConfig(config: OzoneClientConfig): OzoneClien
   if (!Number.isInteger(c.datanodeStreamsPerChannel) || c.datanodeStreamsPerChannel < 1)
     throw new InvalidOptionError(K.datanodeStreamsPerChannel, 'must be an integer ≥ 1');
   if (!(c.datanodeStreamIdleMs > 0)) throw new InvalidOptionError(K.datanodeStreamIdleMs, 'must be positive');
+  if (
+    !Number.isInteger(c.datanodeHttp2MaxFrameBytes) ||
+    c.datanodeHttp2MaxFrameBytes < 16_384 ||
+    c.datanodeHttp2MaxFrameBytes > 16_777_215
+  )
+    throw new InvalidOptionError(K.datanodeHttp2MaxFrameBytes, 'must be an integer from 16384 to 16777215');
   if (
     !Number.isInteger(c.readWorkerThreads) ||
     c.readWorkerThreads < 0 ||

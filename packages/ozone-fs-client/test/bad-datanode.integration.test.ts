@@ -28,7 +28,11 @@ beforeAll(async () => {
       omAddress: cluster.omAddress,
       config: { readTimeoutMs: 1500, readMaxRetries: 0, readRetryIntervalMs: 0, datanodeTransport },
     });
-  clients = { 'stream-pool': make('stream-pool'), 'call-per-request': make('call-per-request') };
+  clients = {
+    'stream-pool': make('stream-pool'),
+    'call-per-request': make('call-per-request'),
+    'http2-stream-pool': make('http2-stream-pool'),
+  };
   client = clients['stream-pool'];
   await client.createVolume('vol1');
   await client.createBucket('vol1', 'bucket1');

@@ -19,8 +19,8 @@ afterAll(async () => {
   await cluster?.close();
 });
 
-describe('datanode stream pool', () => {
-  describeDatanodeStreams(() => miniClusterAdapter(cluster), MINI_CLUSTER_CAPABILITIES);
+describe.each(['stream-pool', 'http2-stream-pool'] as const)('datanode stream pool over %s', (transport) => {
+  describeDatanodeStreams(() => miniClusterAdapter(cluster), MINI_CLUSTER_CAPABILITIES, transport);
 });
 
 describe('a request that is never answered', () => {

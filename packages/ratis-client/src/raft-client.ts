@@ -158,7 +158,10 @@ export class RaftClient implements AsyncDisposable {
    * once the entry is committed on a majority and applied on the leader, with the state
    * machine's answer and the entry's log index.
    */
-  async send(content: Uint8Array, options: RaftWriteOptions = {}): Promise<RaftReply> {
+  async send(
+    content: Uint8Array | readonly Uint8Array[],
+    options: RaftWriteOptions = {},
+  ): Promise<RaftReply> {
     const replication = options.replication ?? 'MAJORITY';
     if (replication !== 'MAJORITY' && replication !== 'ALL') {
       throw new RaftInvalidArgumentError(
@@ -170,24 +173,23 @@ export class RaftClient implements AsyncDisposable {
       await this.#request(
         'ordered',
         'write',
-        { message: messageOf(content), write },
+        { write },
         this.#options.writeTimeoutMs,
+        contentPieces(content),
       ),
     );
   }
 
   /** Asks the leader's state machine a read-only query (not written to the log). */
-  async sendReadOnly(content: Uint8Array, options: RaftReadOptions = {}): Promise<RaftReply> {
+  async sendReadOnly(
+    content: Uint8Array | readonly Uint8Array[],
+    options: RaftReadOptions = {},
+  ): Promise<RaftReply> {
     const read: ratis.common.IReadRequestTypeProto = {};
     if (options.preferNonLinearizable) read.preferNonLinearizable = true;
     if (options.readAfterWriteConsistent) read.readAfterWriteConsistent = true;
     return replyOf(
-      await this.#request(
-        'ordered',
-        'read',
-        { message: messageOf(content), read },
-        this.#options.readTimeoutMs,
-      ),
+      await this.#request('ordered', 'read', { read }, this.#options.readTimeoutMs, contentPieces(content)),
     );
   }
 
@@ -267,6 +269,7 @@ export class RaftClient implements AsyncDisposable {
     kind: PendingRequest['kind'],
     body: PendingRequest['body'],
     timeoutMs: number,
+    content?: readonly Uint8Array[],
   ): Promise<{ reply: ratis.common.RaftClientReplyProto; peerId: string }> {
     if (this.#closing) throw new RaftClientClosedError();
     const startedAt = performance.now();
@@ -277,6 +280,7 @@ export class RaftClient implements AsyncDisposable {
         callId: this.#nextCallId++,
         kind,
         body,
+        content,
         timeoutMs,
         deadline,
         startedAt,
@@ -395,10 +399,12 @@ export function createRaftClient(options: RaftClientOptions): RaftClient {
   return new RaftClient(options);
 }
 
-function messageOf(content: Uint8Array): ratis.common.IClientMessageEntryProto {
-  if (!(content instanceof Uint8Array))
-    throw new RaftInvalidArgumentError('content must be a Uint8Array or Buffer');
-  return content.length > 0 ? { content } : {};
+/** The message content as pieces (one request buffer is written from them, no joined copy first). */
+function contentPieces(content: Uint8Array | readonly Uint8Array[]): readonly Uint8Array[] {
+  const pieces = content instanceof Uint8Array ? [content] : content;
+  if (!Array.isArray(pieces) || !pieces.every((p) => p instanceof Uint8Array))
+    throw new RaftInvalidArgumentError('content must be a Uint8Array or Buffer, or an array of them');
+  return pieces;
 }
 
 function replyOf({ reply, peerId }: { reply: ratis.common.RaftClientReplyProto; peerId: string }): RaftReply {

@@ -5,9 +5,9 @@
 // proved in real-ozone-write.integration.test.ts. The file-system reads:
 // setVerifyChecksum per instance and HBase's pattern, positional reads, widening (in the client's
 // metrics and the datanodes' own ContainerMetrics), failover on bytes overwritten in a block file
-// on disk, a datanode down and the retry bound, in both datanode transports. The stream pool:
-// requests matched in order on long-lived streams, streams failed, killed and stalled, a
-// datanode restarted mid-read, idle streams closed.
+// on disk, a datanode down and the retry bound, in every datanode transport. The stream pool
+// (over grpc-js and over fastpath's own HTTP/2 session): requests matched in order on long-lived
+// streams, streams failed, killed and stalled, a datanode restarted mid-read, idle streams closed.
 import { afterAll, beforeAll, describe } from '@jest/globals';
 import { createOzoneClient, type OzoneClient } from '@fastpath/ozone-fs-client';
 import {
@@ -43,13 +43,19 @@ describe('real MiniOzoneCluster (Apache Ozone 2.2.0)', () => {
   describe('Ozone client contract', () => {
     describeOzoneContract(() => adapter, REAL_CLUSTER_CAPABILITIES);
   });
-  describe.each(['stream-pool', 'call-per-request'] as const)('file-system reads over %s', (transport) => {
-    describeFileSystemReads(
-      withDatanodeTransport(() => adapter, transport),
-      REAL_CLUSTER_CAPABILITIES,
-    );
-  });
-  describe('datanode stream pool', () => {
-    describeDatanodeStreams(() => adapter, REAL_CLUSTER_CAPABILITIES);
-  });
+  describe.each(['stream-pool', 'call-per-request', 'http2-stream-pool'] as const)(
+    'file-system reads over %s',
+    (transport) => {
+      describeFileSystemReads(
+        withDatanodeTransport(() => adapter, transport),
+        REAL_CLUSTER_CAPABILITIES,
+      );
+    },
+  );
+  describe.each(['stream-pool', 'http2-stream-pool'] as const)(
+    'datanode stream pool over %s',
+    (transport) => {
+      describeDatanodeStreams(() => adapter, REAL_CLUSTER_CAPABILITIES, transport);
+    },
+  );
 });

@@ -111,6 +111,14 @@ export const S3_COLUMNS: readonly ColumnId[] = ['on'];
 /** The transport of fastpath's cases when none is named. */
 export const DEFAULT_TRANSPORT: DatanodeTransport = 'stream-pool';
 
+/** Each transport's mark in case IDs and row keys, and in row labels (none for the default). */
+export const TRANSPORT_MARKS: Readonly<Record<DatanodeTransport, { id: string; label: string }>> =
+  Object.freeze({
+    'stream-pool': { id: '', label: '' },
+    'call-per-request': { id: 'calls', label: ', a call per request' },
+    'http2-stream-pool': { id: 'h2', label: ", fastpath's own HTTP/2 session" },
+  });
+
 export function caseId(
   reader: ReaderKind,
   row: RowId,
@@ -119,7 +127,8 @@ export function caseId(
   transport: DatanodeTransport = DEFAULT_TRANSPORT,
   readWorkers = 0,
 ): string {
-  const calls = reader === 'fastpath' && transport === 'call-per-request' ? '-calls' : '';
+  const mark = TRANSPORT_MARKS[transport].id;
+  const calls = reader === 'fastpath' && mark ? `-${mark}` : '';
   const workers = reader === 'fastpath' && readWorkers > 0 ? `-w${readWorkers}` : '';
   return `${reader === 'fastpath' ? '' : `${reader}-`}${row}-${column}${aligned ? '-aligned' : ''}${calls}${workers}`;
 }

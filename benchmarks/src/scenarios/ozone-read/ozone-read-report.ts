@@ -10,7 +10,13 @@ import {
   type ScenarioContext,
   type ScenarioReport,
 } from '../../harness/index.js';
-import { READ_COLUMNS, READ_ROWS, type ColumnId } from './ozone-read-cases.js';
+import {
+  DEFAULT_TRANSPORT,
+  READ_COLUMNS,
+  READ_ROWS,
+  TRANSPORT_MARKS,
+  type ColumnId,
+} from './ozone-read-cases.js';
 import { tableRows, type TableRow } from './ozone-read-results.js';
 import type { CaseResult, CaseRound } from './ozone-read-scenario.js';
 import type { OzoneReadSettings } from './ozone-read-settings.js';
@@ -49,7 +55,7 @@ const medianOf = (rounds: readonly CaseRound[], f: (r: CaseRound) => number | nu
 };
 const rowLabel = (t: TableRow): string =>
   `${READER_PREFIX[t.reader]}${READ_ROWS[t.row].label}${t.aligned ? ', 64 KiB-aligned' : ''}` +
-  `${t.transport === 'call-per-request' ? ', a call per request' : ''}` +
+  `${t.transport ? TRANSPORT_MARKS[t.transport].label : ''}` +
   `${t.readWorkers ? `, ${t.readWorkers} read worker thread${t.readWorkers === 1 ? '' : 's'}` : ''}`;
 /** The GC share of the reader's CPU in a case's profiled window (all its threads). */
 const gcShare = (c: CaseResult): string => {
@@ -237,7 +243,7 @@ export function goals(rows: readonly TableRow[], results: readonly CaseResult[])
         t.reader === reader &&
         t.row === row &&
         !t.aligned &&
-        t.transport !== 'call-per-request' &&
+        (t.transport === null || t.transport === DEFAULT_TRANSPORT) &&
         !t.readWorkers,
     );
   const out: Goal[] = [];
@@ -357,7 +363,8 @@ export async function ozoneReadReport(
       `divided by the reads: fastpath's Node process, the Java client's JVM, which reads in a JVM of its own, and for the S3 gateway row ` +
       "the S3 client's Node process, whose reads the gateway serves from the cluster's JVM: its work is in no client's figure). " +
       `fastpath's gRPC rows come once per datanode transport: long-lived pooled \`send\` streams (\`ozone.client.datanode.transport=stream-pool\`, the default) ` +
-      `and ", a call per request" (a stream per request, as Ozone's Java client does), and with the first transport once per count of read worker threads ` +
+      `, ", a call per request" (a stream per request, as Ozone's Java client does) and ", fastpath's own HTTP/2 session" (the pooled streams on Node's \`http2\` ` +
+      `with gRPC's framing done by fastpath, \`ozone.client.datanode.transport=http2-stream-pool\`), and with the first transport once per count of read worker threads ` +
       `(", N read worker threads": \`ozone.client.read.worker.threads=N\`, each read's datanode side on a worker thread; the CPU is the whole process's, every thread).\n\n${mainTable(random)}`,
   );
   const missing: string[] = [];

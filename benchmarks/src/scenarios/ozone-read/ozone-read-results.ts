@@ -2,7 +2,13 @@
 // of each column and the ratios, paired round by round.
 import { compareRounds, summarize, type RatioSummary, type Summary } from '../../harness/index.js';
 import type { DatanodeTransport } from '@fastpath/ozone-fs-client';
-import { READ_ROWS, type ColumnId, type ReaderKind, type RowId } from './ozone-read-cases.js';
+import {
+  READ_ROWS,
+  TRANSPORT_MARKS,
+  type ColumnId,
+  type ReaderKind,
+  type RowId,
+} from './ozone-read-cases.js';
 import type { CaseResult } from './ozone-read-scenario.js';
 
 /** One row of the table: a reader, a row of the source's, random or aligned offsets. */
@@ -36,7 +42,7 @@ export function rowKey(
   readWorkers: number | null = null,
 ): string {
   return (
-    `${reader}/${row}${aligned ? '/aligned' : ''}${transport === 'call-per-request' ? '/calls' : ''}` +
+    `${reader}/${row}${aligned ? '/aligned' : ''}${transport && TRANSPORT_MARKS[transport].id ? `/${TRANSPORT_MARKS[transport].id}` : ''}` +
     `${readWorkers ? `/w${readWorkers}` : ''}`
   );
 }

@@ -275,6 +275,9 @@ async function runFastpathCase(
       ...readPathProperties(sc, c.row.path),
       'ozone.client.datanode.transport': c.transport,
       'ozone.client.read.worker.threads': String(c.readWorkers),
+      ...(s.http2MaxFrameBytes === undefined
+        ? {}
+        : { 'ozone.client.datanode.http2.max.frame.size': String(s.http2MaxFrameBytes) }),
     },
   })) as { verify: boolean[] };
   if (opened.verify.some((v) => v !== c.column.verify))

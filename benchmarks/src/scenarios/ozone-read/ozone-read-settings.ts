@@ -3,7 +3,11 @@ import { secondsFlagMs } from '../../harness/mixed-load/mixed-load-flags.js';
 import { MAX_READ_WORKER_THREADS, type DatanodeTransport } from '@fastpath/ozone-fs-client';
 import { ROW_IDS, type RowId } from './ozone-read-cases.js';
 
-export const TRANSPORTS: readonly DatanodeTransport[] = ['stream-pool', 'call-per-request'];
+export const TRANSPORTS: readonly DatanodeTransport[] = [
+  'stream-pool',
+  'call-per-request',
+  'http2-stream-pool',
+];
 
 export const CLUSTER_KINDS = ['embedded', 'real'] as const;
 export type ClusterKind = (typeof CLUSTER_KINDS)[number];
@@ -50,6 +54,11 @@ export interface OzoneReadSettings {
   readWorkers: number[];
   /** CPUs fastpath's reader process (all its threads) is pinned to (`taskset -a -c`), e.g. "0"; none: every CPU. */
   readerCpus: string | undefined;
+  /**
+   * `ozone.client.datanode.http2.max.frame.size` for the `http2-stream-pool` rows: the largest
+   * DATA frame the datanodes may send (none: the client's default, 1 MiB).
+   */
+  http2MaxFrameBytes: number | undefined;
 }
 
 const MiB = 1024 * 1024;
@@ -77,6 +86,7 @@ export const DEFAULT_OZONE_READ_SETTINGS: Readonly<OzoneReadSettings> = Object.f
   profile: true,
   readWorkers: [0, 2],
   readerCpus: undefined,
+  http2MaxFrameBytes: undefined,
 });
 
 const QUICK = Object.freeze({ files: 4, fileSizeBytes: 8 * MiB, warmupMs: 1000, measureMs: 2000, rounds: 1 });
@@ -158,6 +168,12 @@ export const OZONE_READ_FLAGS = {
     value: '<list>',
     description:
       "pin fastpath's reader process to these CPUs (taskset -a -c), e.g. 0 for one core (default: every CPU)",
+  },
+  'h2-frame-size': {
+    type: 'string',
+    value: '<size>',
+    description:
+      "the http2-stream-pool rows: the largest HTTP/2 DATA frame the datanodes may send, 16KiB to 16777215 bytes (default: the client's, 1MiB)",
   },
 } as const;
 
@@ -281,5 +297,9 @@ export function parseOzoneReadFlags(args: readonly string[], quick: boolean): Oz
     profile: !f['no-profile'],
     readWorkers: readWorkersFlag(name, f['read-workers'], base.readWorkers),
     readerCpus: cpuListFlag(name, f['reader-cpus']),
+    http2MaxFrameBytes:
+      f['h2-frame-size'] === undefined
+        ? undefined
+        : sizeFlag(name, 'h2-frame-size', f['h2-frame-size'], 0, { min: 16 * 1024, max: 16 * MiB - 1 }),
   };
 }

@@ -44,9 +44,15 @@ export function getBlockRequest(
   };
 }
 
+/** The chunk a ReadChunk names: its name and its checksums, as GetBlock listed them. */
+export interface ChunkToRead {
+  chunkName: string;
+  checksumData: { type: number; bytesPerChecksum: number; checksums?: Uint8Array[] | null };
+}
+
 export function readChunkRequest(
   block: BlockRef,
-  chunk: hadoop.hdds.datanode.IChunkInfo,
+  chunk: ChunkToRead,
   offsetInBlock: number,
   length: number,
   datanodeUuid: string,

@@ -32,6 +32,7 @@ export function createReadContext(options: ReadContextOptions, clock: Clock): Re
       transport: config.datanodeTransport,
       streamsPerChannel: config.datanodeStreamsPerChannel,
       streamIdleMs: config.datanodeStreamIdleMs,
+      http2MaxFrameBytes: config.datanodeHttp2MaxFrameBytes,
     }),
     shortCircuit: config.shortCircuitEnabled ? new ShortCircuitReads(config, clock) : undefined,
   };

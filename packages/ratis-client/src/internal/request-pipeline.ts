@@ -5,14 +5,17 @@ import { RaftClientClosedError, RaftProtocolError, RaftTimeoutError } from '../r
 import { RAFT_CLIENT_PROTOCOL_SERVICE } from './proto/grpc-methods.js';
 import { type ratis, raft, toNumber, uint64 } from './proto/wire.js';
 import { replyOutcome } from './reply-outcome.js';
+import { withMessageContent } from './message-content.js';
 import { streamFailure } from './stream-failure.js';
 
 /** One request from submit to its final answer, across every stream it is sent on. */
 export interface PendingRequest {
   readonly callId: number;
   readonly kind: 'write' | 'read' | 'watch';
-  /** The request without its `rpcRequest` header: the message and the type. */
-  readonly body: Omit<ratis.common.IRaftClientRequestProto, 'rpcRequest'>;
+  /** The request without its `rpcRequest` header and its message: the type. */
+  readonly body: Omit<ratis.common.IRaftClientRequestProto, 'rpcRequest' | 'message'>;
+  /** The message's content in pieces (written after the rest, see {@link withMessageContent}); none for a watch. */
+  readonly content: readonly Uint8Array[] | undefined;
   readonly timeoutMs: number;
   /** `Date.now()` after which it fails with a timeout. */
   readonly deadline: number;
@@ -146,11 +149,19 @@ export class RequestPipeline {
         ? { seqNum: uint64(session.nextSeq++), isFirst: true }
         : { seqNum: uint64(session.nextSeq++) };
     }
-    const bytes = raft.RaftClientRequestProto.encode({ rpcRequest, ...request.body }).finish();
+    const bytes = request.content
+      ? withMessageContent(
+          raft.RaftClientRequestProto.encode({ rpcRequest }).finish(),
+          request.content,
+          raft.RaftClientRequestProto.encode(request.body).finish(),
+        )
+      : raft.RaftClientRequestProto.encode({ rpcRequest, ...request.body }).finish();
     request.session = session;
     request.sentAt = Date.now();
     session.sent.set(request.callId, request);
-    session.call.write(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+    session.call.write(
+      Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+    );
   }
 
   #onData(session: StreamSession, bytes: Buffer): void {

@@ -1,12 +1,15 @@
 import { Client, Metadata, type ChannelCredentials, type ClientDuplexStream } from '@grpc/grpc-js';
 import { DatanodeResultError, OzoneProtocolError } from '../../ozone-errors.js';
 import { dn, type hadoop } from '../proto/wire.js';
+import { decodeContainerAnswer, type ContainerAnswer } from '../proto/decode-container-answer.js';
 import { channelCredentials, channelOptions, type ClientTlsOptions } from './channel-options.js';
 import { rpcError } from './grpc-errors.js';
 import { rawBytes } from './raw-bytes.js';
 import { InFlightLimiter } from './in-flight-limiter.js';
 import { DATANODE_SEND_PATH } from './datanode-stream.js';
 import { DatanodeStreamPool, type DatanodeStreamStats } from './datanode-stream-pool.js';
+import { GrpcJsConnection } from './grpc-js-connection.js';
+import { Http2DatanodeConnection } from './http2-datanode-connection.js';
 import type { DatanodeTransport } from '../../ozone-client-config.js';
 
 export { DATANODE_SEND_PATH };
@@ -21,6 +24,15 @@ export const DATANODE_KEEPALIVE = Object.freeze({
   'grpc.keepalive_time_ms': 5 * 60_000,
   'grpc.keepalive_timeout_ms': 30_000,
 });
+
+/** The largest DATA frame the datanode may send on fastpath's own session, unless configured. */
+export const DEFAULT_HTTP2_MAX_FRAME_BYTES = 1024 * 1024;
+/**
+ * Receive windows of fastpath's own session: wide enough that a stream's 4 MiB answer and a few
+ * streams' 1 MiB answers flow without waiting for a WINDOW_UPDATE (as grpc-js' 16 MiB window).
+ */
+const HTTP2_STREAM_WINDOW_BYTES = 8 * 1024 * 1024;
+const HTTP2_CONNECTION_WINDOW_BYTES = 32 * 1024 * 1024;
 
 /** Commands that keep a stream per request in every mode: writes (their data is large, and not this pool's business). */
 const UNPOOLED_COMMANDS: ReadonlySet<number> = new Set([
@@ -42,6 +54,8 @@ export interface DatanodeChannelOptions {
   credentials?: ChannelCredentials | undefined;
   /** How read commands travel (`ozone.client.datanode.transport`); default `call-per-request`. */
   transport?: DatanodeTransport;
+  /** `http2-stream-pool` only: the session's SETTINGS_MAX_FRAME_SIZE (`ozone.client.datanode.http2.max.frame.size`). */
+  http2MaxFrameBytes?: number;
   /** The stream pool's size and idle bound (`stream-pool` only). */
   streamsPerChannel?: number;
   streamIdleMs?: number;
@@ -51,12 +65,15 @@ export interface DatanodeChannelOptions {
  * One gRPC channel to one datanode. With `call-per-request`, each command opens its own bidi
  * `send` stream, writes one request, half-closes and waits for one response, as
  * XceiverClientGrpc#sendCommandAsync does. With `stream-pool`, read commands go through the
- * channel's long-lived streams ({@link DatanodeStreamPool}).
+ * channel's long-lived streams ({@link DatanodeStreamPool}); with `http2-stream-pool`, through
+ * the same pool on fastpath's own HTTP/2 session ({@link Http2DatanodeConnection}). Other
+ * commands (writes) always take a grpc-js call each.
  */
 export class DatanodeChannel {
   readonly #client: Client;
   readonly #limiter: InFlightLimiter;
   readonly #pool: DatanodeStreamPool | undefined;
+  readonly #connection: Http2DatanodeConnection | undefined;
   constructor(
     readonly address: string,
     options: DatanodeChannelOptions,
@@ -66,11 +83,19 @@ export class DatanodeChannel {
       ...DATANODE_KEEPALIVE,
     });
     this.#limiter = new InFlightLimiter(options.maxInFlight);
+    const pooled = { size: options.streamsPerChannel ?? 1, idleMs: options.streamIdleMs ?? 1000 };
     if (options.transport === 'stream-pool')
-      this.#pool = new DatanodeStreamPool(this.#client, address, {
-        size: options.streamsPerChannel ?? 1,
-        idleMs: options.streamIdleMs ?? 1000,
+      this.#pool = new DatanodeStreamPool(new GrpcJsConnection(this.#client), address, pooled);
+    else if (options.transport === 'http2-stream-pool') {
+      this.#connection = new Http2DatanodeConnection(address, {
+        maxReceiveBytes: options.maxReceiveBytes,
+        maxFrameBytes: options.http2MaxFrameBytes ?? DEFAULT_HTTP2_MAX_FRAME_BYTES,
+        streamWindowBytes: HTTP2_STREAM_WINDOW_BYTES,
+        connectionWindowBytes: HTTP2_CONNECTION_WINDOW_BYTES,
+        tls: options.tls,
       });
+      this.#pool = new DatanodeStreamPool(this.#connection, address, pooled);
+    }
   }
 
   get inFlight(): number {
@@ -87,21 +112,14 @@ export class DatanodeChannel {
     this.#pool?.killStreams(reason);
   }
 
-  /** Sends one command; resolves with its response when `result` is SUCCESS. */
+  /** Sends one command; resolves with its response, decoded by the generated codecs, when `result` is SUCCESS. */
   send(
     request: hadoop.hdds.datanode.IContainerCommandRequestProto,
     timeoutMs: number,
   ): Promise<hadoop.hdds.datanode.ContainerCommandResponseProto> {
-    const bytes = Buffer.from(dn.ContainerCommandRequestProto.encode(request).finish());
-    const command = dn.Type[request.cmdType] ?? String(request.cmdType);
-    return this.#limiter.run(async () => {
-      const raw =
-        this.#pool && !UNPOOLED_COMMANDS.has(request.cmdType)
-          ? await this.#pool.request(bytes, timeoutMs)
-          : await this.#exchange(bytes, timeoutMs);
-      let response: hadoop.hdds.datanode.ContainerCommandResponseProto;
+    return this.#roundTrip(request, timeoutMs, (raw, command) => {
       try {
-        response = dn.ContainerCommandResponseProto.decode(raw);
+        return dn.ContainerCommandResponseProto.decode(raw);
       } catch (cause) {
         throw new OzoneProtocolError(
           this.address,
@@ -109,18 +127,48 @@ export class DatanodeChannel {
           cause,
         );
       }
-      if (response.cmdType !== request.cmdType) {
+    });
+  }
+
+  /**
+   * Sends a read command (GetBlock, ReadChunk); resolves with its answer decoded in place (its
+   * data and checksums views of the received bytes) when `result` is SUCCESS.
+   */
+  read(
+    request: hadoop.hdds.datanode.IContainerCommandRequestProto,
+    timeoutMs: number,
+  ): Promise<ContainerAnswer> {
+    return this.#roundTrip(request, timeoutMs, (raw) => decodeContainerAnswer(raw, this.address));
+  }
+
+  #roundTrip<T extends { cmdType: number; result: number; message?: string | null | undefined }>(
+    request: hadoop.hdds.datanode.IContainerCommandRequestProto,
+    timeoutMs: number,
+    decode: (raw: Buffer, command: string) => T,
+  ): Promise<T> {
+    const bytes = Buffer.from(dn.ContainerCommandRequestProto.encode(request).finish());
+    const command = dn.Type[request.cmdType] ?? String(request.cmdType);
+    // Plain numbers: the in-place decoder's answers carry no enum types.
+    const cmdType: number = request.cmdType;
+    const success: number = dn.Result.SUCCESS;
+    return this.#limiter.run(async () => {
+      const raw =
+        this.#pool && !UNPOOLED_COMMANDS.has(request.cmdType)
+          ? await this.#pool.request(bytes, timeoutMs)
+          : await this.#exchange(bytes, timeoutMs);
+      const response = decode(raw, command);
+      if (response.cmdType !== cmdType) {
         throw new OzoneProtocolError(
           this.address,
           `response for ${dn.Type[response.cmdType] ?? response.cmdType} answered ${command}`,
         );
       }
-      if (response.result !== dn.Result.SUCCESS) {
+      if (response.result !== success) {
         throw new DatanodeResultError(
           this.address,
           command,
           dn.Result[response.result] ?? `unknown result ${response.result}`,
-          response.message,
+          response.message ?? '',
         );
       }
       return response;
@@ -165,6 +213,7 @@ export class DatanodeChannel {
 
   close(): void {
     this.#pool?.close();
+    this.#connection?.close();
     this.#client.close();
   }
 }

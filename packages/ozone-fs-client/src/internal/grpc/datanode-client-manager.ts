@@ -19,6 +19,7 @@ export class DatanodeClientManager {
       transport?: DatanodeTransport;
       streamsPerChannel?: number;
       streamIdleMs?: number;
+      http2MaxFrameBytes?: number;
     },
   ) {}
 

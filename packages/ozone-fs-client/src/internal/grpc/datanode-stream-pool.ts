@@ -1,5 +1,5 @@
-import { connectivityState, type Client } from '@grpc/grpc-js';
 import { OzoneClosedError, type OzoneError } from '../../ozone-errors.js';
+import type { DatanodeConnection } from './datanode-call.js';
 import { DatanodeStream, type DatanodeStreamEvents, type PendingRequest } from './datanode-stream.js';
 
 export interface DatanodeStreamPoolOptions {
@@ -43,12 +43,10 @@ export class DatanodeStreamPool {
   readonly #idleTimers = new Map<DatanodeStream, NodeJS.Timeout>();
   readonly #events: DatanodeStreamEvents;
   #closed = false;
-  #watching = false;
-  #lastState: connectivityState | undefined;
   readonly stats: DatanodeStreamStats = noStreamStats();
 
   constructor(
-    private readonly client: Client,
+    private readonly connection: DatanodeConnection,
     readonly address: string,
     private readonly options: DatanodeStreamPoolOptions,
   ) {
@@ -101,7 +99,7 @@ export class DatanodeStreamPool {
   }
 
   #open(): DatanodeStream {
-    const stream = new DatanodeStream(this.client, this.address, this.#events);
+    const stream = new DatanodeStream(this.connection, this.address, this.#events);
     this.#streams.add(stream);
     this.stats.opened++;
     this.stats.open = this.#streams.size;
@@ -117,19 +115,13 @@ export class DatanodeStreamPool {
    * gracefully waits for its open streams to end; idle long-lived ones would hold it up.
    */
   #watch(): void {
-    if (this.#watching || this.#closed) return;
-    const channel = this.client.getChannel();
-    const state = channel.getConnectivityState(false);
-    if (state === connectivityState.SHUTDOWN) return;
-    this.#lastState = state;
-    this.#watching = true;
-    channel.watchConnectivityState(state, Infinity, () => {
-      this.#watching = false;
-      const now = channel.getConnectivityState(false);
-      if (this.#lastState === connectivityState.READY && now !== connectivityState.READY)
+    if (this.#closed) return;
+    this.connection.watchLoss(
+      () => {
         for (const stream of this.#streams) stream.halfClose();
-      if (this.#streams.size > 0) this.#watch();
-    });
+      },
+      () => this.#streams.size > 0 && !this.#closed,
+    );
   }
 
   #onIdle(stream: DatanodeStream): void {

@@ -1,7 +1,7 @@
-import { Metadata, status as GrpcStatus, type Client, type ClientDuplexStream } from '@grpc/grpc-js';
+import { status as GrpcStatus } from '@grpc/grpc-js';
 import { OzoneProtocolError, OzoneRpcError, type OzoneError } from '../../ozone-errors.js';
+import type { DatanodeCall, DatanodeConnection } from './datanode-call.js';
 import { rpcError } from './grpc-errors.js';
-import { rawBytes } from './raw-bytes.js';
 
 export const DATANODE_SEND_PATH = '/hadoop.hdds.datanode.XceiverClientProtocolService/send';
 
@@ -49,18 +49,18 @@ export interface DatanodeStreamEvents {
  */
 export class DatanodeStream {
   readonly #queue: PendingRequest[] = [];
-  readonly #call: ClientDuplexStream<Buffer, Buffer>;
+  readonly #call: DatanodeCall;
   #timer: NodeJS.Timeout | undefined;
   #timerAt = Number.POSITIVE_INFINITY;
   /** open: takes requests; closing: half-closed, no new requests; done: ended or failed. */
   #state: 'open' | 'closing' | 'done' = 'open';
 
   constructor(
-    client: Client,
+    connection: DatanodeConnection,
     readonly address: string,
     private readonly events: DatanodeStreamEvents,
   ) {
-    this.#call = client.makeBidiStreamRequest(DATANODE_SEND_PATH, rawBytes, rawBytes, new Metadata());
+    this.#call = connection.openCall();
     this.#call.on('data', (raw: Buffer) => this.#onAnswer(raw));
     this.#call.on('error', (err) => this.#fail(rpcError(this.address, err), 'error'));
     this.#call.on('end', () => {

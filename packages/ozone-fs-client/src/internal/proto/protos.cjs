@@ -2400,6 +2400,186 @@ $root.hadoop = (function() {
                 return ReadChunkResponseProto;
             })();
 
+            datanode.ReadBlockRequestProto = (function() {
+
+                function ReadBlockRequestProto(properties) {
+                    if (properties)
+                        for (var keys = Object.keys(properties), i = 0; i < keys.length; ++i)
+                            if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                                this[keys[i]] = properties[keys[i]];
+                }
+
+                ReadBlockRequestProto.prototype.blockID = null;
+                ReadBlockRequestProto.prototype.offset = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+                ReadBlockRequestProto.prototype.length = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+                ReadBlockRequestProto.prototype.responseDataSize = 0;
+
+                ReadBlockRequestProto.create = function create(properties) {
+                    return new ReadBlockRequestProto(properties);
+                };
+
+                ReadBlockRequestProto.encode = function encode(message, writer, q) {
+                    if (!writer)
+                        writer = $Writer.create();
+                    if (q === undefined)
+                        q = 0;
+                    if (q > $util.recursionLimit)
+                        throw Error("max depth exceeded");
+                    $root.hadoop.hdds.datanode.DatanodeBlockID.encode(message.blockID, writer.uint32(10).fork(), q + 1).ldelim();
+                    writer.uint32(16).uint64(message.offset);
+                    if (message.length != null && Object.hasOwnProperty.call(message, "length"))
+                        writer.uint32(24).uint64(message.length);
+                    if (message.responseDataSize != null && Object.hasOwnProperty.call(message, "responseDataSize"))
+                        writer.uint32(32).uint32(message.responseDataSize);
+                    return writer;
+                };
+
+                ReadBlockRequestProto.decode = function decode(reader, length, error, long) {
+                    if (!(reader instanceof $Reader))
+                        reader = $Reader.create(reader);
+                    if (long === undefined)
+                        long = 0;
+                    if (long > $Reader.recursionLimit)
+                        throw Error("maximum nesting depth exceeded");
+                    var end, message;
+                    if (length === undefined)
+                        end = reader.len;
+                    else {
+                        end = reader.pos + length;
+                        if (end > reader.len)
+                            throw RangeError("index out of range");
+                        length = reader.len;
+                        reader.len = end;
+                    }
+                    message = new $root.hadoop.hdds.datanode.ReadBlockRequestProto();
+                    while (reader.pos < end) {
+                        var tag = reader.uint32();
+                        if (tag === error)
+                            break;
+                        switch (tag >>> 3) {
+                        case 1: {
+                                message.blockID = $root.hadoop.hdds.datanode.DatanodeBlockID.decode(reader, reader.uint32(), undefined, long + 1);
+                                break;
+                            }
+                        case 2: {
+                                message.offset = reader.uint64();
+                                break;
+                            }
+                        case 3: {
+                                message.length = reader.uint64();
+                                break;
+                            }
+                        case 4: {
+                                message.responseDataSize = reader.uint32();
+                                break;
+                            }
+                        default:
+                            reader.skipType(tag & 7, long);
+                            break;
+                        }
+                    }
+                    if (length !== undefined) {
+                        if (reader.pos !== end)
+                            throw RangeError("index out of range");
+                        reader.len = length;
+                    }
+                    if (!Object.hasOwnProperty.call(message, "blockID"))
+                        throw $util.ProtocolError("missing required 'blockID'", { instance: message });
+                    if (!Object.hasOwnProperty.call(message, "offset"))
+                        throw $util.ProtocolError("missing required 'offset'", { instance: message });
+                    return message;
+                };
+
+                return ReadBlockRequestProto;
+            })();
+
+            datanode.ReadBlockResponseProto = (function() {
+
+                function ReadBlockResponseProto(properties) {
+                    if (properties)
+                        for (var keys = Object.keys(properties), i = 0; i < keys.length; ++i)
+                            if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                                this[keys[i]] = properties[keys[i]];
+                }
+
+                ReadBlockResponseProto.prototype.checksumData = null;
+                ReadBlockResponseProto.prototype.offset = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+                ReadBlockResponseProto.prototype.data = $util.newBuffer([]);
+
+                ReadBlockResponseProto.create = function create(properties) {
+                    return new ReadBlockResponseProto(properties);
+                };
+
+                ReadBlockResponseProto.encode = function encode(message, writer, q) {
+                    if (!writer)
+                        writer = $Writer.create();
+                    if (q === undefined)
+                        q = 0;
+                    if (q > $util.recursionLimit)
+                        throw Error("max depth exceeded");
+                    $root.hadoop.hdds.datanode.ChecksumData.encode(message.checksumData, writer.uint32(10).fork(), q + 1).ldelim();
+                    writer.uint32(16).uint64(message.offset);
+                    writer.uint32(26).bytes(message.data);
+                    return writer;
+                };
+
+                ReadBlockResponseProto.decode = function decode(reader, length, error, long) {
+                    if (!(reader instanceof $Reader))
+                        reader = $Reader.create(reader);
+                    if (long === undefined)
+                        long = 0;
+                    if (long > $Reader.recursionLimit)
+                        throw Error("maximum nesting depth exceeded");
+                    var end, message;
+                    if (length === undefined)
+                        end = reader.len;
+                    else {
+                        end = reader.pos + length;
+                        if (end > reader.len)
+                            throw RangeError("index out of range");
+                        length = reader.len;
+                        reader.len = end;
+                    }
+                    message = new $root.hadoop.hdds.datanode.ReadBlockResponseProto();
+                    while (reader.pos < end) {
+                        var tag = reader.uint32();
+                        if (tag === error)
+                            break;
+                        switch (tag >>> 3) {
+                        case 1: {
+                                message.checksumData = $root.hadoop.hdds.datanode.ChecksumData.decode(reader, reader.uint32(), undefined, long + 1);
+                                break;
+                            }
+                        case 2: {
+                                message.offset = reader.uint64();
+                                break;
+                            }
+                        case 3: {
+                                message.data = reader.bytes();
+                                break;
+                            }
+                        default:
+                            reader.skipType(tag & 7, long);
+                            break;
+                        }
+                    }
+                    if (length !== undefined) {
+                        if (reader.pos !== end)
+                            throw RangeError("index out of range");
+                        reader.len = length;
+                    }
+                    if (!Object.hasOwnProperty.call(message, "checksumData"))
+                        throw $util.ProtocolError("missing required 'checksumData'", { instance: message });
+                    if (!Object.hasOwnProperty.call(message, "offset"))
+                        throw $util.ProtocolError("missing required 'offset'", { instance: message });
+                    if (!Object.hasOwnProperty.call(message, "data"))
+                        throw $util.ProtocolError("missing required 'data'", { instance: message });
+                    return message;
+                };
+
+                return ReadBlockResponseProto;
+            })();
+
             datanode.WriteChunkRequestProto = (function() {
 
                 function WriteChunkRequestProto(properties) {
@@ -2751,6 +2931,7 @@ $root.hadoop = (function() {
                 ContainerCommandRequestProto.prototype.encodedToken = "";
                 ContainerCommandRequestProto.prototype.version = 0;
                 ContainerCommandRequestProto.prototype.echo = null;
+                ContainerCommandRequestProto.prototype.readBlock = null;
                 ContainerCommandRequestProto.prototype.clientId = $util.newBuffer([]);
                 ContainerCommandRequestProto.prototype.callId = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
 
@@ -2786,6 +2967,8 @@ $root.hadoop = (function() {
                         writer.uint32(192).uint32(message.version);
                     if (message.echo != null && Object.hasOwnProperty.call(message, "echo"))
                         $root.hadoop.hdds.datanode.EchoRequestProto.encode(message.echo, writer.uint32(210).fork(), q + 1).ldelim();
+                    if (message.readBlock != null && Object.hasOwnProperty.call(message, "readBlock"))
+                        $root.hadoop.hdds.datanode.ReadBlockRequestProto.encode(message.readBlock, writer.uint32(226).fork(), q + 1).ldelim();
                     if (message.clientId != null && Object.hasOwnProperty.call(message, "clientId"))
                         writer.uint32(802).bytes(message.clientId);
                     if (message.callId != null && Object.hasOwnProperty.call(message, "callId"))
@@ -2864,6 +3047,10 @@ $root.hadoop = (function() {
                                 message.echo = $root.hadoop.hdds.datanode.EchoRequestProto.decode(reader, reader.uint32(), undefined, long + 1);
                                 break;
                             }
+                        case 28: {
+                                message.readBlock = $root.hadoop.hdds.datanode.ReadBlockRequestProto.decode(reader, reader.uint32(), undefined, long + 1);
+                                break;
+                            }
                         case 100: {
                                 message.clientId = reader.bytes();
                                 break;
@@ -2912,6 +3099,7 @@ $root.hadoop = (function() {
                 ContainerCommandResponseProto.prototype.writeChunk = null;
                 ContainerCommandResponseProto.prototype.readChunk = null;
                 ContainerCommandResponseProto.prototype.echo = null;
+                ContainerCommandResponseProto.prototype.readBlock = null;
                 ContainerCommandResponseProto.prototype.clientId = $util.newBuffer([]);
                 ContainerCommandResponseProto.prototype.callId = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
 
@@ -2942,6 +3130,8 @@ $root.hadoop = (function() {
                         $root.hadoop.hdds.datanode.ReadChunkResponseProto.encode(message.readChunk, writer.uint32(130).fork(), q + 1).ldelim();
                     if (message.echo != null && Object.hasOwnProperty.call(message, "echo"))
                         $root.hadoop.hdds.datanode.EchoResponseProto.encode(message.echo, writer.uint32(186).fork(), q + 1).ldelim();
+                    if (message.readBlock != null && Object.hasOwnProperty.call(message, "readBlock"))
+                        $root.hadoop.hdds.datanode.ReadBlockResponseProto.encode(message.readBlock, writer.uint32(202).fork(), q + 1).ldelim();
                     if (message.clientId != null && Object.hasOwnProperty.call(message, "clientId"))
                         writer.uint32(802).bytes(message.clientId);
                     if (message.callId != null && Object.hasOwnProperty.call(message, "callId"))
@@ -3006,6 +3196,10 @@ $root.hadoop = (function() {
                             }
                         case 23: {
                                 message.echo = $root.hadoop.hdds.datanode.EchoResponseProto.decode(reader, reader.uint32(), undefined, long + 1);
+                                break;
+                            }
+                        case 25: {
+                                message.readBlock = $root.hadoop.hdds.datanode.ReadBlockResponseProto.decode(reader, reader.uint32(), undefined, long + 1);
                                 break;
                             }
                         case 100: {

@@ -552,6 +552,40 @@ export namespace hadoop {
                 public static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): hadoop.hdds.datanode.ReadChunkResponseProto;
             }
 
+            interface IReadBlockRequestProto {
+                blockID: hadoop.hdds.datanode.IDatanodeBlockID;
+                offset: Long;
+                length?: (Long|null);
+                responseDataSize?: (number|null);
+            }
+
+            class ReadBlockRequestProto implements IReadBlockRequestProto {
+                constructor(properties?: hadoop.hdds.datanode.IReadBlockRequestProto);
+                public blockID: hadoop.hdds.datanode.IDatanodeBlockID;
+                public offset: Long;
+                public length: Long;
+                public responseDataSize: number;
+                public static create(properties?: hadoop.hdds.datanode.IReadBlockRequestProto): hadoop.hdds.datanode.ReadBlockRequestProto;
+                public static encode(message: hadoop.hdds.datanode.IReadBlockRequestProto, writer?: $protobuf.Writer): $protobuf.Writer;
+                public static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): hadoop.hdds.datanode.ReadBlockRequestProto;
+            }
+
+            interface IReadBlockResponseProto {
+                checksumData: hadoop.hdds.datanode.IChecksumData;
+                offset: Long;
+                data: Uint8Array;
+            }
+
+            class ReadBlockResponseProto implements IReadBlockResponseProto {
+                constructor(properties?: hadoop.hdds.datanode.IReadBlockResponseProto);
+                public checksumData: hadoop.hdds.datanode.IChecksumData;
+                public offset: Long;
+                public data: Uint8Array;
+                public static create(properties?: hadoop.hdds.datanode.IReadBlockResponseProto): hadoop.hdds.datanode.ReadBlockResponseProto;
+                public static encode(message: hadoop.hdds.datanode.IReadBlockResponseProto, writer?: $protobuf.Writer): $protobuf.Writer;
+                public static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): hadoop.hdds.datanode.ReadBlockResponseProto;
+            }
+
             interface IWriteChunkRequestProto {
                 blockID: hadoop.hdds.datanode.IDatanodeBlockID;
                 chunkData?: (hadoop.hdds.datanode.IChunkInfo|null);
@@ -627,6 +661,7 @@ export namespace hadoop {
                 encodedToken?: (string|null);
                 version?: (number|null);
                 echo?: (hadoop.hdds.datanode.IEchoRequestProto|null);
+                readBlock?: (hadoop.hdds.datanode.IReadBlockRequestProto|null);
                 clientId?: (Uint8Array|null);
                 callId?: (Long|null);
             }
@@ -645,6 +680,7 @@ export namespace hadoop {
                 public encodedToken: string;
                 public version: number;
                 public echo?: (hadoop.hdds.datanode.IEchoRequestProto|null);
+                public readBlock?: (hadoop.hdds.datanode.IReadBlockRequestProto|null);
                 public clientId: Uint8Array;
                 public callId: Long;
                 public static create(properties?: hadoop.hdds.datanode.IContainerCommandRequestProto): hadoop.hdds.datanode.ContainerCommandRequestProto;
@@ -662,6 +698,7 @@ export namespace hadoop {
                 writeChunk?: (hadoop.hdds.datanode.IWriteChunkResponseProto|null);
                 readChunk?: (hadoop.hdds.datanode.IReadChunkResponseProto|null);
                 echo?: (hadoop.hdds.datanode.IEchoResponseProto|null);
+                readBlock?: (hadoop.hdds.datanode.IReadBlockResponseProto|null);
                 clientId?: (Uint8Array|null);
                 callId?: (Long|null);
             }
@@ -677,6 +714,7 @@ export namespace hadoop {
                 public writeChunk?: (hadoop.hdds.datanode.IWriteChunkResponseProto|null);
                 public readChunk?: (hadoop.hdds.datanode.IReadChunkResponseProto|null);
                 public echo?: (hadoop.hdds.datanode.IEchoResponseProto|null);
+                public readBlock?: (hadoop.hdds.datanode.IReadBlockResponseProto|null);
                 public clientId: Uint8Array;
                 public callId: Long;
                 public static create(properties?: hadoop.hdds.datanode.IContainerCommandResponseProto): hadoop.hdds.datanode.ContainerCommandResponseProto;

@@ -11,15 +11,16 @@ type ContainerCommandRequest = hadoop.hdds.datanode.IContainerCommandRequestProt
 const LENGTH_BYTES = 4;
 
 /**
- * Encodes a container command as Ratis message content. WriteChunk's `data` travels after the
- * header. `pipelineID` is left out: a datanode fails the whole Ratis stream when it differs from
- * the group's UUID string, and fills it in itself when absent.
+ * A container command as Ratis message content, in pieces: the length prefix with the header,
+ * then WriteChunk's `data` as it is (not copied: the Ratis client writes the pieces into its one
+ * request buffer). `pipelineID` is left out: a datanode fails the whole Ratis stream when it
+ * differs from the group's UUID string, and fills it in itself when absent.
  *
  * @throws OzoneInvalidArgumentError for a WriteChunk without data (a datanode fails the stream on one).
  */
-export function encodeContainerCommandMessage(request: ContainerCommandRequest): Buffer {
+export function containerCommandMessagePieces(request: ContainerCommandRequest): Uint8Array[] {
   const { pipelineID: _ignored, ...rest } = request;
-  let payload: Uint8Array = new Uint8Array(0);
+  let payload: Uint8Array | undefined;
   let header: ContainerCommandRequest = rest;
   if (request.writeChunk) {
     const { data, ...writeChunk } = request.writeChunk;
@@ -31,11 +32,15 @@ export function encodeContainerCommandMessage(request: ContainerCommandRequest):
     header = { ...rest, writeChunk };
   }
   const headerBytes = dn.ContainerCommandRequestProto.encode(header).finish();
-  const out = Buffer.allocUnsafe(LENGTH_BYTES + headerBytes.length + payload.length);
-  out.writeUInt32BE(headerBytes.length, 0);
-  out.set(headerBytes, LENGTH_BYTES);
-  out.set(payload, LENGTH_BYTES + headerBytes.length);
-  return out;
+  const head = Buffer.allocUnsafe(LENGTH_BYTES + headerBytes.length);
+  head.writeUInt32BE(headerBytes.length, 0);
+  head.set(headerBytes, LENGTH_BYTES);
+  return payload ? [head, payload] : [head];
+}
+
+/** {@link containerCommandMessagePieces} joined into one buffer. */
+export function encodeContainerCommandMessage(request: ContainerCommandRequest): Buffer {
+  return Buffer.concat(containerCommandMessagePieces(request));
 }
 
 /**

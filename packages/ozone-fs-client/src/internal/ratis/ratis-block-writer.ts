@@ -6,7 +6,7 @@ import type { RaftClient } from '@fastpath/ratis-client';
 import { DatanodeResultError, OzoneProtocolError } from '../../ozone-errors.js';
 import { putBlockRequest, writeChunkRequest, type BlockRef } from '../block-requests.js';
 import { dn, toBigInt, type hadoop } from '../proto/wire.js';
-import { encodeContainerCommandMessage } from './container-command-message.js';
+import { containerCommandMessagePieces } from './container-command-message.js';
 
 /** How one block is flushed and watched (the client's settings). */
 export interface RatisBlockSettings {
@@ -170,7 +170,7 @@ export class RatisBlockWriter {
     name: 'WriteChunk' | 'PutBlock',
     request: hadoop.hdds.datanode.IContainerCommandRequestProto,
   ): Promise<{ response: hadoop.hdds.datanode.ContainerCommandResponseProto; logIndex: number }> {
-    const reply = await this.#raft.send(encodeContainerCommandMessage(request));
+    const reply = await this.#raft.send(containerCommandMessagePieces(request));
     let response: hadoop.hdds.datanode.ContainerCommandResponseProto;
     try {
       response = dn.ContainerCommandResponseProto.decode(reply.content);

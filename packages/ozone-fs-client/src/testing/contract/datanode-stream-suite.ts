@@ -48,6 +48,8 @@ function distinctRanges(count = 64): Array<{ offset: number; length: number }> {
 export function describeDatanodeStreams(
   adapter: () => OzoneClusterAdapter,
   capabilities: OzoneContractCapabilities,
+  /** The pool's transport: grpc-js (`stream-pool`) or fastpath's own HTTP/2 session. */
+  transport: 'stream-pool' | 'http2-stream-pool' = 'stream-pool',
 ): void {
   let volume = '';
   let client: OzoneClient;
@@ -63,7 +65,7 @@ export function describeDatanodeStreams(
       maxInFlight: 128,
       tls: adapter().tls,
       reconnectBackoffMs: 100,
-      transport: 'stream-pool',
+      transport,
       streamsPerChannel: streams,
       streamIdleMs,
     });
@@ -148,7 +150,7 @@ export function describeDatanodeStreams(
   it.each([true, false])(
     'answers 64 concurrent positional reads on one key stream (verify %s), every byte checked',
     async (verifyChecksum) => {
-      const c = suiteClient(adapter(), { datanodeTransport: 'stream-pool', datanodeStreamsPerChannel: 4 });
+      const c = suiteClient(adapter(), { datanodeTransport: transport, datanodeStreamsPerChannel: 4 });
       try {
         const stream = await c.openKey(volume, BUCKET, KEY.key, { verifyChecksum });
         const ranges = distinctRanges();
@@ -241,7 +243,7 @@ export function describeDatanodeStreams(
       import { createOzoneClient } from '@fastpath/ozone-fs-client';
       import { contractKeyBytes } from '@fastpath/ozone-fs-client/testing';
       const [omAddress, volume, bucket, key, size, seed, tls] = process.argv.slice(1);
-      const client = createOzoneClient({ omAddress, userName: 'reader', config: { datanodeTransport: 'stream-pool' }, ...(tls ? { tls: JSON.parse(tls) } : {}) });
+      const client = createOzoneClient({ omAddress, userName: 'reader', config: { datanodeTransport: '${transport}' }, ...(tls ? { tls: JSON.parse(tls) } : {}) });
       const stream = await client.openKey(volume, bucket, key, { verifyChecksum: true });
       const data = Buffer.concat(await Promise.all(Array.from({ length: 8 }, (_, i) => stream.readFully(i * (Number(size) / 8), Number(size) / 8))));
       process.stdout.write(JSON.stringify({ same: data.equals(contractKeyBytes(Number(size), Number(seed))), open: client.datanodeStreamStats.open }));
@@ -267,7 +269,7 @@ export function describeDatanodeStreams(
   if (capabilities.stopDatanode) {
     it('a datanode stopped with reads in flight: reads fail over with every byte right; restarted, its channel serves again', async () => {
       const c = suiteClient(adapter(), {
-        datanodeTransport: 'stream-pool',
+        datanodeTransport: transport,
         readRetryIntervalMs: 100,
         readTimeoutMs: 10_000,
       });

@@ -1,0 +1,27 @@
+// What a datanode stream needs of its transport: a bidi `send` call carrying raw messages, and
+// word of a connection that goes. grpc-js' duplex calls and fastpath's own HTTP/2 calls both fit.
+
+/** One bidi call; messages in both directions are whole encoded protobuf messages. */
+export interface DatanodeCall {
+  on(event: 'data', listener: (message: Buffer) => void): this;
+  /** The error is grpc-js shaped: a gRPC status `code` and its `details`. */
+  on(event: 'error', listener: (err: unknown) => void): this;
+  on(event: 'end', listener: () => void): this;
+  write(message: Buffer): void;
+  /** Half-closes the request side. */
+  end(): void;
+  /** Ends the call at once; no event follows but a CANCELLED error where none came yet. */
+  cancel(): void;
+}
+
+/** Where a datanode channel's calls come from. */
+export interface DatanodeConnection {
+  /** Opens a `send` call (no deadline: the stream keeps its requests' deadlines itself). */
+  openCall(): DatanodeCall;
+  /**
+   * Calls `onLost` when a connection that was up goes (a GOAWAY, a lost socket), for as long as
+   * `keepWatching()` says so; watching twice at once is one watch.
+   */
+  watchLoss(onLost: () => void, keepWatching: () => boolean): void;
+  close(): void;
+}
