@@ -1,4 +1,5 @@
-// `npm run check -w @fastpath/repo-checks [root]`: prints every boundary violation, catalogue gap and bare error.
+// `npm run check -w @fastpath/repo-checks [root]`: prints every boundary violation, catalogue gap,
+// bare error and dependency declaration problem.
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { checkRepository } from './check-repository.js';
@@ -26,12 +27,14 @@ for (const b of report.bareErrors)
     `error-style: ${b.file}:${b.line} constructs FastpathError itself; throw a subclass of its code family`,
   );
 for (const r of report.retriableColumn) console.log(`error-catalogue: ${r}`);
+for (const d of report.dependencies) console.log(`dependencies (${d.rule}): ${d.message}`);
 const problems =
   report.violations.length +
   report.catalogue.missing.length +
   report.catalogue.stale.length +
   report.httpColumns.length +
   report.bareErrors.length +
-  report.retriableColumn.length;
+  report.retriableColumn.length +
+  report.dependencies.length;
 console.log(`${report.filesScanned} files scanned, ${problems} problem(s)`);
 process.exitCode = problems === 0 ? 0 : 1;

@@ -4,3 +4,13 @@ export { ALLOWED_PRODUCT_EDGES, checkBoundaries, findCycles, type Violation } fr
 export { codesInCatalogue, codesInSources, compareCatalogue, type CatalogueDiff } from './error-catalogue.js';
 export { checkRepository, type RepositoryReport } from './check-repository.js';
 export { bareFastpathErrors, bareFastpathErrorsIn, type BareErrorSite } from './error-style.js';
+export {
+  checkDeclaredDependencies,
+  isRuntimeFile,
+  LOADED_BY_NAME,
+  packageOfSpecifier,
+  readDependencyInputs,
+  type DependencyInputs,
+  type DependencyProblem,
+  type Manifest,
+} from './declared-dependencies.js';
