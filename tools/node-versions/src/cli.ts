@@ -1,24 +1,15 @@
 // `npm run test:node -- <line> [--all] [nx run-many args] [-- jest args]`: the tests on a tested
 // Node line (the unit and embedded contract tests unless --all). `npm run --silent node:path --
 // <line>`: fetches that Node and prints its bin folder, for PATH.
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
+import { findWorkspaceRoot } from '@fastpath/repo-checks';
 import { fetchNode } from './fetch-node.js';
 import { resolveNodeLine } from './node-lines.js';
 import { cacheDir, runNodeLeg } from './node-leg.js';
 
-function findRoot(start: string): string {
-  for (let dir = start; ; dir = dirname(dir)) {
-    const manifest = join(dir, 'package.json');
-    if (existsSync(manifest) && 'workspaces' in (JSON.parse(readFileSync(manifest, 'utf8')) as object))
-      return dir;
-    if (dirname(dir) === dir) throw new Error(`no package.json with workspaces above ${start}`);
-  }
-}
-
 const [command, line, ...rest] = process.argv.slice(2);
 const usage = 'usage: cli.ts test <22|24> [--all] [nx args] [-- jest args] | cli.ts path <22|24>';
-const root = findRoot(process.cwd());
+const root = findWorkspaceRoot(process.cwd());
 if (line === undefined || (command !== 'test' && command !== 'path')) {
   process.stderr.write(`${usage}\n`);
   process.exitCode = 2;

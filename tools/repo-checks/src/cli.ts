@@ -1,20 +1,10 @@
 // `npm run check -w @fastpath/repo-checks [root]`: prints every boundary violation, catalogue gap,
 // bare error and dependency declaration problem.
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { checkRepository } from './check-repository.js';
+import { findWorkspaceRoot } from './workspace.js';
 
-/** The nearest folder upward whose package.json declares workspaces: the repository root. */
-function findRoot(start: string): string {
-  for (let dir = start; ; dir = dirname(dir)) {
-    const manifest = join(dir, 'package.json');
-    if (existsSync(manifest) && 'workspaces' in (JSON.parse(readFileSync(manifest, 'utf8')) as object))
-      return dir;
-    if (dirname(dir) === dir) throw new Error(`no package.json with workspaces above ${start}`);
-  }
-}
-
-const root = process.argv[2] ? resolve(process.argv[2]) : findRoot(process.cwd());
+const root = process.argv[2] ? resolve(process.argv[2]) : findWorkspaceRoot(process.cwd());
 const report = checkRepository(root);
 for (const v of report.violations) console.log(`${v.rule}: ${v.message}`);
 for (const m of report.catalogue.missing)
