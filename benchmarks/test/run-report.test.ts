@@ -105,6 +105,11 @@ describe('the report of a run of all', () => {
     );
     // A scenario record without load averages (an older run) shows a dash, not a failure.
     expect(summaryMarkdown(report)).toMatch(/\| cold-client +\|.*\| +— \|$/m);
+    // Which Node took each scenario's figures, in the summary and in the scenario's own section;
+    // a record from before it was kept says so with a dash.
+    expect(summaryMarkdown(report)).toMatch(/\| kms-http +\|.*\| v24\.22\.3 +\| +1\.3 → 3\.5 \|$/m);
+    expect(summaryMarkdown(report)).toMatch(/\| cold-client +\|.*\| — +\| +— \|$/m);
+    expect(md).toMatch(/Source: HADOOP-20045 · status: complete in 1:00 · figures taken on Node v24\.22\.3/);
   });
 
   it('marks a run that did not complete, and shows what the unfinished scenarios left', async () => {

@@ -54,6 +54,11 @@ export function loadText(record: ScenarioRunRecord): string {
   return end === undefined ? start.toFixed(1) : `${start.toFixed(1)} → ${end.toFixed(1)}`;
 }
 
+/** The Node a scenario's figures were taken on, or `—` for a run recorded before it was kept. */
+export function nodeText(record: ScenarioRunRecord): string {
+  return record.node ?? '—';
+}
+
 function summaryTable(report: RunReport): FigureTable {
   const compared = report.compared;
   const columns: FigureTable['columns'] = [
@@ -65,6 +70,7 @@ function summaryTable(report: RunReport): FigureTable {
     { header: 'source', align: 'right' },
     { header: 'ours ÷ source', align: 'right' },
     { header: 'goals' },
+    { header: 'Node' },
     { header: 'load (1 min) start → end', align: 'right' },
   ];
   if (compared) {
@@ -81,6 +87,7 @@ function summaryTable(report: RunReport): FigureTable {
       ratio(h?.source),
       h ? ratio(ratioOfRatios(h)) : '—',
       s.figures ? goalsMet(s.figures.goals) : (s.figuresMissing ?? '—'),
+      nodeText(s.record),
       loadText(s.record),
     ];
     if (compared) {
@@ -92,7 +99,7 @@ function summaryTable(report: RunReport): FigureTable {
   });
   return {
     caption:
-      'One row per scenario: its headline ratio (median, with the range of its rounds), the source document’s, how many of its goals this run met, and the machine’s load average when it started and ended (2 cores: above 2, other work shared them).',
+      'One row per scenario: its headline ratio (median, with the range of its rounds), the source document’s, how many of its goals this run met, the Node its figures were taken on, and the machine’s load average when it started and ended (2 cores: above 2, other work shared them).',
     columns,
     rows,
   };
@@ -136,7 +143,7 @@ function sectionBlocks(s: ScenarioSection): ReportBlock[] {
     { kind: 'heading', level: 2, text: `${s.record.name}: ${s.record.title}`, id: anchorOf(s.record.name) },
     {
       kind: 'paragraph',
-      text: `Source: ${s.record.source} · status: ${statusText(s)}${s.record.command ? ` · command: ${s.record.command}` : ''}`,
+      text: `Source: ${s.record.source} · status: ${statusText(s)} · figures taken on Node ${nodeText(s.record)}${s.record.command ? ` · command: ${s.record.command}` : ''}`,
     },
   ];
   if (s.record.status !== 'complete') {

@@ -232,6 +232,8 @@ export async function runAll(argv: readonly string[], options: RunAllOptions): P
       const startedAt = now();
       record.startedAt = startedAt.toISOString();
       record.loadAverage = { start: loadavg(), end: null };
+      // The child runs on this very binary (process.execPath, above).
+      record.node = process.version;
       writeManifest(runDir, manifest);
       let scenarioState: ProgressState | undefined;
       const startedMs = performance.now();

@@ -23,6 +23,12 @@ export interface ScenarioRunRecord {
    * machine what else ran beside it. Absent in runs recorded before it existed.
    */
   loadAverage?: { start: number[]; end: number[] | null } | null;
+  /**
+   * The Node version the scenario's process ran on, which took its figures (the Java rows ran on
+   * their JVM): the ozone and KMS ratios move with Node's HTTP/2 and V8. Absent in runs recorded
+   * before it existed.
+   */
+  node?: string | null;
   exitCode: number | null;
   /** Why it failed, in one paragraph (the end of its stderr, or the signal). */
   error: string | null;

@@ -29,7 +29,7 @@ describe('scanImports', () => {
         "export * from './d.js';",
         "import './side-effect.js';",
         "const e = await import('./e.js');",
-        "const f = require('f');",
+        "const f = require('./f.js');",
       ].join('\n'),
     );
     expect(refs.map((r) => [r.specifier, r.typeOnly])).toEqual([
@@ -39,7 +39,7 @@ describe('scanImports', () => {
       ['./d.js', false],
       ['./side-effect.js', false],
       ['./e.js', false],
-      ['f', false],
+      ['./f.js', false],
     ]);
   });
 });

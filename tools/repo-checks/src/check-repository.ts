@@ -11,6 +11,11 @@ import {
 import { checkBoundaries, type Violation } from './boundaries.js';
 import { bareFastpathErrors, type BareErrorSite } from './error-style.js';
 import { checkRetriableColumn } from './error-retriable.js';
+import {
+  checkDeclaredDependencies,
+  readDependencyInputs,
+  type DependencyProblem,
+} from './declared-dependencies.js';
 import { listSourceFiles, readImports } from './import-scanner.js';
 import { readWorkspace } from './workspace.js';
 
@@ -23,6 +28,8 @@ export interface RepositoryReport {
   bareErrors: BareErrorSite[];
   /** Error classes whose `super(...)` says another `retriable` than docs/errors.md's column. */
   retriableColumn: string[];
+  /** Imports of undeclared packages, declarations nothing imports, cycles Nx cannot build. */
+  dependencies: DependencyProblem[];
   filesScanned: number;
 }
 
@@ -30,7 +37,8 @@ export interface RepositoryReport {
 export function checkRepository(root: string): RepositoryReport {
   const packages = readWorkspace(root);
   const files = packages.flatMap((p) => listSourceFiles(root, `${root}/${p.dir}`));
-  const violations = checkBoundaries(packages, readImports(root, files));
+  const imports = readImports(root, files);
+  const violations = checkBoundaries(packages, imports);
   // The packages and the test fixtures under tools/ (their errors are documented too).
   const productSources = files.filter(
     (f) => f.startsWith('packages/') || (f.startsWith('tools/') && !f.startsWith('tools/repo-checks/')),
@@ -53,6 +61,7 @@ export function checkRepository(root: string): RepositoryReport {
     httpColumns,
     bareErrors: bareFastpathErrors(root, productSources),
     retriableColumn: checkRetriableColumn(root, productSources),
+    dependencies: checkDeclaredDependencies(packages, imports, readDependencyInputs(root, packages, files)),
     filesScanned: files.length,
   };
 }

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 /** A workspace package as the checks see it. */
 export interface WorkspacePackage {
@@ -40,4 +40,14 @@ export function readWorkspace(root: string): WorkspacePackage[] {
       .map(([subpath]) => subpath);
     return { name: manifest.name, dir, exportedSubpaths, product: dir.startsWith('packages/') };
   });
+}
+
+/** The nearest folder at or above `start` whose package.json declares workspaces: the repository root. */
+export function findWorkspaceRoot(start: string): string {
+  for (let dir = start; ; dir = dirname(dir)) {
+    const manifest = join(dir, 'package.json');
+    if (existsSync(manifest) && 'workspaces' in (JSON.parse(readFileSync(manifest, 'utf8')) as object))
+      return dir;
+    if (dirname(dir) === dir) throw new Error(`no package.json with workspaces above ${start}`);
+  }
 }

@@ -31,4 +31,8 @@ describe('this repository', () => {
   it('states in docs/errors.md the retriable flag every error class gives its code', () => {
     expect(report.retriableColumn).toEqual([]);
   });
+
+  it('declares every package it imports where it imports it, and nothing it never imports', () => {
+    expect(report.dependencies.map((d) => `${d.rule}: ${d.message}`)).toEqual([]);
+  });
 });
