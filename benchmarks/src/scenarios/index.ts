@@ -14,6 +14,8 @@ import { kmsHttpScenario } from './kms-http/kms-http-scenario.js';
 import { kmsHttpSummary } from './kms-http/kms-http-summary.js';
 import { locksScenario } from './locks/locks-scenario.js';
 import { locksSummary } from './locks/locks-summary.js';
+import { ozoneTdeScenario } from './ozone-tde/ozone-tde-scenario.js';
+import { ozoneTdeSummary } from './ozone-tde/ozone-tde-summary.js';
 import { ozoneReadScenario } from './ozone-read/ozone-read-scenario.js';
 import { ozoneReadSummary } from './ozone-read/ozone-read-summary.js';
 import { ozoneWriteScenario } from './ozone-write/ozone-write-scenario.js';
@@ -99,6 +101,13 @@ export const registry: readonly RegisteredScenario[] = [
     compares:
       "key writes to RATIS/THREE pipelines, 1 writer × 256 MiB, 16 × 16 MiB, 16 × 64 KiB files: fastpath's client against Ozone's own Java client on a real cluster, every key read back",
     summary: ozoneWriteSummary,
+  },
+  {
+    scenario: ozoneTdeScenario,
+    source: '—',
+    compares:
+      "an encrypted Ozone bucket, 16 clients opening and reading small files (a DECRYPT_EEK each) and writing new ones: fastpath-kms fixed and original against Apache Hadoop's KMS as the cluster's key provider; encrypted ÷ plain MiB/s of large reads, fastpath's client against Ozone's Java client",
+    summary: ozoneTdeSummary,
   },
 ];
 
