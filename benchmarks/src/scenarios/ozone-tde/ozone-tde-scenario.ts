@@ -59,10 +59,12 @@ async function measureRounds(
 ): Promise<TdeRound[]> {
   const s = ctx.flags;
   const kmsCpu = (): number | null => groupsCpuSeconds({ kms: [tc.kms.pid] })['kms'] ?? null;
-  // One unmeasured window of each kind first: connections, the KMS's caches and a JVM's JIT.
+  // One unmeasured window of each kind first: connections, the KMS's caches and a JVM's JIT (at
+  // least kms-http's warm-up for Hadoop's KMS, whose JIT needs load before it settles).
   ctx.progress.setDetail(`${label} · warm-up`);
+  const warmupMs = Math.max(s.windowMs / 2, tc.kms.serverWarmupMs);
   for (const op of ['read', 'write'] as const)
-    await client.call({ op, windowMs: s.windowMs / 2, round: 0 }, { timeoutMs: s.windowMs + CALL_SLACK_MS });
+    await client.call({ op, windowMs: warmupMs, round: 0 }, { timeoutMs: warmupMs + CALL_SLACK_MS });
   ctx.progress.advance(s.windowMs);
   const rounds: TdeRound[] = [];
   for (let r = 1; r <= s.rounds && !ctx.signal.aborted; r++) {
