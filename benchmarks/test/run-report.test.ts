@@ -79,6 +79,18 @@ describe('the report of a run of all', () => {
       '16 writers × 32 keys × 64 KiB',
     ]);
     expect(write.goals.map((g) => g.met)).toEqual([true, true, true, true, true, true]);
+    // ozone-tde: fixed ÷ Hadoop's KMS read files/s as headline; 2.2× meets "≥ 2×", fastpath's
+    // encryption cost (0.9×) no more than Java's (0.85×).
+    const tde = section(report, 'ozone-tde').figures!;
+    expect(tde.headline).toMatchObject({ better: 'higher', source: null });
+    expect(tde.headline!.ours!.value).toBeCloseTo(2.2, 6);
+    expect(tde.table!.rows.map((r) => r[0])).toEqual([
+      'Hadoop KMS',
+      'Original (global lock)',
+      'Fixed (staged)',
+    ]);
+    expect(tde.ratios.map((r) => r.ours?.value.toFixed(2))).toEqual(['2.20', '1.90', '0.90', '0.85']);
+    expect(tde.goals.map((g) => g.met)).toEqual([true, true]);
   });
 
   it('shows the source’s table as published and ours beside it, in both files', async () => {
@@ -147,6 +159,7 @@ describe('the report of a run of all', () => {
       ratis: 'regression',
       'ozone-write': 'regression',
       'ec-codec': 'regression',
+      'ozone-tde': 'regression',
     });
     const same = buildRunReport(path.join(dir, 'old'), registry, { compareDir: path.join(dir, 'old') });
     expect([...same.compared!.headlines.values()].every((h) => h.verdict === 'within range')).toBe(true);

@@ -16,6 +16,8 @@ import { kmsHttpScenario } from './kms-http/kms-http-scenario.js';
 import { kmsHttpSummary } from './kms-http/kms-http-summary.js';
 import { locksScenario } from './locks/locks-scenario.js';
 import { locksSummary } from './locks/locks-summary.js';
+import { ozoneTdeScenario } from './ozone-tde/ozone-tde-scenario.js';
+import { ozoneTdeSummary } from './ozone-tde/ozone-tde-summary.js';
 import { ozoneReadScenario } from './ozone-read/ozone-read-scenario.js';
 import { ozoneReadSummary } from './ozone-read/ozone-read-summary.js';
 import { ozoneWriteScenario } from './ozone-write/ozone-write-scenario.js';
@@ -108,6 +110,13 @@ export const registry: readonly RegisteredScenario[] = [
     compares:
       "Reed-Solomon encode and decode (1 and 2 lost cells), rs-3-2 and rs-6-3, 1 MiB cells: fastpath's TypeScript kernel and ISA-L addon against hadoop-common's Java coder and ISA-L from C",
     summary: ecCodecSummary,
+  },
+  {
+    scenario: ozoneTdeScenario,
+    source: '—',
+    compares:
+      "an encrypted Ozone bucket, 16 clients opening and reading small files (a DECRYPT_EEK each) and writing new ones: fastpath-kms fixed and original against Apache Hadoop's KMS as the cluster's key provider; encrypted ÷ plain MiB/s of large reads, fastpath's client against Ozone's Java client",
+    summary: ozoneTdeSummary,
   },
 ];
 

@@ -5,14 +5,14 @@ import { startKmsProcess } from '@fastpath/kms-server/testing';
 import type { ScenarioContext } from '../../harness/index.js';
 import type { CaseServer, ServerFigures } from './case-server.js';
 import { EVENT_LOOP_PROBE_MODULE, eventLoopProbeEnv, readEventLoopWindow } from './event-loop-probe.js';
-import type { KmsHttpSettings } from './kms-http-settings.js';
+import type { CaseServerSettings } from './kms-http-settings.js';
 import { checkBuildInfo } from './kms-preflight.js';
 import type { FastpathVersionSettings } from './kms-versions.js';
 import { histogramMean, parsePrometheusText, total } from './prometheus-text.js';
 
 /** A fastpath-kms process of version `v` on the case's ZooKeeper, run from the package built in `packageDir`. */
 export async function startFastpathCaseServer(
-  ctx: ScenarioContext<KmsHttpSettings>,
+  ctx: ScenarioContext<CaseServerSettings>,
   v: FastpathVersionSettings,
   connectString: string,
   id: string,

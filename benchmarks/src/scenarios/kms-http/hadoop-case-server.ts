@@ -3,7 +3,7 @@ import { startHadoopKms } from '@fastpath/hadoop-fixture';
 import { zkGetData } from '@fastpath/zookeeper-fixture';
 import { BenchmarkCheckError, type ScenarioContext } from '../../harness/index.js';
 import type { CaseServer, ServerFigures, ZooKeeperAdmin } from './case-server.js';
-import type { KmsHttpSettings } from './kms-http-settings.js';
+import type { CaseServerSettings } from './kms-http-settings.js';
 import { BENCH_USER } from './kms-preflight.js';
 import { checkLoadedJars, openJarFiles, versionsOf } from './loaded-jars.js';
 
@@ -29,7 +29,7 @@ const REPORTED_ARTIFACTS = [
  * process dies abruptly.
  */
 export async function startHadoopCaseServer(
-  ctx: ScenarioContext<KmsHttpSettings>,
+  ctx: ScenarioContext<CaseServerSettings>,
   connectString: string,
   id: string,
   /** Kerberos mode (--auth kerberos): its kms-site.xml entries and the JVM flags of the realm. */

@@ -1,6 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import path, { dirname } from 'node:path';
+import path from 'node:path';
 import { LatencyRecorder } from '@fastpath/core';
 import {
   BenchmarkCheckError,
@@ -18,7 +18,7 @@ import { KMS_HTTP_FLAGS, parseKmsHttpFlags, type KmsHttpSettings } from './kms-h
 import { versionOrder } from './kms-versions.js';
 import type { LoadInput, LoadOutput } from './load-generator-main.js';
 import { caseId, comparisonKey, kmsPasses, type KmsPass } from './kms-passes.js';
-import { kmsServerBundleOnDemand, type KmsServerBundle } from './kms-server-bundle.js';
+import { withKmsServerBundle, type KmsServerBundle } from './kms-server-bundle.js';
 import { runKmsCase, type KmsCaseResult } from './run-kms-case.js';
 import { startBenchKerberos } from './bench-kerberos.js';
 import { kerberosRowLabel, kerberosRows } from './kms-kerberos-report.js';
@@ -49,17 +49,7 @@ export const kmsHttpScenario: Scenario<KmsHttpSettings> = {
   flags: KMS_HTTP_FLAGS,
   parseFlags: (args, { quick, all }) => parseKmsHttpFlags(args, quick, all),
   async run(ctx) {
-    const bundle = kmsServerBundleOnDemand(
-      ctx.results.path('kms-server-bundle'),
-      dirname(ctx.sourcePath('.')),
-      ctx.sourcePath('.'),
-      (line) => ctx.log(line),
-    );
-    try {
-      return await runKmsHttp(ctx, bundle);
-    } finally {
-      bundle.remove();
-    }
+    return withKmsServerBundle(ctx, (bundle) => runKmsHttp(ctx, bundle));
   },
 };
 

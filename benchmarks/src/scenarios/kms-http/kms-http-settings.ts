@@ -59,6 +59,9 @@ export type CreationAuth = 'spnego' | 'cookie';
 export const CREATION_AUTHS: readonly CreationAuth[] = Object.freeze(['spnego', 'cookie']);
 
 /** The source document's setting: 5 s warm-up, 15 s measured, 3 repetitions, 32 in flight. */
+/** The settings a case's KMS server is started with (ozone-tde starts the same servers). */
+export type CaseServerSettings = Pick<KmsHttpSettings, 'workers' | 'seqNumBatchSize' | 'jvmWarmupMs'>;
+
 export const DEFAULT_KMS_HTTP_SETTINGS: Readonly<Omit<KmsHttpSettings, 'mixes' | 'zookeeper'>> =
   Object.freeze({
     warmupMs: 5000,

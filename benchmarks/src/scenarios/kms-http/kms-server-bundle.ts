@@ -7,6 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
+import type { ScenarioContext } from '../../harness/index.js';
 import {
   chooseBundleDir,
   NODE_BUNDLE_OPTIONS,
@@ -80,4 +81,25 @@ export function kmsServerBundleOnDemand(
       dir?.remove();
     },
   };
+}
+
+/**
+ * Runs `run` with the bundle on demand for a scenario (built in its results folder, or a scratch
+ * folder it removes afterwards): kms-http and ozone-tde start fastpath-kms from it.
+ */
+export async function withKmsServerBundle<T>(
+  ctx: Pick<ScenarioContext<unknown>, 'results' | 'sourcePath' | 'log'>,
+  run: (bundle: KmsServerBundle) => Promise<T>,
+): Promise<T> {
+  const bundle = kmsServerBundleOnDemand(
+    ctx.results.path('kms-server-bundle'),
+    dirname(ctx.sourcePath('.')),
+    ctx.sourcePath('.'),
+    (line) => ctx.log(line),
+  );
+  try {
+    return await run(bundle);
+  } finally {
+    bundle.remove();
+  }
 }

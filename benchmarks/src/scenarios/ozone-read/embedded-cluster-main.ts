@@ -32,16 +32,25 @@ export interface ClusterCounters {
 }
 
 const datanodes = Number(process.argv[2] ?? '3');
+// The OM's key provider (`kms://http@host:port/kms`), for encrypted buckets (ozone-tde); none: plain only.
+const keyProviderPath = process.argv[3];
+const omConfiguration = keyProviderPath
+  ? { 'hadoop.security.key.provider.path': keyProviderPath }
+  : undefined;
 // Short, so the socket path stays under the 107 bytes a Unix socket address holds.
 const socketDir = mkdtempSync(join(tmpdir(), 'ozr-sc-'));
 const template = join(socketDir, 'dn-_PORT.sock');
 let cluster: MiniOzoneCluster;
 let unavailable: string | undefined;
 try {
-  cluster = await startMiniOzoneCluster({ datanodes, domainSocketPath: template });
+  cluster = await startMiniOzoneCluster({
+    datanodes,
+    domainSocketPath: template,
+    ...(omConfiguration && { omConfiguration }),
+  });
 } catch (err) {
   unavailable = (err as Error).message;
-  cluster = await startMiniOzoneCluster({ datanodes });
+  cluster = await startMiniOzoneCluster({ datanodes, ...(omConfiguration && { omConfiguration }) });
 }
 const stop = (): void =>
   void cluster.close().then(() => {

@@ -191,6 +191,14 @@ const SIZE_UNITS: Record<string, number> = {
   G: 1024 * MiB,
 };
 
+/** `--cluster`: exactly one of CLUSTER_KINDS, `fallback` when not given (the Ozone scenarios share it). */
+export function clusterFlag(scenario: string, raw: string | undefined, fallback: ClusterKind): ClusterKind {
+  const cluster = listFlag(scenario, 'cluster', raw, [fallback], CLUSTER_KINDS);
+  if (cluster.length !== 1)
+    throw new BenchmarkUsageError(`${scenario}: --cluster takes one of ${CLUSTER_KINDS.join(', ')}`);
+  return cluster[0]!;
+}
+
 /** A size flag: bytes, or a number with KiB/MiB/GiB (KB/MB/GB and K/M/G read as binary too). */
 export function sizeFlag(
   scenario: string,
@@ -246,10 +254,7 @@ export function parseOzoneReadFlags(args: readonly string[], quick: boolean): Oz
         transports: [...TRANSPORTS],
         readWorkers: [...DEFAULT_OZONE_READ_SETTINGS.readWorkers],
       };
-  const cluster = listFlag(name, 'cluster', f.cluster, [base.cluster], CLUSTER_KINDS);
-  if (cluster.length !== 1)
-    throw new BenchmarkUsageError(`${name}: --cluster takes one of ${CLUSTER_KINDS.join(', ')}`);
-  const kind = cluster[0]!;
+  const kind = clusterFlag(name, f.cluster, base.cluster);
   const defaultRows: RowId[] = kind === 'real' ? ['grpc-1m', 'grpc-16k'] : base.rows;
   const rows = listFlag(name, 'rows', f.rows, defaultRows, ROW_IDS);
   if (kind === 'real' && rows.some((r) => r.startsWith('sc-')))

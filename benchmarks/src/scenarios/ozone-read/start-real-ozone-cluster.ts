@@ -6,15 +6,21 @@ import type { ScenarioContext } from '../../harness/index.js';
 
 export async function startBenchmarkOzoneCluster(
   ctx: ScenarioContext<unknown>,
-  options: { datanodes: number; heapMb: number },
+  options: {
+    datanodes: number;
+    heapMb: number;
+    /** ozone-site.xml entries on top of the fixture's (e.g. the OM's key provider). */
+    configuration?: Readonly<Record<string, string>>;
+  },
 ): Promise<RealOzoneCluster> {
-  const { datanodes, heapMb } = options;
+  const { datanodes, heapMb, configuration } = options;
   ctx.note(
     `starting Apache Ozone's MiniOzoneCluster (${datanodes} datanodes, -Xmx${heapMb}m); this takes about a minute`,
   );
   const cluster = await startRealOzoneCluster({
     datanodes,
     heapMb,
+    ...(configuration && { configuration }),
     onProgress: (line) => ctx.log(`[ozone-fixture] ${line}`),
   });
   ctx.results.recordCommand(

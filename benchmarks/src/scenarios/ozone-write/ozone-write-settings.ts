@@ -1,5 +1,5 @@
 import { BenchmarkUsageError, integerFlag, listFlag, parseScenarioFlags } from '../../harness/index.js';
-import { CLUSTER_KINDS, sizeFlag, type ClusterKind } from '../ozone-read/ozone-read-settings.js';
+import { clusterFlag, sizeFlag, type ClusterKind } from '../ozone-read/ozone-read-settings.js';
 
 /** The rows of the table: one shape of key writes each, named by what they stand for. */
 export const ROW_IDS = ['single', 'parallel', 'small-files'] as const;
@@ -113,10 +113,7 @@ export function parseOzoneWriteFlags(args: readonly string[], quick: boolean): O
   const name = 'ozone-write';
   const f = parseScenarioFlags(name, args, OZONE_WRITE_FLAGS);
   const base = quick ? QUICK_SHAPES : DEFAULT_SHAPES;
-  const cluster = listFlag(name, 'cluster', f.cluster, ['embedded'], CLUSTER_KINDS);
-  if (cluster.length !== 1)
-    throw new BenchmarkUsageError(`${name}: --cluster takes one of ${CLUSTER_KINDS.join(', ')}`);
-  const kind = cluster[0]!;
+  const kind = clusterFlag(name, f.cluster, 'embedded');
   if (kind !== 'real' && (f['no-java'] || f['no-cross-read']))
     throw new BenchmarkUsageError(
       `${name}: --no-java and --no-cross-read go with --cluster real (the embedded run is fastpath's alone)`,
