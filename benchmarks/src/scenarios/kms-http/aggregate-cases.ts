@@ -1,6 +1,7 @@
 import { compareRounds, summarize, type RatioSummary, type Summary } from '../../harness/index.js';
 import { ALL_VERSIONS, type KmsVersion } from './kms-versions.js';
 import type { KerberosCaseFigures } from './kms-kerberos-report.js';
+import type { FleetCaseFigures } from './kms-fleet.js';
 import type { KmsCaseResult } from './run-kms-case.js';
 
 /** The figures of one measured case that the comparison needs. */
@@ -114,6 +115,20 @@ export function kerberosFigures(r: KmsCaseResult): KerberosCaseFigures {
     creationAuth: r.creationAuth === 'simple' ? notKerberos(r) : r.creationAuth,
     requests: r.cpu.requests,
     creations: r.window.counted.create.ok + r.window.counted.create.errors,
+  };
+}
+
+/** A fleet case, or a single instance's cookie case (its reference), as the fleet rows read it. */
+export function fleetFigures(r: KmsCaseResult): FleetCaseFigures {
+  return {
+    fleet: r.fleet ?? null,
+    version: r.version,
+    mix: r.mix,
+    rep: r.rep,
+    throughput: r.window.throughput,
+    serverUsPerRequest: r.cpu.serverUsPerRequest,
+    creations: r.window.counted.create.ok + r.window.counted.create.errors,
+    reauthentications: r.reauthentications ?? 0,
   };
 }
 

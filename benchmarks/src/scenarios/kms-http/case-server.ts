@@ -38,3 +38,25 @@ export interface CaseServer extends AsyncDisposable {
   /** Checks after the measured window; resolves with the checks passed. */
   afterwards(admin: ZooKeeperAdmin): Promise<string[]>;
 }
+
+/**
+ * The figures of a fleet's window from its members': the busiest event loop, GC summed (null if
+ * any member has none), and the stage means, batch and ZooKeeper figures of the first member that
+ * reports them (every fastpath member runs the same version). One member's figures unchanged.
+ */
+export function combineServerFigures(members: readonly ServerFigures[]): ServerFigures {
+  if (members.length === 1) return members[0] as ServerFigures;
+  const first = <T>(pick: (f: ServerFigures) => T | null): T | null =>
+    members.map(pick).find((x) => x !== null) ?? null;
+  const delays = members.map((f) => f.eventLoopDelayP99Ms).filter((x): x is number => x !== null);
+  const gc = members.map((f) => f.gcSeconds);
+  const stages = members.find((f) => Object.values(f.stageMeansMs).some((x) => x !== null));
+  return {
+    eventLoopDelayP99Ms: delays.length > 0 ? Math.max(...delays) : null,
+    eventLoop: first((f) => f.eventLoop),
+    gcSeconds: gc.every((x): x is number => x !== null) ? gc.reduce((a, b) => a + b, 0) : null,
+    stageMeansMs: (stages ?? members[0])?.stageMeansMs ?? {},
+    persistBatchMean: first((f) => f.persistBatchMean),
+    zookeeperOpMeanMs: first((f) => f.zookeeperOpMeanMs),
+  };
+}

@@ -1,5 +1,6 @@
 import type { KmsHttpSettings } from './kms-http-settings.js';
-import { kmsPasses, type ZooKeeperSetup } from './kms-passes.js';
+import { fleetMembers } from './kms-fleet.js';
+import { kmsPasses, type KmsPass, type ZooKeeperSetup } from './kms-passes.js';
 import type { KmsVersion } from './kms-versions.js';
 
 // What a case costs beyond its warm-up and measured window, from the case logs of full runs on
@@ -39,6 +40,17 @@ export function kmsCaseMs(s: KmsHttpSettings, version: KmsVersion, zookeeper = S
     : start + warmup + windows + FASTPATH_CASE_OVERHEAD_MS;
 }
 
+/**
+ * One case of `pass` with `version`: a fleet's members start one after another on the one
+ * ZooKeeper (each member's start on top of the first's case), the JVM warm-up once for all.
+ */
+export function passCaseMs(s: KmsHttpSettings, pass: KmsPass, version: KmsVersion): number {
+  if (!pass.fleet) return kmsCaseMs(s, version, pass.zookeeper);
+  const members = fleetMembers(pass.fleet);
+  const first = kmsCaseMs(s, members[0] as KmsVersion, pass.zookeeper);
+  return first + members.slice(1).length * FASTPATH_CASE_OVERHEAD_MS;
+}
+
 /** The expected length of one measurement of the trivial route. */
 export function baselineCaseMs(s: KmsHttpSettings): number {
   return s.warmupMs + s.measureMs + BASELINE_CASE_OVERHEAD_MS;
@@ -50,8 +62,7 @@ export function baselineCaseMs(s: KmsHttpSettings): number {
  */
 export function estimateKmsHttpMs(s: KmsHttpSettings): number {
   const perRep = kmsPasses(s).reduce(
-    (n, pass) =>
-      n + pass.mixes.length * pass.versions.reduce((m, v) => m + kmsCaseMs(s, v, pass.zookeeper), 0),
+    (n, pass) => n + pass.mixes.length * pass.versions.reduce((m, v) => m + passCaseMs(s, pass, v), 0),
     0,
   );
   return s.reps * (perRep + (s.baseline ? baselineCaseMs(s) : 0));

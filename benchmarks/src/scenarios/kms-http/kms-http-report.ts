@@ -13,7 +13,14 @@ import {
   type Summary,
   type TableColumn,
 } from '../../harness/index.js';
-import { aggregateCases, figures, kerberosFigures, type MixComparison } from './aggregate-cases.js';
+import {
+  aggregateCases,
+  figures,
+  fleetFigures,
+  kerberosFigures,
+  type MixComparison,
+} from './aggregate-cases.js';
+import { fleetGoals, fleetRowLabel, fleetRows, fleetTable, type FleetRow } from './kms-fleet.js';
 import { estimatedCreationUs } from './cpu-per-request.js';
 import { EVENT_LOOP_METHOD } from './event-loop-probe.js';
 import type { KmsHttpSettings } from './kms-http-settings.js';
@@ -186,10 +193,19 @@ export async function kmsHttpReport(
   const cpuTable = cpuPerRequestTable(s, rows, results, baselines);
   const kerberosCases = allResults.filter((r) => r.part === 'kerberos');
   const kerberos = kerberosCases.length > 0 ? kerberosRows(kerberosCases.map(kerberosFigures)) : null;
+  // The fleet rows read the single instance's cookie cases as their reference.
+  const fleet = allResults.some((r) => r.part === 'fleet')
+    ? fleetRows(
+        allResults
+          .filter((r) => r.part === 'fleet' || (r.part === 'kerberos' && r.creationAuth === 'cookie'))
+          .map(fleetFigures),
+      )
+    : null;
   const goals = [
     ...(results.length > 0 ? evaluateGoals(rows, baselines) : []),
     // A Kerberos run has no quorum pass or sweep: their goals would only read "not measured".
     ...(kerberos ? kerberosGoals(kerberos) : zookeeperGoals(zookeeperRowsOf(allResults))),
+    ...(fleet ? fleetGoals(fleet) : []),
   ];
   const goalsTable = markdownTable(
     ['goal', { header: 'measured', align: 'right' }, 'met'],
@@ -205,7 +221,11 @@ export async function kmsHttpReport(
 
   if (kerberos) await writeKerberosChart(ctx, kerberos);
   else await writeMatrixCharts(ctx, rows);
-  const kerberosSection = kerberos ? kerberosMarkdown(kerberos) : [];
+  if (fleet) await writeFleetChart(ctx, fleet);
+  const kerberosSection = [
+    ...(kerberos ? kerberosMarkdown(kerberos) : []),
+    ...(fleet ? fleetMarkdown(fleet) : []),
+  ];
 
   const headline = [
     '### Median total successful requests/s (min-max over repetitions)',
@@ -232,7 +252,7 @@ export async function kmsHttpReport(
   const markdown = [
     ...(results.length > 0
       ? headline
-      : kerberos
+      : kerberosSection.length > 0
         ? kerberosSection
         : ['The matrix ran on the ensemble (`--zookeeper ensemble`): its figures are the quorum table.', '']),
     zookeeperSections,
@@ -276,6 +296,7 @@ export async function kmsHttpReport(
     summary: [
       ...(results.length > 0 ? [throughputTable, ''] : []),
       ...(kerberos ? [markdownTable(...tableArgs(kerberosTable(kerberos))), ''] : []),
+      ...(fleet ? [markdownTable(...tableArgs(fleetTable(fleet))), ''] : []),
       zookeeperSections,
       goalsTable,
     ].join('\n'),
@@ -476,6 +497,65 @@ function kerberosMarkdown(rows: readonly KerberosRow[]): string[] {
     KERBEROS_CPU_NOTE,
     '',
   ];
+}
+
+/** The fleet part of the report: its table and what each row is. */
+function fleetMarkdown(rows: readonly FleetRow[]): string[] {
+  return [
+    '### Kerberos fleet: median successful requests/s through a round-robin balancer (min-max over repetitions)',
+    '',
+    markdownTable(...tableArgs(fleetTable(rows))),
+    '',
+    "Each fleet: that many KMS instances (fastpath `fixed`; in the mixed fleet Hadoop's KMS first) on one " +
+      'ZooKeeper, the delegation-token store shared, behind a round-robin balancer that sends each request to ' +
+      "the next instance (it runs in the benchmark's own process; its CPU is in no column). Creations by the " +
+      '`hadoop.auth` cookie of one log-in; a creation whose cookie is refused (401) logs in again on the request ' +
+      "and keeps the new cookie, as Hadoop's client does. Shared: `signer.secret.provider=zookeeper` on every " +
+      'instance; random: each instance its own secret, so a cookie is honoured only where it was issued. ' +
+      "Server µs/request: every instance's process tree summed, over all requests. Per instance / one instance: " +
+      "requests/s per instance over the single instance's cookie row of the same version and mix, paired by " +
+      "repetition; the instances share this machine's cores, so it reads how much of a core's work the " +
+      'fleet loses to sharing, not how a fleet of machines scales.',
+    '',
+  ];
+}
+
+/** Successful requests/s per fleet row, the single instance's beside them. */
+async function writeFleetChart(
+  ctx: ScenarioContext<KmsHttpSettings>,
+  rows: readonly FleetRow[],
+): Promise<void> {
+  const s = ctx.flags;
+  await ctx.results.writeChart(
+    'kms-http-kerberos-fleet-throughput',
+    'Successful requests/s of a Kerberos fleet behind a round-robin balancer, by row',
+    barChartSvg({
+      title: 'KMS fleet requests/s with Kerberos, creations by cookie',
+      subtitle: `median with min-max over ${s.reps} repetition(s), ${s.concurrency} in flight`,
+      categories: rows.map((r) => `${r.mix} ${fleetRowLabel(r)}`),
+      series: [
+        {
+          name: 'all instances',
+          points: rows.map((r) => ({
+            value: r.throughput.median,
+            min: r.throughput.min,
+            max: r.throughput.max,
+          })),
+        },
+        {
+          name: 'per instance',
+          points: rows.map((r) => ({
+            value: r.perInstance.median,
+            min: r.perInstance.min,
+            max: r.perInstance.max,
+          })),
+        },
+      ],
+      yLabel: 'successful requests/s',
+      xLabel: 'row',
+      formatValue: formatSi,
+    }),
+  );
 }
 
 /** One bar chart of successful requests/s: a group per category, a bar per version (median, min-max). */

@@ -12,7 +12,7 @@ import {
 import { aggregateCases, figures, kerberosFigures } from './aggregate-cases.js';
 import { cpuPerRequest } from './cpu-per-request.js';
 import { EVENT_LOOP_PROBE_MODULE, eventLoopProbeEnv, readEventLoopWindow } from './event-loop-probe.js';
-import { baselineCaseMs, estimateKmsHttpMs, kmsCaseMs } from './kms-http-estimate.js';
+import { baselineCaseMs, estimateKmsHttpMs, passCaseMs } from './kms-http-estimate.js';
 import { kmsHttpReport, type BaselineRun } from './kms-http-report.js';
 import { KMS_HTTP_FLAGS, parseKmsHttpFlags, type KmsHttpSettings } from './kms-http-settings.js';
 import { versionOrder } from './kms-versions.js';
@@ -45,7 +45,9 @@ export const kmsHttpScenario: Scenario<KmsHttpSettings> = {
     '`--zk-delay-ms` a latency sweep at 90:10 through a delay proxy in its own process (both in `all`). ' +
     '`--auth kerberos` puts every server in Kerberos mode against a real MIT KDC and measures the Kerberos table ' +
     "instead (100:0 and 90:10, Hadoop's KMS, original and fixed, creations by SPNEGO and by cookie; in `all` as " +
-    'kms-http-kerberos).',
+    'kms-http-kerberos); with `--instances 2` or `3` also the fleet table: that many instances on one ZooKeeper ' +
+    'behind a round-robin balancer, creations by cookie, the signer secrets shared through ZooKeeper, random per ' +
+    "instance, and a mixed fleet with Hadoop's KMS.",
   flags: KMS_HTTP_FLAGS,
   parseFlags: (args, { quick, all }) => parseKmsHttpFlags(args, quick, all),
   async run(ctx) {
@@ -109,13 +111,15 @@ async function runKmsHttp(
             // The counts the Kerberos table's CPU per creation (per handshake with SPNEGO) divides by.
             requests: result.cpu.requests,
             creations: result.window.counted.create.ok + result.window.counted.create.errors,
+            fleet: pass.fleet ?? null,
+            reauthentications: result.reauthentications ?? 0,
           });
           const us = (x: number | null): string => (x === null ? '—' : x.toFixed(0));
           ctx.note(
             `${where}${mix.label} ${version} rep ${rep + 1}: ${Math.round(result.window.throughput)} req/s, verify p99 ${result.latency.verify.p99Ms.toFixed(2)} ms, ` +
               `server ${us(result.cpu.serverUsPerRequest)} µs/request, errors ${errors}`,
           );
-          ctx.progress.advance(kmsCaseMs(s, version, pass.zookeeper));
+          ctx.progress.advance(passCaseMs(s, pass, version));
         }
       }
     }
@@ -148,6 +152,7 @@ async function runKmsHttp(
 
 /** A prefix for the progress line and notes naming a case's extra part. */
 function passLabel(pass: KmsPass): string {
+  if (pass.fleet) return `fleet ${pass.fleet.kind} ×${pass.fleet.instances} · `;
   if (pass.part === 'kerberos') return `Kerberos ${pass.creationAuth === 'spnego' ? 'SPNEGO' : 'cookie'} · `;
   if (pass.zookeeper.delayMs !== null) return `sweep ${pass.zookeeper.delayMs} ms · `;
   return pass.zookeeper.topology === 'ensemble' ? 'ensemble · ' : '';

@@ -52,6 +52,11 @@ export interface KmsHttpSettings {
    * cookie after it (the common case).
    */
   creationAuth: CreationAuth[];
+  /**
+   * With `kerberos`, KMS instances per fleet case (`--instances`): 1, no fleet; 2 or 3 adds the
+   * cluster rows (kms-fleet.ts) after the single-instance passes.
+   */
+  instances: number;
 }
 
 /** How a Kerberos run's creations authenticate (verification is by delegation token either way). */
@@ -77,6 +82,7 @@ export const DEFAULT_KMS_HTTP_SETTINGS: Readonly<Omit<KmsHttpSettings, 'mixes' |
     requestTimeoutMs: 30_000,
     auth: 'simple',
     creationAuth: [...CREATION_AUTHS],
+    instances: 1,
   });
 
 /** The mixes of `--auth kerberos` unless `--mixes` says otherwise. */
@@ -138,6 +144,12 @@ export const KMS_HTTP_FLAGS = {
     value: '<list>',
     description: `with --auth kerberos, a pass each: spnego (a Kerberos exchange per creation), cookie (the cookie of one log-in) (default ${CREATION_AUTHS.join(',')})`,
   },
+  instances: {
+    type: 'string',
+    value: '<n>',
+    description:
+      "with --auth kerberos, 2 or 3: the cluster rows too, that many instances on one ZooKeeper behind a round-robin balancer, cookie secrets shared through ZooKeeper, random per instance, and a mixed fleet with Hadoop's KMS (default 1: none)",
+  },
   ...KMS_ZOOKEEPER_FLAGS,
 } as const;
 
@@ -190,6 +202,8 @@ function kmsHttpSettings(
       );
   } else if (flags['creation-auth'] !== undefined) {
     throw new BenchmarkUsageError(`${name}: --creation-auth needs --auth kerberos`);
+  } else if (flags.instances !== undefined) {
+    throw new BenchmarkUsageError(`${name}: --instances needs --auth kerberos`);
   }
   return {
     warmupMs: secondsFlagMs(name, 'warmup', flags.warmup, base.warmupMs, { min: 0, max: 3600 }),
@@ -222,5 +236,7 @@ function kmsHttpSettings(
     zookeeper: parseKmsZooKeeperFlags(name, flags, all && !kerberos, quick),
     auth,
     creationAuth: listFlag(name, 'creation-auth', flags['creation-auth'], base.creationAuth, CREATION_AUTHS),
+    // A balancer in front of more than three instances would only share this machine's two cores further.
+    instances: integerFlag(name, 'instances', flags.instances, base.instances, { min: 1, max: 3 }),
   };
 }

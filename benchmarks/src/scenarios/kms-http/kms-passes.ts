@@ -1,10 +1,11 @@
 import type { OperationMix } from '../../harness/mixed-load/operation-mix.js';
+import { FLEET_KINDS, FLEET_VERSION, type FleetSetup } from './kms-fleet.js';
 import type { CreationAuth, KmsHttpSettings } from './kms-http-settings.js';
 import type { KmsVersion } from './kms-versions.js';
 import type { ZooKeeperTopology } from './kms-zookeeper-settings.js';
 
 /** The part of the report a case belongs to. */
-export type KmsPart = 'matrix' | 'quorum' | 'sweep' | 'kerberos';
+export type KmsPart = 'matrix' | 'quorum' | 'sweep' | 'kerberos' | 'fleet';
 
 /** The ZooKeeper a case runs against: a topology, and a delay proxy in front of it or none. */
 export interface ZooKeeperSetup {
@@ -21,6 +22,8 @@ export interface KmsPass {
   versions: KmsVersion[];
   /** How creations authenticate: `simple` (`user.name`), or with Kerberos by SPNEGO or cookie. */
   creationAuth: 'simple' | CreationAuth;
+  /** Several instances behind a round-robin balancer (part `fleet`); absent for one instance. */
+  fleet?: FleetSetup;
 }
 
 /**
@@ -71,7 +74,7 @@ export function kmsPasses(s: KmsHttpSettings): KmsPass[] {
  * report prices the verifications of the other mixes at its figure.
  */
 function kerberosPasses(s: KmsHttpSettings): KmsPass[] {
-  return s.creationAuth
+  const single = s.creationAuth
     .map((creationAuth, i) => ({
       part: 'kerberos' as const,
       zookeeper: { topology: 'standalone' as const, delayMs: null },
@@ -80,11 +83,32 @@ function kerberosPasses(s: KmsHttpSettings): KmsPass[] {
       creationAuth,
     }))
     .filter((pass) => pass.mixes.length > 0);
+  return [...single, ...fleetPasses(s)];
+}
+
+/**
+ * With `--instances` 2 or 3, a pass per fleet row (shared, random, mixed) after the single
+ * instance's: the mixes with creations only (a verification carries a delegation token, never a
+ * cookie), creations by cookie, the fixed version (the mixed fleet puts Hadoop's KMS first).
+ */
+function fleetPasses(s: KmsHttpSettings): KmsPass[] {
+  const mixes = s.mixes.filter((m) => m.create > 0);
+  if (s.instances < 2 || mixes.length === 0) return [];
+  return FLEET_KINDS.map((kind) => ({
+    part: 'fleet' as const,
+    zookeeper: { topology: 'standalone' as const, delayMs: null },
+    mixes,
+    versions: [FLEET_VERSION],
+    creationAuth: 'cookie' as const,
+    fleet: { instances: s.instances, kind },
+  }));
 }
 
 /** The case file name (without `.json`); the matrix keeps its names of before the extra passes. */
 export function caseId(pass: KmsPass, mix: OperationMix, version: KmsVersion, rep: number): string {
   const base = `${mix.verify}-${mix.create}-${version}-rep${rep}`;
+  if (pass.fleet)
+    return `fleet-${pass.fleet.kind}${pass.fleet.instances}-${mix.verify}-${mix.create}-rep${rep}`;
   if (pass.part === 'kerberos') return `kerberos-${pass.creationAuth}-${base}`;
   if (pass.zookeeper.delayMs !== null) return `delay${pass.zookeeper.delayMs}ms-${base}`;
   return pass.zookeeper.topology === 'ensemble' ? `ensemble-${base}` : base;
@@ -96,6 +120,7 @@ export function caseId(pass: KmsPass, mix: OperationMix, version: KmsVersion, re
  */
 export function comparisonKey(pass: KmsPass, mix: OperationMix, version: KmsVersion, rep: number): string {
   const base = `${mix.label}/${version}/rep${rep}`;
+  if (pass.fleet) return `fleet-${pass.fleet.kind}${pass.fleet.instances}/${mix.label}/rep${rep}`;
   if (pass.part === 'kerberos') return `kerberos-${pass.creationAuth}/${base}`;
   if (pass.zookeeper.delayMs !== null) return `sweep-${pass.zookeeper.delayMs}ms/${base}`;
   return pass.zookeeper.topology === 'ensemble' ? `quorum/${base}` : base;

@@ -62,6 +62,11 @@ export interface LoadOutput {
   submitted: Record<KmsOperation, number>;
   completeBlocks: number;
   tailSubmissions: Record<KmsOperation, number>;
+  /**
+   * With `cookie`: new Kerberos log-ins in the measured window after a creation's cookie was refused (401), as Hadoop's
+   * client logs in again; behind a balancer, the instance that issued the cookie was not the one asked.
+   */
+  reauthentications: number;
   /** The generator's event-loop delay p99 beyond the 1 ms resolution of its monitor. */
   generatorEventLoopP99Ms: number;
   windowCpu: WindowCpu;
@@ -136,6 +141,7 @@ serveCalls<LoadInput, LoadOutput>(async (input) => {
       throw new Error(`the Kerberos log-in answered ${login.status} without a hadoop.auth cookie`);
     }
   }
+  let reauthentications = 0;
   const creationHeaders = async (): Promise<Record<string, string>> => {
     if (creationAuth === 'spnego') return { authorization: await negotiate() };
     if (creationAuth === 'cookie') return { cookie: cookie as string };
@@ -168,7 +174,18 @@ serveCalls<LoadInput, LoadOutput>(async (input) => {
               method: 'GET' as const,
               headers: await creationHeaders(),
             };
-    const response = await pool.request(request);
+    let response = await pool.request(request);
+    if (response.statusCode === 401 && op === 'create' && creationAuth === 'cookie') {
+      // The cookie was not honoured (another instance's secret): log in again on the request
+      // itself, as Hadoop's client does, and keep the new cookie for the next creations.
+      await response.body.arrayBuffer();
+      // Counted in the measured window only, as the creations it is read against are.
+      const now = performance.now();
+      if (now >= measureStartMs && now < cutoffMs) reauthentications++;
+      response = await pool.request({ ...request, headers: { authorization: await negotiate() } });
+      const fresh = hadoopAuthCookie(response.headers['set-cookie']);
+      if (fresh !== undefined) cookie = fresh;
+    }
     const text = await response.body.text();
     if (response.statusCode !== 200)
       return { ok: false, error: `HTTP ${response.statusCode} ${text.slice(0, 160)}` };
@@ -236,5 +253,14 @@ serveCalls<LoadInput, LoadOutput>(async (input) => {
     tailSubmissions: scheduler.tailSubmissions,
     generatorEventLoopP99Ms: Math.max(0, loopDelay.percentile(99) / 1e6 - 1),
     windowCpu,
+    reauthentications,
   };
 });
+
+/** The non-empty `hadoop.auth=…` of an answer's Set-Cookie headers, without its attributes. */
+function hadoopAuthCookie(header: string | string[] | undefined): string | undefined {
+  const all = header === undefined ? [] : Array.isArray(header) ? header : [header];
+  return all
+    .map((c) => c.split(';')[0]?.trim() ?? '')
+    .find((c) => c.startsWith('hadoop.auth=') && c !== 'hadoop.auth=' && c !== 'hadoop.auth=""');
+}

@@ -3,7 +3,9 @@ import { closeZooKeeperClient, connectZooKeeper, zkGetChildren } from '@fastpath
 import { BenchmarkCheckError, startChild, type ScenarioContext } from '../../harness/index.js';
 import type { WindowSummary } from '../../harness/mixed-load/goodput-window.js';
 import type { OperationMix } from '../../harness/mixed-load/operation-mix.js';
-import type { CaseServer, ServerFigures } from './case-server.js';
+import { startRoundRobinProxy, type RoundRobinProxy } from '@fastpath/hadoop-fixture';
+import { combineServerFigures, type CaseServer, type ServerFigures } from './case-server.js';
+import { fleetMembers, fleetSignerSite, type FleetSetup } from './kms-fleet.js';
 import { startCaseZooKeeper, type CaseZooKeeperRecord } from './case-zookeeper.js';
 import { startFastpathCaseServer } from './fastpath-case-server.js';
 import { startHadoopCaseServer } from './hadoop-case-server.js';
@@ -67,6 +69,10 @@ export interface KmsCaseResult {
   creationAuth: KmsPass['creationAuth'];
   zookeeperSetup: CaseZooKeeperRecord;
   generatorEventLoopP99Ms: number;
+  /** The fleet behind the balancer (part `fleet`); null for one instance. */
+  fleet?: FleetSetup | null;
+  /** New Kerberos log-ins in the window after a refused cookie (creations by cookie). */
+  reauthentications?: number;
 }
 
 /**
@@ -106,32 +112,57 @@ export async function runKmsCase(
         (zookeeperWarmup.settled ? ' (settled)' : ' (not settled within the bound)'),
     );
   }
-  await using kms: CaseServer =
-    v.server === 'hadoop'
-      ? await startHadoopCaseServer(
-          ctx,
-          zk.connectString,
-          id,
-          kerberos && { site: kerberos.site, javaOptions: kerberos.kdc.javaOptions() },
-        )
-      : await startFastpathCaseServer(
-          ctx,
-          v,
-          zk.connectString,
-          id,
-          await bundle.packageDir(),
-          kerberos?.site,
-        );
-  // Kerberos clients name the service after the URL's host (HTTP/localhost).
-  const origin = kerberos === undefined ? kms.origin : kerberosOrigin(kms.origin);
   const admin = await connectZooKeeper(zk.connectString);
+  const members: CaseServer[] = [];
+  let balancer: RoundRobinProxy | undefined;
   try {
-    await createBenchKey(origin, BENCH_KEY, kerberos !== undefined);
-    const verifyToken = await fetchToken(origin, kerberos !== undefined);
-    const preflightChecks = [
-      ...(await preflight(origin, BENCH_KEY, verifyToken)),
-      ...(await kms.identify(admin)),
-    ];
+    // One server, or a fleet's members one after another (each checked as it comes up, before the
+    // next shares its sequence counter) and the round-robin balancer in front of them.
+    const memberVersions = pass.fleet ? fleetMembers(pass.fleet) : [version];
+    const site = {
+      ...(kerberos?.site ?? {}),
+      ...(pass.fleet ? fleetSignerSite(pass.fleet.kind, zk.connectString) : {}),
+    };
+    const preflightChecks: string[] = [];
+    for (const [i, memberVersion] of memberVersions.entries()) {
+      const mv = KMS_VERSIONS[memberVersion];
+      const memberId = pass.fleet ? `${id}-i${i}` : id;
+      const member =
+        mv.server === 'hadoop'
+          ? await startHadoopCaseServer(
+              ctx,
+              zk.connectString,
+              memberId,
+              kerberos && { site, javaOptions: kerberos.kdc.javaOptions() },
+            )
+          : await startFastpathCaseServer(
+              ctx,
+              mv,
+              zk.connectString,
+              memberId,
+              await bundle.packageDir(),
+              site,
+            );
+      members.push(member);
+      preflightChecks.push(...(await member.identify(admin)));
+    }
+    if (pass.fleet) {
+      balancer = await startRoundRobinProxy({ targets: members.map((m) => m.origin) });
+      ctx.results.recordCommand(
+        `round-robin balancer ${balancer.url} -> ${members.map((m) => m.origin).join(', ')} (in the benchmark process)`,
+        `balancer, case ${id}`,
+      );
+    }
+    // Kerberos clients name the service after the URL's host (HTTP/localhost).
+    const named = (o: string): string => (kerberos === undefined ? o : kerberosOrigin(o));
+    const origin = named(balancer?.url ?? (members[0] as CaseServer).origin);
+    // Each instance has its own key store: the key is created on every one. The tokens are shared.
+    for (const m of members) await createBenchKey(named(m.origin), BENCH_KEY, kerberos !== undefined);
+    // From the first instance directly (the store is shared): a client that logs in by a request of
+    // its own, as kms-client does, has its cookie refused by the next instance over random secrets.
+    const verifyToken = await fetchToken(named((members[0] as CaseServer).origin), kerberos !== undefined);
+    for (const m of members)
+      preflightChecks.push(...(await preflight(named(m.origin), BENCH_KEY, verifyToken)));
 
     await using generator = startChild<LoadInput, LoadOutput>(
       ctx.sourcePath('scenarios/kms-http/load-generator-main.ts'),
@@ -160,35 +191,36 @@ export async function runKmsCase(
           requestTimeoutMs: s.requestTimeoutMs,
           watch: {
             cpu: {
-              server: [kms.pid],
+              server: members.map((m) => m.pid),
               zookeeper: zookeeperPids,
               ...(zk.proxyPid === undefined ? {} : { proxy: [zk.proxyPid] }),
             },
-            probeDirs: kms.eventLoopProbeDir === null ? [] : [kms.eventLoopProbeDir],
+            probeDirs: members.flatMap((m) => (m.eventLoopProbeDir === null ? [] : [m.eventLoopProbeDir])),
           },
         },
         { timeoutMs: warmupMs + measureMs + s.requestTimeoutMs + 60_000 },
       );
 
     let serverWarmup: CaseWarmup['server'] = null;
-    if (kms.serverWarmupMs > 0) {
+    const serverWarmupMs = Math.max(...members.map((m) => m.serverWarmupMs));
+    if (serverWarmupMs > 0) {
       // Counted only for the record: it is there to let the JIT compile the paths the case measures.
-      const w = await load(0, kms.serverWarmupMs, 1);
+      const w = await load(0, serverWarmupMs, 1);
       serverWarmup = {
-        durationMs: kms.serverWarmupMs,
+        durationMs: serverWarmupMs,
         mix: mix.label,
         requestsPerSec: w.window.throughput,
         succeeded: w.window.counted.verify.ok + w.window.counted.create.ok,
         errors: w.window.counted.verify.errors + w.window.counted.create.errors,
       };
-      ctx.log(`${id}: server warm-up ${kms.serverWarmupMs} ms, ${Math.round(w.window.throughput)} req/s`);
+      ctx.log(`${id}: server warm-up ${serverWarmupMs} ms, ${Math.round(w.window.throughput)} req/s`);
     }
 
     const dtNodesBefore = (await zkGetChildren(admin, TOKENS_ROOT)).filter((n) => n.startsWith('DT_')).length;
-    const measurement = await kms.measure();
+    const measurements = await Promise.all(members.map((m) => m.measure()));
     const measured = await load(s.warmupMs, s.measureMs, 0);
     const cpu = cpuPerRequest(measured.window, measured.windowCpu);
-    const figures = await measurement.finish();
+    const figures = combineServerFigures(await Promise.all(measurements.map((m) => m.finish())));
     const zookeeperSetup = await zk.record(measured.windowCpu);
     const dtNodesAfter = (await zkGetChildren(admin, TOKENS_ROOT)).filter((n) => n.startsWith('DT_')).length;
     // The token count check: every creation the generator saw succeed is a znode, no more, no less.
@@ -197,7 +229,8 @@ export async function runKmsCase(
         `${id}: ${measured.createdTotal} creations succeeded but DT_* znodes grew by ${dtNodesAfter - dtNodesBefore}`,
       );
     }
-    const afterChecks = await kms.afterwards(admin);
+    const afterChecks: string[] = [];
+    for (const m of members) afterChecks.push(...(await m.afterwards(admin)));
     return {
       version,
       mix: mix.label,
@@ -218,7 +251,13 @@ export async function runKmsCase(
         createdTotal: measured.createdTotal,
       },
       server: {
-        details: kms.details,
+        details: pass.fleet
+          ? {
+              fleet: pass.fleet,
+              members: members.map((m) => m.details),
+              balancerServed: balancer?.served() ?? null,
+            }
+          : (members[0] as CaseServer).details,
         cpuSeconds: measured.windowCpu.seconds['server'] ?? null,
         cpuPercentOfOneCore: cpu.percentOfOneCore.server,
         ...figures,
@@ -229,8 +268,13 @@ export async function runKmsCase(
       creationAuth: pass.creationAuth,
       zookeeperSetup,
       generatorEventLoopP99Ms: measured.generatorEventLoopP99Ms,
+      fleet: pass.fleet ?? null,
+      reauthentications: measured.reauthentications,
     };
   } finally {
+    await balancer?.close();
+    // The last started first, as `await using` would.
+    for (const m of members.reverse()) await m[Symbol.asyncDispose]();
     await closeZooKeeperClient(admin);
   }
 }
