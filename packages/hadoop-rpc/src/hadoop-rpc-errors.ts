@@ -225,3 +225,25 @@ export class HadoopRpcClientClosedError extends FastpathError {
     super('ERR_HADOOP_RPC_CLIENT_CLOSED', 'the Hadoop RPC client is closed');
   }
 }
+
+/**
+ * The server's SASL offer has no quality of protection this client is configured to accept
+ * (`hadoop.rpc.protection`): e.g. the client requires `privacy` and the server offers only
+ * `authentication`. The client refuses rather than run weaker than configured (a downgrade).
+ */
+export class HadoopRpcSaslQopError extends FastpathError {
+  readonly address: string;
+  /** The QOPs the server offered (`auth`, `auth-int`, `auth-conf`). */
+  readonly offered: readonly string[];
+  /** The QOPs the client accepts, in its order of preference. */
+  readonly required: readonly string[];
+  constructor(address: string, offered: readonly string[], required: readonly string[]) {
+    super(
+      'ERR_HADOOP_RPC_SASL_QOP',
+      `${address}: the server offers SASL QOP [${offered.join(', ')}], this client accepts only [${required.join(', ')}]`,
+    );
+    this.address = address;
+    this.offered = offered;
+    this.required = required;
+  }
+}

@@ -17,6 +17,7 @@ export {
   HadoopRpcProtocolError,
   HadoopRpcResponseTooLargeError,
   HadoopRpcSaslError,
+  HadoopRpcSaslQopError,
   isRetriableRemoteClass,
   RemoteException,
   type RemoteExceptionFields,
@@ -31,3 +32,10 @@ export {
   type SaslServerInfo,
   SIMPLE_SASL_MECHANISM,
 } from './sasl-mechanism.js';
+export {
+  createTokenSaslMechanism,
+  type HadoopRpcProtection,
+  RPC_PROTECTION_QOP,
+  selectToken,
+  type TokenSaslMechanismOptions,
+} from './token-sasl-mechanism.js';

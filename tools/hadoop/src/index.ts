@@ -24,7 +24,11 @@ export {
   HadoopKmsTimeoutError,
   HadoopRpcPeerError,
 } from './hadoop-errors.js';
-export { startHadoopRpcPeer, type HadoopRpcPeer } from './start-hadoop-rpc-peer.js';
+export {
+  startHadoopRpcPeer,
+  type HadoopRpcPeer,
+  type HadoopRpcPeerOptions,
+} from './start-hadoop-rpc-peer.js';
 export {
   runHadoopErasureCoder,
   type HadoopCoderKind,

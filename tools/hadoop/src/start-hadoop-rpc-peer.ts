@@ -1,6 +1,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { InvalidOptionError } from '@fastpath/core';
 import { forgetDirectory, logTail, pollUntil, rememberDirectory, spawnServer } from '@fastpath/jvm-fixture';
 import { HadoopRpcPeerError } from './hadoop-errors.js';
 import { within } from './internal/within.js';
@@ -19,9 +20,23 @@ export interface HadoopRpcPeer {
   readonly pid: number;
   readonly logFile: string;
   readonly installation: HadoopInstallation;
+  /**
+   * With `token`: a token the server issued for the user `alice` (its URL string, service empty),
+   * from Hadoop's own test secret manager.
+   */
+  readonly tokenUrlString: string | undefined;
   /** SIGTERM (then SIGKILL); deletes the scratch directory. */
   close(): Promise<void>;
   [Symbol.asyncDispose](): Promise<void>;
+}
+
+/** Options of {@link startHadoopRpcPeer}. */
+export interface HadoopRpcPeerOptions {
+  /**
+   * Also offer TOKEN (DIGEST-MD5) with Hadoop's test secret manager, at this `hadoop.rpc.protection`
+   * (`authentication`, `integrity`, `privacy`). Default: SIMPLE only.
+   */
+  token?: { protection: 'authentication' | 'integrity' | 'privacy' };
 }
 
 /**
@@ -38,7 +53,11 @@ export interface HadoopRpcPeer {
  * await client.call({ address: peer.address, protocol: 'org.apache.hadoop.ipc.TestRpcBase$TestRpcService', ... });
  * ```
  */
-export async function startHadoopRpcPeer(): Promise<HadoopRpcPeer> {
+export async function startHadoopRpcPeer(options: HadoopRpcPeerOptions = {}): Promise<HadoopRpcPeer> {
+  const protection = options.token?.protection;
+  if (protection !== undefined && !['authentication', 'integrity', 'privacy'].includes(protection)) {
+    throw new InvalidOptionError('token.protection', 'expected authentication, integrity or privacy');
+  }
   const installation = await prepareHadoop();
   const rootDir = await mkdtemp(join(tmpdir(), 'fastpath-hadoop-rpc-'));
   rememberDirectory(rootDir);
@@ -55,6 +74,7 @@ export async function startHadoopRpcPeer(): Promise<HadoopRpcPeer> {
       [installation.driverClassesDir, ...installation.classpath].join(':'),
       MAIN_CLASS,
       portFile,
+      ...(protection === undefined ? [] : ['token', protection]),
     ],
     { cwd: rootDir, logFile, cleanupDir: rootDir },
   );
@@ -92,6 +112,9 @@ export async function startHadoopRpcPeer(): Promise<HadoopRpcPeer> {
       tail,
     );
   }
+  // The driver writes the token before the port file.
+  const tokenUrlString =
+    protection === undefined ? undefined : (await readFile(`${portFile}.token`, 'utf8')).trim();
   let closed: Promise<void> | undefined;
   const close = (): Promise<void> => (closed ??= cleanUp());
   return {
@@ -100,6 +123,7 @@ export async function startHadoopRpcPeer(): Promise<HadoopRpcPeer> {
     pid: server.pid,
     logFile,
     installation,
+    tokenUrlString,
     close,
     [Symbol.asyncDispose]: close,
   };

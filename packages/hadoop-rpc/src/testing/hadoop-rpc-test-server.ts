@@ -76,8 +76,12 @@ export interface HadoopRpcTestSaslMechanism {
   readonly mechanism: string;
   readonly protocol?: string;
   readonly serverId?: string;
+  /** A first challenge sent with the NEGOTIATE offer (DIGEST-MD5 piggy-backs one). */
+  readonly challenge?: Uint8Array;
+  /** Throws to refuse the client: the server answers FATAL `FATAL_UNAUTHORIZED` with the error's message. */
   evaluate(token: Uint8Array): { done: boolean; token?: Uint8Array };
-  readonly securityLayer?: SaslSecurityLayer;
+  /** Read once the exchange is done. */
+  readonly securityLayer?: SaslSecurityLayer | undefined;
 }
 
 /** Options of {@link startHadoopRpcTestServer}. */
@@ -98,8 +102,12 @@ export interface HadoopRpcTestServerOptions {
    * or Ozone's fork `org.apache.hadoop.ipc_`. Default: `org.apache.hadoop.ipc`.
    */
   ipcPackage?: 'org.apache.hadoop.ipc' | 'org.apache.hadoop.ipc_';
-  /** A mechanism offered before `authMethods`, for tests of the client's SASL seam. Default: none. */
-  saslMechanism?: HadoopRpcTestSaslMechanism;
+  /**
+   * A mechanism offered before `authMethods`: one object shared by every connection, or a function
+   * making one per connection (a mechanism with per-connection state, e.g. {@link tokenTestSaslMechanism}).
+   * Default: none.
+   */
+  saslMechanism?: HadoopRpcTestSaslMechanism | (() => HadoopRpcTestSaslMechanism);
   /** Largest request frame accepted, in bytes; above it the connection is closed. Default: 134 217 728 (`ipc.maximum.data.length`). */
   maxDataBytes?: number;
 }
@@ -209,7 +217,7 @@ interface ServerState {
   pings: number;
   calls: number;
   wraps: number;
-  saslMechanism: HadoopRpcTestSaslMechanism | undefined;
+  saslMechanism: HadoopRpcTestSaslMechanism | (() => HadoopRpcTestSaslMechanism) | undefined;
 }
 
 class RunningTestServer implements HadoopRpcTestServer {
@@ -289,6 +297,7 @@ class ServerConnection {
   #closing = false;
   #saslInProgress = false;
   #layer: SaslSecurityLayer | undefined;
+  #mech: HadoopRpcTestSaslMechanism | undefined;
   #plainReader: FrameReader | undefined;
 
   constructor(state: ServerState, socket: Socket, id: number) {
@@ -296,6 +305,8 @@ class ServerConnection {
     this.#socket = socket;
     this.#id = id;
     this.#reader = new FrameReader(state.maxDataBytes);
+    const mech = state.saslMechanism;
+    this.#mech = typeof mech === 'function' ? mech() : mech;
     this.#silent = takeFault(state, ['silent-handshake']) !== undefined;
     socket.on('data', (chunk: Buffer) => this.#onData(chunk));
   }
@@ -461,7 +472,7 @@ class ServerConnection {
       );
       return;
     }
-    const mech = this.#s.saslMechanism;
+    const mech = this.#mech;
     if (message.state === Sasl.WRAP && this.#layer !== undefined && this.#plainReader !== undefined) {
       this.#s.wraps++;
       let plain: Buffer;
@@ -478,7 +489,18 @@ class ServerConnection {
       const started = message.state === Sasl.INITIATE && message.auths[0]?.method === mech.method;
       if (started || (message.state === Sasl.RESPONSE && this.#saslInProgress)) {
         this.#saslInProgress = true;
-        const step = mech.evaluate(message.token);
+        let step: { done: boolean; token?: Uint8Array };
+        try {
+          step = mech.evaluate(message.token);
+        } catch (error) {
+          this.#fatal(
+            CallIds.SASL,
+            'javax.security.sasl.SaslException',
+            (error as Error).message,
+            'FATAL_UNAUTHORIZED',
+          );
+          return;
+        }
         if (!step.done) {
           this.#saslReply({ state: Sasl.CHALLENGE, token: step.token ?? new Uint8Array(0) });
           return;
@@ -512,6 +534,7 @@ class ServerConnection {
                   mechanism: mech.mechanism,
                   ...(mech.protocol === undefined ? {} : { protocol: mech.protocol }),
                   ...(mech.serverId === undefined ? {} : { serverId: mech.serverId }),
+                  ...(mech.challenge === undefined ? {} : { challenge: mech.challenge }),
                 },
               ]
             : []),

@@ -19,3 +19,4 @@ export {
   testRpcMessages,
   testRpcProtocol,
 } from './test-rpc-protocol.js';
+export { tokenTestSaslMechanism, type TokenTestSaslMechanismOptions } from './token-test-sasl-mechanism.js';

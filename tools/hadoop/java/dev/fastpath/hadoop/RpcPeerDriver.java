@@ -14,6 +14,8 @@ import org.apache.hadoop.ipc.RPC;
 import org.apache.hadoop.ipc.RetriableException;
 import org.apache.hadoop.ipc.RpcServerException;
 import org.apache.hadoop.ipc.Server;
+import org.apache.hadoop.ipc.TestRpcBase;
+import org.apache.hadoop.io.Text;
 import org.apache.hadoop.ipc.protobuf.TestProtos.AddRequestProto;
 import org.apache.hadoop.ipc.protobuf.TestProtos.AddRequestProto2;
 import org.apache.hadoop.ipc.protobuf.TestProtos.AddResponseProto;
@@ -31,6 +33,7 @@ import org.apache.hadoop.ipc.protobuf.TestProtos.SlowPingRequestProto;
 import org.apache.hadoop.ipc.protobuf.TestProtos.UserResponseProto;
 import org.apache.hadoop.ipc.protobuf.TestRpcServiceProtos.TestProtobufRpcProto;
 import org.apache.hadoop.security.UserGroupInformation;
+import org.apache.hadoop.security.token.Token;
 import org.apache.hadoop.thirdparty.protobuf.BlockingService;
 import org.apache.hadoop.thirdparty.protobuf.RpcController;
 import org.apache.hadoop.thirdparty.protobuf.ServiceException;
@@ -44,6 +47,11 @@ import org.apache.hadoop.thirdparty.protobuf.ServiceException;
  * against both: echo2(["call-context"]) answers the caller's user, client id (hex), call id and
  * retry count as the server saw them; error throws RpcServerException (as Hadoop's TestRpcBase);
  * error2 throws RetriableException (Hadoop's TestRpcBase throws URISyntaxException there).
+ *
+ * With the arguments {@code token <hadoop.rpc.protection>} the server also offers TOKEN
+ * (DIGEST-MD5) with Hadoop's own test secret manager (TestRpcBase.TestTokenSecretManager) at that
+ * protection, and writes a token it issued for the user "alice" (its URL string) to the port file's
+ * name with ".token" appended, before the port file.
  */
 public final class RpcPeerDriver {
   private RpcPeerDriver() {}
@@ -185,12 +193,15 @@ public final class RpcPeerDriver {
   }
 
   public static void main(String[] args) throws Exception {
-    if (args.length != 1) {
-      System.err.println("usage: RpcPeerDriver <port file>");
+    boolean token = args.length == 3 && "token".equals(args[1]);
+    if (args.length != 1 && !token) {
+      System.err.println("usage: RpcPeerDriver <port file> [token <hadoop.rpc.protection>]");
       System.exit(2);
     }
     Configuration conf = new Configuration();
     conf.set("hadoop.security.authentication", "simple");
+    TestRpcBase.TestTokenSecretManager secrets = token ? new TestRpcBase.TestTokenSecretManager() : null;
+    if (token) conf.set("hadoop.rpc.protection", args[2]);
     RPC.setProtocolEngine(conf, TestRpcService.class, ProtobufRpcEngine2.class);
     BlockingService service = TestProtobufRpcProto.newReflectiveBlockingService(new Service());
     RPC.Server server =
@@ -200,9 +211,15 @@ public final class RpcPeerDriver {
             .setBindAddress("127.0.0.1")
             .setPort(0)
             .setNumHandlers(8)
+            .setSecretManager(secrets)
             .build();
     server.start();
     Runtime.getRuntime().addShutdownHook(new Thread(server::stop));
+    if (secrets != null) {
+      Token<TestRpcBase.TestTokenIdentifier> issued =
+          new Token<>(new TestRpcBase.TestTokenIdentifier(new Text("alice")), secrets);
+      Files.write(Paths.get(args[0] + ".token"), issued.encodeToUrlString().getBytes(StandardCharsets.UTF_8));
+    }
     Path portFile = Paths.get(args[0]);
     Path partial = Paths.get(args[0] + ".partial");
     Files.write(partial, String.valueOf(server.getListenerAddress().getPort()).getBytes(StandardCharsets.UTF_8));
