@@ -31,6 +31,9 @@ describe('OzoneClientConfig', () => {
       readRetryIntervalMs: 1000,
       maxOutstandingRequests: 32,
       omGrpcPort: 8981,
+      omTransport: 'grpc',
+      omFailoverMaxAttempts: 500,
+      omFailoverWaitMs: 2000,
       warmupEnabled: true,
       warmupTlsEnabled: true,
       shortCircuitEnabled: false,
@@ -41,6 +44,52 @@ describe('OzoneClientConfig', () => {
       datanodeStreamIdleMs: 1_000,
       readWorkerThreads: 0,
     });
+  });
+
+  it("reads the OM transport and failover settings under Ozone's keys, refusing what it cannot use", () => {
+    const pkg = 'org.apache.hadoop.ozone.om.protocolPB.';
+    expect(
+      ozoneClientConfigFromProperties({
+        'ozone.om.transport.class': ` ${pkg}GrpcOmTransportFactory `,
+        'ozone.client.failover.max.attempts': '7',
+        'ozone.client.wait.between.retries.millis': '250',
+      }),
+    ).toMatchObject({ omTransport: 'grpc', omFailoverMaxAttempts: 7, omFailoverWaitMs: 250 });
+    expect(
+      ozoneClientConfigFromProperties({ 'ozone.om.transport.class': `${pkg}Hadoop3OmTransportFactory` }),
+    ).toMatchObject({ omTransport: 'hadoop-rpc' });
+    expect(() =>
+      ozoneClientConfigFromProperties({ 'ozone.om.transport.class': `${pkg}Hadoop27OmTransportFactory` }),
+    ).toThrow(/ozone\.om\.transport\.class/);
+    expect(() => ozoneClientConfigFromProperties({ 'ozone.client.failover.max.attempts': '-1' })).toThrow(
+      /ozone\.client\.failover\.max\.attempts/,
+    );
+    expect(() =>
+      ozoneClientConfigFromProperties({ 'ozone.client.wait.between.retries.millis': 'x' }),
+    ).toThrow(/ozone\.client\.wait\.between\.retries\.millis/);
+  });
+
+  it('refuses Hadoop RPC as the OM transport when the client is created, before connecting', () => {
+    expect(() =>
+      createOzoneClient({
+        omAddress: '127.0.0.1:1',
+        properties: {
+          'ozone.om.transport.class': 'org.apache.hadoop.ozone.om.protocolPB.Hadoop3OmTransportFactory',
+        },
+      }),
+    ).toThrow(/Hadoop RPC/);
+    let err: unknown;
+    try {
+      createOzoneClient({
+        omAddress: '127.0.0.1:1',
+        properties: {
+          'ozone.om.transport.class': 'org.apache.hadoop.ozone.om.protocolPB.Hadoop3OmTransportFactory',
+        },
+      });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toMatchObject({ code: 'ERR_OZONE_OM_TRANSPORT_UNAVAILABLE', transport: 'hadoop-rpc' });
   });
 
   it('reads the read worker threads and refuses a count it cannot use, naming the key', () => {

@@ -63,6 +63,19 @@ export interface OzoneClientConfig {
   /** `ozone.om.grpc.port`, the OM gRPC port used when the OM address has none, default 8981. */
   omGrpcPort: number;
   /**
+   * `ozone.om.transport.class`: how the OM is reached. `…GrpcOmTransportFactory` is `grpc`,
+   * `…Hadoop3OmTransportFactory` (Ozone's default) is `hadoop-rpc`, which this client refuses
+   * until it speaks Hadoop RPC. Default here: `grpc`.
+   */
+  omTransport: OmTransportName;
+  /** `ozone.client.failover.max.attempts`, default 500: failovers one OM call may make (HA). */
+  omFailoverMaxAttempts: number;
+  /**
+   * `ozone.client.wait.between.retries.millis`, default 2000 (a bare number is ms): the wait after
+   * each round of the OM nodes, and × n before the n-th ask in a row of a leader not ready yet.
+   */
+  omFailoverWaitMs: number;
+  /**
    * `ozone.client.warmup.enabled` (HDDS-17357), default true: the first client of a process warms
    * the datanode path (protocol codecs, checksums, the TLS credentials) while it waits on the OM.
    */
@@ -113,6 +126,15 @@ export interface OzoneClientConfig {
   readWorkerThreads: number;
 }
 
+/** How the client reaches the OM (`ozone.om.transport.class`). */
+export type OmTransportName = 'grpc' | 'hadoop-rpc';
+
+/** The values of `ozone.om.transport.class` and the transport each names. */
+export const OM_TRANSPORT_CLASSES: Readonly<Record<string, OmTransportName>> = Object.freeze({
+  'org.apache.hadoop.ozone.om.protocolPB.GrpcOmTransportFactory': 'grpc',
+  'org.apache.hadoop.ozone.om.protocolPB.Hadoop3OmTransportFactory': 'hadoop-rpc',
+});
+
 /** How read commands travel to a datanode (`ozone.client.datanode.transport`). */
 export type DatanodeTransport = 'stream-pool' | 'call-per-request';
 const DATANODE_TRANSPORTS: readonly DatanodeTransport[] = ['stream-pool', 'call-per-request'];
@@ -139,6 +161,9 @@ export const DEFAULT_OZONE_CLIENT_CONFIG: Readonly<OzoneClientConfig> = Object.f
   readRetryIntervalMs: 1_000,
   maxOutstandingRequests: 32,
   omGrpcPort: 8981,
+  omTransport: 'grpc',
+  omFailoverMaxAttempts: 500,
+  omFailoverWaitMs: 2000,
   warmupEnabled: true,
   warmupTlsEnabled: true,
   shortCircuitEnabled: false,
@@ -169,6 +194,9 @@ export const OZONE_CLIENT_CONFIG_KEYS: Readonly<Record<keyof OzoneClientConfig, 
   readRetryIntervalMs: 'ozone.client.read.retry.interval',
   maxOutstandingRequests: 'hdds.ratis.raft.client.async.outstanding-requests.max',
   omGrpcPort: 'ozone.om.grpc.port',
+  omTransport: 'ozone.om.transport.class',
+  omFailoverMaxAttempts: 'ozone.client.failover.max.attempts',
+  omFailoverWaitMs: 'ozone.client.wait.between.retries.millis',
   warmupEnabled: 'ozone.client.warmup.enabled',
   warmupTlsEnabled: 'ozone.client.warmup.tls.enabled',
   shortCircuitEnabled: 'ozone.client.read.short-circuit',
@@ -268,6 +296,16 @@ function parseInteger(key: string, text: string, min: number): number {
 
 const CHECKSUM_TYPES: readonly ChecksumTypeName[] = ['NONE', 'CRC32', 'CRC32C', 'SHA256', 'MD5'];
 
+/** One property of a Map, a plain object or a `HadoopConfiguration`. */
+export function readProperty(properties: OzoneProperties, key: string): string | undefined {
+  const getter = (properties as { get?: unknown }).get;
+  const value: unknown =
+    typeof getter === 'function'
+      ? (properties as { get(key: string): string | undefined }).get(key)
+      : (properties as Readonly<Record<string, string>>)[key];
+  return typeof value === 'string' ? value : undefined;
+}
+
 /**
  * Reads the client settings from Hadoop-style key/value properties (for example the properties
  * of an `ozone-site.xml`); keys that are absent keep Ozone's defaults, unknown keys are ignored.
@@ -281,13 +319,8 @@ export function ozoneClientConfigFromProperties(
   properties: OzoneProperties,
   base: Readonly<OzoneClientConfig> = DEFAULT_OZONE_CLIENT_CONFIG,
 ): OzoneClientConfig {
-  const get = (k: keyof OzoneClientConfig): string | undefined => {
-    const key = OZONE_CLIENT_CONFIG_KEYS[k];
-    const getter = (properties as { get?: unknown }).get;
-    return typeof getter === 'function'
-      ? (properties as { get(key: string): string | undefined }).get(key)
-      : (properties as Readonly<Record<string, string>>)[key];
-  };
+  const get = (k: keyof OzoneClientConfig): string | undefined =>
+    readProperty(properties, OZONE_CLIENT_CONFIG_KEYS[k]);
   const c: OzoneClientConfig = { ...base };
   const K = OZONE_CLIENT_CONFIG_KEYS;
   let v: string | undefined;
@@ -322,6 +355,19 @@ export function ozoneClientConfigFromProperties(
   if ((v = get('maxOutstandingRequests')) !== undefined)
     c.maxOutstandingRequests = parseInteger(K.maxOutstandingRequests, v, 1);
   if ((v = get('omGrpcPort')) !== undefined) c.omGrpcPort = parseInteger(K.omGrpcPort, v, 1);
+  if ((v = get('omTransport')) !== undefined) {
+    const transport = OM_TRANSPORT_CLASSES[v.trim()];
+    if (transport === undefined)
+      throw new InvalidOptionError(
+        K.omTransport,
+        `expected one of ${Object.keys(OM_TRANSPORT_CLASSES).join(', ')}, got ${JSON.stringify(v)}`,
+      );
+    c.omTransport = transport;
+  }
+  if ((v = get('omFailoverMaxAttempts')) !== undefined)
+    c.omFailoverMaxAttempts = parseInteger(K.omFailoverMaxAttempts, v, 0);
+  if ((v = get('omFailoverWaitMs')) !== undefined)
+    c.omFailoverWaitMs = parseDurationMs(K.omFailoverWaitMs, v);
   if ((v = get('warmupEnabled')) !== undefined) c.warmupEnabled = parseBoolean(K.warmupEnabled, v);
   if ((v = get('warmupTlsEnabled')) !== undefined) c.warmupTlsEnabled = parseBoolean(K.warmupTlsEnabled, v);
   if ((v = get('shortCircuitEnabled')) !== undefined)
@@ -371,6 +417,12 @@ export function validateOzoneClientConfig(config: OzoneClientConfig): OzoneClien
     throw new InvalidOptionError(K.maxOutstandingRequests, 'must be an integer ≥ 1');
   if (!(CHECKSUM_TYPES as readonly string[]).includes(c.checksumType))
     throw new InvalidOptionError(K.checksumType, `expected one of ${CHECKSUM_TYPES.join(', ')}`);
+  if (c.omTransport !== 'grpc' && c.omTransport !== 'hadoop-rpc')
+    throw new InvalidOptionError(K.omTransport, 'expected grpc or hadoop-rpc');
+  if (!Number.isInteger(c.omFailoverMaxAttempts) || c.omFailoverMaxAttempts < 0)
+    throw new InvalidOptionError(K.omFailoverMaxAttempts, 'must be an integer ≥ 0');
+  if (!(c.omFailoverWaitMs >= 0) || !Number.isFinite(c.omFailoverWaitMs))
+    throw new InvalidOptionError(K.omFailoverWaitMs, 'must be a finite number ≥ 0');
   if (typeof c.warmupEnabled !== 'boolean')
     throw new InvalidOptionError(K.warmupEnabled, 'must be a boolean');
   if (typeof c.warmupTlsEnabled !== 'boolean')

@@ -1,8 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import { userInfo } from 'node:os';
 import { startWarmup } from '@fastpath/client-warmup';
-import { InvalidOptionError, systemClock, type Clock } from '@fastpath/core';
+import { InvalidOptionError, MetricsRegistry, systemClock, type Clock } from '@fastpath/core';
 import {
   OmStatusError,
+  OmTransportUnavailableError,
   OzoneClosedError,
   OzoneInvalidArgumentError,
   OzoneProtocolError,
@@ -11,6 +13,7 @@ import {
   DEFAULT_OZONE_CLIENT_CONFIG,
   loadOzoneSiteXml,
   ozoneClientConfigFromProperties,
+  readProperty,
   type OzoneProperties,
   validateOzoneClientConfig,
   type OzoneClientConfig,
@@ -22,7 +25,11 @@ import type { ClientContext } from './internal/client-context.js';
 import type { ClientTlsOptions } from './internal/grpc/channel-options.js';
 import { clientWarmupPlan } from './internal/client-warmup-plan.js';
 import type { DatanodeStreamStats } from './internal/grpc/datanode-stream-pool.js';
-import { OmTransport } from './internal/grpc/om-transport.js';
+import { GrpcOmTransport } from './internal/grpc/om-transport.js';
+import { OmClient } from './internal/om/om-client.js';
+import { OmFailoverProxy, type OmLeader, type OmNode } from './internal/om/om-failover-proxy.js';
+import { OmMetrics, type OmCallStats } from './internal/om/om-metrics.js';
+import { resolveOmTarget } from './internal/om/om-service-config.js';
 import { listFsoKeys, type FsoEntry } from './internal/fso-key-listing.js';
 import { RaftClientPool, type WritePipeline } from './internal/ratis/raft-client-pool.js';
 import { createReadContext, type ReadContextOptions } from './internal/read-context.js';
@@ -30,13 +37,20 @@ import { ReadWorkerPool, type ReadWorkerStats } from './internal/workers/read-wo
 import { has, hdds, om, toBigInt, toNumber, uint64, type hadoop } from './internal/proto/wire.js';
 
 export type { ClientTlsOptions } from './internal/grpc/channel-options.js';
+export type { OmLeader } from './internal/om/om-failover-proxy.js';
+export type { OmCallStats } from './internal/om/om-metrics.js';
 export type BucketLayout = 'FILE_SYSTEM_OPTIMIZED' | 'LEGACY' | 'OBJECT_STORE';
 export type StorageType = 'DISK' | 'SSD' | 'ARCHIVE' | 'RAM_DISK' | 'PROVIDED';
 
 /** Options of {@link createOzoneClient}. */
 export interface OzoneClientOptions {
-  /** `host:port` of the OM's gRPC service (`ozone.om.grpc.port`, 8981 when only a host is given). Required. */
-  omAddress: string;
+  /**
+   * The OM: `host:port` of one OM's gRPC service (`ozone.om.grpc.port`, 8981, when only a host is
+   * given), or an OM service id listed in `ozone.om.service.ids` (OM HA: its nodes come from
+   * `ozone.om.nodes.<id>` and `ozone.om.address.<id>.<node>`, and calls fail over between them).
+   * Default: the one service id configured, else `ozone.om.address`.
+   */
+  omAddress?: string;
   /** The user the OM sees (`OMRequest.userInfo.userName`). Default: the OS user. */
   userName?: string;
   /** `ozone-site.xml` files, read with Hadoop's configuration reader in order (later wins). Default: none. */
@@ -59,6 +73,8 @@ export interface OzoneClientOptions {
   maxReceiveMessageBytes?: number;
   /** The clock of the short-circuit disable interval. Default: the system clock. */
   clock?: Clock;
+  /** Where the client's metrics go (`ozone_client_om_*`). Default: a registry of its own (`client.metrics`). */
+  metrics?: MetricsRegistry;
 }
 
 export const DEFAULT_OZONE_CLIENT_OPTIONS = Object.freeze({
@@ -137,11 +153,6 @@ function checkName(what: string, value: string): void {
     throw new OzoneInvalidArgumentError(`${what} must be a non-empty string`);
 }
 
-function withPort(address: string, port: number): string {
-  if (/^\[.*\]:\d+$/.test(address) || /^[^:]+:\d+$/.test(address)) return address;
-  return `${address}:${port}`;
-}
-
 const ms = (v: Long | number | null | undefined): number => toNumber(v);
 type Long = hadoop.hdds.ContainerBlockID['containerID'];
 
@@ -161,6 +172,8 @@ type Long = hadoop.hdds.ContainerBlockID['containerID'];
  */
 export class OzoneClient {
   readonly config: Readonly<OzoneClientConfig>;
+  /** The registry of the client's metrics (`ozone_client_om_*`): the one given, else its own. */
+  readonly metrics: MetricsRegistry;
   readonly #ctx: ClientContext;
   /** What a read worker builds its read context from (the settings, TLS, the message bound). */
   readonly #readContextOptions: ReadContextOptions;
@@ -169,12 +182,16 @@ export class OzoneClient {
   #closed = false;
 
   constructor(options: OzoneClientOptions) {
-    if (typeof options?.omAddress !== 'string' || options.omAddress.length === 0)
-      throw new InvalidOptionError('omAddress', 'expected host:port of the OM gRPC service');
-    const fromFiles = ozoneClientConfigFromProperties(
-      loadOzoneSiteXml(options.configFiles ?? []),
-      DEFAULT_OZONE_CLIENT_CONFIG,
-    );
+    if (
+      options?.omAddress !== undefined &&
+      (typeof options.omAddress !== 'string' || options.omAddress === '')
+    )
+      throw new InvalidOptionError(
+        'omAddress',
+        'expected host:port of the OM gRPC service or an OM service id',
+      );
+    const files = loadOzoneSiteXml(options.configFiles ?? []);
+    const fromFiles = ozoneClientConfigFromProperties(files, DEFAULT_OZONE_CLIENT_CONFIG);
     const fromProperties = ozoneClientConfigFromProperties(options.properties ?? {}, fromFiles);
     this.config = Object.freeze(validateOzoneClientConfig({ ...fromProperties, ...options.config }));
     const omTimeoutMs = options.omTimeoutMs ?? DEFAULT_OZONE_CLIENT_OPTIONS.omTimeoutMs;
@@ -186,18 +203,52 @@ export class OzoneClient {
       throw new InvalidOptionError('omReconnectBackoffMs', 'must be a positive integer');
     if (!Number.isInteger(maxReceive) || maxReceive < this.config.chunkSizeBytes + 65536)
       throw new InvalidOptionError('maxReceiveMessageBytes', 'must exceed the chunk size');
-    const omTransport = new OmTransport({
-      address: withPort(options.omAddress, this.config.omGrpcPort),
-      userName: options.userName ?? userInfo().username,
-      timeoutMs: omTimeoutMs,
-      reconnectBackoffMs: omReconnectBackoffMs,
-      maxMessageBytes: maxReceive,
-      tls: options.tls,
+    if (this.config.omTransport === 'hadoop-rpc')
+      throw new OmTransportUnavailableError(
+        'hadoop-rpc',
+        'ozone.om.transport.class names Hadoop RPC (Hadoop3OmTransportFactory), which this client does not ' +
+          'speak yet; set it to org.apache.hadoop.ozone.om.protocolPB.GrpcOmTransportFactory (or leave it unset)',
+      );
+    const lookup = (key: string): string | undefined =>
+      (options.properties !== undefined ? readProperty(options.properties, key) : undefined) ??
+      files.get(key);
+    const target = resolveOmTarget(options.omAddress, lookup, this.config.omGrpcPort);
+    const nodes: OmNode[] = target.nodes.map((n) => {
+      const address = `${n.host.includes(':') ? `[${n.host}]` : n.host}:${n.grpcPort}`;
+      return {
+        nodeId: n.nodeId,
+        address,
+        transport: new GrpcOmTransport({
+          address,
+          timeoutMs: omTimeoutMs,
+          reconnectBackoffMs: omReconnectBackoffMs,
+          maxMessageBytes: maxReceive,
+          tls: options.tls,
+        }),
+      };
     });
+    this.metrics = options.metrics ?? new MetricsRegistry();
+    // One id for every OM node: over Hadoop RPC the OM's retry cache keys on it.
+    const clientId = randomBytes(16);
+    const omMetrics = new OmMetrics(
+      this.metrics,
+      clientId.toString('hex'),
+      target.serviceId ?? (nodes[0] as OmNode).address,
+    );
+    const proxy = new OmFailoverProxy({
+      clientId,
+      serviceId: target.serviceId,
+      nodes,
+      // A single OM address has nothing to fail over to: its errors reach the caller at once.
+      maxFailovers: target.serviceId === undefined ? 0 : this.config.omFailoverMaxAttempts,
+      waitBetweenRetriesMs: this.config.omFailoverWaitMs,
+      metrics: omMetrics,
+    });
+    const omClient = new OmClient(proxy, options.userName ?? userInfo().username, omMetrics);
     this.#readContextOptions = { config: this.config, tls: options.tls, maxReceiveBytes: maxReceive };
     const read = createReadContext(this.#readContextOptions, options.clock ?? systemClock);
     const { datanodes } = read;
-    this.#ctx = { ...read, om: omTransport, raft: new RaftClientPool(this.config) };
+    this.#ctx = { ...read, om: omClient, raft: new RaftClientPool(this.config) };
     // Once per process, and never in the caller's way: see @fastpath/client-warmup.
     if (this.config.warmupEnabled)
       startWarmup(clientWarmupPlan({ config: this.config, tls: options.tls, datanodes }));
@@ -208,9 +259,32 @@ export class OzoneClient {
     return this.#ctx.om.options.userName;
   }
 
-  /** The `clientId` this client puts in every OMRequest. */
+  /** The `clientId` this client puts in every OMRequest (its 16-byte id as a UUID). */
   get clientId(): string {
     return this.#ctx.om.clientId;
+  }
+
+  /** The OM service id this client fails over within; undefined for a single OM address. */
+  get omServiceId(): string | undefined {
+    return this.#ctx.om.proxy.serviceId;
+  }
+
+  /** The OM nodes this client knows, in the order it rotates through them. */
+  get omNodes(): ReadonlyArray<{ nodeId: string; address: string }> {
+    return this.#ctx.om.proxy.nodes.map((n) => ({ nodeId: n.nodeId, address: n.address }));
+  }
+
+  /**
+   * The OM node calls go to first: the one that last answered, or that an OM named as its leader.
+   * Undefined before the first answer, and while a failover has not found the leader yet.
+   */
+  get omLeader(): OmLeader | undefined {
+    return this.#ctx.om.proxy.leader;
+  }
+
+  /** What this client's OM calls did: attempts, failovers by why, leader changes, waits (as in `metrics`). */
+  get omStats(): OmCallStats {
+    return structuredClone(this.#ctx.om.metrics.stats);
   }
 
   /**
@@ -242,7 +316,7 @@ export class OzoneClient {
     };
   }
 
-  #submit(...args: Parameters<OmTransport['submit']>): Promise<hadoop.ozone.OMResponse> {
+  #submit(...args: Parameters<OmClient['submit']>): Promise<hadoop.ozone.OMResponse> {
     if (this.#closed) return Promise.reject(new OzoneClosedError('the Ozone client'));
     return this.#ctx.om.submit(...args);
   }

@@ -268,3 +268,38 @@ export class ReadWorkerError extends OzoneError {
     this.exitCode = exitCode;
   }
 }
+
+/**
+ * An OM call ran out of failovers (`ozone.client.failover.max.attempts`) without an OM node
+ * answering it: every node was down, or none would lead. Retriable (a leader may be elected
+ * later); `cause` is the last node's error. Code `ERR_OZONE_OM_FAILOVER_EXHAUSTED`.
+ */
+export class OmFailoverExhaustedError extends OzoneError {
+  /** The OM service id, or the address of a single OM. */
+  readonly service: string;
+  readonly failovers: number;
+  constructor(service: string, failovers: number, cause: unknown) {
+    super(
+      'ERR_OZONE_OM_FAILOVER_EXHAUSTED',
+      `OM service ${service}: no OM node answered after ${failovers} failovers; last: ${
+        cause instanceof Error ? cause.message : String(cause)
+      }`,
+      { cause, retriable: true },
+    );
+    this.service = service;
+    this.failovers = failovers;
+  }
+}
+
+/**
+ * `ozone.om.transport.class` names a transport this client cannot use: Hadoop RPC
+ * (`Hadoop3OmTransportFactory`) until it lands. Code `ERR_OZONE_OM_TRANSPORT_UNAVAILABLE`;
+ * thrown when the client is created, before anything is sent.
+ */
+export class OmTransportUnavailableError extends OzoneError {
+  readonly transport: string;
+  constructor(transport: string, message: string) {
+    super('ERR_OZONE_OM_TRANSPORT_UNAVAILABLE', message);
+    this.transport = transport;
+  }
+}

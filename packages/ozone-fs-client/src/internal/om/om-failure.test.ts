@@ -1,0 +1,90 @@
+import { status as GrpcStatus } from '@grpc/grpc-js';
+import type { OzoneRpcError } from '../../ozone-errors.js';
+import { rpcError } from '../grpc/grpc-errors.js';
+import { classifyOmFailure, parseSuggestedLeader } from './om-failure.js';
+
+const internal = (details: string): OzoneRpcError => rpcError('om:1', { code: GrpcStatus.INTERNAL, details });
+
+describe('classifyOmFailure', () => {
+  it('reads the suggested leader from an OMNotLeaderException as a gRPC OM describes it', () => {
+    const err = internal(
+      'org.apache.hadoop.ozone.om.exceptions.OMNotLeaderException: OM:omNode-2 is not the leader. Suggested leader is OM:omNode-1[localhost/127.0.0.1].',
+    );
+    expect(classifyOmFailure(err)).toEqual({
+      kind: 'not-leader',
+      suggestedLeader: { nodeId: 'omNode-1', address: 'localhost/127.0.0.1' },
+      message: 'OM:omNode-2 is not the leader. Suggested leader is OM:omNode-1[localhost/127.0.0.1].',
+    });
+  });
+
+  it('a not-leader answer that names no leader', () => {
+    const err = internal(
+      'org.apache.hadoop.ozone.om.exceptions.OMNotLeaderException: OM:omNode-2 is not the leader. Could not determine the leader node.',
+    );
+    expect(classifyOmFailure(err)).toMatchObject({ kind: 'not-leader', suggestedLeader: undefined });
+  });
+
+  it('leader not ready, Hadoop RPC remote exceptions, retriable refusals', () => {
+    expect(
+      classifyOmFailure(
+        internal(
+          'org.apache.hadoop.ozone.om.exceptions.OMLeaderNotReadyException: omNode-1 is Leader but not ready to process request yet.',
+        ),
+      ),
+    ).toMatchObject({ kind: 'leader-not-ready' });
+    // A Hadoop RPC RemoteException carries the class in its header and the message with a stack trace.
+    const remote = Object.assign(new Error('remote'), {
+      className: 'org.apache.hadoop.ozone.om.exceptions.OMNotLeaderException',
+      remoteMessage:
+        'OM:om2 is not the leader. Suggested leader is OM:om3[host3/10.0.0.3].\n\tat x.y(Z.java:1)',
+    });
+    expect(classifyOmFailure(remote)).toMatchObject({
+      kind: 'not-leader',
+      suggestedLeader: { nodeId: 'om3', address: 'host3/10.0.0.3' },
+    });
+    expect(classifyOmFailure(internal('org.apache.hadoop.ipc_.RetriableException: Server too busy'))).toEqual(
+      {
+        kind: 'unreachable',
+        outcomeUnknown: false,
+      },
+    );
+  });
+
+  it('refused, dropped and timed-out calls are unreachable; whether the call may have been applied', () => {
+    expect(
+      classifyOmFailure(
+        rpcError('om:1', {
+          code: GrpcStatus.UNAVAILABLE,
+          details: 'No connection established. Last error: Error: connect ECONNREFUSED 127.0.0.1:1',
+        }),
+      ),
+    ).toEqual({ kind: 'unreachable', outcomeUnknown: false });
+    expect(
+      classifyOmFailure(rpcError('om:1', { code: GrpcStatus.UNAVAILABLE, details: 'Connection dropped' })),
+    ).toEqual({
+      kind: 'unreachable',
+      outcomeUnknown: true,
+    });
+    expect(
+      classifyOmFailure(rpcError('om:1', { code: GrpcStatus.DEADLINE_EXCEEDED, details: 'Deadline' })),
+    ).toEqual({
+      kind: 'unreachable',
+      outcomeUnknown: true,
+    });
+  });
+
+  it('any other OM exception or gRPC status is final', () => {
+    expect(classifyOmFailure(internal('java.lang.NullPointerException: boom'))).toEqual({ kind: 'final' });
+    expect(
+      classifyOmFailure(rpcError('om:1', { code: GrpcStatus.RESOURCE_EXHAUSTED, details: 'big' })),
+    ).toEqual({
+      kind: 'final',
+    });
+    expect(classifyOmFailure(new Error('bug'))).toEqual({ kind: 'final' });
+  });
+
+  it('parses only a well-formed suggestion', () => {
+    expect(parseSuggestedLeader('Suggested leader is OM:om1[]')).toEqual({ nodeId: 'om1', address: '' });
+    expect(parseSuggestedLeader('Suggested leader is OM:om1')).toBeUndefined();
+  });
+});
