@@ -82,14 +82,15 @@ interface OmState {
 /**
  * A fault the OM applies to the next matching requests: answer a given `status`, or `garbage`
  * (bytes that are not an OMResponse), `wrong-command` (the answer of another cmdType),
- * `grpc-error` (gRPC INTERNAL, as an OM exception arrives), `never` (no answer).
+ * `grpc-error` (gRPC INTERNAL, as an OM exception arrives), `never` (no answer),
+ * `applied-no-answer` (the request is applied, its answer lost: a reply that never arrives).
  */
 export interface OmFault {
   command?: keyof typeof om.Type;
   /** How many requests it applies to. Default: all until cleared. */
   times?: number;
   status?: StatusName;
-  response?: 'garbage' | 'wrong-command' | 'grpc-error' | 'never';
+  response?: 'garbage' | 'wrong-command' | 'grpc-error' | 'never' | 'applied-no-answer';
 }
 
 /** A datanode as the OM lists it in pipelines. */
@@ -115,6 +116,8 @@ export class MiniOm {
   readonly #open = new Map<string, OpenKeyRecord>();
   /** Requests served, by command name. */
   readonly requests = new Map<string, number>();
+  /** Answers given, by command and status (`CommitKey OK`, `CommitKey KEY_NOT_FOUND`), lost ones included. */
+  readonly outcomes = new Map<string, number>();
   /** The last 64 requests and answers as they crossed the wire (for byte-level tests). */
   readonly exchanges: Array<{ request: Buffer; response: Buffer }> = [];
   #faults: Array<OmFault & { left: number }> = [];
@@ -160,7 +163,11 @@ export class MiniOm {
     const name = om.Type[request.cmdType] ?? String(request.cmdType);
     this.requests.set(name, (this.requests.get(name) ?? 0) + 1);
     const fault = this.#faults.find((f) => f.left > 0 && (f.command === undefined || f.command === name));
-    if (fault) {
+    let answer = callback;
+    if (fault?.response === 'applied-no-answer') {
+      fault.left--;
+      answer = () => undefined;
+    } else if (fault) {
       fault.left--;
       if (fault.response === 'never') return;
       if (fault.response === 'grpc-error') {
@@ -196,7 +203,7 @@ export class MiniOm {
       };
     } catch (err) {
       if (!(err instanceof OmFailure)) {
-        callback({ code: 13, details: `${(err as Error).name}: ${(err as Error).message}` });
+        answer({ code: 13, details: `${(err as Error).name}: ${(err as Error).message}` });
         return;
       }
       response = {
@@ -206,10 +213,12 @@ export class MiniOm {
         message: err.message,
       };
     }
+    const outcome = `${name} ${om.Status[response.status] ?? response.status}`;
+    this.outcomes.set(outcome, (this.outcomes.get(outcome) ?? 0) + 1);
     const bytes = Buffer.from(om.OMResponse.encode(response).finish());
     this.exchanges.push({ request: Buffer.from(call.request), response: bytes });
     if (this.exchanges.length > 64) this.exchanges.shift();
-    callback(null, bytes);
+    answer(null, bytes);
   };
 
   /** The committed block of a key that holds `offsetInKey` (for the cluster's fault hooks). */

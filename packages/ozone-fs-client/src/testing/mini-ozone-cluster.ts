@@ -10,6 +10,7 @@ import { OM_SUBMIT_REQUEST_PATH } from '../internal/grpc/om-transport.js';
 import { MiniDatanode, type DatanodeCounters, type DatanodeFault } from './mini-datanode.js';
 import type { ShortCircuitFault } from './mini-domain-socket-server.js';
 import { MiniOm } from './mini-om.js';
+import { MiniOmHa } from './mini-om-ha.js';
 import { miniOmHsyncSettings } from './mini-om-hsync.js';
 import { MiniRatisPipelines } from './mini-ratis-pipelines.js';
 import { serveRawGrpc } from './serve-raw-grpc.js';
@@ -42,6 +43,14 @@ export interface MiniOzoneClusterOptions {
    * any other key is refused. Default: none.
    */
   omConfiguration?: Readonly<Record<string, string>>;
+  /**
+   * OM HA: this many OM nodes (`omNode-1`…) in front of one namespace, the first the leader, each
+   * on a port of its own; the others answer OMNotLeaderException naming the leader. Clients reach
+   * them through `cluster.omClientProperties` and the service id. Default: 0 (one OM, no HA).
+   */
+  omHa?: number;
+  /** The OM service id in HA mode (`ozone.om.service.ids`). Default: `omservice`. */
+  omServiceId?: string;
 }
 
 export const DEFAULT_MINI_OZONE_CLUSTER_OPTIONS = Object.freeze({
@@ -49,7 +58,15 @@ export const DEFAULT_MINI_OZONE_CLUSTER_OPTIONS = Object.freeze({
   tls: false,
   omPort: 0,
   ratisWatchTimeoutMs: 30_000,
+  omHa: 0,
+  omServiceId: 'omservice',
 });
+
+/** One OM node of an HA cluster: its gRPC server (while it runs) and port. */
+interface HaNodeServer {
+  server: Server | undefined;
+  port: number;
+}
 
 const omServiceDefinition = { submitRequest: rawMethod(OM_SUBMIT_REQUEST_PATH, false, false) };
 
@@ -79,6 +96,8 @@ export class MiniOzoneCluster {
   readonly #omPort: number;
   readonly #credentials: ServerCredentials;
   readonly #ownsDir: boolean;
+  /** OM HA mode: the nodes, their leader, and each node's server. */
+  readonly #ha: { group: MiniOmHa; servers: Map<string, HaNodeServer> } | undefined;
   #closed = false;
 
   /** @internal use {@link startMiniOzoneCluster} */
@@ -86,13 +105,15 @@ export class MiniOzoneCluster {
     dir: string;
     ownsDir: boolean;
     om: MiniOm;
-    omServer: Server;
+    omServer: Server | undefined;
     omPort: number;
     credentials: ServerCredentials;
     datanodes: MiniDatanode[];
     ratis: MiniRatisPipelines;
     caFile: string | undefined;
+    ha?: { group: MiniOmHa; servers: Map<string, HaNodeServer> };
   }) {
+    this.#ha = parts.ha;
     this.ratis = parts.ratis;
     this.dir = parts.dir;
     this.#ownsDir = parts.ownsDir;
@@ -104,9 +125,56 @@ export class MiniOzoneCluster {
     this.caFile = parts.caFile;
   }
 
-  /** `host:port` of the OM's gRPC service. */
+  /** `host:port` of the OM's gRPC service (in HA mode: of the first OM node; use the service id). */
   get omAddress(): string {
     return `127.0.0.1:${this.#omPort}`;
+  }
+
+  /** The OM service id in HA mode (`omHa`), else undefined. */
+  get omServiceId(): string | undefined {
+    return this.#ha?.group.serviceId;
+  }
+
+  /** The OM nodes: id and gRPC address each (one, `om1`, without HA). */
+  get omNodes(): Array<{ nodeId: string; address: string }> {
+    if (!this.#ha) return [{ nodeId: 'om1', address: this.omAddress }];
+    return [...this.#ha.servers].map(([nodeId, s]) => ({ nodeId, address: `127.0.0.1:${s.port}` }));
+  }
+
+  /** The OM node that leads now (HA mode), or undefined while none does. */
+  get omLeader(): string | undefined {
+    return this.#ha ? this.#ha.group.leader : 'om1';
+  }
+
+  /**
+   * The OM HA configuration a client needs, under Ozone's keys: `ozone.om.service.ids`,
+   * `ozone.om.nodes.<id>`, and per node `ozone.om.address.<id>.<node>` (the host; these OMs
+   * speak no Hadoop RPC) and `ozone.om.grpc.port.<id>.<node>`. Empty without HA.
+   */
+  get omClientProperties(): Record<string, string> {
+    const ha = this.#ha;
+    if (!ha) return {};
+    const sid = ha.group.serviceId;
+    const properties: Record<string, string> = {
+      'ozone.om.service.ids': sid,
+      [`ozone.om.nodes.${sid}`]: ha.group.nodeIds.join(','),
+    };
+    for (const [nodeId, s] of ha.servers) {
+      properties[`ozone.om.address.${sid}.${nodeId}`] = '127.0.0.1';
+      properties[`ozone.om.grpc.port.${sid}.${nodeId}`] = String(s.port);
+    }
+    return properties;
+  }
+
+  /** The HA group (its refusal counters, leader readiness); throws without HA. */
+  get omHa(): MiniOmHa {
+    if (!this.#ha) throw new MiniClusterError('the cluster runs one OM (start it with omHa)');
+    return this.#ha.group;
+  }
+
+  /** Makes another OM node the leader, as `ozone admin om transfer` would. */
+  transferOmLeader(nodeId: string): void {
+    this.omHa.transferLeader(nodeId);
   }
 
   datanode(which: number | string): MiniDatanode {
@@ -145,19 +213,46 @@ export class MiniOzoneCluster {
   clearFaults(): void {
     for (const d of this.datanodes) d.clearFaults();
     this.om.clearFaults();
+    this.#ha?.group.setLeaderReady(true);
   }
 
-  /** Stops the OM's gRPC server: connections drop, new ones are refused. Its state stays. */
-  stopOm(): void {
+  /**
+   * Stops the OM's gRPC server: connections drop, new ones are refused. Its state stays. In HA
+   * mode, stops node `nodeId`; when it led, the next running node leads.
+   */
+  stopOm(nodeId?: string): void {
+    if (this.#ha) {
+      const s = this.#haServer(nodeId);
+      s.server?.forceShutdown();
+      s.server = undefined;
+      this.#ha.group.stopped(nodeId as string);
+      return;
+    }
     this.#omServer?.forceShutdown();
     this.#omServer = undefined;
   }
 
-  /** Serves the OM again on its old port, with the state it had. */
-  async startOm(): Promise<void> {
+  /** Serves the OM again on its old port, with the state it had (HA mode: node `nodeId`, a follower). */
+  async startOm(nodeId?: string): Promise<void> {
     if (this.#closed) throw new MiniClusterError('the cluster is closed');
+    if (this.#ha) {
+      const s = this.#haServer(nodeId);
+      if (s.server) return;
+      s.server = (await serveOm(this.#ha.group.handler(nodeId as string), this.#credentials, s.port)).server;
+      this.#ha.group.started(nodeId as string);
+      return;
+    }
     if (this.#omServer) return;
-    this.#omServer = await serveOm(this.om, this.#credentials, this.#omPort).then((r) => r.server);
+    this.#omServer = await serveOm(this.om.handle, this.#credentials, this.#omPort).then((r) => r.server);
+  }
+
+  #haServer(nodeId: string | undefined): HaNodeServer {
+    const s = nodeId === undefined ? undefined : this.#ha?.servers.get(nodeId);
+    if (!s)
+      throw new MiniClusterError(
+        `name an OM node of ${this.#ha?.group.serviceId} (${this.#ha?.group.nodeIds.join(', ')}), got ${nodeId}`,
+      );
+    return s;
   }
 
   async stopDatanode(which: number | string): Promise<void> {
@@ -219,7 +314,8 @@ export class MiniOzoneCluster {
     this.#closed = true;
     for (const d of this.datanodes) d.kill();
     await this.ratis.close();
-    this.stopOm();
+    if (this.#ha) for (const nodeId of this.#ha.servers.keys()) this.stopOm(nodeId);
+    else this.stopOm();
     if (this.#ownsDir) await rm(this.dir, { recursive: true, force: true });
   }
 
@@ -235,11 +331,20 @@ export async function startMiniOzoneCluster(
   const count = options.datanodes ?? DEFAULT_MINI_OZONE_CLUSTER_OPTIONS.datanodes;
   if (!Number.isInteger(count) || count < 1 || count > 64)
     throw new MiniClusterError(`datanodes must be an integer from 1 to 64, got ${count}`);
+  const omHa = options.omHa ?? DEFAULT_MINI_OZONE_CLUSTER_OPTIONS.omHa;
+  if (!Number.isInteger(omHa) || omHa < 0 || omHa > 9 || omHa === 1)
+    throw new MiniClusterError(`omHa must be 0 (one OM) or an integer from 2 to 9, got ${omHa}`);
+  const omServiceId = options.omServiceId ?? DEFAULT_MINI_OZONE_CLUSTER_OPTIONS.omServiceId;
+  if (!/^[A-Za-z0-9][A-Za-z0-9-]*$/.test(omServiceId))
+    throw new MiniClusterError(
+      `omServiceId must be letters, digits and dashes, got ${JSON.stringify(omServiceId)}`,
+    );
   const hsyncSettings = miniOmHsyncSettings(options.omConfiguration);
   const ownsDir = options.dir === undefined;
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'fastpath-mini-ozone-'));
   const started: MiniDatanode[] = [];
   let ratis: MiniRatisPipelines | undefined;
+  const haServers = new Map<string, HaNodeServer>();
   try {
     let credentials = ServerCredentials.createInsecure();
     let caFile: string | undefined;
@@ -270,9 +375,26 @@ export async function startMiniOzoneCluster(
       () => started.map((d) => ({ uuid: d.uuid, port: d.port, ratisPort: pipelines.ratisPort(d.uuid) })),
       hsyncSettings,
     );
-    // The last step that can fail; serveOm cleans up after itself.
-    const served = await serveOm(om, credentials, options.omPort ?? 0);
+    let ha: { group: MiniOmHa; servers: Map<string, HaNodeServer> } | undefined;
+    if (omHa > 0) {
+      // Ozone's MiniOzoneHAClusterImpl names its OM nodes so.
+      const group = new MiniOmHa(
+        omServiceId,
+        Array.from({ length: omHa }, (_, i) => `omNode-${i + 1}`),
+        om,
+      );
+      for (const nodeId of group.nodeIds) {
+        const { server, port } = await serveOm(group.handler(nodeId), credentials, 0);
+        haServers.set(nodeId, { server, port });
+      }
+      ha = { group, servers: haServers };
+    }
+    // The last step that can fail; serveOm cleans up after itself. In HA mode the first node.
+    const served = ha
+      ? { server: undefined, port: (haServers.values().next().value as HaNodeServer).port }
+      : await serveOm(om.handle, credentials, options.omPort ?? 0);
     return new MiniOzoneCluster({
+      ...(ha ? { ha } : {}),
       dir,
       ownsDir,
       om,
@@ -284,6 +406,7 @@ export async function startMiniOzoneCluster(
       caFile,
     });
   } catch (err) {
+    for (const s of haServers.values()) s.server?.forceShutdown();
     for (const d of started) d.kill();
     await ratis?.close();
     if (ownsDir) rmSync(dir, { recursive: true, force: true });
@@ -291,18 +414,12 @@ export async function startMiniOzoneCluster(
   }
 }
 
-/** The OM's gRPC server on 127.0.0.1:`port` (0: a free one). */
+/** An OM's gRPC server on 127.0.0.1:`port` (0: a free one). */
 async function serveOm(
-  om: MiniOm,
+  submitRequest: MiniOm['handle'],
   credentials: ServerCredentials,
   port: number,
 ): Promise<{ server: Server; port: number }> {
   // The OM's own limit (ozone.om.grpc.maximum.response.length, 128 MB).
-  return serveRawGrpc(
-    omServiceDefinition,
-    { submitRequest: om.handle },
-    port,
-    credentials,
-    128 * 1024 * 1024,
-  );
+  return serveRawGrpc(omServiceDefinition, { submitRequest }, port, credentials, 128 * 1024 * 1024);
 }

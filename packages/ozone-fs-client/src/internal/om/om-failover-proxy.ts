@@ -132,8 +132,8 @@ export class OmFailoverProxy {
       }
       failovers++;
       retryCount++;
-      const next = this.#nextNode(index, failure);
-      metrics.failover(failure.kind, next !== index);
+      const { next, suggested } = this.#nextNode(index, failure);
+      metrics.failover(failure.kind, suggested);
       // §5.5 of Ozone's policy: the same node again waits longer each time; a new node waits
       // only once every node has been tried in this round.
       let waitMs = 0;
@@ -158,20 +158,21 @@ export class OmFailoverProxy {
     }
   }
 
-  #nextNode(index: number, failure: OmFailure): number {
+  /** Where the next attempt goes, and whether that is the leader an OM named. */
+  #nextNode(index: number, failure: OmFailure): { next: number; suggested: boolean } {
     const nodes = this.#options.nodes;
-    if (failure.kind === 'leader-not-ready') return index;
+    if (failure.kind === 'leader-not-ready') return { next: index, suggested: false };
     if (failure.kind === 'not-leader' && failure.suggestedLeader) {
-      const suggested = nodes.findIndex((n) => n.nodeId === failure.suggestedLeader?.nodeId);
-      if (suggested >= 0 && suggested !== index) {
-        this.#moveTo(suggested, true);
-        return suggested;
+      const named = nodes.findIndex((n) => n.nodeId === failure.suggestedLeader?.nodeId);
+      if (named >= 0 && named !== index) {
+        this.#moveTo(named, true);
+        return { next: named, suggested: true };
       }
     }
     const next = (index + 1) % nodes.length;
     // Other calls start from the next node too, unless one of them already found the leader.
     if (this.#current === index) this.#moveTo(next, false);
-    return next;
+    return { next, suggested: false };
   }
 
   #answeredBy(index: number): void {

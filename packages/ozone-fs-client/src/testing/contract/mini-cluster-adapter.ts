@@ -7,8 +7,11 @@ export function miniClusterAdapter(cluster: MiniOzoneCluster): OzoneClusterAdapt
     await cluster.stopDatanode(uuid);
     return () => cluster.restartDatanode(uuid);
   };
+  // In OM HA mode the suites reach the OMs as ofs://<serviceId>/ does, failing over between them.
+  const serviceId = cluster.omServiceId;
   return {
-    omAddress: cluster.omAddress,
+    omAddress: serviceId ?? cluster.omAddress,
+    ...(serviceId ? { clientOptions: { properties: cluster.omClientProperties } } : {}),
     ...(cluster.caFile ? { tls: { caFile: cluster.caFile } } : {}),
     async corruptReplica(ref) {
       await cluster.corruptKeyReplica(ref.volume, ref.bucket, ref.key, ref.offsetInKey, {
