@@ -88,6 +88,13 @@ describe('OmFailoverProxy', () => {
     expect(stats.failovers).toEqual({ notLeader: 2, leaderNotReady: 0, unreachable: 3 });
   });
 
+  it('does not go back to a named leader that was unreachable in this round (an election not over)', async () => {
+    const { proxy, log } = proxyOf({ a: ['not-leader:b'], b: ['refused'], c: ['not-leader:b'], d: [] });
+    await proxy.call(Uint8Array.of(0));
+    // a names b, b is down, c still names b: the call moves on to d instead of back to b.
+    expect(log).toEqual(['a', 'b', 'c', 'd']);
+  });
+
   it('asks a leader that is not ready again, waiting 1, 2, 3 × the wait', async () => {
     const { proxy, log, stats } = proxyOf({ a: ['not-ready', 'not-ready', 'not-ready'], b: [] });
     await proxy.call(Uint8Array.of(0));

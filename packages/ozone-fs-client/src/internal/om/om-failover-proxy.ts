@@ -59,6 +59,7 @@ export class OmFailoverProxy {
   readonly #options: OmFailoverOptions;
   #current = 0;
   #leaderKnown = false;
+  #lastLeader: number | undefined;
   #closed = false;
   /** Waits between attempts, each with its timer: `close()` ends them. */
   readonly #pendingWaits = new Map<() => void, NodeJS.Timeout>();
@@ -104,6 +105,9 @@ export class OmFailoverProxy {
     let unknownOutcome = false;
     // Ozone's getWaitTime: the nodes tried in this round, and the asks in a row of one node.
     const triedThisRound = new Set<number>();
+    // Nodes unreachable in this round: a follower that still names a killed leader (its election
+    // not over) does not send the call back there before the round ends.
+    const unreachableThisRound = new Set<number>();
     let sameNodeAttempts = 0;
     for (;;) {
       const node = nodes[index] as OmNode;
@@ -124,7 +128,8 @@ export class OmFailoverProxy {
         metrics.attempt(node.nodeId, failure.kind);
       }
       if (failure.kind === 'final' || this.#closed) throw error;
-      if (failure.kind === 'unreachable' && failure.outcomeUnknown) unknownOutcome = true;
+      if ((failure.kind === 'unreachable' || failure.kind === 'not-leader') && failure.outcomeUnknown)
+        unknownOutcome = true;
       if (failovers >= maxFailovers) {
         // A single OM address has no failover (0): the caller sees the transport's own error.
         if (nodes.length === 1 && this.#options.serviceId === undefined) throw error;
@@ -132,7 +137,8 @@ export class OmFailoverProxy {
       }
       failovers++;
       retryCount++;
-      const { next, suggested } = this.#nextNode(index, failure);
+      if (failure.kind === 'unreachable') unreachableThisRound.add(index);
+      const { next, suggested } = this.#nextNode(index, failure, unreachableThisRound);
       metrics.failover(failure.kind, suggested);
       // §5.5 of Ozone's policy: the same node again waits longer each time; a new node waits
       // only once every node has been tried in this round.
@@ -146,6 +152,7 @@ export class OmFailoverProxy {
         triedThisRound.add(index);
         if (triedThisRound.has(next)) {
           triedThisRound.clear();
+          unreachableThisRound.clear();
           waitMs = waitBetweenRetriesMs;
         }
       }
@@ -159,12 +166,16 @@ export class OmFailoverProxy {
   }
 
   /** Where the next attempt goes, and whether that is the leader an OM named. */
-  #nextNode(index: number, failure: OmFailure): { next: number; suggested: boolean } {
+  #nextNode(
+    index: number,
+    failure: OmFailure,
+    unreachable: ReadonlySet<number>,
+  ): { next: number; suggested: boolean } {
     const nodes = this.#options.nodes;
     if (failure.kind === 'leader-not-ready') return { next: index, suggested: false };
     if (failure.kind === 'not-leader' && failure.suggestedLeader) {
       const named = nodes.findIndex((n) => n.nodeId === failure.suggestedLeader?.nodeId);
-      if (named >= 0 && named !== index) {
+      if (named >= 0 && named !== index && !unreachable.has(named)) {
         this.#moveTo(named, true);
         return { next: named, suggested: true };
       }
@@ -180,12 +191,14 @@ export class OmFailoverProxy {
   }
 
   #moveTo(index: number, known: boolean): void {
-    if (index !== this.#current) {
-      const wasKnown = this.#leaderKnown;
-      this.#current = index;
-      if (wasKnown || known) this.#options.metrics.leaderChanged();
-    }
+    this.#current = index;
     this.#leaderKnown = known;
+    // A change is a node known to lead (it answered, or an OM named it) other than the last one:
+    // rotating past nodes that refuse is not.
+    if (known && index !== this.#lastLeader) {
+      if (this.#lastLeader !== undefined) this.#options.metrics.leaderChanged();
+      this.#lastLeader = index;
+    }
   }
 
   #wait(ms: number): Promise<void> {

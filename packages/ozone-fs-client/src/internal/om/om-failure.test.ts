@@ -14,6 +14,7 @@ describe('classifyOmFailure', () => {
       kind: 'not-leader',
       suggestedLeader: { nodeId: 'omNode-1', address: 'localhost/127.0.0.1' },
       message: 'OM:omNode-2 is not the leader. Suggested leader is OM:omNode-1[localhost/127.0.0.1].',
+      outcomeUnknown: true,
     });
   });
 
@@ -71,6 +72,17 @@ describe('classifyOmFailure', () => {
       kind: 'unreachable',
       outcomeUnknown: true,
     });
+  });
+
+  it('a stream the OM reset while going down (grpc-js: INTERNAL, RST_STREAM) is unreachable, outcome unknown', () => {
+    expect(
+      classifyOmFailure(
+        rpcError('om:1', {
+          code: GrpcStatus.INTERNAL,
+          details: 'Received RST_STREAM with code 2 (Internal server error)',
+        }),
+      ),
+    ).toEqual({ kind: 'unreachable', outcomeUnknown: true });
   });
 
   it('any other OM exception or gRPC status is final', () => {

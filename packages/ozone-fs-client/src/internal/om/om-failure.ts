@@ -16,7 +16,9 @@ export interface SuggestedLeader {
 
 /**
  * What to do after a failed attempt:
- * - `not-leader`: the node is a follower; go to `suggestedLeader` when it names one, else the next node;
+ * - `not-leader`: the node is a follower; go to `suggestedLeader` when it names one, else the next node.
+ *   A write may still have been applied: an OM that loses leadership with the write already in
+ *   its Raft log answers the same exception, and the new leader commits the entry;
  * - `leader-not-ready`: the node leads but has not caught up; wait and ask it again;
  * - `unreachable`: refused, dropped, timed out, or the node asked to be retried; go to the next node.
  *   `outcomeUnknown`: the request may have been applied (a write re-sent after it can find its
@@ -24,7 +26,12 @@ export interface SuggestedLeader {
  * - `final`: an answer a retry cannot change; the call fails with it.
  */
 export type OmFailure =
-  | { kind: 'not-leader'; suggestedLeader: SuggestedLeader | undefined; message: string }
+  | {
+      kind: 'not-leader';
+      suggestedLeader: SuggestedLeader | undefined;
+      message: string;
+      outcomeUnknown: true;
+    }
   | { kind: 'leader-not-ready'; message: string }
   | { kind: 'unreachable'; outcomeUnknown: boolean }
   | { kind: 'final' };
@@ -37,6 +44,8 @@ const RETRIABLE_EXCEPTIONS = new Set([
   'org.apache.hadoop.ipc.RetriableException',
   'org.apache.hadoop.ipc_.RetriableException',
 ]);
+
+const RESET_BY_SERVER = /Received RST_STREAM with code \d|Stream removed|Connection dropped/;
 
 /** grpc-js' words for a call that found no connection (so it was never sent). */
 const NEVER_CONNECTED = /ECONNREFUSED|No connection established|EHOSTUNREACH|ENOTFOUND/;
@@ -76,10 +85,19 @@ export function parseSuggestedLeader(message: string): SuggestedLeader | undefin
 /** Classifies a failed attempt (see {@link OmFailure}). */
 export function classifyOmFailure(err: unknown): OmFailure {
   const remote = remoteException(err);
+  // grpc-js' words for a stream the server reset (an OM shutting down mid-call): no OM exception,
+  // the call may have been applied.
+  if (err instanceof OzoneRpcError && RESET_BY_SERVER.test(err.message))
+    return { kind: 'unreachable', outcomeUnknown: true };
   if (remote) {
     const message = firstLine(remote.message);
     if (remote.className === OM_NOT_LEADER_EXCEPTION)
-      return { kind: 'not-leader', suggestedLeader: parseSuggestedLeader(message), message };
+      return {
+        kind: 'not-leader',
+        suggestedLeader: parseSuggestedLeader(message),
+        message,
+        outcomeUnknown: true,
+      };
     if (remote.className === OM_LEADER_NOT_READY_EXCEPTION) return { kind: 'leader-not-ready', message };
     // Refused before the OM looked at it: nothing was applied.
     if (RETRIABLE_EXCEPTIONS.has(remote.className)) return { kind: 'unreachable', outcomeUnknown: false };
