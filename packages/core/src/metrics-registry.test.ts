@@ -37,4 +37,17 @@ describe('MetricsRegistry', () => {
     await metrics.metrics();
     expect(await metrics.metrics()).toContain('queue_depth 2');
   });
+
+  it('reports a gauge from live sources, one per label value, read at each scrape', async () => {
+    const metrics = new MetricsRegistry();
+    let a = 1;
+    metrics.gaugeFrom('pool_open', 'open', 'client', 'a', () => a);
+    metrics.gaugeFrom('pool_open', 'open', 'client', 'b', () => 5);
+    a = 3;
+    const text = await metrics.metrics();
+    expect(text).toContain('pool_open{client="a"} 3');
+    expect(text).toContain('pool_open{client="b"} 5');
+    metrics.gaugeFrom('pool_open', 'open', 'client', 'a', () => 9);
+    expect(await metrics.metrics()).toContain('pool_open{client="a"} 9');
+  });
 });

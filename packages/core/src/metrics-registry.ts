@@ -28,6 +28,8 @@ export interface MetricsRegistryOptions {
 export class MetricsRegistry {
   /** The underlying prom-client registry, for anything this class does not wrap. */
   readonly registry: Registry;
+  // The live sources of each gauge made by `gaugeFrom`, by label value.
+  readonly #gaugeSources = new Map<string, Map<string, () => number>>();
 
   constructor(options: MetricsRegistryOptions = {}) {
     const { Registry, collectDefaultMetrics } = promClient();
@@ -69,6 +71,30 @@ export class MetricsRegistry {
       () =>
         new Gauge({ name, help, labelNames, registers: [this.registry], ...(collect ? { collect } : {}) }),
     );
+  }
+
+  /**
+   * Reports `read()` as gauge `name`'s value for `labelValue` at every scrape, beside the other
+   * sources of that gauge (a later source with the same label value replaces the earlier one):
+   * for counts that live objects own, such as a client's open connections or outstanding requests.
+   *
+   * @example
+   * ```ts
+   * metrics.gaugeFrom('ratis_client_outstanding_requests', 'Requests not yet answered', 'client', name, () => pending.size);
+   * ```
+   */
+  gaugeFrom(name: string, help: string, labelName: string, labelValue: string, read: () => number): void {
+    let sources = this.#gaugeSources.get(name);
+    if (sources === undefined) {
+      const live = new Map<string, () => number>();
+      sources = live;
+      this.gauge(name, help, [labelName], function collect() {
+        this.reset();
+        for (const [value, readValue] of live) this.labels(value).set(readValue());
+      });
+      this.#gaugeSources.set(name, live);
+    }
+    sources.set(labelValue, read);
   }
 
   /** A histogram; `buckets` are upper bounds in the metric's unit (seconds for `_seconds`). */

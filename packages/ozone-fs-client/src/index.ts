@@ -8,7 +8,9 @@ export {
   type ClientTlsOptions,
   type CreateKeyOptions,
   type KeyDetails,
+  type KeyEncryptionDetails,
   type KeyListing,
+  type KmsProviderOptions,
   type OmCallStats,
   type OmLeader,
   type OzoneFileStatus,
@@ -86,3 +88,4 @@ export {
   ShortReadError,
   type ChunkLocation,
 } from './ozone-errors.js';
+export { OzoneKmsError, OzoneUnsupportedEncryptionError } from './ozone-encryption-errors.js';

@@ -17,6 +17,7 @@ import {
   copyFromParts,
   findChecksumMismatchInParts,
 } from './internal/checksum.js';
+import type { KeyDecryptor } from './internal/crypto/key-decryptor.js';
 import type { ReadContext } from './internal/read-context.js';
 import type { ReadWorkerPool, WorkerKeyStream } from './internal/workers/read-worker-pool.js';
 import { getBlockRequest, readChunkRequest, type BlockRef } from './internal/block-requests.js';
@@ -123,6 +124,8 @@ export class KeyInputStream {
   readonly #windows = new Map<ChunkEntry, CachedWindow>();
   #cachedBytes = 0;
   #closed = false;
+  /** An encrypted key's data key: reads fetch ciphertext (checked against its checksums) and decrypt it last. */
+  readonly #decryptor: KeyDecryptor | undefined;
 
   /** @internal built by OzoneClient#openKey */
   constructor(
@@ -132,8 +135,10 @@ export class KeyInputStream {
     verifyChecksum: boolean,
     windowCacheBytes = DEFAULT_WINDOW_CACHE_BYTES,
     workers?: ReadWorkerPool,
+    decryptor?: KeyDecryptor,
   ) {
     this.#ctx = ctx;
+    this.#decryptor = decryptor;
     this.#blocks = blocks.map((location) => ({ location }));
     this.lengthBytes = lengthBytes;
     this.verifyChecksum = verifyChecksum;
@@ -227,9 +232,20 @@ export class KeyInputStream {
     }
     const end = Math.min(position + length, this.lengthBytes);
     if (end <= position) return 0;
+    await this.#readRaw(position, target, offset, end);
+    if (this.#decryptor) {
+      // A close while the read was out zeroed the key: the bytes stay ciphertext and the read fails.
+      if (this.#closed) throw new OzoneClosedError('the key input stream');
+      this.#decryptor.decryptInPlace(position, target.subarray(offset, offset + (end - position)));
+    }
+    return end - position;
+  }
+
+  /** The key's bytes [position, end) as stored (ciphertext for an encrypted key) into `target[offset…]`. */
+  async #readRaw(position: number, target: Uint8Array, offset: number, end: number): Promise<void> {
     if (this.#workers) {
       await this.#workers.read(position, target, offset, end - position);
-      return end - position;
+      return;
     }
     const work: Promise<void>[] = [];
     for (const block of this.#blocks) {
@@ -241,7 +257,6 @@ export class KeyInputStream {
       work.push(this.#readBlock(block, from - bStart, to - from, target, offset + (from - position)));
     }
     await Promise.all(work);
-    return end - position;
   }
 
   async #readBlock(
@@ -496,6 +511,7 @@ export class KeyInputStream {
     this.unbuffer();
     for (const b of this.#blocks) this.#dropLocal(b);
     this.#workers?.close();
+    this.#decryptor?.destroy();
   }
 }
 

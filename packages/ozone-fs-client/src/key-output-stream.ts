@@ -2,6 +2,7 @@ import { OzoneClosedError, OzoneHsyncUnsupportedError, OzoneProtocolError } from
 import { CHECKSUM_TYPE_VALUES, computeChecksums, type ChecksumTypeName } from './internal/checksum.js';
 import type { ClientContext } from './internal/client-context.js';
 import type { BlockRef } from './internal/block-requests.js';
+import type { KeyEncryptor } from './internal/crypto/key-encryptor.js';
 import { commitKeyRequest, type CommitBlock } from './internal/commit-key-request.js';
 import { canEnableHsync, flushDue, hsyncRefusal } from './internal/hsync/hsync-policy.js';
 import { pipelineDatanodes } from './internal/pipeline.js';
@@ -66,12 +67,15 @@ export class KeyOutputStream {
   /** What AllocateBlock is told to avoid after failures (Java's ExcludeList). */
   readonly #exclude = { containerIds: new Set<bigint>(), pipelineIds: new Set<string>() };
   #retries = 0;
+  /** An encrypted key's cipher: what is buffered, sent, checksummed and re-sent is ciphertext. */
+  readonly #encryptor: KeyEncryptor | undefined;
 
   /** @internal built by OzoneClient#createKey */
-  constructor(ctx: ClientContext, session: OpenKeySession, layout: KeyWriteLayout) {
+  constructor(ctx: ClientContext, session: OpenKeySession, layout: KeyWriteLayout, encryptor?: KeyEncryptor) {
     this.#ctx = ctx;
     this.#session = session;
     this.#layout = layout;
+    this.#encryptor = encryptor;
   }
 
   /** Bytes accepted so far. */
@@ -86,17 +90,26 @@ export class KeyOutputStream {
       // The block is taken (and its pipeline checked) at the first byte, not when a whole chunk
       // is buffered: a write that cannot go anywhere fails at once.
       if (data.length > 0) await this.#currentBlock();
-      this.#pending.push(Buffer.from(data));
+      this.#pending.push(this.#encryptor ? this.#encryptor.update(data) : Buffer.from(data));
       this.#pendingBytes += data.length;
       while (this.#pendingBytes >= this.#nextChunkBytes()) await this.#flushChunk(this.#nextChunkBytes());
     } catch (err) {
       this.#failed = { error: err };
+      this.#encryptor?.destroy();
       throw err;
     }
   }
 
   /** Sends what is buffered, closes the last block with PutBlock and commits the key. */
   async close(): Promise<void> {
+    try {
+      await this.#close();
+    } finally {
+      this.#encryptor?.destroy();
+    }
+  }
+
+  async #close(): Promise<void> {
     this.#check();
     this.#closed = true;
     // #check rethrows an earlier write's failure: a refused or broken key never reaches CommitKey.

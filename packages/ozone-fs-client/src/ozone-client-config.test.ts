@@ -43,6 +43,7 @@ describe('OzoneClientConfig', () => {
       datanodeStreamsPerChannel: 4,
       datanodeStreamIdleMs: 1_000,
       readWorkerThreads: 0,
+      keyProviderPath: undefined,
     });
   });
 
@@ -90,6 +91,15 @@ describe('OzoneClientConfig', () => {
       err = e;
     }
     expect(err).toMatchObject({ code: 'ERR_OZONE_OM_TRANSPORT_UNAVAILABLE', transport: 'hadoop-rpc' });
+  });
+
+  it("reads Hadoop's key provider path, an empty value being no provider", () => {
+    expect(
+      ozoneClientConfigFromProperties({ 'hadoop.security.key.provider.path': ' kms://http@h1;h2:9600/kms ' }),
+    ).toMatchObject({ keyProviderPath: 'kms://http@h1;h2:9600/kms' });
+    expect(
+      ozoneClientConfigFromProperties({ 'hadoop.security.key.provider.path': '' }).keyProviderPath,
+    ).toBeUndefined();
   });
 
   it('reads the read worker threads and refuses a count it cannot use, naming the key', () => {

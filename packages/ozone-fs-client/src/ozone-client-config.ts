@@ -124,6 +124,12 @@ export interface OzoneClientConfig {
    * come back to the caller's thread. 0 reads on the caller's thread. At most 64.
    */
   readWorkerThreads: number;
+  /**
+   * `hadoop.security.key.provider.path`, no default: the KMS that decrypts the data keys of
+   * encrypted keys, as Hadoop writes it (`kms://http@host:9600/kms`, several hosts as
+   * `kms://http@h1;h2:9600/kms`). Only encrypted keys need it.
+   */
+  keyProviderPath: string | undefined;
 }
 
 /** How the client reaches the OM (`ozone.om.transport.class`). */
@@ -173,6 +179,7 @@ export const DEFAULT_OZONE_CLIENT_CONFIG: Readonly<OzoneClientConfig> = Object.f
   datanodeStreamsPerChannel: 4,
   datanodeStreamIdleMs: 1_000,
   readWorkerThreads: 0,
+  keyProviderPath: undefined,
 });
 
 /** The configuration key of each setting. */
@@ -206,6 +213,7 @@ export const OZONE_CLIENT_CONFIG_KEYS: Readonly<Record<keyof OzoneClientConfig, 
   datanodeStreamsPerChannel: 'ozone.client.datanode.streams.per.channel',
   datanodeStreamIdleMs: 'ozone.client.datanode.stream.idle.timeout',
   readWorkerThreads: 'ozone.client.read.worker.threads',
+  keyProviderPath: 'hadoop.security.key.provider.path',
 });
 
 /** The most read worker threads one client may start (`ozone.client.read.worker.threads`). */
@@ -385,6 +393,8 @@ export function ozoneClientConfigFromProperties(
     c.datanodeStreamIdleMs = parseDurationMs(K.datanodeStreamIdleMs, v);
   if ((v = get('readWorkerThreads')) !== undefined)
     c.readWorkerThreads = parseInteger(K.readWorkerThreads, v, 0);
+  // An empty value is Hadoop's "no provider".
+  if ((v = get('keyProviderPath')) !== undefined) c.keyProviderPath = v.trim() === '' ? undefined : v.trim();
   return validateOzoneClientConfig(c);
 }
 
@@ -450,5 +460,7 @@ export function validateOzoneClientConfig(config: OzoneClientConfig): OzoneClien
       K.readWorkerThreads,
       `must be an integer from 0 to ${MAX_READ_WORKER_THREADS}`,
     );
+  if (c.keyProviderPath !== undefined && (typeof c.keyProviderPath !== 'string' || c.keyProviderPath === ''))
+    throw new InvalidOptionError(K.keyProviderPath, 'must be a non-empty kms:// URI');
   return c;
 }

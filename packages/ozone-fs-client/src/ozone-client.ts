@@ -34,11 +34,19 @@ import { listFsoKeys, type FsoEntry } from './internal/fso-key-listing.js';
 import { RaftClientPool, type WritePipeline } from './internal/ratis/raft-client-pool.js';
 import { createReadContext, type ReadContextOptions } from './internal/read-context.js';
 import { ReadWorkerPool, type ReadWorkerStats } from './internal/workers/read-worker-pool.js';
+import {
+  KeyEncryption,
+  keyEncryptionDetails,
+  type KeyEncryptionDetails,
+} from './internal/crypto/key-encryption.js';
+import type { KmsProviderOptions } from './internal/crypto/kms-key-provider.js';
 import { has, hdds, om, toBigInt, toNumber, uint64, type hadoop } from './internal/proto/wire.js';
 
 export type { ClientTlsOptions } from './internal/grpc/channel-options.js';
 export type { OmLeader } from './internal/om/om-failover-proxy.js';
 export type { OmCallStats } from './internal/om/om-metrics.js';
+export type { KeyEncryptionDetails } from './internal/crypto/key-encryption.js';
+export type { KmsProviderOptions } from './internal/crypto/kms-key-provider.js';
 export type BucketLayout = 'FILE_SYSTEM_OPTIMIZED' | 'LEGACY' | 'OBJECT_STORE';
 export type StorageType = 'DISK' | 'SSD' | 'ARCHIVE' | 'RAM_DISK' | 'PROVIDED';
 
@@ -75,6 +83,12 @@ export interface OzoneClientOptions {
   clock?: Clock;
   /** Where the client's metrics go (`ozone_client_om_*`). Default: a registry of its own (`client.metrics`). */
   metrics?: MetricsRegistry;
+  /**
+   * How the client authenticates to the KMS of encrypted keys (`hadoop.security.key.provider.path`),
+   * and the KMS client's other options (`@fastpath/kms-client`): `user`, `delegationToken`,
+   * `kerberos`, `doAs`, `ca`, timeouts. Default: simple authentication as `userName`.
+   */
+  kms?: KmsProviderOptions;
 }
 
 export const DEFAULT_OZONE_CLIENT_OPTIONS = Object.freeze({
@@ -98,6 +112,8 @@ export interface BucketInfo {
   storageType: StorageType;
   versioning: boolean;
   creationTimeMs: number;
+  /** The KMS key of an encrypted bucket (`BucketInfo.beinfo`); undefined for a plain bucket. */
+  encryptionKeyName: string | undefined;
 }
 
 /** A file or directory as the OM's file-system calls describe it. */
@@ -131,6 +147,8 @@ export interface KeyDetails extends KeyListing {
   blocks: readonly KeyBlockLocation[];
   /** The key's metadata as the OM keeps it; `hsyncClientId` while an hsync'ed key is still open. */
   metadata: Readonly<Record<string, string>>;
+  /** The KMS key and key version of an encrypted key's data key; undefined for a plain key. */
+  encryption: KeyEncryptionDetails | undefined;
 }
 
 /** Per-key write settings; each defaults to the client's configuration. */
@@ -179,6 +197,8 @@ export class OzoneClient {
   readonly #readContextOptions: ReadContextOptions;
   /** The read worker threads, started by the first `openKey` when `ozone.client.read.worker.threads` > 0. */
   #readWorkers: ReadWorkerPool | undefined;
+  /** The data keys of encrypted keys, through the KMS; untouched by plain keys. */
+  readonly #encryption: KeyEncryption;
   #closed = false;
 
   constructor(options: OzoneClientOptions) {
@@ -249,6 +269,10 @@ export class OzoneClient {
     const read = createReadContext(this.#readContextOptions, options.clock ?? systemClock);
     const { datanodes } = read;
     this.#ctx = { ...read, om: omClient, raft: new RaftClientPool(this.config) };
+    this.#encryption = new KeyEncryption(this.config.keyProviderPath, {
+      user: omClient.options.userName,
+      ...options.kms,
+    });
     // Once per process, and never in the caller's way: see @fastpath/client-warmup.
     if (this.config.warmupEnabled)
       startWarmup(clientWarmupPlan({ config: this.config, tls: options.tls, datanodes }));
@@ -376,13 +400,20 @@ export class OzoneClient {
   async createBucket(
     volume: string,
     bucket: string,
-    options: { layout?: BucketLayout; storageType?: StorageType; versioning?: boolean } = {},
+    options: {
+      layout?: BucketLayout;
+      storageType?: StorageType;
+      versioning?: boolean;
+      /** The KMS key of an encrypted bucket (Ozone's `--bucketkey`); the OM checks it with its KMS. */
+      encryptionKey?: string;
+    } = {},
   ): Promise<void> {
     checkName('volume', volume);
     checkName('bucket', bucket);
     const layout = options.layout ?? 'FILE_SYSTEM_OPTIMIZED';
     if (!(layout in om.BucketLayoutProto))
       throw new OzoneInvalidArgumentError(`unknown bucket layout ${String(layout)}`);
+    if (options.encryptionKey !== undefined) checkName('encryptionKey', options.encryptionKey);
     await this.#submit('CreateBucket', {
       createBucketRequest: {
         bucketInfo: {
@@ -392,6 +423,7 @@ export class OzoneClient {
           storageType: hdds.StorageTypeProto[options.storageType ?? 'DISK'],
           bucketLayout: om.BucketLayoutProto[layout],
           owner: this.#user,
+          ...(options.encryptionKey !== undefined ? { beinfo: { keyName: options.encryptionKey } } : {}),
         },
       },
     });
@@ -576,14 +608,16 @@ export class OzoneClient {
     };
   }
 
-  #outputStream(
+  async #outputStream(
     volume: string,
     bucket: string,
     key: string,
     body: { ID?: Long | null; keyInfo?: hadoop.ozone.IKeyInfo | null },
     layout: KeyWriteLayout,
     options: CreateKeyOptions,
-  ): KeyOutputStream {
+  ): Promise<KeyOutputStream> {
+    // Before the first byte: a key whose data key the KMS does not give is never written.
+    const encryptor = await this.#encryption.encryptorFor(body.keyInfo);
     const versions = body.keyInfo?.keyLocationList ?? [];
     const preallocated = [...(versions[versions.length - 1]?.keyLocations ?? [])];
     return new KeyOutputStream(
@@ -599,6 +633,7 @@ export class OzoneClient {
           options.replication ?? (body.keyInfo?.factor === hdds.ReplicationFactor.ONE ? 'ONE' : 'THREE'),
       },
       layout,
+      encryptor,
     );
   }
 
@@ -617,6 +652,10 @@ export class OzoneClient {
 
   /** The key's metadata and block locations (GetKeyInfo, as RpcClient#readFile asks for them). */
   async getKeyInfo(volume: string, bucket: string, key: string): Promise<KeyDetails> {
+    return this.#keyDetails(await this.#getKeyInfoProto(volume, bucket, key));
+  }
+
+  async #getKeyInfoProto(volume: string, bucket: string, key: string): Promise<hadoop.ozone.IKeyInfo> {
     checkName('volume', volume);
     checkName('bucket', bucket);
     checkName('key', key);
@@ -634,7 +673,7 @@ export class OzoneClient {
     const info = r.GetKeyInfoResponse?.keyInfo;
     if (!info)
       throw new OzoneProtocolError(this.#ctx.om.options.address, 'GetKeyInfo answered without keyInfo');
-    return this.#keyDetails(info);
+    return info;
   }
 
   /** The key's metadata by the older LookupKey call. */
@@ -786,7 +825,8 @@ export class OzoneClient {
     // Workers start before the OM call, so that their start overlaps it.
     if (this.config.readWorkerThreads > 0 && !this.#closed)
       this.#readWorkers ??= new ReadWorkerPool(this.config.readWorkerThreads, this.#readContextOptions);
-    const details = await this.getKeyInfo(volume, bucket, key);
+    const info = await this.#getKeyInfoProto(volume, bucket, key);
+    const details = this.#keyDetails(info);
     return new KeyInputStream(
       this.#ctx,
       details.blocks,
@@ -794,6 +834,7 @@ export class OzoneClient {
       options.verifyChecksum ?? this.config.verifyChecksum,
       options.windowCacheBytes,
       this.#readWorkers,
+      await this.#encryption.decryptorFor(info),
     );
   }
 
@@ -817,6 +858,7 @@ export class OzoneClient {
       ...keyListing(k),
       blocks: keyBlockLocations(k, this.#ctx.om.options.address),
       metadata: Object.fromEntries((k.metadata ?? []).map((m) => [m.key, m.value ?? ''])),
+      encryption: keyEncryptionDetails(k),
     };
   }
 
@@ -829,6 +871,7 @@ export class OzoneClient {
     this.#readWorkers?.close();
     // Nothing of a closed client is pending any more: what was still in flight fails.
     void this.#ctx.raft.close();
+    void this.#encryption.close();
   }
 
   [Symbol.dispose](): void {
@@ -869,6 +912,7 @@ function bucketInfo(b: hadoop.ozone.IBucketInfo): BucketInfo {
     storageType: (hdds.StorageTypeProto[b.storageType] ?? 'DISK') as StorageType,
     versioning: b.isVersionEnabled,
     creationTimeMs: ms(b.creationTime),
+    encryptionKeyName: b.beinfo?.keyName ?? undefined,
   };
 }
 

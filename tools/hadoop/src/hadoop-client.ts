@@ -56,6 +56,20 @@ export type HadoopClientRequest = {
   | { op: 'getDelegationToken'; renewer?: string }
   | { op: 'renewDelegationToken' | 'cancelDelegationToken'; urlString: string }
   | { op: 'readToken'; urlString: string }
+  /**
+   * AES/CTR/NoPadding by Hadoop's JceAesCtrCryptoCodec, without a server: `calculateIV` for each
+   * counter (decimal, unsigned 64-bit), CryptoOutputStream over `plaintext`, and CryptoInputStream
+   * positional reads of that ciphertext. Answers `codec`, `calculatedIvs`, `ciphertext`, `reads`.
+   */
+  | {
+      op: 'ctrCodec';
+      key: string;
+      iv: string;
+      plaintext: string;
+      counters?: readonly string[];
+      reads?: ReadonlyArray<{ position: number; length: number }>;
+      bufferSize?: number;
+    }
   /** Waits in the JVM until `afterPreviousMs` have passed since the previous answer (a cookie's expiry). */
   | { op: 'waitUntil'; afterPreviousMs: number }
   | {

@@ -40,3 +40,15 @@ export class HadoopClientError extends FastpathError {
     this.output = output;
   }
 }
+
+/**
+ * Hadoop's IPC server (the RPC peer driver) exited before it served, did not write its port within
+ * the start bound, or did not exit after SIGKILL; `logTail` holds the end of its log.
+ */
+export class HadoopRpcPeerError extends FastpathError {
+  readonly logTail: string;
+  constructor(message: string, logTail: string) {
+    super('ERR_HADOOP_RPC_PEER', `${message}; end of its log:\n${logTail}`);
+    this.logTail = logTail;
+  }
+}

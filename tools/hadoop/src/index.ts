@@ -18,4 +18,10 @@ export {
   type KeyShellOptions,
 } from './hadoop-client.js';
 export { HADOOP_JAVA_17_OPENS } from './java-options.js';
-export { HadoopClientError, HadoopKmsExitedError, HadoopKmsTimeoutError } from './hadoop-errors.js';
+export {
+  HadoopClientError,
+  HadoopKmsExitedError,
+  HadoopKmsTimeoutError,
+  HadoopRpcPeerError,
+} from './hadoop-errors.js';
+export { startHadoopRpcPeer, type HadoopRpcPeer } from './start-hadoop-rpc-peer.js';

@@ -17,6 +17,7 @@ import {
   type ResolvedHadoopKmsOptions,
 } from './hadoop-kms-options.js';
 import { hadoopConfigXml } from './internal/hadoop-config-xml.js';
+import { within } from './internal/within.js';
 import { HADOOP_JAVA_17_OPENS } from './java-options.js';
 import { prepareHadoop, type HadoopInstallation } from './prepare-hadoop.js';
 
@@ -235,20 +236,6 @@ async function stop(server: ServerProcess, stopTimeoutMs: number): Promise<void>
   server.signal('SIGKILL');
   if ((await within(server.exited, KILL_WAIT_MS)) === undefined) {
     throw new HadoopKmsTimeoutError(`pid ${server.pid} to exit after SIGKILL`, KILL_WAIT_MS, '');
-  }
-}
-
-async function within<T>(promise: Promise<T>, timeoutMs: number): Promise<T | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([
-      promise,
-      new Promise<undefined>((resolve) => {
-        timer = setTimeout(() => resolve(undefined), timeoutMs);
-      }),
-    ]);
-  } finally {
-    clearTimeout(timer);
   }
 }
 

@@ -8,8 +8,10 @@ import type { WorkspacePackage } from './workspace.js';
  * secure-random; token-manager reaches ZooKeeper through zookeeper-client (the one home of the
  * node-zookeeper-client workarounds, which the ZooKeeper fixture uses too); kms-server uses
  * token-manager. ratis-client (Apache Ratis's client protocol, nothing Ozone-specific) uses only
- * core; ozone-fs-client may use it for writes to RATIS pipelines. Tests, tools and benchmarks may
- * import any package, through its front door.
+ * core; ozone-fs-client may use it for writes to RATIS pipelines, and kms-client to decrypt the
+ * data keys of encrypted buckets. hadoop-rpc (Hadoop's IPC protocol, nothing Ozone-specific) uses
+ * core and hadoop-common; ozone-fs-client may use it to reach the Ozone Manager over Hadoop RPC.
+ * Tests, tools and benchmarks may import any package, through its front door.
  */
 export const ALLOWED_PRODUCT_EDGES: Readonly<Record<string, readonly string[]>> = Object.freeze({
   '@fastpath/core': [],
@@ -34,9 +36,12 @@ export const ALLOWED_PRODUCT_EDGES: Readonly<Record<string, readonly string[]>> 
     '@fastpath/hadoop-common',
     '@fastpath/client-warmup',
     '@fastpath/ratis-client',
+    '@fastpath/kms-client',
+    '@fastpath/hadoop-rpc',
   ],
   '@fastpath/client-warmup': ['@fastpath/core'],
   '@fastpath/ratis-client': ['@fastpath/core'],
+  '@fastpath/hadoop-rpc': ['@fastpath/core', '@fastpath/hadoop-common'],
 });
 
 export interface Violation {

@@ -10,6 +10,14 @@ import { hdds, int64, om, toBigInt, toNumber, uint64, type hadoop } from '../int
 import { miniPipelineId } from './mini-ratis-pipelines.js';
 import { uuidBits } from '../internal/ratis/pipeline-raft-group.js';
 import { hsyncCommitRefusal, metadataAfterCommit, type MiniOmHsyncSettings } from './mini-om-hsync.js';
+import {
+  fileEncryptionProto,
+  storedFileEncryption,
+  type MiniOmEncryption,
+  type MiniOmRefusal,
+  type StoredBucketEncryption,
+  type StoredFileEncryption,
+} from './mini-om-encryption.js';
 
 type StatusName = keyof typeof om.Status;
 type Long = ReturnType<typeof uint64>;
@@ -36,6 +44,8 @@ interface BucketRecord {
   versioning: boolean;
   owner: string;
   creationTimeMs: number;
+  /** An encrypted bucket's KMS key (BucketInfo.beinfo). */
+  encryption?: StoredBucketEncryption;
 }
 interface BlockRecord {
   containerId: string;
@@ -53,6 +63,8 @@ interface KeyRecord {
   owner: string;
   /** Set while the key is hsync'ed and still open (`hsyncClientId`). */
   metadata?: Record<string, string>;
+  /** The key's FileEncryptionInfo, in an encrypted bucket. */
+  encryption?: StoredFileEncryption;
 }
 interface OpenKeyRecord {
   volume: string;
@@ -62,6 +74,7 @@ interface OpenKeyRecord {
   allocated: BlockRecord[];
   creationTimeMs: number;
   factor: number;
+  encryption?: StoredFileEncryption;
 }
 interface DirectoryRecord {
   creationTimeMs: number;
@@ -129,6 +142,8 @@ export class MiniOm {
       hbaseEnhancementsAllowed: false,
       hsyncEnabled: false,
     },
+    /** The OM's key provider (`hadoop.security.key.provider.path`); none: encrypted buckets are refused. */
+    readonly encryption?: MiniOmEncryption,
   ) {
     this.#file = join(dir, 'om-namespace.json');
     this.#state = existsSync(this.#file)
@@ -193,6 +208,82 @@ export class MiniOm {
       );
       return;
     }
+    const preExecute = this.#preExecute(request);
+    if (!preExecute) {
+      this.#answer(call, request, answer);
+      return;
+    }
+    preExecute.then(
+      (refusal) =>
+        refusal ? this.#refuse(call, request, answer, refusal) : this.#answer(call, request, answer),
+      (err: unknown) => answer({ code: 13, details: `${(err as Error).name}: ${(err as Error).message}` }),
+    );
+  };
+
+  /**
+   * The KMS step of Ozone's preExecute, for requests that need one: CreateBucket with an
+   * encryption key, CreateKey/CreateFile in an encrypted bucket. Undefined for every other request
+   * (answered at once, as before).
+   */
+  #preExecute(request: hadoop.ozone.OMRequest): Promise<MiniOmRefusal | undefined> | undefined {
+    const T = om.Type;
+    if (request.cmdType === T.CreateBucket) {
+      const info = request.createBucketRequest?.bucketInfo;
+      if (!info?.beinfo) return undefined;
+      if (!this.encryption)
+        return Promise.resolve({
+          status: 'INVALID_KMS_PROVIDER',
+          message: 'Invalid KMS provider, check configuration hadoop.security.key.provider.path',
+        });
+      return this.encryption.createBucket(info);
+    }
+    const args =
+      request.cmdType === T.CreateKey
+        ? request.createKeyRequest?.keyArgs
+        : request.cmdType === T.CreateFile
+          ? request.createFileRequest?.keyArgs
+          : undefined;
+    if (!args) return undefined;
+    // Only the OM fills it, from the KMS.
+    args.fileEncryptionInfo = null;
+    const bucket = this.#state.buckets[`${args.volumeName}/${args.bucketName}`];
+    if (!this.encryption || !bucket?.encryption) return undefined;
+    return this.encryption.createKey(args, bucket.encryption);
+  }
+
+  #refuse(
+    call: ServerUnaryCall<Buffer, Buffer>,
+    request: hadoop.ozone.OMRequest,
+    callback: sendUnaryData<Buffer>,
+    refusal: MiniOmRefusal,
+  ): void {
+    this.#send(call, callback, {
+      cmdType: request.cmdType,
+      status: om.Status[refusal.status],
+      success: false,
+      message: refusal.message,
+    });
+  }
+
+  #send(
+    call: ServerUnaryCall<Buffer, Buffer>,
+    callback: sendUnaryData<Buffer>,
+    response: hadoop.ozone.IOMResponse,
+  ): void {
+    const name = om.Type[response.cmdType as number] ?? String(response.cmdType);
+    const outcome = `${name} ${om.Status[response.status as number] ?? response.status}`;
+    this.outcomes.set(outcome, (this.outcomes.get(outcome) ?? 0) + 1);
+    const bytes = Buffer.from(om.OMResponse.encode(response).finish());
+    this.exchanges.push({ request: Buffer.from(call.request), response: bytes });
+    if (this.exchanges.length > 64) this.exchanges.shift();
+    callback(null, bytes);
+  }
+
+  #answer(
+    call: ServerUnaryCall<Buffer, Buffer>,
+    request: hadoop.ozone.OMRequest,
+    callback: sendUnaryData<Buffer>,
+  ): void {
     let response: hadoop.ozone.IOMResponse;
     try {
       response = {
@@ -203,7 +294,7 @@ export class MiniOm {
       };
     } catch (err) {
       if (!(err instanceof OmFailure)) {
-        answer({ code: 13, details: `${(err as Error).name}: ${(err as Error).message}` });
+        callback({ code: 13, details: `${(err as Error).name}: ${(err as Error).message}` });
         return;
       }
       response = {
@@ -213,13 +304,8 @@ export class MiniOm {
         message: err.message,
       };
     }
-    const outcome = `${name} ${om.Status[response.status] ?? response.status}`;
-    this.outcomes.set(outcome, (this.outcomes.get(outcome) ?? 0) + 1);
-    const bytes = Buffer.from(om.OMResponse.encode(response).finish());
-    this.exchanges.push({ request: Buffer.from(call.request), response: bytes });
-    if (this.exchanges.length > 64) this.exchanges.shift();
-    answer(null, bytes);
-  };
+    this.#send(call, callback, response);
+  }
 
   /** The committed block of a key that holds `offsetInKey` (for the cluster's fault hooks). */
   blockAt(volume: string, bucket: string, key: string, offsetInKey: number): Readonly<BlockRecord> {
@@ -426,6 +512,17 @@ export class MiniOm {
       versioning: info.isVersionEnabled,
       owner: info.owner || this.#user(r),
       creationTimeMs: Date.now(),
+      // Filled by the KMS step (#preExecute) from the key's metadata.
+      ...(info.beinfo
+        ? {
+            encryption: {
+              keyName: info.beinfo.keyName,
+              suite: info.beinfo.suite ?? om.CipherSuiteProto.AES_CTR_NOPADDING,
+              cryptoProtocolVersion:
+                info.beinfo.cryptoProtocolVersion ?? om.CryptoProtocolVersionProto.ENCRYPTION_ZONES,
+            },
+          }
+        : {}),
     };
     this.#save();
     return { createBucketResponse: {} };
@@ -441,6 +538,7 @@ export class MiniOm {
       owner: b.owner,
       creationTime: uint64(b.creationTimeMs),
       modificationTime: uint64(b.creationTimeMs),
+      ...(b.encryption ? { beinfo: b.encryption } : {}),
     };
   }
 
@@ -545,6 +643,7 @@ export class MiniOm {
       ownerName: k.owner,
       isFile: true,
       metadata: Object.entries(k.metadata ?? {}).map(([key, value]) => ({ key, value })),
+      ...(k.encryption ? { fileEncryptionInfo: fileEncryptionProto(k.encryption) } : {}),
     };
   }
 
@@ -561,6 +660,13 @@ export class MiniOm {
     r: hadoop.ozone.OMRequest,
     a: hadoop.ozone.IKeyArgs,
   ): { keyInfo: hadoop.ozone.IKeyInfo; ID: Long } {
+    // As Ozone's validateEncryptionKeyInfo: an OM without a key provider cannot write here.
+    if (this.#bucket(a.volumeName, a.bucketName).encryption && !a.fileEncryptionInfo)
+      throw new OmFailure(
+        'INVALID_REQUEST',
+        `Attempting to create unencrypted file ${a.keyName} in encrypted bucket ${a.volumeName}/${a.bucketName}`,
+      );
+    const encryption = a.fileEncryptionInfo ? storedFileEncryption(a.fileEncryptionInfo) : undefined;
     const clientId = BigInt.asUintN(63, randomBytes(8).readBigUInt64BE());
     const factor = a.factor === hdds.ReplicationFactor.ONE ? 1 : 3;
     const first = this.#newBlock(factor);
@@ -573,6 +679,7 @@ export class MiniOm {
       owner: a.ownerName || this.#user(r),
       allocated: [first],
       creationTimeMs: now,
+      ...(encryption ? { encryption } : {}),
     });
     const keyInfo = this.#keyInfo(a.volumeName, a.bucketName, a.keyName, {
       size: toNumber(a.dataSize),
@@ -580,6 +687,7 @@ export class MiniOm {
       modificationTimeMs: now,
       blocks: [first],
       owner: a.ownerName || this.#user(r),
+      ...(encryption ? { encryption } : {}),
     });
     // The key's replication as asked (or the default, THREE), whatever the blocks' pipelines hold.
     keyInfo.factor = factor === 1 ? hdds.ReplicationFactor.ONE : hdds.ReplicationFactor.THREE;
@@ -653,6 +761,7 @@ export class MiniOm {
       blocks,
       owner: open.owner,
       ...(metadata ? { metadata } : {}),
+      ...(open.encryption ? { encryption: open.encryption } : {}),
     };
     this.#save();
     return { commitKeyResponse: {} };

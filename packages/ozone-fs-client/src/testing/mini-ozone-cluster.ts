@@ -11,6 +11,8 @@ import { MiniDatanode, type DatanodeCounters, type DatanodeFault } from './mini-
 import type { ShortCircuitFault } from './mini-domain-socket-server.js';
 import { MiniOm } from './mini-om.js';
 import { MiniOmHa } from './mini-om-ha.js';
+import { MiniOmEncryption } from './mini-om-encryption.js';
+import type { KmsProviderOptions } from '../internal/crypto/kms-key-provider.js';
 import { miniOmHsyncSettings } from './mini-om-hsync.js';
 import { MiniRatisPipelines } from './mini-ratis-pipelines.js';
 import { serveRawGrpc } from './serve-raw-grpc.js';
@@ -40,7 +42,10 @@ export interface MiniOzoneClusterOptions {
   /**
    * OM settings under Ozone's keys. The OM reads `ozone.hbase.enhancements.allowed` and
    * `ozone.fs.hsync.enabled` (both default false; with both true it takes CommitKey with `hsync`);
-   * any other key is refused. Default: none.
+   * any other key is refused. With `hadoop.security.key.provider.path` (a KMS, e.g.
+   * `kms://http@127.0.0.1:9600/kms`) the OM serves encrypted buckets as Ozone's does: it checks a
+   * bucket's key with the KMS and asks it for a new encrypted data key (`generateEncryptedKey`)
+   * for every key created in such a bucket. Default: none.
    */
   omConfiguration?: Readonly<Record<string, string>>;
   /**
@@ -51,6 +56,11 @@ export interface MiniOzoneClusterOptions {
   omHa?: number;
   /** The OM service id in HA mode (`ozone.om.service.ids`). Default: `omservice`. */
   omServiceId?: string;
+  /**
+   * How the OM authenticates to its KMS (`@fastpath/kms-client` options without the URL): the
+   * OM's user needs `GENERATE_EEK` (and `GET_METADATA`) on bucket keys. Default: `{ user: 'om' }`.
+   */
+  omKms?: KmsProviderOptions;
 }
 
 export const DEFAULT_MINI_OZONE_CLUSTER_OPTIONS = Object.freeze({
@@ -60,7 +70,10 @@ export const DEFAULT_MINI_OZONE_CLUSTER_OPTIONS = Object.freeze({
   ratisWatchTimeoutMs: 30_000,
   omHa: 0,
   omServiceId: 'omservice',
+  omKmsUser: 'om',
 });
+
+const KEY_PROVIDER_PATH = 'hadoop.security.key.provider.path';
 
 /** One OM node of an HA cluster: its gRPC server (while it runs) and port. */
 interface HaNodeServer {
@@ -316,6 +329,7 @@ export class MiniOzoneCluster {
     await this.ratis.close();
     if (this.#ha) for (const nodeId of this.#ha.servers.keys()) this.stopOm(nodeId);
     else this.stopOm();
+    await this.om.encryption?.close();
     if (this.#ownsDir) await rm(this.dir, { recursive: true, force: true });
   }
 
@@ -339,7 +353,14 @@ export async function startMiniOzoneCluster(
     throw new MiniClusterError(
       `omServiceId must be letters, digits and dashes, got ${JSON.stringify(omServiceId)}`,
     );
-  const hsyncSettings = miniOmHsyncSettings(options.omConfiguration);
+  const { [KEY_PROVIDER_PATH]: keyProviderPath, ...omSettings } = options.omConfiguration ?? {};
+  const hsyncSettings = miniOmHsyncSettings(omSettings);
+  const encryption = keyProviderPath?.trim()
+    ? new MiniOmEncryption(keyProviderPath, {
+        user: DEFAULT_MINI_OZONE_CLUSTER_OPTIONS.omKmsUser,
+        ...options.omKms,
+      })
+    : undefined;
   const ownsDir = options.dir === undefined;
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'fastpath-mini-ozone-'));
   const started: MiniDatanode[] = [];
@@ -374,6 +395,7 @@ export async function startMiniOzoneCluster(
       join(dir),
       () => started.map((d) => ({ uuid: d.uuid, port: d.port, ratisPort: pipelines.ratisPort(d.uuid) })),
       hsyncSettings,
+      encryption,
     );
     let ha: { group: MiniOmHa; servers: Map<string, HaNodeServer> } | undefined;
     if (omHa > 0) {
@@ -409,6 +431,7 @@ export async function startMiniOzoneCluster(
     for (const s of haServers.values()) s.server?.forceShutdown();
     for (const d of started) d.kill();
     await ratis?.close();
+    await encryption?.close();
     if (ownsDir) rmSync(dir, { recursive: true, force: true });
     throw err;
   }

@@ -8,9 +8,6 @@ const SECONDS_BUCKETS = [
 
 type Kind = 'write' | 'read' | 'watch';
 
-// One outstanding-requests gauge per registry, read from the live clients when scraped.
-const outstandingByRegistry = new WeakMap<MetricsRegistry, Map<string, () => number>>();
-
 /** The series one client records into, bound once so that a request costs a few additions. */
 export class ClientMetrics {
   readonly #seconds: Record<Kind, FastHistogramSeries>;
@@ -54,22 +51,13 @@ export class ClientMetrics {
       'Times the client moved to another member',
       ['client'],
     );
-    let clients = outstandingByRegistry.get(metrics);
-    if (!clients) {
-      const live = new Map<string, () => number>();
-      clients = live;
-      outstandingByRegistry.set(metrics, live);
-      metrics.gauge(
-        'ratis_client_outstanding_requests',
-        'Requests submitted and not yet answered',
-        ['client'],
-        function collect() {
-          this.reset();
-          for (const [client, count] of live) this.labels(client).set(count());
-        },
-      );
-    }
-    clients.set(name, outstanding);
+    metrics.gaugeFrom(
+      'ratis_client_outstanding_requests',
+      'Requests submitted and not yet answered',
+      'client',
+      name,
+      outstanding,
+    );
   }
 
   settled(kind: Kind, startedAt: number, error: Error | undefined): void {

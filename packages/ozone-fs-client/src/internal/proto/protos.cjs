@@ -3303,6 +3303,216 @@ $root.hadoop = (function() {
             return values;
         })();
 
+        ozone.CipherSuiteProto = (function() {
+            var valuesById = {}, values = Object.create(valuesById);
+            values[valuesById[1] = "UNKNOWN"] = 1;
+            values[valuesById[2] = "AES_CTR_NOPADDING"] = 2;
+            return values;
+        })();
+
+        ozone.CryptoProtocolVersionProto = (function() {
+            var valuesById = {}, values = Object.create(valuesById);
+            values[valuesById[1] = "UNKNOWN_PROTOCOL_VERSION"] = 1;
+            values[valuesById[2] = "ENCRYPTION_ZONES"] = 2;
+            return values;
+        })();
+
+        ozone.BucketEncryptionInfoProto = (function() {
+
+            function BucketEncryptionInfoProto(properties) {
+                if (properties)
+                    for (var keys = Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            }
+
+            BucketEncryptionInfoProto.prototype.keyName = "";
+            BucketEncryptionInfoProto.prototype.suite = 1;
+            BucketEncryptionInfoProto.prototype.cryptoProtocolVersion = 1;
+
+            BucketEncryptionInfoProto.create = function create(properties) {
+                return new BucketEncryptionInfoProto(properties);
+            };
+
+            BucketEncryptionInfoProto.encode = function encode(message, writer, q) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                writer.uint32(10).string(message.keyName);
+                if (message.suite != null && Object.hasOwnProperty.call(message, "suite"))
+                    writer.uint32(16).int32(message.suite);
+                if (message.cryptoProtocolVersion != null && Object.hasOwnProperty.call(message, "cryptoProtocolVersion"))
+                    writer.uint32(24).int32(message.cryptoProtocolVersion);
+                return writer;
+            };
+
+            BucketEncryptionInfoProto.decode = function decode(reader, length, error, long) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (long === undefined)
+                    long = 0;
+                if (long > $Reader.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var end, message;
+                if (length === undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = new $root.hadoop.ozone.BucketEncryptionInfoProto();
+                while (reader.pos < end) {
+                    var tag = reader.uint32();
+                    if (tag === error)
+                        break;
+                    switch (tag >>> 3) {
+                    case 1: {
+                            message.keyName = reader.string();
+                            break;
+                        }
+                    case 2: {
+                            message.suite = reader.int32();
+                            break;
+                        }
+                    case 3: {
+                            message.cryptoProtocolVersion = reader.int32();
+                            break;
+                        }
+                    default:
+                        reader.skipType(tag & 7, long);
+                        break;
+                    }
+                }
+                if (length !== undefined) {
+                    if (reader.pos !== end)
+                        throw RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (!Object.hasOwnProperty.call(message, "keyName"))
+                    throw $util.ProtocolError("missing required 'keyName'", { instance: message });
+                return message;
+            };
+
+            return BucketEncryptionInfoProto;
+        })();
+
+        ozone.FileEncryptionInfoProto = (function() {
+
+            function FileEncryptionInfoProto(properties) {
+                if (properties)
+                    for (var keys = Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            }
+
+            FileEncryptionInfoProto.prototype.suite = 1;
+            FileEncryptionInfoProto.prototype.cryptoProtocolVersion = 1;
+            FileEncryptionInfoProto.prototype.key = $util.newBuffer([]);
+            FileEncryptionInfoProto.prototype.iv = $util.newBuffer([]);
+            FileEncryptionInfoProto.prototype.keyName = "";
+            FileEncryptionInfoProto.prototype.ezKeyVersionName = "";
+
+            FileEncryptionInfoProto.create = function create(properties) {
+                return new FileEncryptionInfoProto(properties);
+            };
+
+            FileEncryptionInfoProto.encode = function encode(message, writer, q) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                writer.uint32(8).int32(message.suite);
+                writer.uint32(16).int32(message.cryptoProtocolVersion);
+                writer.uint32(26).bytes(message.key);
+                writer.uint32(34).bytes(message.iv);
+                writer.uint32(42).string(message.keyName);
+                writer.uint32(50).string(message.ezKeyVersionName);
+                return writer;
+            };
+
+            FileEncryptionInfoProto.decode = function decode(reader, length, error, long) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (long === undefined)
+                    long = 0;
+                if (long > $Reader.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var end, message;
+                if (length === undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = new $root.hadoop.ozone.FileEncryptionInfoProto();
+                while (reader.pos < end) {
+                    var tag = reader.uint32();
+                    if (tag === error)
+                        break;
+                    switch (tag >>> 3) {
+                    case 1: {
+                            message.suite = reader.int32();
+                            break;
+                        }
+                    case 2: {
+                            message.cryptoProtocolVersion = reader.int32();
+                            break;
+                        }
+                    case 3: {
+                            message.key = reader.bytes();
+                            break;
+                        }
+                    case 4: {
+                            message.iv = reader.bytes();
+                            break;
+                        }
+                    case 5: {
+                            message.keyName = reader.string();
+                            break;
+                        }
+                    case 6: {
+                            message.ezKeyVersionName = reader.string();
+                            break;
+                        }
+                    default:
+                        reader.skipType(tag & 7, long);
+                        break;
+                    }
+                }
+                if (length !== undefined) {
+                    if (reader.pos !== end)
+                        throw RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (!Object.hasOwnProperty.call(message, "suite"))
+                    throw $util.ProtocolError("missing required 'suite'", { instance: message });
+                if (!Object.hasOwnProperty.call(message, "cryptoProtocolVersion"))
+                    throw $util.ProtocolError("missing required 'cryptoProtocolVersion'", { instance: message });
+                if (!Object.hasOwnProperty.call(message, "key"))
+                    throw $util.ProtocolError("missing required 'key'", { instance: message });
+                if (!Object.hasOwnProperty.call(message, "iv"))
+                    throw $util.ProtocolError("missing required 'iv'", { instance: message });
+                if (!Object.hasOwnProperty.call(message, "keyName"))
+                    throw $util.ProtocolError("missing required 'keyName'", { instance: message });
+                if (!Object.hasOwnProperty.call(message, "ezKeyVersionName"))
+                    throw $util.ProtocolError("missing required 'ezKeyVersionName'", { instance: message });
+                return message;
+            };
+
+            return FileEncryptionInfoProto;
+        })();
+
         ozone.UserInfo = (function() {
 
             function UserInfo(properties) {
@@ -3753,6 +3963,7 @@ $root.hadoop = (function() {
             BucketInfo.prototype.storageType = 1;
             BucketInfo.prototype.creationTime = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
             BucketInfo.prototype.metadata = $util.emptyArray;
+            BucketInfo.prototype.beinfo = null;
             BucketInfo.prototype.objectID = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
             BucketInfo.prototype.updateID = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
             BucketInfo.prototype.modificationTime = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
@@ -3788,6 +3999,8 @@ $root.hadoop = (function() {
                 if (message.metadata != null && message.metadata.length)
                     for (var i = 0; i < message.metadata.length; ++i)
                         $root.hadoop.hdds.KeyValue.encode(message.metadata[i], writer.uint32(58).fork(), q + 1).ldelim();
+                if (message.beinfo != null && Object.hasOwnProperty.call(message, "beinfo"))
+                    $root.hadoop.ozone.BucketEncryptionInfoProto.encode(message.beinfo, writer.uint32(66).fork(), q + 1).ldelim();
                 if (message.objectID != null && Object.hasOwnProperty.call(message, "objectID"))
                     writer.uint32(72).uint64(message.objectID);
                 if (message.updateID != null && Object.hasOwnProperty.call(message, "updateID"))
@@ -3866,6 +4079,10 @@ $root.hadoop = (function() {
                             if (!(message.metadata && message.metadata.length))
                                 message.metadata = [];
                             message.metadata.push($root.hadoop.hdds.KeyValue.decode(reader, reader.uint32(), undefined, long + 1));
+                            break;
+                        }
+                    case 8: {
+                            message.beinfo = $root.hadoop.ozone.BucketEncryptionInfoProto.decode(reader, reader.uint32(), undefined, long + 1);
                             break;
                         }
                     case 9: {
@@ -3962,6 +4179,7 @@ $root.hadoop = (function() {
             KeyArgs.prototype.acls = $util.emptyArray;
             KeyArgs.prototype.modificationTime = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
             KeyArgs.prototype.sortDatanodes = false;
+            KeyArgs.prototype.fileEncryptionInfo = null;
             KeyArgs.prototype.latestVersionLocation = false;
             KeyArgs.prototype.recursive = false;
             KeyArgs.prototype.headOp = false;
@@ -4008,6 +4226,8 @@ $root.hadoop = (function() {
                     writer.uint32(104).uint64(message.modificationTime);
                 if (message.sortDatanodes != null && Object.hasOwnProperty.call(message, "sortDatanodes"))
                     writer.uint32(112).bool(message.sortDatanodes);
+                if (message.fileEncryptionInfo != null && Object.hasOwnProperty.call(message, "fileEncryptionInfo"))
+                    $root.hadoop.ozone.FileEncryptionInfoProto.encode(message.fileEncryptionInfo, writer.uint32(122).fork(), q + 1).ldelim();
                 if (message.latestVersionLocation != null && Object.hasOwnProperty.call(message, "latestVersionLocation"))
                     writer.uint32(128).bool(message.latestVersionLocation);
                 if (message.recursive != null && Object.hasOwnProperty.call(message, "recursive"))
@@ -4106,6 +4326,10 @@ $root.hadoop = (function() {
                         }
                     case 14: {
                             message.sortDatanodes = reader.bool();
+                            break;
+                        }
+                    case 15: {
+                            message.fileEncryptionInfo = $root.hadoop.ozone.FileEncryptionInfoProto.decode(reader, reader.uint32(), undefined, long + 1);
                             break;
                         }
                     case 16: {
@@ -4281,6 +4505,7 @@ $root.hadoop = (function() {
 
             KeyLocationList.prototype.version = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
             KeyLocationList.prototype.keyLocations = $util.emptyArray;
+            KeyLocationList.prototype.fileEncryptionInfo = null;
             KeyLocationList.prototype.isMultipartKey = false;
 
             KeyLocationList.create = function create(properties) {
@@ -4299,6 +4524,8 @@ $root.hadoop = (function() {
                 if (message.keyLocations != null && message.keyLocations.length)
                     for (var i = 0; i < message.keyLocations.length; ++i)
                         $root.hadoop.ozone.KeyLocation.encode(message.keyLocations[i], writer.uint32(18).fork(), q + 1).ldelim();
+                if (message.fileEncryptionInfo != null && Object.hasOwnProperty.call(message, "fileEncryptionInfo"))
+                    $root.hadoop.ozone.FileEncryptionInfoProto.encode(message.fileEncryptionInfo, writer.uint32(26).fork(), q + 1).ldelim();
                 if (message.isMultipartKey != null && Object.hasOwnProperty.call(message, "isMultipartKey"))
                     writer.uint32(32).bool(message.isMultipartKey);
                 return writer;
@@ -4335,6 +4562,10 @@ $root.hadoop = (function() {
                             if (!(message.keyLocations && message.keyLocations.length))
                                 message.keyLocations = [];
                             message.keyLocations.push($root.hadoop.ozone.KeyLocation.decode(reader, reader.uint32(), undefined, long + 1));
+                            break;
+                        }
+                    case 3: {
+                            message.fileEncryptionInfo = $root.hadoop.ozone.FileEncryptionInfoProto.decode(reader, reader.uint32(), undefined, long + 1);
                             break;
                         }
                     case 4: {
@@ -4380,6 +4611,7 @@ $root.hadoop = (function() {
             KeyInfo.prototype.modificationTime = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
             KeyInfo.prototype.latestVersion = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
             KeyInfo.prototype.metadata = $util.emptyArray;
+            KeyInfo.prototype.fileEncryptionInfo = null;
             KeyInfo.prototype.acls = $util.emptyArray;
             KeyInfo.prototype.objectID = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
             KeyInfo.prototype.updateID = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
@@ -4416,6 +4648,8 @@ $root.hadoop = (function() {
                 if (message.metadata != null && message.metadata.length)
                     for (var i = 0; i < message.metadata.length; ++i)
                         $root.hadoop.hdds.KeyValue.encode(message.metadata[i], writer.uint32(90).fork(), q + 1).ldelim();
+                if (message.fileEncryptionInfo != null && Object.hasOwnProperty.call(message, "fileEncryptionInfo"))
+                    $root.hadoop.ozone.FileEncryptionInfoProto.encode(message.fileEncryptionInfo, writer.uint32(98).fork(), q + 1).ldelim();
                 if (message.acls != null && message.acls.length)
                     for (var i = 0; i < message.acls.length; ++i)
                         $root.hadoop.ozone.OzoneAclInfo.encode(message.acls[i], writer.uint32(106).fork(), q + 1).ldelim();
@@ -4503,6 +4737,10 @@ $root.hadoop = (function() {
                             if (!(message.metadata && message.metadata.length))
                                 message.metadata = [];
                             message.metadata.push($root.hadoop.hdds.KeyValue.decode(reader, reader.uint32(), undefined, long + 1));
+                            break;
+                        }
+                    case 12: {
+                            message.fileEncryptionInfo = $root.hadoop.ozone.FileEncryptionInfoProto.decode(reader, reader.uint32(), undefined, long + 1);
                             break;
                         }
                     case 13: {

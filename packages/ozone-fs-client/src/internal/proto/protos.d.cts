@@ -850,6 +850,54 @@ export namespace hadoop {
             OBJECT_STORE = 3
         }
 
+        enum CipherSuiteProto {
+            UNKNOWN = 1,
+            AES_CTR_NOPADDING = 2
+        }
+
+        enum CryptoProtocolVersionProto {
+            UNKNOWN_PROTOCOL_VERSION = 1,
+            ENCRYPTION_ZONES = 2
+        }
+
+        interface IBucketEncryptionInfoProto {
+            keyName: string;
+            suite?: (hadoop.ozone.CipherSuiteProto|null);
+            cryptoProtocolVersion?: (hadoop.ozone.CryptoProtocolVersionProto|null);
+        }
+
+        class BucketEncryptionInfoProto implements IBucketEncryptionInfoProto {
+            constructor(properties?: hadoop.ozone.IBucketEncryptionInfoProto);
+            public keyName: string;
+            public suite: hadoop.ozone.CipherSuiteProto;
+            public cryptoProtocolVersion: hadoop.ozone.CryptoProtocolVersionProto;
+            public static create(properties?: hadoop.ozone.IBucketEncryptionInfoProto): hadoop.ozone.BucketEncryptionInfoProto;
+            public static encode(message: hadoop.ozone.IBucketEncryptionInfoProto, writer?: $protobuf.Writer): $protobuf.Writer;
+            public static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): hadoop.ozone.BucketEncryptionInfoProto;
+        }
+
+        interface IFileEncryptionInfoProto {
+            suite: hadoop.ozone.CipherSuiteProto;
+            cryptoProtocolVersion: hadoop.ozone.CryptoProtocolVersionProto;
+            key: Uint8Array;
+            iv: Uint8Array;
+            keyName: string;
+            ezKeyVersionName: string;
+        }
+
+        class FileEncryptionInfoProto implements IFileEncryptionInfoProto {
+            constructor(properties?: hadoop.ozone.IFileEncryptionInfoProto);
+            public suite: hadoop.ozone.CipherSuiteProto;
+            public cryptoProtocolVersion: hadoop.ozone.CryptoProtocolVersionProto;
+            public key: Uint8Array;
+            public iv: Uint8Array;
+            public keyName: string;
+            public ezKeyVersionName: string;
+            public static create(properties?: hadoop.ozone.IFileEncryptionInfoProto): hadoop.ozone.FileEncryptionInfoProto;
+            public static encode(message: hadoop.ozone.IFileEncryptionInfoProto, writer?: $protobuf.Writer): $protobuf.Writer;
+            public static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): hadoop.ozone.FileEncryptionInfoProto;
+        }
+
         interface IUserInfo {
             userName?: (string|null);
             remoteAddress?: (string|null);
@@ -956,6 +1004,7 @@ export namespace hadoop {
             storageType: hadoop.hdds.StorageTypeProto;
             creationTime?: (Long|null);
             metadata?: (hadoop.hdds.IKeyValue[]|null);
+            beinfo?: (hadoop.ozone.IBucketEncryptionInfoProto|null);
             objectID?: (Long|null);
             updateID?: (Long|null);
             modificationTime?: (Long|null);
@@ -978,6 +1027,7 @@ export namespace hadoop {
             public storageType: hadoop.hdds.StorageTypeProto;
             public creationTime: Long;
             public metadata: hadoop.hdds.IKeyValue[];
+            public beinfo?: (hadoop.ozone.IBucketEncryptionInfoProto|null);
             public objectID: Long;
             public updateID: Long;
             public modificationTime: Long;
@@ -1009,6 +1059,7 @@ export namespace hadoop {
             acls?: (hadoop.ozone.IOzoneAclInfo[]|null);
             modificationTime?: (Long|null);
             sortDatanodes?: (boolean|null);
+            fileEncryptionInfo?: (hadoop.ozone.IFileEncryptionInfoProto|null);
             latestVersionLocation?: (boolean|null);
             recursive?: (boolean|null);
             headOp?: (boolean|null);
@@ -1033,6 +1084,7 @@ export namespace hadoop {
             public acls: hadoop.ozone.IOzoneAclInfo[];
             public modificationTime: Long;
             public sortDatanodes: boolean;
+            public fileEncryptionInfo?: (hadoop.ozone.IFileEncryptionInfoProto|null);
             public latestVersionLocation: boolean;
             public recursive: boolean;
             public headOp: boolean;
@@ -1071,6 +1123,7 @@ export namespace hadoop {
         interface IKeyLocationList {
             version?: (Long|null);
             keyLocations?: (hadoop.ozone.IKeyLocation[]|null);
+            fileEncryptionInfo?: (hadoop.ozone.IFileEncryptionInfoProto|null);
             isMultipartKey?: (boolean|null);
         }
 
@@ -1078,6 +1131,7 @@ export namespace hadoop {
             constructor(properties?: hadoop.ozone.IKeyLocationList);
             public version: Long;
             public keyLocations: hadoop.ozone.IKeyLocation[];
+            public fileEncryptionInfo?: (hadoop.ozone.IFileEncryptionInfoProto|null);
             public isMultipartKey: boolean;
             public static create(properties?: hadoop.ozone.IKeyLocationList): hadoop.ozone.KeyLocationList;
             public static encode(message: hadoop.ozone.IKeyLocationList, writer?: $protobuf.Writer): $protobuf.Writer;
@@ -1096,6 +1150,7 @@ export namespace hadoop {
             modificationTime: Long;
             latestVersion?: (Long|null);
             metadata?: (hadoop.hdds.IKeyValue[]|null);
+            fileEncryptionInfo?: (hadoop.ozone.IFileEncryptionInfoProto|null);
             acls?: (hadoop.ozone.IOzoneAclInfo[]|null);
             objectID?: (Long|null);
             updateID?: (Long|null);
@@ -1118,6 +1173,7 @@ export namespace hadoop {
             public modificationTime: Long;
             public latestVersion: Long;
             public metadata: hadoop.hdds.IKeyValue[];
+            public fileEncryptionInfo?: (hadoop.ozone.IFileEncryptionInfoProto|null);
             public acls: hadoop.ozone.IOzoneAclInfo[];
             public objectID: Long;
             public updateID: Long;

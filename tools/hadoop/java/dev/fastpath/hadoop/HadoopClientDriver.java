@@ -95,6 +95,8 @@ public final class HadoopClientDriver {
         return writeToken(request);
       case "readToken":
         return readToken(request.path("urlString").asText());
+      case "ctrCodec":
+        return CtrCodecVectors.compute(request);
       case "waitUntil": {
         // Waits until the wall clock is afterPreviousMs past the previous answer (a cookie's
         // expiry), checking the clock rather than sleeping a fixed time.

@@ -1,0 +1,227 @@
+import { FastpathError } from '@fastpath/core';
+
+// The errors of @fastpath/hadoop-rpc, one class per code (docs/errors.md). A layer above the
+// client (an HA/failover proxy) branches on the class or `code`: a connection that could not be
+// made, was lost, or timed out (try the next server, re-send with the same call id); a
+// `RemoteException` (the server's Java exception class decides); anything else fails the call.
+
+/** The statuses of a server's error reply (`RpcResponseHeaderProto.status`). */
+export type RemoteStatus = 'ERROR' | 'FATAL';
+
+/** What a server's error reply said, as {@link RemoteException} carries it. */
+export interface RemoteExceptionFields {
+  /** The Java exception class the server named, e.g. `org.apache.hadoop.ipc.RetriableException`. */
+  className: string;
+  /** The server's `errorMsg` as sent: the exception's message, then (from Java servers) its stack trace. */
+  errorMessage: string;
+  /** `RpcErrorCodeProto` by name, e.g. `ERROR_APPLICATION`, `FATAL_UNAUTHORIZED`; `undefined` when not sent. */
+  errorDetail: string | undefined;
+  /** `ERROR`: this call failed, the connection stays. `FATAL`: the server closed the connection. */
+  status: RemoteStatus;
+  /** The call id the reply was for (−1 for a refused connection, −33 for SASL). */
+  callId: number;
+  /** `host:port` of the server. */
+  address: string;
+}
+
+// Hadoop retries the same server on these classes (RetryPolicies.FailoverOnNetworkExceptionRetry),
+// and fails over on StandbyException; Ozone's fork of Hadoop's IPC renamed the package to `ipc_`
+// (Hadoop RPC spec §0.2, §2.4), so both spellings count.
+const RETRIABLE_CLASSES = new Set([
+  'org.apache.hadoop.ipc.RetriableException',
+  'org.apache.hadoop.ipc_.RetriableException',
+  'org.apache.hadoop.ipc.StandbyException',
+]);
+
+/** Whether Hadoop's clients retry a call that failed with this Java exception class. */
+export function isRetriableRemoteClass(className: string): boolean {
+  return RETRIABLE_CLASSES.has(className);
+}
+
+/**
+ * An exception the server answered (Hadoop's `RemoteException`): `className` is the Java class,
+ * `firstLine` its message's first line (where Ozone's `OMNotLeaderException` names the suggested
+ * leader), `stackTrace` the rest. `retriable` is true where Hadoop retries: `RetriableException`
+ * (`org.apache.hadoop.ipc.` and Ozone's `org.apache.hadoop.ipc_.`) and `StandbyException`.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await client.call(request);
+ * } catch (err) {
+ *   if (err instanceof RemoteException && err.className.endsWith('.OMNotLeaderException')) {
+ *     console.log(err.firstLine); // "OM:om1 is not the leader. Suggested leader is OM:om2[...]."
+ *   }
+ * }
+ * ```
+ */
+export class RemoteException extends FastpathError implements RemoteExceptionFields {
+  readonly className: string;
+  readonly errorMessage: string;
+  readonly errorDetail: string | undefined;
+  readonly status: RemoteStatus;
+  readonly callId: number;
+  readonly address: string;
+  /** The first line of `errorMessage`: the Java exception's message (or its first line). */
+  readonly firstLine: string;
+  /** The lines after the first (a Java server's stack trace); empty when there are none. */
+  readonly stackTrace: string;
+
+  constructor(fields: RemoteExceptionFields) {
+    const newline = fields.errorMessage.indexOf('\n');
+    const firstLine = newline < 0 ? fields.errorMessage : fields.errorMessage.slice(0, newline).trimEnd();
+    super(
+      'ERR_HADOOP_RPC_REMOTE',
+      `${fields.address} answered ${fields.status} ${fields.className}${firstLine ? `: ${firstLine}` : ''}`,
+      { retriable: isRetriableRemoteClass(fields.className) },
+    );
+    this.className = fields.className;
+    this.errorMessage = fields.errorMessage;
+    this.errorDetail = fields.errorDetail;
+    this.status = fields.status;
+    this.callId = fields.callId;
+    this.address = fields.address;
+    this.firstLine = firstLine;
+    this.stackTrace = newline < 0 ? '' : fields.errorMessage.slice(newline + 1);
+  }
+}
+
+/** Why a connection could not be made. */
+export type ConnectFailure = 'refused' | 'unreachable' | 'unknown-host' | 'other';
+
+/**
+ * A connection to the server could not be made (refused, no route, unknown host). Nothing was
+ * sent: a failover layer moves on to the next server. `syscallCode` is Node's (`ECONNREFUSED`).
+ */
+export class HadoopRpcConnectError extends FastpathError {
+  readonly address: string;
+  readonly reason: ConnectFailure;
+  readonly syscallCode: string | undefined;
+  constructor(address: string, reason: ConnectFailure, syscallCode: string | undefined, cause: unknown) {
+    super(
+      'ERR_HADOOP_RPC_CONNECT',
+      `cannot connect to ${address}: ${reason}${syscallCode ? ` (${syscallCode})` : ''}`,
+      { cause, retriable: true },
+    );
+    this.address = address;
+    this.reason = reason;
+    this.syscallCode = syscallCode;
+  }
+}
+
+/**
+ * The connection was not ready (TCP connect, SASL negotiation) within `connectTimeoutMs`. Nothing
+ * was sent beyond the handshake.
+ */
+export class HadoopRpcConnectTimeoutError extends FastpathError {
+  readonly address: string;
+  readonly timeoutMs: number;
+  constructor(address: string, timeoutMs: number) {
+    super('ERR_HADOOP_RPC_CONNECT_TIMEOUT', `connection to ${address} not ready within ${timeoutMs} ms`, {
+      retriable: true,
+    });
+    this.address = address;
+    this.timeoutMs = timeoutMs;
+  }
+}
+
+/**
+ * The connection closed (reset, end of stream, a frame cut short) while the call was in flight.
+ * The server may have run the call: re-send it with the same call id and a higher retry count so
+ * that its retry cache answers it instead of running it again.
+ */
+export class HadoopRpcConnectionLostError extends FastpathError {
+  readonly address: string;
+  constructor(address: string, detail: string, cause?: unknown) {
+    super('ERR_HADOOP_RPC_CONNECTION_LOST', `connection to ${address} lost: ${detail}`, {
+      cause,
+      retriable: true,
+    });
+    this.address = address;
+  }
+}
+
+/**
+ * No answer within the call's deadline (`callTimeoutMs`, Hadoop's `ipc.client.rpc-timeout.ms`).
+ * The server may still run the call; its late answer is dropped.
+ */
+export class HadoopRpcCallTimeoutError extends FastpathError {
+  readonly address: string;
+  readonly method: string;
+  readonly timeoutMs: number;
+  readonly callId: number;
+  constructor(address: string, method: string, callId: number, timeoutMs: number) {
+    super(
+      'ERR_HADOOP_RPC_CALL_TIMEOUT',
+      `${method} (call ${callId}) to ${address} not answered within ${timeoutMs} ms`,
+      { retriable: true },
+    );
+    this.address = address;
+    this.method = method;
+    this.timeoutMs = timeoutMs;
+    this.callId = callId;
+  }
+}
+
+/**
+ * The server sent something that is not Hadoop IPC: bytes that do not decode, an invalid frame
+ * length, a reply to a call id not in flight, bytes left over in a frame, another client's id, a
+ * pre-version-9 server. The connection is closed and every call on it fails with this error.
+ */
+export class HadoopRpcProtocolError extends FastpathError {
+  readonly address: string;
+  constructor(address: string, message: string, cause?: unknown) {
+    super('ERR_HADOOP_RPC_PROTOCOL', `${address}: ${message}`, { cause });
+    this.address = address;
+  }
+}
+
+/**
+ * A frame's length prefix is above `maxResponseBytes` (Hadoop's `ipc.maximum.response.length`).
+ * Refused from the 4 length bytes alone, before anything is allocated; the connection is closed.
+ */
+export class HadoopRpcResponseTooLargeError extends FastpathError {
+  readonly address: string;
+  readonly lengthBytes: number;
+  readonly maxBytes: number;
+  constructor(address: string, lengthBytes: number, maxBytes: number) {
+    super(
+      'ERR_HADOOP_RPC_RESPONSE_TOO_LARGE',
+      `${address}: RPC response has a length of ${lengthBytes} bytes, above the maximum of ${maxBytes} (ipc.maximum.response.length)`,
+    );
+    this.address = address;
+    this.lengthBytes = lengthBytes;
+    this.maxBytes = maxBytes;
+  }
+}
+
+/**
+ * SASL negotiation found no method both sides can use: the server offered only methods (e.g.
+ * `TOKEN`, `KERBEROS`) this client has no mechanism for, or a mechanism failed. `offered` lists
+ * the server's methods as `METHOD/mechanism`.
+ */
+export class HadoopRpcSaslError extends FastpathError {
+  readonly address: string;
+  readonly offered: readonly string[];
+  constructor(address: string, message: string, offered: readonly string[], cause?: unknown) {
+    super('ERR_HADOOP_RPC_SASL', `${address}: ${message}`, { cause });
+    this.address = address;
+    this.offered = offered;
+  }
+}
+
+/** A call the client refuses before sending anything (an empty method, a bad call id or address). */
+export class HadoopRpcInvalidArgumentError extends FastpathError {
+  readonly argument: string;
+  constructor(argument: string, message: string) {
+    super('ERR_HADOOP_RPC_INVALID_ARGUMENT', `invalid ${argument}: ${message}`);
+    this.argument = argument;
+  }
+}
+
+/** A call after `close()`, or a call still in flight when the client closed. */
+export class HadoopRpcClientClosedError extends FastpathError {
+  constructor() {
+    super('ERR_HADOOP_RPC_CLIENT_CLOSED', 'the Hadoop RPC client is closed');
+  }
+}

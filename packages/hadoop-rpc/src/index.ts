@@ -1,0 +1,33 @@
+// @fastpath/hadoop-rpc: the one front door. Everything public is re-exported here by name.
+export { createHadoopRpcClient, HadoopRpcClient, type HadoopRpcCall } from './hadoop-rpc-client.js';
+export {
+  DEFAULT_HADOOP_RPC_CLIENT_OPTIONS,
+  HADOOP_RPC_CONFIGURATION_KEYS,
+  hadoopRpcClientOptionsFrom,
+  type HadoopRpcClientOptions,
+} from './hadoop-rpc-client-options.js';
+export {
+  type ConnectFailure,
+  HadoopRpcCallTimeoutError,
+  HadoopRpcClientClosedError,
+  HadoopRpcConnectError,
+  HadoopRpcConnectionLostError,
+  HadoopRpcConnectTimeoutError,
+  HadoopRpcInvalidArgumentError,
+  HadoopRpcProtocolError,
+  HadoopRpcResponseTooLargeError,
+  HadoopRpcSaslError,
+  isRetriableRemoteClass,
+  RemoteException,
+  type RemoteExceptionFields,
+  type RemoteStatus,
+} from './hadoop-rpc-errors.js';
+export { classifyHadoopRpcFailure, type HadoopRpcFailure } from './hadoop-rpc-failure.js';
+export {
+  type SaslAuth,
+  type SaslMechanism,
+  type SaslMechanismSession,
+  type SaslSecurityLayer,
+  type SaslServerInfo,
+  SIMPLE_SASL_MECHANISM,
+} from './sasl-mechanism.js';

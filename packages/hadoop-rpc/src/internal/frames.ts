@@ -1,0 +1,110 @@
+// The bytes a client writes (Hadoop RPC spec §1.1-§1.3, §2.1, §2.2): the connection preamble, and
+// frames of `uint32 length | delimited RpcRequestHeaderProto | delimited payload(s)`.
+import Long from 'long';
+import { rpc, type hadoop } from './proto/wire.js';
+
+/** Call ids with a meaning of their own (spec §1.3). */
+export const CallIds = Object.freeze({
+  AUTHORIZATION_FAILED: -1,
+  CONNECTION_CONTEXT: -3,
+  PING: -4,
+  SASL: -33,
+});
+
+/** The auth-protocol byte of the preamble: NONE (no SASL) or SASL (0xDF = −33). */
+export const AUTH_PROTOCOL_BYTE = Object.freeze({ none: 0x00, sasl: 0xdf });
+
+/** Hadoop IPC's only current version (`RpcConstants.CURRENT_VERSION`). */
+export const IPC_VERSION = 9;
+
+/** `RpcConstants.INVALID_RETRY_COUNT`: what SASL, context and ping headers carry. */
+export const NO_RETRY_COUNT = -1;
+
+const RPC_PROTOCOL_BUFFER = 2;
+const RPC_FINAL_PACKET = 0;
+const EMPTY = new Uint8Array(0);
+
+/** `hrpc`, version 9, the service class, the auth protocol: 7 bytes, once per connection. */
+export function preamble(authProtocol: 'none' | 'sasl', serviceClass: number): Buffer {
+  return Buffer.from([0x68, 0x72, 0x70, 0x63, IPC_VERSION, serviceClass, AUTH_PROTOCOL_BYTE[authProtocol]]);
+}
+
+/** Bytes of a base-128 varint of a non-negative length. */
+export function varint(value: number): Buffer {
+  const out: number[] = [];
+  let x = value;
+  while (x > 0x7f) {
+    out.push((x & 0x7f) | 0x80);
+    x = Math.floor(x / 128);
+  }
+  out.push(x);
+  return Buffer.from(out);
+}
+
+/** One frame: the 4-byte big-endian length, then each message varint-delimited. */
+export function frame(...messages: Uint8Array[]): Buffer {
+  const parts: Uint8Array[] = [Buffer.alloc(4)];
+  let length = 0;
+  for (const m of messages) {
+    const prefix = varint(m.length);
+    parts.push(prefix, m);
+    length += prefix.length + m.length;
+  }
+  const out = Buffer.concat(parts, length + 4);
+  out.writeUInt32BE(length, 0);
+  return out;
+}
+
+/** The RpcRequestHeaderProto Java's `ProtoUtil.makeRpcRequestHeader` builds: every field set. */
+export function requestHeader(callId: number, clientId: Uint8Array, retryCount: number): Uint8Array {
+  return rpc.RpcRequestHeaderProto.encode({
+    rpcKind: RPC_PROTOCOL_BUFFER,
+    rpcOp: RPC_FINAL_PACKET,
+    callId,
+    clientId,
+    retryCount,
+  }).finish();
+}
+
+/** What identifies the method of a protobuf-engine call. */
+export interface MethodId {
+  method: string;
+  protocol: string;
+  protocolVersion: number;
+}
+
+/** A call: request header, the engine's RequestHeaderProto, then the caller's request message. */
+export function callFrame(
+  callId: number,
+  clientId: Uint8Array,
+  retryCount: number,
+  id: MethodId,
+  request: Uint8Array,
+): Buffer {
+  const engineHeader = rpc.RequestHeaderProto.encode({
+    methodName: id.method,
+    declaringClassProtocolName: id.protocol,
+    clientProtocolVersion: Long.fromNumber(id.protocolVersion, true),
+  }).finish();
+  return frame(requestHeader(callId, clientId, retryCount), engineHeader, request);
+}
+
+/** The connection context (call id −3), sent once after the preamble (and SASL). */
+export function contextFrame(
+  clientId: Uint8Array,
+  protocol: string,
+  userInfo: hadoop.common.IUserInformationProto,
+): Buffer {
+  const context = rpc.IpcConnectionContextProto.encode({ userInfo, protocol }).finish();
+  return frame(requestHeader(CallIds.CONNECTION_CONTEXT, clientId, NO_RETRY_COUNT), context);
+}
+
+/** A keep-alive: a header alone, call id −4; the server answers nothing. */
+export function pingFrame(clientId: Uint8Array): Buffer {
+  return frame(requestHeader(CallIds.PING, clientId, NO_RETRY_COUNT));
+}
+
+/** A SASL message (call id −33, empty client id, retry count −1, as Java's SaslRpcClient sends). */
+export function saslFrame(message: hadoop.common.IRpcSaslProto): Buffer {
+  return frame(requestHeader(CallIds.SASL, EMPTY, NO_RETRY_COUNT), rpc.RpcSaslProto.encode(message).finish());
+}

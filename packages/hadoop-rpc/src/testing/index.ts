@@ -1,0 +1,21 @@
+// @fastpath/hadoop-rpc/testing: a Hadoop IPC server in Node for tests, with fault hooks, and
+// Hadoop's own IPC test service served on it.
+export {
+  type HadoopRpcCallContext,
+  type HadoopRpcFault,
+  type HadoopRpcMethod,
+  type HadoopRpcTestProtocol,
+  type HadoopRpcTestSaslMechanism,
+  type HadoopRpcTestServer,
+  HadoopRpcTestServerError,
+  type HadoopRpcTestServerOptions,
+  JavaExceptionReply,
+  startHadoopRpcTestServer,
+} from './hadoop-rpc-test-server.js';
+export {
+  CALL_CONTEXT_REQUEST,
+  describeCallContext,
+  TEST_RPC_PROTOCOL,
+  testRpcMessages,
+  testRpcProtocol,
+} from './test-rpc-protocol.js';
