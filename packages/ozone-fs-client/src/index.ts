@@ -74,7 +74,6 @@ export {
   OM_STATUS_ERRORS,
   OmFailoverExhaustedError,
   OmStatusError,
-  OmTransportUnavailableError,
   OzoneClosedError,
   OzoneHsyncUnsupportedError,
   OzoneError,

@@ -31,7 +31,7 @@ describe('OzoneClientConfig', () => {
       readRetryIntervalMs: 1000,
       maxOutstandingRequests: 32,
       omGrpcPort: 8981,
-      omTransport: 'grpc',
+      omTransport: undefined,
       omFailoverMaxAttempts: 500,
       omFailoverWaitMs: 2000,
       warmupEnabled: true,
@@ -47,7 +47,7 @@ describe('OzoneClientConfig', () => {
     });
   });
 
-  it("reads the OM transport and failover settings under Ozone's keys, refusing what it cannot use", () => {
+  it("reads the OM transport and failover settings under Ozone's keys, refusing what it cannot use, unset by default", () => {
     const pkg = 'org.apache.hadoop.ozone.om.protocolPB.';
     expect(
       ozoneClientConfigFromProperties({
@@ -59,6 +59,7 @@ describe('OzoneClientConfig', () => {
     expect(
       ozoneClientConfigFromProperties({ 'ozone.om.transport.class': `${pkg}Hadoop3OmTransportFactory` }),
     ).toMatchObject({ omTransport: 'hadoop-rpc' });
+    expect(ozoneClientConfigFromProperties({}).omTransport).toBeUndefined();
     expect(() =>
       ozoneClientConfigFromProperties({ 'ozone.om.transport.class': `${pkg}Hadoop27OmTransportFactory` }),
     ).toThrow(/ozone\.om\.transport\.class/);
@@ -68,29 +69,6 @@ describe('OzoneClientConfig', () => {
     expect(() =>
       ozoneClientConfigFromProperties({ 'ozone.client.wait.between.retries.millis': 'x' }),
     ).toThrow(/ozone\.client\.wait\.between\.retries\.millis/);
-  });
-
-  it('refuses Hadoop RPC as the OM transport when the client is created, before connecting', () => {
-    expect(() =>
-      createOzoneClient({
-        omAddress: '127.0.0.1:1',
-        properties: {
-          'ozone.om.transport.class': 'org.apache.hadoop.ozone.om.protocolPB.Hadoop3OmTransportFactory',
-        },
-      }),
-    ).toThrow(/Hadoop RPC/);
-    let err: unknown;
-    try {
-      createOzoneClient({
-        omAddress: '127.0.0.1:1',
-        properties: {
-          'ozone.om.transport.class': 'org.apache.hadoop.ozone.om.protocolPB.Hadoop3OmTransportFactory',
-        },
-      });
-    } catch (e) {
-      err = e;
-    }
-    expect(err).toMatchObject({ code: 'ERR_OZONE_OM_TRANSPORT_UNAVAILABLE', transport: 'hadoop-rpc' });
   });
 
   it("reads Hadoop's key provider path, an empty value being no provider", () => {

@@ -63,11 +63,14 @@ export interface OzoneClientConfig {
   /** `ozone.om.grpc.port`, the OM gRPC port used when the OM address has none, default 8981. */
   omGrpcPort: number;
   /**
-   * `ozone.om.transport.class`: how the OM is reached. `…GrpcOmTransportFactory` is `grpc`,
-   * `…Hadoop3OmTransportFactory` (Ozone's default) is `hadoop-rpc`, which this client refuses
-   * until it speaks Hadoop RPC. Default here: `grpc`.
+   * `ozone.om.transport.class`: how the OM is reached. `…Hadoop3OmTransportFactory` is
+   * `hadoop-rpc` (Hadoop RPC, port 9862: Ozone's default), `…GrpcOmTransportFactory` is `grpc`
+   * (the OM's gRPC port, 8981). Set, it decides how every OM address is read, a `host:port`
+   * included. Unset (the default here): Hadoop RPC for an OM service id and `ozone.om.address`,
+   * as in Ozone; a `host:port` given as the client's `omAddress` (or a file-system URI's
+   * authority) stays the OM's gRPC address, as it was before this client spoke Hadoop RPC.
    */
-  omTransport: OmTransportName;
+  omTransport: OmTransportName | undefined;
   /** `ozone.client.failover.max.attempts`, default 500: failovers one OM call may make (HA). */
   omFailoverMaxAttempts: number;
   /**
@@ -167,7 +170,7 @@ export const DEFAULT_OZONE_CLIENT_CONFIG: Readonly<OzoneClientConfig> = Object.f
   readRetryIntervalMs: 1_000,
   maxOutstandingRequests: 32,
   omGrpcPort: 8981,
-  omTransport: 'grpc',
+  omTransport: undefined,
   omFailoverMaxAttempts: 500,
   omFailoverWaitMs: 2000,
   warmupEnabled: true,
@@ -427,7 +430,7 @@ export function validateOzoneClientConfig(config: OzoneClientConfig): OzoneClien
     throw new InvalidOptionError(K.maxOutstandingRequests, 'must be an integer ≥ 1');
   if (!(CHECKSUM_TYPES as readonly string[]).includes(c.checksumType))
     throw new InvalidOptionError(K.checksumType, `expected one of ${CHECKSUM_TYPES.join(', ')}`);
-  if (c.omTransport !== 'grpc' && c.omTransport !== 'hadoop-rpc')
+  if (c.omTransport !== undefined && c.omTransport !== 'grpc' && c.omTransport !== 'hadoop-rpc')
     throw new InvalidOptionError(K.omTransport, 'expected grpc or hadoop-rpc');
   if (!Number.isInteger(c.omFailoverMaxAttempts) || c.omFailoverMaxAttempts < 0)
     throw new InvalidOptionError(K.omFailoverMaxAttempts, 'must be an integer ≥ 0');

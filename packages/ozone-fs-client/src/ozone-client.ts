@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { userInfo } from 'node:os';
 import { startWarmup } from '@fastpath/client-warmup';
+import { createHadoopRpcClient, type HadoopRpcClient } from '@fastpath/hadoop-rpc';
 import { InvalidOptionError, MetricsRegistry, systemClock, type Clock } from '@fastpath/core';
 import {
   OmStatusError,
-  OmTransportUnavailableError,
   OzoneClosedError,
   OzoneInvalidArgumentError,
   OzoneProtocolError,
@@ -26,6 +26,7 @@ import type { ClientTlsOptions } from './internal/grpc/channel-options.js';
 import { clientWarmupPlan } from './internal/client-warmup-plan.js';
 import type { DatanodeStreamStats } from './internal/grpc/datanode-stream-pool.js';
 import { GrpcOmTransport } from './internal/grpc/om-transport.js';
+import { HadoopRpcOmTransport } from './internal/om/hadoop-rpc-om-transport.js';
 import { OmClient } from './internal/om/om-client.js';
 import { OmFailoverProxy, type OmLeader, type OmNode } from './internal/om/om-failover-proxy.js';
 import { OmMetrics, type OmCallStats } from './internal/om/om-metrics.js';
@@ -199,6 +200,10 @@ export class OzoneClient {
   #readWorkers: ReadWorkerPool | undefined;
   /** The data keys of encrypted keys, through the KMS; untouched by plain keys. */
   readonly #encryption: KeyEncryption;
+  /** The Hadoop RPC client of every OM node (one client id, one connection per OM); gRPC: none. */
+  readonly #omRpc: HadoopRpcClient | undefined;
+  /** How this client reaches the OM: `hadoop-rpc` or `grpc` (see `ozone.om.transport.class`). */
+  readonly omTransport: 'grpc' | 'hadoop-rpc';
   #closed = false;
 
   constructor(options: OzoneClientOptions) {
@@ -223,18 +228,48 @@ export class OzoneClient {
       throw new InvalidOptionError('omReconnectBackoffMs', 'must be a positive integer');
     if (!Number.isInteger(maxReceive) || maxReceive < this.config.chunkSizeBytes + 65536)
       throw new InvalidOptionError('maxReceiveMessageBytes', 'must exceed the chunk size');
-    if (this.config.omTransport === 'hadoop-rpc')
-      throw new OmTransportUnavailableError(
-        'hadoop-rpc',
-        'ozone.om.transport.class names Hadoop RPC (Hadoop3OmTransportFactory), which this client does not ' +
-          'speak yet; set it to org.apache.hadoop.ozone.om.protocolPB.GrpcOmTransportFactory (or leave it unset)',
-      );
     const lookup = (key: string): string | undefined =>
       (options.properties !== undefined ? readProperty(options.properties, key) : undefined) ??
       files.get(key);
-    const target = resolveOmTarget(options.omAddress, lookup, this.config.omGrpcPort);
+    // ozone.om.transport.class, when set, decides how every address is read; unset, a host:port
+    // omAddress stays the gRPC address it always was, and a service id or ozone.om.address is
+    // reached over Hadoop RPC, Ozone's default.
+    const target = resolveOmTarget(
+      options.omAddress,
+      lookup,
+      this.config.omGrpcPort,
+      this.config.omTransport ?? 'grpc',
+    );
+    const transport = this.config.omTransport ?? (target.byAddress ? 'grpc' : 'hadoop-rpc');
+    this.omTransport = transport;
+    this.metrics = options.metrics ?? new MetricsRegistry();
+    // One id for every OM node: over Hadoop RPC the OM's retry cache keys on it.
+    const clientId = randomBytes(16);
+    const userName = options.userName ?? userInfo().username;
+    const rpc =
+      transport === 'hadoop-rpc'
+        ? createHadoopRpcClient({
+            user: userName,
+            clientId,
+            connectTimeoutMs: omTimeoutMs,
+            callTimeoutMs: omTimeoutMs,
+            maxResponseBytes: maxReceive,
+            metrics: this.metrics,
+            name: 'ozone-om',
+          })
+        : undefined;
+    this.#omRpc = rpc;
     const nodes: OmNode[] = target.nodes.map((n) => {
-      const address = `${n.host.includes(':') ? `[${n.host}]` : n.host}:${n.grpcPort}`;
+      const host = n.host.includes(':') ? `[${n.host}]` : n.host;
+      if (rpc) {
+        const address = `${host}:${n.rpcPort}`;
+        return {
+          nodeId: n.nodeId,
+          address,
+          transport: new HadoopRpcOmTransport({ address, rpc, timeoutMs: omTimeoutMs }),
+        };
+      }
+      const address = `${host}:${n.grpcPort}`;
       return {
         nodeId: n.nodeId,
         address,
@@ -247,9 +282,6 @@ export class OzoneClient {
         }),
       };
     });
-    this.metrics = options.metrics ?? new MetricsRegistry();
-    // One id for every OM node: over Hadoop RPC the OM's retry cache keys on it.
-    const clientId = randomBytes(16);
     const omMetrics = new OmMetrics(
       this.metrics,
       clientId.toString('hex'),
@@ -264,7 +296,7 @@ export class OzoneClient {
       waitBetweenRetriesMs: this.config.omFailoverWaitMs,
       metrics: omMetrics,
     });
-    const omClient = new OmClient(proxy, options.userName ?? userInfo().username, omMetrics);
+    const omClient = new OmClient(proxy, userName, omMetrics);
     this.#readContextOptions = { config: this.config, tls: options.tls, maxReceiveBytes: maxReceive };
     const read = createReadContext(this.#readContextOptions, options.clock ?? systemClock);
     const { datanodes } = read;
@@ -867,6 +899,7 @@ export class OzoneClient {
     if (this.#closed) return;
     this.#closed = true;
     this.#ctx.om.close();
+    void this.#omRpc?.close();
     this.#ctx.datanodes.close();
     this.#readWorkers?.close();
     // Nothing of a closed client is pending any more: what was still in flight fails.

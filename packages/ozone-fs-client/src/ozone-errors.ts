@@ -290,16 +290,3 @@ export class OmFailoverExhaustedError extends OzoneError {
     this.failovers = failovers;
   }
 }
-
-/**
- * `ozone.om.transport.class` names a transport this client cannot use: Hadoop RPC
- * (`Hadoop3OmTransportFactory`) until it lands. Code `ERR_OZONE_OM_TRANSPORT_UNAVAILABLE`;
- * thrown when the client is created, before anything is sent.
- */
-export class OmTransportUnavailableError extends OzoneError {
-  readonly transport: string;
-  constructor(transport: string, message: string) {
-    super('ERR_OZONE_OM_TRANSPORT_UNAVAILABLE', message);
-    this.transport = transport;
-  }
-}

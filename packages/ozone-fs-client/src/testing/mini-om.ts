@@ -131,6 +131,14 @@ export class MiniOm {
   readonly requests = new Map<string, number>();
   /** Answers given, by command and status (`CommitKey OK`, `CommitKey KEY_NOT_FOUND`), lost ones included. */
   readonly outcomes = new Map<string, number>();
+  /**
+   * Writes answered from the retry cache (Hadoop RPC: a re-send with the client id and call id of
+   * a write already applied), as Ozone's OM answers them from its Ratis retry cache.
+   */
+  retryCacheHits = 0;
+  /** The retry cache of writes over Hadoop RPC, by client id and call id: the answer sent. */
+  readonly #retryCache = new Map<string, Buffer>();
+  #retryCacheEnabled = true;
   /** The last 64 requests and answers as they crossed the wire (for byte-level tests). */
   readonly exchanges: Array<{ request: Buffer; response: Buffer }> = [];
   #faults: Array<OmFault & { left: number }> = [];
@@ -165,6 +173,15 @@ export class MiniOm {
 
   clearFaults(): void {
     this.#faults = [];
+  }
+
+  /**
+   * Whether writes re-sent over Hadoop RPC are answered from the retry cache (Ozone's OM always
+   * does; off, a test shows what a re-sent write does without it). Default: on.
+   */
+  setRetryCache(enabled: boolean): void {
+    this.#retryCacheEnabled = enabled;
+    this.#retryCache.clear();
   }
 
   readonly handle = (call: ServerUnaryCall<Buffer, Buffer>, callback: sendUnaryData<Buffer>): void => {
@@ -206,6 +223,15 @@ export class MiniOm {
           }).finish(),
         ),
       );
+      return;
+    }
+    // Ozone's OM: a write is looked up in the retry cache (after the leader check) before it is
+    // applied; reads never are.
+    const retryKey = this.#retryCacheEnabled && !isReadOnly(request.cmdType) ? retryKeyOf(call) : undefined;
+    const cached = retryKey === undefined ? undefined : this.#retryCache.get(retryKey);
+    if (cached) {
+      this.retryCacheHits++;
+      answer(null, cached);
       return;
     }
     const preExecute = this.#preExecute(request);
@@ -274,6 +300,9 @@ export class MiniOm {
     const outcome = `${name} ${om.Status[response.status as number] ?? response.status}`;
     this.outcomes.set(outcome, (this.outcomes.get(outcome) ?? 0) + 1);
     const bytes = Buffer.from(om.OMResponse.encode(response).finish());
+    const retryKey = this.#retryCacheEnabled && !isReadOnly(response.cmdType) ? retryKeyOf(call) : undefined;
+    // Cached as applied, whether or not the answer reaches the client.
+    if (retryKey !== undefined) this.#retryCache.set(retryKey, bytes);
     this.exchanges.push({ request: Buffer.from(call.request), response: bytes });
     if (this.exchanges.length > 64) this.exchanges.shift();
     callback(null, bytes);
@@ -1069,4 +1098,38 @@ function fileSystemNameOrUndefined(keyName: string): string | undefined {
 function ancestorsOf(name: string): string[] {
   const parts = name.split('/');
   return parts.slice(0, -1).map((_, i) => parts.slice(0, i + 1).join('/'));
+}
+
+/**
+ * The OM commands that change nothing (Ozone's `OmUtils.isReadOnly`, for the commands this OM
+ * serves): they bypass the retry cache.
+ */
+const READ_ONLY_COMMANDS: ReadonlySet<number> = new Set([
+  om.Type.InfoVolume,
+  om.Type.InfoBucket,
+  om.Type.ListVolume,
+  om.Type.ListBuckets,
+  om.Type.ListKeys,
+  om.Type.LookupKey,
+  om.Type.GetKeyInfo,
+  om.Type.GetFileStatus,
+  om.Type.LookupFile,
+  om.Type.ListStatus,
+  om.Type.ServiceList,
+]);
+
+function isReadOnly(cmdType: number): boolean {
+  return READ_ONLY_COMMANDS.has(cmdType);
+}
+
+/** A call that came over Hadoop RPC carries the caller's identity (see mini-om-rpc.ts). */
+export interface MiniOmRpcCall {
+  request: Buffer;
+  /** The caller's client id (hex) and call id. */
+  retryKey: string;
+}
+
+function retryKeyOf(call: unknown): string | undefined {
+  const key = (call as Partial<MiniOmRpcCall>).retryKey;
+  return typeof key === 'string' ? key : undefined;
 }

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Server } from '@grpc/grpc-js';
 import { ServerCredentials } from '@grpc/grpc-js';
+import type { HadoopRpcTestServer } from '@fastpath/hadoop-rpc/testing';
 import { MiniClusterError } from '../ozone-errors.js';
 import { rawMethod } from '../internal/grpc/raw-bytes.js';
 import { OM_SUBMIT_REQUEST_PATH } from '../internal/grpc/om-transport.js';
@@ -11,6 +12,7 @@ import { MiniDatanode, type DatanodeCounters, type DatanodeFault } from './mini-
 import type { ShortCircuitFault } from './mini-domain-socket-server.js';
 import { MiniOm } from './mini-om.js';
 import { MiniOmHa } from './mini-om-ha.js';
+import { serveOmOverHadoopRpc } from './mini-om-rpc.js';
 import { MiniOmEncryption } from './mini-om-encryption.js';
 import type { KmsProviderOptions } from '../internal/crypto/kms-key-provider.js';
 import { miniOmHsyncSettings } from './mini-om-hsync.js';
@@ -26,8 +28,10 @@ export interface MiniOzoneClusterOptions {
   dir?: string;
   /** Serve TLS with a generated CA (`cluster.caFile`). Default: false. */
   tls?: boolean;
-  /** OM port. Default: 0 (a free port). */
+  /** OM port (gRPC). Default: 0 (a free port). */
   omPort?: number;
+  /** OM Hadoop RPC port (`OzoneManagerProtocol`; Ozone's is 9862). Default: 0 (a free port). */
+  omRpcPort?: number;
   /**
    * Datanodes serve short-circuit reads on this Unix domain socket path (`ozone.domain.socket.path`;
    * `_PORT` becomes each datanode's standalone port, so one template serves them all). Needs the
@@ -67,6 +71,7 @@ export const DEFAULT_MINI_OZONE_CLUSTER_OPTIONS = Object.freeze({
   datanodes: 3,
   tls: false,
   omPort: 0,
+  omRpcPort: 0,
   ratisWatchTimeoutMs: 30_000,
   omHa: 0,
   omServiceId: 'omservice',
@@ -75,10 +80,14 @@ export const DEFAULT_MINI_OZONE_CLUSTER_OPTIONS = Object.freeze({
 
 const KEY_PROVIDER_PATH = 'hadoop.security.key.provider.path';
 
-/** One OM node of an HA cluster: its gRPC server (while it runs) and port. */
+/** One OM node of an HA cluster: its gRPC and Hadoop RPC servers (while it runs) and ports. */
 interface HaNodeServer {
   server: Server | undefined;
   port: number;
+  rpc: HadoopRpcTestServer | undefined;
+  rpcPort: number;
+  /** The Hadoop RPC server's close, awaited before its port is served again. */
+  rpcClosed?: Promise<void> | undefined;
 }
 
 const omServiceDefinition = { submitRequest: rawMethod(OM_SUBMIT_REQUEST_PATH, false, false) };
@@ -107,6 +116,9 @@ export class MiniOzoneCluster {
   readonly caFile: string | undefined;
   #omServer: Server | undefined;
   readonly #omPort: number;
+  #omRpcServer: HadoopRpcTestServer | undefined;
+  #omRpcClosed: Promise<void> | undefined;
+  readonly #omRpcPort: number;
   readonly #credentials: ServerCredentials;
   readonly #ownsDir: boolean;
   /** OM HA mode: the nodes, their leader, and each node's server. */
@@ -120,6 +132,8 @@ export class MiniOzoneCluster {
     om: MiniOm;
     omServer: Server | undefined;
     omPort: number;
+    omRpcServer: HadoopRpcTestServer | undefined;
+    omRpcPort: number;
     credentials: ServerCredentials;
     datanodes: MiniDatanode[];
     ratis: MiniRatisPipelines;
@@ -133,6 +147,8 @@ export class MiniOzoneCluster {
     this.om = parts.om;
     this.#omServer = parts.omServer;
     this.#omPort = parts.omPort;
+    this.#omRpcServer = parts.omRpcServer;
+    this.#omRpcPort = parts.omRpcPort;
     this.#credentials = parts.credentials;
     this.datanodes = parts.datanodes;
     this.caFile = parts.caFile;
@@ -143,15 +159,28 @@ export class MiniOzoneCluster {
     return `127.0.0.1:${this.#omPort}`;
   }
 
+  /**
+   * `host:port` of the OM's Hadoop RPC server (`OzoneManagerProtocol`, as Ozone's port 9862); in HA
+   * mode of the first OM node. A client reaches it with `ozone.om.transport.class` set to
+   * `…Hadoop3OmTransportFactory` (a bare `host:port` is otherwise read as the gRPC address).
+   */
+  get omRpcAddress(): string {
+    return `127.0.0.1:${this.#omRpcPort}`;
+  }
+
   /** The OM service id in HA mode (`omHa`), else undefined. */
   get omServiceId(): string | undefined {
     return this.#ha?.group.serviceId;
   }
 
-  /** The OM nodes: id and gRPC address each (one, `om1`, without HA). */
-  get omNodes(): Array<{ nodeId: string; address: string }> {
-    if (!this.#ha) return [{ nodeId: 'om1', address: this.omAddress }];
-    return [...this.#ha.servers].map(([nodeId, s]) => ({ nodeId, address: `127.0.0.1:${s.port}` }));
+  /** The OM nodes: id, gRPC address and Hadoop RPC address each (one, `om1`, without HA). */
+  get omNodes(): Array<{ nodeId: string; address: string; rpcAddress: string }> {
+    if (!this.#ha) return [{ nodeId: 'om1', address: this.omAddress, rpcAddress: this.omRpcAddress }];
+    return [...this.#ha.servers].map(([nodeId, s]) => ({
+      nodeId,
+      address: `127.0.0.1:${s.port}`,
+      rpcAddress: `127.0.0.1:${s.rpcPort}`,
+    }));
   }
 
   /** The OM node that leads now (HA mode), or undefined while none does. */
@@ -161,8 +190,9 @@ export class MiniOzoneCluster {
 
   /**
    * The OM HA configuration a client needs, under Ozone's keys: `ozone.om.service.ids`,
-   * `ozone.om.nodes.<id>`, and per node `ozone.om.address.<id>.<node>` (the host; these OMs
-   * speak no Hadoop RPC) and `ozone.om.grpc.port.<id>.<node>`. Empty without HA.
+   * `ozone.om.nodes.<id>`, and per node `ozone.om.address.<id>.<node>` (host and Hadoop RPC
+   * port) and `ozone.om.grpc.port.<id>.<node>`. Empty without HA. Without
+   * `ozone.om.transport.class` a client reaches them over Hadoop RPC, as Ozone's does.
    */
   get omClientProperties(): Record<string, string> {
     const ha = this.#ha;
@@ -173,7 +203,7 @@ export class MiniOzoneCluster {
       [`ozone.om.nodes.${sid}`]: ha.group.nodeIds.join(','),
     };
     for (const [nodeId, s] of ha.servers) {
-      properties[`ozone.om.address.${sid}.${nodeId}`] = '127.0.0.1';
+      properties[`ozone.om.address.${sid}.${nodeId}`] = `127.0.0.1:${s.rpcPort}`;
       properties[`ozone.om.grpc.port.${sid}.${nodeId}`] = String(s.port);
     }
     return properties;
@@ -238,11 +268,15 @@ export class MiniOzoneCluster {
       const s = this.#haServer(nodeId);
       s.server?.forceShutdown();
       s.server = undefined;
+      s.rpcClosed = s.rpc?.close();
+      s.rpc = undefined;
       this.#ha.group.stopped(nodeId as string);
       return;
     }
     this.#omServer?.forceShutdown();
     this.#omServer = undefined;
+    this.#omRpcClosed = this.#omRpcServer?.close();
+    this.#omRpcServer = undefined;
   }
 
   /** Serves the OM again on its old port, with the state it had (HA mode: node `nodeId`, a follower). */
@@ -251,12 +285,17 @@ export class MiniOzoneCluster {
     if (this.#ha) {
       const s = this.#haServer(nodeId);
       if (s.server) return;
-      s.server = (await serveOm(this.#ha.group.handler(nodeId as string), this.#credentials, s.port)).server;
+      const handler = this.#ha.group.handler(nodeId as string);
+      s.server = (await serveOm(handler, this.#credentials, s.port)).server;
+      await s.rpcClosed;
+      s.rpc = await serveOmOverHadoopRpc(handler, s.rpcPort);
       this.#ha.group.started(nodeId as string);
       return;
     }
     if (this.#omServer) return;
     this.#omServer = await serveOm(this.om.handle, this.#credentials, this.#omPort).then((r) => r.server);
+    await this.#omRpcClosed;
+    this.#omRpcServer = await serveOmOverHadoopRpc(this.om.handle, this.#omRpcPort);
   }
 
   #haServer(nodeId: string | undefined): HaNodeServer {
@@ -329,6 +368,10 @@ export class MiniOzoneCluster {
     await this.ratis.close();
     if (this.#ha) for (const nodeId of this.#ha.servers.keys()) this.stopOm(nodeId);
     else this.stopOm();
+    await Promise.all([
+      this.#omRpcClosed,
+      ...[...(this.#ha?.servers.values() ?? [])].map((s) => s.rpcClosed),
+    ]);
     await this.om.encryption?.close();
     if (this.#ownsDir) await rm(this.dir, { recursive: true, force: true });
   }
@@ -366,6 +409,7 @@ export async function startMiniOzoneCluster(
   const started: MiniDatanode[] = [];
   let ratis: MiniRatisPipelines | undefined;
   const haServers = new Map<string, HaNodeServer>();
+  let omRpcServer: HadoopRpcTestServer | undefined;
   try {
     let credentials = ServerCredentials.createInsecure();
     let caFile: string | undefined;
@@ -407,13 +451,18 @@ export async function startMiniOzoneCluster(
       );
       for (const nodeId of group.nodeIds) {
         const { server, port } = await serveOm(group.handler(nodeId), credentials, 0);
-        haServers.set(nodeId, { server, port });
+        const node: HaNodeServer = { server, port, rpc: undefined, rpcPort: 0 };
+        haServers.set(nodeId, node);
+        node.rpc = await serveOmOverHadoopRpc(group.handler(nodeId), 0);
+        node.rpcPort = node.rpc.port;
       }
       ha = { group, servers: haServers };
     }
     // The last step that can fail; serveOm cleans up after itself. In HA mode the first node.
-    const served = ha
-      ? { server: undefined, port: (haServers.values().next().value as HaNodeServer).port }
+    const first = haServers.values().next().value;
+    if (!ha) omRpcServer = await serveOmOverHadoopRpc(om.handle, options.omRpcPort ?? 0);
+    const served = first
+      ? { server: undefined, port: first.port }
       : await serveOm(om.handle, credentials, options.omPort ?? 0);
     return new MiniOzoneCluster({
       ...(ha ? { ha } : {}),
@@ -422,13 +471,19 @@ export async function startMiniOzoneCluster(
       om,
       omServer: served.server,
       omPort: served.port,
+      omRpcServer,
+      omRpcPort: first ? first.rpcPort : (omRpcServer as HadoopRpcTestServer).port,
       credentials,
       datanodes: started,
       ratis: pipelines,
       caFile,
     });
   } catch (err) {
-    for (const s of haServers.values()) s.server?.forceShutdown();
+    for (const s of haServers.values()) {
+      s.server?.forceShutdown();
+      await s.rpc?.close();
+    }
+    await omRpcServer?.close();
     for (const d of started) d.kill();
     await ratis?.close();
     await encryption?.close();

@@ -5,6 +5,7 @@
 // RemoteException with the class name in its header.
 import { status as GrpcStatus } from '@grpc/grpc-js';
 import { FastpathError } from '@fastpath/core';
+import { classifyHadoopRpcFailure, RemoteException } from '@fastpath/hadoop-rpc';
 import { OzoneRpcError } from '../../ozone-errors.js';
 
 /** A node an OMNotLeaderException names as the leader. */
@@ -62,17 +63,7 @@ export function remoteException(err: unknown): { className: string; message: str
     return m ? { className: m[1] as string, message: m[2] as string } : undefined;
   }
   // A Hadoop RPC RemoteException: the class name the server put in the response header.
-  const e = err as { className?: unknown; remoteMessage?: unknown; message?: unknown } | undefined;
-  if (e && typeof e.className === 'string')
-    return {
-      className: e.className,
-      message:
-        typeof e.remoteMessage === 'string'
-          ? e.remoteMessage
-          : typeof e.message === 'string'
-            ? e.message
-            : '',
-    };
+  if (err instanceof RemoteException) return { className: err.className, message: err.errorMessage };
   return undefined;
 }
 
@@ -84,28 +75,13 @@ export function parseSuggestedLeader(message: string): SuggestedLeader | undefin
 
 /** Classifies a failed attempt (see {@link OmFailure}). */
 export function classifyOmFailure(err: unknown): OmFailure {
+  if (err instanceof FastpathError && err.code.startsWith('ERR_HADOOP_RPC_')) return classifyHadoopRpc(err);
   const remote = remoteException(err);
   // grpc-js' words for a stream the server reset (an OM shutting down mid-call): no OM exception,
   // the call may have been applied.
   if (err instanceof OzoneRpcError && RESET_BY_SERVER.test(err.message))
     return { kind: 'unreachable', outcomeUnknown: true };
-  if (remote) {
-    const message = firstLine(remote.message);
-    if (remote.className === OM_NOT_LEADER_EXCEPTION)
-      return {
-        kind: 'not-leader',
-        suggestedLeader: parseSuggestedLeader(message),
-        message,
-        outcomeUnknown: true,
-      };
-    if (remote.className === OM_LEADER_NOT_READY_EXCEPTION) return { kind: 'leader-not-ready', message };
-    // Refused before the OM looked at it: nothing was applied.
-    if (RETRIABLE_EXCEPTIONS.has(remote.className)) return { kind: 'unreachable', outcomeUnknown: false };
-    // Any other exception (a bug, a refused token): Ozone's client fails over on it too, but the
-    // next OM is a follower that answers NotLeader and the round comes back to the same answer,
-    // 500 times. Failing at once says what happened.
-    return { kind: 'final' };
-  }
+  if (remote) return classifyRemote(remote.className, firstLine(remote.message));
   if (err instanceof OzoneRpcError) {
     if (err.code === 'ERR_OZONE_DEADLINE_EXCEEDED') return { kind: 'unreachable', outcomeUnknown: true };
     if (err.code !== 'ERR_OZONE_UNAVAILABLE') return { kind: 'final' };
@@ -114,6 +90,46 @@ export function classifyOmFailure(err: unknown): OmFailure {
   }
   // Another transport's connection failure (refused, reset, timed out) says it can be retried.
   if (err instanceof FastpathError && err.retriable) return { kind: 'unreachable', outcomeUnknown: true };
+  return { kind: 'final' };
+}
+
+/**
+ * A failed Hadoop RPC call: an exception the OM answered is judged by its class as over gRPC; a
+ * refused connection carried nothing; a dropped one or a call timed out may have been applied (its
+ * re-send carries the same call id, so the OM's retry cache answers it); a protocol error, a FATAL
+ * answer (the connection refused as a whole) or a closed client is final.
+ */
+function classifyHadoopRpc(err: FastpathError): OmFailure {
+  const failure = classifyHadoopRpcFailure(err);
+  switch (failure.kind) {
+    case 'remote':
+      return failure.fatal ? { kind: 'final' } : classifyRemote(failure.className, failure.firstLine);
+    case 'refused':
+      return { kind: 'unreachable', outcomeUnknown: false };
+    case 'dropped':
+      return { kind: 'unreachable', outcomeUnknown: true };
+    case 'timed-out':
+      return { kind: 'unreachable', outcomeUnknown: failure.mayHaveRun };
+    default:
+      return { kind: 'final' };
+  }
+}
+
+/** An exception the OM answered instead of an OMResponse, by its Java class and first line. */
+function classifyRemote(className: string, message: string): OmFailure {
+  if (className === OM_NOT_LEADER_EXCEPTION)
+    return {
+      kind: 'not-leader',
+      suggestedLeader: parseSuggestedLeader(message),
+      message,
+      outcomeUnknown: true,
+    };
+  if (className === OM_LEADER_NOT_READY_EXCEPTION) return { kind: 'leader-not-ready', message };
+  // Refused before the OM looked at it: nothing was applied.
+  if (RETRIABLE_EXCEPTIONS.has(className)) return { kind: 'unreachable', outcomeUnknown: false };
+  // Any other exception (a bug, a refused token): Ozone's client fails over on it too, but the
+  // next OM is a follower that answers NotLeader and the round comes back to the same answer,
+  // 500 times. Failing at once says what happened.
   return { kind: 'final' };
 }
 

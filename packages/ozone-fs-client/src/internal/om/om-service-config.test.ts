@@ -24,15 +24,21 @@ describe('resolveOmTarget', () => {
         { nodeId: 'om2', host: 'host2', rpcPort: 9862, grpcPort: 18981 },
         { nodeId: 'om3', host: '::1', rpcPort: 19862, grpcPort: 8981 },
       ],
+      byAddress: false,
     });
   });
 
-  it('a host that is not a service id is one OM at its gRPC port', () => {
+  it("a host that is not a service id is one OM at the port of the transport it is read for (gRPC's unless told)", () => {
     expect(resolveOmTarget('om.example.com:1234', lookup(HA), 8981)).toEqual({
       serviceId: undefined,
       nodes: [{ nodeId: 'om1', host: 'om.example.com', rpcPort: 9862, grpcPort: 1234 }],
+      byAddress: true,
     });
     expect(resolveOmTarget('om.example.com', lookup({}), 8981).nodes[0]?.grpcPort).toBe(8981);
+    expect(resolveOmTarget('om.example.com:1234', lookup({}), 8981, 'hadoop-rpc').nodes).toEqual([
+      { nodeId: 'om1', host: 'om.example.com', rpcPort: 1234, grpcPort: 8981 },
+    ]);
+    expect(resolveOmTarget('om.example.com', lookup({}), 8981, 'hadoop-rpc').nodes[0]?.rpcPort).toBe(9862);
   });
 
   it("Ozone's error cases, each naming the key or option", () => {

@@ -23,6 +23,8 @@ export interface OmTarget {
   /** The OM service id, undefined for a single OM given by address. */
   serviceId: string | undefined;
   nodes: OmNodeAddress[];
+  /** Whether the OM was named by `host[:port]` (the client's `omAddress`, a URI's authority). */
+  byAddress: boolean;
 }
 
 type Lookup = (key: string) => string | undefined;
@@ -50,13 +52,15 @@ export function omServiceIds(lookup: Lookup): string[] {
 
 /**
  * The OM nodes behind `authority` (the client's `omAddress`, or a file-system URI's OM part):
- * a service id listed in `ozone.om.service.ids` (no port allowed), else `host[:gRPC port]`.
+ * a service id listed in `ozone.om.service.ids` (no port allowed), else `host[:port]`, the port
+ * that of `addressTransport` (gRPC: default `grpcPortDefault`; Hadoop RPC: default 9862).
  * Without an authority: the one service id configured, else `ozone.om.address`.
  */
 export function resolveOmTarget(
   authority: string | undefined,
   lookup: Lookup,
   grpcPortDefault: number,
+  addressTransport: 'grpc' | 'hadoop-rpc' = 'grpc',
 ): OmTarget {
   const serviceIds = omServiceIds(lookup);
   if (authority === undefined || authority === '') {
@@ -79,7 +83,7 @@ export function resolveOmTarget(
         `expected host[:port], got ${JSON.stringify(configured)}`,
       );
     // ozone.om.address carries the Hadoop RPC port; the gRPC port is ozone.om.grpc.port.
-    return single(hp.host, hp.port ?? OM_RPC_PORT_DEFAULT, grpcPortDefault);
+    return { ...single(hp.host, hp.port ?? OM_RPC_PORT_DEFAULT, grpcPortDefault), byAddress: false };
   }
   const hp = splitHostPort(authority);
   if (!hp)
@@ -95,11 +99,15 @@ export function resolveOmTarget(
       );
     return serviceTarget(hp.host, lookup, grpcPortDefault);
   }
-  // A single OM by address: the port is its gRPC port (this client speaks gRPC to it).
-  return single(hp.host, OM_RPC_PORT_DEFAULT, hp.port ?? grpcPortDefault);
+  // A single OM by address: the port is that of the transport it is read for.
+  const target =
+    addressTransport === 'hadoop-rpc'
+      ? single(hp.host, hp.port ?? OM_RPC_PORT_DEFAULT, grpcPortDefault)
+      : single(hp.host, OM_RPC_PORT_DEFAULT, hp.port ?? grpcPortDefault);
+  return { ...target, byAddress: true };
 }
 
-function single(host: string, rpcPort: number, grpcPort: number): OmTarget {
+function single(host: string, rpcPort: number, grpcPort: number): Omit<OmTarget, 'byAddress'> {
   return { serviceId: undefined, nodes: [{ nodeId: OM_DEFAULT_NODE_ID, host, rpcPort, grpcPort }] };
 }
 
@@ -130,5 +138,5 @@ function serviceTarget(serviceId: string, lookup: Lookup, grpcPortDefault: numbe
     }
     return { nodeId, host: hp.host, rpcPort: hp.port ?? OM_RPC_PORT_DEFAULT, grpcPort };
   });
-  return { serviceId, nodes };
+  return { serviceId, nodes, byAddress: false };
 }
