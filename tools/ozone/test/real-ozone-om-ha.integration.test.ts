@@ -2,7 +2,7 @@
 // datanodes in one JVM): how a follower answers, the client contract over the service id, a
 // leadership transfer and a leader kill under 16 writers and 16 readers with every acknowledged
 // key read back by Ozone's Java client, an OM that stays down, and all three down. Parameterised
-// by the OM transport (`ozone.om.transport.class`): gRPC now; Hadoop RPC joins as one more value.
+// by the OM transport (`ozone.om.transport.class`): Hadoop RPC (Ozone's own client's) and gRPC.
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createOzoneClient, type OzoneClient, type OzoneRpcError } from '@fastpath/ozone-fs-client';
@@ -13,11 +13,14 @@ import { REAL_CLUSTER_CAPABILITIES, realClusterAdapter } from './support/real-cl
 
 jest.setTimeout(600_000);
 
-const TRANSPORTS = [['grpc', 'org.apache.hadoop.ozone.om.protocolPB.GrpcOmTransportFactory']] as const;
+const TRANSPORTS = [
+  ['hadoop-rpc', 'org.apache.hadoop.ozone.om.protocolPB.Hadoop3OmTransportFactory'],
+  ['grpc', 'org.apache.hadoop.ozone.om.protocolPB.GrpcOmTransportFactory'],
+] as const;
 
 describe.each(TRANSPORTS)(
   "Apache Ozone's 3-OM MiniOzoneHAClusterImpl over %s",
-  (_transport, transportClass) => {
+  (transport, transportClass) => {
     let cluster: RealOzoneCluster;
     let inspector: OzoneClient;
     let adapter: OzoneClusterAdapter;
@@ -49,11 +52,33 @@ describe.each(TRANSPORTS)(
       await cluster?.stop();
     });
 
-    it('hands out the service id and each OM; a follower answers gRPC INTERNAL with OMNotLeaderException naming the leader', async () => {
+    it('hands out the service id and each OM; a follower answers OMNotLeaderException naming the leader', async () => {
       expect(cluster.omServiceId).toBe('omservice');
       expect(cluster.oms.map((o) => o.nodeId)).toEqual(['omNode-1', 'omNode-2', 'omNode-3']);
       const leader = await cluster.omLeader();
       const follower = cluster.oms.find((o) => o.nodeId !== leader);
+      if (transport === 'hadoop-rpc') {
+        // A RemoteException with the class in its header and the message as its first line (the
+        // stack trace after it), as Hadoop's Server sends it.
+        const direct = createOzoneClient({
+          omAddress: follower?.rpcAddress as string,
+          omTimeoutMs: 30_000,
+          properties: { 'ozone.om.transport.class': transportClass },
+        });
+        clients.push(direct);
+        expect(direct.omTransport).toBe('hadoop-rpc');
+        const err = await direct.listVolumes().catch((e: unknown) => e);
+        expect(err).toMatchObject({
+          code: 'ERR_HADOOP_RPC_REMOTE',
+          className: 'org.apache.hadoop.ozone.om.exceptions.OMNotLeaderException',
+        });
+        expect((err as { firstLine: string }).firstLine).toMatch(
+          new RegExp(
+            `^OM:${follower?.nodeId} is not the leader\\. Suggested leader is OM:${leader}\\[[^\\]]*/127\\.0\\.0\\.1\\]\\.`,
+          ),
+        );
+        return;
+      }
       const direct = createOzoneClient({ omAddress: follower?.grpcAddress as string, omTimeoutMs: 30_000 });
       clients.push(direct);
       const err = (await direct.listVolumes().catch((e: unknown) => e)) as OzoneRpcError;
