@@ -31,6 +31,9 @@ describe('OzoneClientConfig', () => {
       readRetryIntervalMs: 1000,
       maxOutstandingRequests: 32,
       omGrpcPort: 8981,
+      omTransport: undefined,
+      omFailoverMaxAttempts: 500,
+      omFailoverWaitMs: 2000,
       warmupEnabled: true,
       warmupTlsEnabled: true,
       shortCircuitEnabled: false,
@@ -43,6 +46,30 @@ describe('OzoneClientConfig', () => {
       readWorkerThreads: 0,
       keyProviderPath: undefined,
     });
+  });
+
+  it("reads the OM transport and failover settings under Ozone's keys, refusing what it cannot use, unset by default", () => {
+    const pkg = 'org.apache.hadoop.ozone.om.protocolPB.';
+    expect(
+      ozoneClientConfigFromProperties({
+        'ozone.om.transport.class': ` ${pkg}GrpcOmTransportFactory `,
+        'ozone.client.failover.max.attempts': '7',
+        'ozone.client.wait.between.retries.millis': '250',
+      }),
+    ).toMatchObject({ omTransport: 'grpc', omFailoverMaxAttempts: 7, omFailoverWaitMs: 250 });
+    expect(
+      ozoneClientConfigFromProperties({ 'ozone.om.transport.class': `${pkg}Hadoop3OmTransportFactory` }),
+    ).toMatchObject({ omTransport: 'hadoop-rpc' });
+    expect(ozoneClientConfigFromProperties({}).omTransport).toBeUndefined();
+    expect(() =>
+      ozoneClientConfigFromProperties({ 'ozone.om.transport.class': `${pkg}Hadoop27OmTransportFactory` }),
+    ).toThrow(/ozone\.om\.transport\.class/);
+    expect(() => ozoneClientConfigFromProperties({ 'ozone.client.failover.max.attempts': '-1' })).toThrow(
+      /ozone\.client\.failover\.max\.attempts/,
+    );
+    expect(() =>
+      ozoneClientConfigFromProperties({ 'ozone.client.wait.between.retries.millis': 'x' }),
+    ).toThrow(/ozone\.client\.wait\.between\.retries\.millis/);
   });
 
   it("reads Hadoop's key provider path, an empty value being no provider", () => {

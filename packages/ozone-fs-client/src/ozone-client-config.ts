@@ -63,6 +63,22 @@ export interface OzoneClientConfig {
   /** `ozone.om.grpc.port`, the OM gRPC port used when the OM address has none, default 8981. */
   omGrpcPort: number;
   /**
+   * `ozone.om.transport.class`: how the OM is reached. `…Hadoop3OmTransportFactory` is
+   * `hadoop-rpc` (Hadoop RPC, port 9862: Ozone's default), `…GrpcOmTransportFactory` is `grpc`
+   * (the OM's gRPC port, 8981). Set, it decides how every OM address is read, a `host:port`
+   * included. Unset (the default here): Hadoop RPC for an OM service id and `ozone.om.address`,
+   * as in Ozone; a `host:port` given as the client's `omAddress` (or a file-system URI's
+   * authority) stays the OM's gRPC address, as it was before this client spoke Hadoop RPC.
+   */
+  omTransport: OmTransportName | undefined;
+  /** `ozone.client.failover.max.attempts`, default 500: failovers one OM call may make (HA). */
+  omFailoverMaxAttempts: number;
+  /**
+   * `ozone.client.wait.between.retries.millis`, default 2000 (a bare number is ms): the wait after
+   * each round of the OM nodes, and × n before the n-th ask in a row of a leader not ready yet.
+   */
+  omFailoverWaitMs: number;
+  /**
    * `ozone.client.warmup.enabled` (HDDS-17357), default true: the first client of a process warms
    * the datanode path (protocol codecs, checksums, the TLS credentials) while it waits on the OM.
    */
@@ -127,6 +143,15 @@ export interface OzoneClientConfig {
   keyProviderPath: string | undefined;
 }
 
+/** How the client reaches the OM (`ozone.om.transport.class`). */
+export type OmTransportName = 'grpc' | 'hadoop-rpc';
+
+/** The values of `ozone.om.transport.class` and the transport each names. */
+export const OM_TRANSPORT_CLASSES: Readonly<Record<string, OmTransportName>> = Object.freeze({
+  'org.apache.hadoop.ozone.om.protocolPB.GrpcOmTransportFactory': 'grpc',
+  'org.apache.hadoop.ozone.om.protocolPB.Hadoop3OmTransportFactory': 'hadoop-rpc',
+});
+
 /** How read commands travel to a datanode (`ozone.client.datanode.transport`). */
 export type DatanodeTransport = 'stream-pool' | 'call-per-request' | 'http2-stream-pool';
 const DATANODE_TRANSPORTS: readonly DatanodeTransport[] = [
@@ -157,6 +182,9 @@ export const DEFAULT_OZONE_CLIENT_CONFIG: Readonly<OzoneClientConfig> = Object.f
   readRetryIntervalMs: 1_000,
   maxOutstandingRequests: 32,
   omGrpcPort: 8981,
+  omTransport: undefined,
+  omFailoverMaxAttempts: 500,
+  omFailoverWaitMs: 2000,
   warmupEnabled: true,
   warmupTlsEnabled: true,
   shortCircuitEnabled: false,
@@ -189,6 +217,9 @@ export const OZONE_CLIENT_CONFIG_KEYS: Readonly<Record<keyof OzoneClientConfig, 
   readRetryIntervalMs: 'ozone.client.read.retry.interval',
   maxOutstandingRequests: 'hdds.ratis.raft.client.async.outstanding-requests.max',
   omGrpcPort: 'ozone.om.grpc.port',
+  omTransport: 'ozone.om.transport.class',
+  omFailoverMaxAttempts: 'ozone.client.failover.max.attempts',
+  omFailoverWaitMs: 'ozone.client.wait.between.retries.millis',
   warmupEnabled: 'ozone.client.warmup.enabled',
   warmupTlsEnabled: 'ozone.client.warmup.tls.enabled',
   shortCircuitEnabled: 'ozone.client.read.short-circuit',
@@ -290,6 +321,16 @@ function parseInteger(key: string, text: string, min: number): number {
 
 const CHECKSUM_TYPES: readonly ChecksumTypeName[] = ['NONE', 'CRC32', 'CRC32C', 'SHA256', 'MD5'];
 
+/** One property of a Map, a plain object or a `HadoopConfiguration`. */
+export function readProperty(properties: OzoneProperties, key: string): string | undefined {
+  const getter = (properties as { get?: unknown }).get;
+  const value: unknown =
+    typeof getter === 'function'
+      ? (properties as { get(key: string): string | undefined }).get(key)
+      : (properties as Readonly<Record<string, string>>)[key];
+  return typeof value === 'string' ? value : undefined;
+}
+
 /**
  * Reads the client settings from Hadoop-style key/value properties (for example the properties
  * of an `ozone-site.xml`); keys that are absent keep Ozone's defaults, unknown keys are ignored.
@@ -303,13 +344,8 @@ export function ozoneClientConfigFromProperties(
   properties: OzoneProperties,
   base: Readonly<OzoneClientConfig> = DEFAULT_OZONE_CLIENT_CONFIG,
 ): OzoneClientConfig {
-  const get = (k: keyof OzoneClientConfig): string | undefined => {
-    const key = OZONE_CLIENT_CONFIG_KEYS[k];
-    const getter = (properties as { get?: unknown }).get;
-    return typeof getter === 'function'
-      ? (properties as { get(key: string): string | undefined }).get(key)
-      : (properties as Readonly<Record<string, string>>)[key];
-  };
+  const get = (k: keyof OzoneClientConfig): string | undefined =>
+    readProperty(properties, OZONE_CLIENT_CONFIG_KEYS[k]);
   const c: OzoneClientConfig = { ...base };
   const K = OZONE_CLIENT_CONFIG_KEYS;
   let v: string | undefined;
@@ -344,6 +380,19 @@ export function ozoneClientConfigFromProperties(
   if ((v = get('maxOutstandingRequests')) !== undefined)
     c.maxOutstandingRequests = parseInteger(K.maxOutstandingRequests, v, 1);
   if ((v = get('omGrpcPort')) !== undefined) c.omGrpcPort = parseInteger(K.omGrpcPort, v, 1);
+  if ((v = get('omTransport')) !== undefined) {
+    const transport = OM_TRANSPORT_CLASSES[v.trim()];
+    if (transport === undefined)
+      throw new InvalidOptionError(
+        K.omTransport,
+        `expected one of ${Object.keys(OM_TRANSPORT_CLASSES).join(', ')}, got ${JSON.stringify(v)}`,
+      );
+    c.omTransport = transport;
+  }
+  if ((v = get('omFailoverMaxAttempts')) !== undefined)
+    c.omFailoverMaxAttempts = parseInteger(K.omFailoverMaxAttempts, v, 0);
+  if ((v = get('omFailoverWaitMs')) !== undefined)
+    c.omFailoverWaitMs = parseDurationMs(K.omFailoverWaitMs, v);
   if ((v = get('warmupEnabled')) !== undefined) c.warmupEnabled = parseBoolean(K.warmupEnabled, v);
   if ((v = get('warmupTlsEnabled')) !== undefined) c.warmupTlsEnabled = parseBoolean(K.warmupTlsEnabled, v);
   if ((v = get('shortCircuitEnabled')) !== undefined)
@@ -397,6 +446,12 @@ export function validateOzoneClientConfig(config: OzoneClientConfig): OzoneClien
     throw new InvalidOptionError(K.maxOutstandingRequests, 'must be an integer ≥ 1');
   if (!(CHECKSUM_TYPES as readonly string[]).includes(c.checksumType))
     throw new InvalidOptionError(K.checksumType, `expected one of ${CHECKSUM_TYPES.join(', ')}`);
+  if (c.omTransport !== undefined && c.omTransport !== 'grpc' && c.omTransport !== 'hadoop-rpc')
+    throw new InvalidOptionError(K.omTransport, 'expected grpc or hadoop-rpc');
+  if (!Number.isInteger(c.omFailoverMaxAttempts) || c.omFailoverMaxAttempts < 0)
+    throw new InvalidOptionError(K.omFailoverMaxAttempts, 'must be an integer ≥ 0');
+  if (!(c.omFailoverWaitMs >= 0) || !Number.isFinite(c.omFailoverWaitMs))
+    throw new InvalidOptionError(K.omFailoverWaitMs, 'must be a finite number ≥ 0');
   if (typeof c.warmupEnabled !== 'boolean')
     throw new InvalidOptionError(K.warmupEnabled, 'must be a boolean');
   if (typeof c.warmupTlsEnabled !== 'boolean')

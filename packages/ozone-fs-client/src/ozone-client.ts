@@ -1,6 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import { userInfo } from 'node:os';
 import { startWarmup } from '@fastpath/client-warmup';
-import { InvalidOptionError, systemClock, type Clock } from '@fastpath/core';
+import { createHadoopRpcClient, type HadoopRpcClient } from '@fastpath/hadoop-rpc';
+import { InvalidOptionError, MetricsRegistry, systemClock, type Clock } from '@fastpath/core';
 import {
   OmStatusError,
   OzoneClosedError,
@@ -11,6 +13,7 @@ import {
   DEFAULT_OZONE_CLIENT_CONFIG,
   loadOzoneSiteXml,
   ozoneClientConfigFromProperties,
+  readProperty,
   type OzoneProperties,
   validateOzoneClientConfig,
   type OzoneClientConfig,
@@ -22,7 +25,12 @@ import type { ClientContext } from './internal/client-context.js';
 import type { ClientTlsOptions } from './internal/grpc/channel-options.js';
 import { clientWarmupPlan } from './internal/client-warmup-plan.js';
 import type { DatanodeStreamStats } from './internal/grpc/datanode-stream-pool.js';
-import { OmTransport } from './internal/grpc/om-transport.js';
+import { GrpcOmTransport } from './internal/grpc/om-transport.js';
+import { HadoopRpcOmTransport } from './internal/om/hadoop-rpc-om-transport.js';
+import { OmClient } from './internal/om/om-client.js';
+import { OmFailoverProxy, type OmLeader, type OmNode } from './internal/om/om-failover-proxy.js';
+import { OmMetrics, type OmCallStats } from './internal/om/om-metrics.js';
+import { resolveOmTarget } from './internal/om/om-service-config.js';
 import { listFsoKeys, type FsoEntry } from './internal/fso-key-listing.js';
 import { RaftClientPool, type WritePipeline } from './internal/ratis/raft-client-pool.js';
 import { createReadContext, type ReadContextOptions } from './internal/read-context.js';
@@ -36,6 +44,8 @@ import type { KmsProviderOptions } from './internal/crypto/kms-key-provider.js';
 import { has, hdds, om, toBigInt, toNumber, uint64, type hadoop } from './internal/proto/wire.js';
 
 export type { ClientTlsOptions } from './internal/grpc/channel-options.js';
+export type { OmLeader } from './internal/om/om-failover-proxy.js';
+export type { OmCallStats } from './internal/om/om-metrics.js';
 export type { KeyEncryptionDetails } from './internal/crypto/key-encryption.js';
 export type { KmsProviderOptions } from './internal/crypto/kms-key-provider.js';
 export type BucketLayout = 'FILE_SYSTEM_OPTIMIZED' | 'LEGACY' | 'OBJECT_STORE';
@@ -43,8 +53,13 @@ export type StorageType = 'DISK' | 'SSD' | 'ARCHIVE' | 'RAM_DISK' | 'PROVIDED';
 
 /** Options of {@link createOzoneClient}. */
 export interface OzoneClientOptions {
-  /** `host:port` of the OM's gRPC service (`ozone.om.grpc.port`, 8981 when only a host is given). Required. */
-  omAddress: string;
+  /**
+   * The OM: `host:port` of one OM's gRPC service (`ozone.om.grpc.port`, 8981, when only a host is
+   * given), or an OM service id listed in `ozone.om.service.ids` (OM HA: its nodes come from
+   * `ozone.om.nodes.<id>` and `ozone.om.address.<id>.<node>`, and calls fail over between them).
+   * Default: the one service id configured, else `ozone.om.address`.
+   */
+  omAddress?: string;
   /** The user the OM sees (`OMRequest.userInfo.userName`). Default: the OS user. */
   userName?: string;
   /** `ozone-site.xml` files, read with Hadoop's configuration reader in order (later wins). Default: none. */
@@ -67,6 +82,8 @@ export interface OzoneClientOptions {
   maxReceiveMessageBytes?: number;
   /** The clock of the short-circuit disable interval. Default: the system clock. */
   clock?: Clock;
+  /** Where the client's metrics go (`ozone_client_om_*`). Default: a registry of its own (`client.metrics`). */
+  metrics?: MetricsRegistry;
   /**
    * How the client authenticates to the KMS of encrypted keys (`hadoop.security.key.provider.path`),
    * and the KMS client's other options (`@fastpath/kms-client`): `user`, `delegationToken`,
@@ -155,11 +172,6 @@ function checkName(what: string, value: string): void {
     throw new OzoneInvalidArgumentError(`${what} must be a non-empty string`);
 }
 
-function withPort(address: string, port: number): string {
-  if (/^\[.*\]:\d+$/.test(address) || /^[^:]+:\d+$/.test(address)) return address;
-  return `${address}:${port}`;
-}
-
 const ms = (v: Long | number | null | undefined): number => toNumber(v);
 type Long = hadoop.hdds.ContainerBlockID['containerID'];
 
@@ -179,6 +191,8 @@ type Long = hadoop.hdds.ContainerBlockID['containerID'];
  */
 export class OzoneClient {
   readonly config: Readonly<OzoneClientConfig>;
+  /** The registry of the client's metrics (`ozone_client_om_*`): the one given, else its own. */
+  readonly metrics: MetricsRegistry;
   readonly #ctx: ClientContext;
   /** What a read worker builds its read context from (the settings, TLS, the message bound). */
   readonly #readContextOptions: ReadContextOptions;
@@ -186,15 +200,23 @@ export class OzoneClient {
   #readWorkers: ReadWorkerPool | undefined;
   /** The data keys of encrypted keys, through the KMS; untouched by plain keys. */
   readonly #encryption: KeyEncryption;
+  /** The Hadoop RPC client of every OM node (one client id, one connection per OM); gRPC: none. */
+  readonly #omRpc: HadoopRpcClient | undefined;
+  /** How this client reaches the OM: `hadoop-rpc` or `grpc` (see `ozone.om.transport.class`). */
+  readonly omTransport: 'grpc' | 'hadoop-rpc';
   #closed = false;
 
   constructor(options: OzoneClientOptions) {
-    if (typeof options?.omAddress !== 'string' || options.omAddress.length === 0)
-      throw new InvalidOptionError('omAddress', 'expected host:port of the OM gRPC service');
-    const fromFiles = ozoneClientConfigFromProperties(
-      loadOzoneSiteXml(options.configFiles ?? []),
-      DEFAULT_OZONE_CLIENT_CONFIG,
-    );
+    if (
+      options?.omAddress !== undefined &&
+      (typeof options.omAddress !== 'string' || options.omAddress === '')
+    )
+      throw new InvalidOptionError(
+        'omAddress',
+        'expected host:port of the OM gRPC service or an OM service id',
+      );
+    const files = loadOzoneSiteXml(options.configFiles ?? []);
+    const fromFiles = ozoneClientConfigFromProperties(files, DEFAULT_OZONE_CLIENT_CONFIG);
     const fromProperties = ozoneClientConfigFromProperties(options.properties ?? {}, fromFiles);
     this.config = Object.freeze(validateOzoneClientConfig({ ...fromProperties, ...options.config }));
     const omTimeoutMs = options.omTimeoutMs ?? DEFAULT_OZONE_CLIENT_OPTIONS.omTimeoutMs;
@@ -206,20 +228,81 @@ export class OzoneClient {
       throw new InvalidOptionError('omReconnectBackoffMs', 'must be a positive integer');
     if (!Number.isInteger(maxReceive) || maxReceive < this.config.chunkSizeBytes + 65536)
       throw new InvalidOptionError('maxReceiveMessageBytes', 'must exceed the chunk size');
-    const omTransport = new OmTransport({
-      address: withPort(options.omAddress, this.config.omGrpcPort),
-      userName: options.userName ?? userInfo().username,
-      timeoutMs: omTimeoutMs,
-      reconnectBackoffMs: omReconnectBackoffMs,
-      maxMessageBytes: maxReceive,
-      tls: options.tls,
+    const lookup = (key: string): string | undefined =>
+      (options.properties !== undefined ? readProperty(options.properties, key) : undefined) ??
+      files.get(key);
+    // ozone.om.transport.class, when set, decides how every address is read; unset, a host:port
+    // omAddress stays the gRPC address it always was, and a service id or ozone.om.address is
+    // reached over Hadoop RPC, Ozone's default.
+    const target = resolveOmTarget(
+      options.omAddress,
+      lookup,
+      this.config.omGrpcPort,
+      this.config.omTransport ?? 'grpc',
+    );
+    const transport = this.config.omTransport ?? (target.byAddress ? 'grpc' : 'hadoop-rpc');
+    this.omTransport = transport;
+    this.metrics = options.metrics ?? new MetricsRegistry();
+    // One id for every OM node: over Hadoop RPC the OM's retry cache keys on it.
+    const clientId = randomBytes(16);
+    const userName = options.userName ?? userInfo().username;
+    const rpc =
+      transport === 'hadoop-rpc'
+        ? createHadoopRpcClient({
+            user: userName,
+            clientId,
+            connectTimeoutMs: omTimeoutMs,
+            callTimeoutMs: omTimeoutMs,
+            maxResponseBytes: maxReceive,
+            metrics: this.metrics,
+            name: 'ozone-om',
+          })
+        : undefined;
+    this.#omRpc = rpc;
+    const nodes: OmNode[] = target.nodes.map((n) => {
+      const host = n.host.includes(':') ? `[${n.host}]` : n.host;
+      if (rpc) {
+        const address = `${host}:${n.rpcPort}`;
+        return {
+          nodeId: n.nodeId,
+          address,
+          transport: new HadoopRpcOmTransport({ address, rpc, timeoutMs: omTimeoutMs }),
+        };
+      }
+      const address = `${host}:${n.grpcPort}`;
+      return {
+        nodeId: n.nodeId,
+        address,
+        transport: new GrpcOmTransport({
+          address,
+          timeoutMs: omTimeoutMs,
+          reconnectBackoffMs: omReconnectBackoffMs,
+          maxMessageBytes: maxReceive,
+          tls: options.tls,
+        }),
+      };
     });
+    const omMetrics = new OmMetrics(
+      this.metrics,
+      clientId.toString('hex'),
+      target.serviceId ?? (nodes[0] as OmNode).address,
+    );
+    const proxy = new OmFailoverProxy({
+      clientId,
+      serviceId: target.serviceId,
+      nodes,
+      // A single OM address has nothing to fail over to: its errors reach the caller at once.
+      maxFailovers: target.serviceId === undefined ? 0 : this.config.omFailoverMaxAttempts,
+      waitBetweenRetriesMs: this.config.omFailoverWaitMs,
+      metrics: omMetrics,
+    });
+    const omClient = new OmClient(proxy, userName, omMetrics);
     this.#readContextOptions = { config: this.config, tls: options.tls, maxReceiveBytes: maxReceive };
     const read = createReadContext(this.#readContextOptions, options.clock ?? systemClock);
     const { datanodes } = read;
-    this.#ctx = { ...read, om: omTransport, raft: new RaftClientPool(this.config) };
+    this.#ctx = { ...read, om: omClient, raft: new RaftClientPool(this.config) };
     this.#encryption = new KeyEncryption(this.config.keyProviderPath, {
-      user: omTransport.options.userName,
+      user: omClient.options.userName,
       ...options.kms,
     });
     // Once per process, and never in the caller's way: see @fastpath/client-warmup.
@@ -232,9 +315,32 @@ export class OzoneClient {
     return this.#ctx.om.options.userName;
   }
 
-  /** The `clientId` this client puts in every OMRequest. */
+  /** The `clientId` this client puts in every OMRequest (its 16-byte id as a UUID). */
   get clientId(): string {
     return this.#ctx.om.clientId;
+  }
+
+  /** The OM service id this client fails over within; undefined for a single OM address. */
+  get omServiceId(): string | undefined {
+    return this.#ctx.om.proxy.serviceId;
+  }
+
+  /** The OM nodes this client knows, in the order it rotates through them. */
+  get omNodes(): ReadonlyArray<{ nodeId: string; address: string }> {
+    return this.#ctx.om.proxy.nodes.map((n) => ({ nodeId: n.nodeId, address: n.address }));
+  }
+
+  /**
+   * The OM node calls go to first: the one that last answered, or that an OM named as its leader.
+   * Undefined before the first answer, and while a failover has not found the leader yet.
+   */
+  get omLeader(): OmLeader | undefined {
+    return this.#ctx.om.proxy.leader;
+  }
+
+  /** What this client's OM calls did: attempts, failovers by why, leader changes, waits (as in `metrics`). */
+  get omStats(): OmCallStats {
+    return structuredClone(this.#ctx.om.metrics.stats);
   }
 
   /**
@@ -266,7 +372,7 @@ export class OzoneClient {
     };
   }
 
-  #submit(...args: Parameters<OmTransport['submit']>): Promise<hadoop.ozone.OMResponse> {
+  #submit(...args: Parameters<OmClient['submit']>): Promise<hadoop.ozone.OMResponse> {
     if (this.#closed) return Promise.reject(new OzoneClosedError('the Ozone client'));
     return this.#ctx.om.submit(...args);
   }
@@ -793,6 +899,7 @@ export class OzoneClient {
     if (this.#closed) return;
     this.#closed = true;
     this.#ctx.om.close();
+    void this.#omRpc?.close();
     this.#ctx.datanodes.close();
     this.#readWorkers?.close();
     // Nothing of a closed client is pending any more: what was still in flight fails.

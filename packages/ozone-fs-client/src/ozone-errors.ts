@@ -305,3 +305,25 @@ export class ErasureUnrecoverableError extends OzoneError {
     this.availableUnits = availableUnits;
   }
 }
+
+/**
+ * An OM call ran out of failovers (`ozone.client.failover.max.attempts`) without an OM node
+ * answering it: every node was down, or none would lead. Retriable (a leader may be elected
+ * later); `cause` is the last node's error. Code `ERR_OZONE_OM_FAILOVER_EXHAUSTED`.
+ */
+export class OmFailoverExhaustedError extends OzoneError {
+  /** The OM service id, or the address of a single OM. */
+  readonly service: string;
+  readonly failovers: number;
+  constructor(service: string, failovers: number, cause: unknown) {
+    super(
+      'ERR_OZONE_OM_FAILOVER_EXHAUSTED',
+      `OM service ${service}: no OM node answered after ${failovers} failovers; last: ${
+        cause instanceof Error ? cause.message : String(cause)
+      }`,
+      { cause, retriable: true },
+    );
+    this.service = service;
+    this.failovers = failovers;
+  }
+}

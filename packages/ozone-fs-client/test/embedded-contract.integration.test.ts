@@ -1,6 +1,7 @@
-// The shared suites against the embedded mini cluster (plaintext): the client contract, the file
-// system's reads (in both datanode transports) and fastpath's writes. tools/ozone runs the same
-// suites against Apache Ozone's MiniOzoneCluster.
+// The shared suites against the embedded mini cluster (plaintext): the client contract and the
+// file system's reads over each OM transport (Hadoop RPC and gRPC; the reads in both datanode
+// transports), and fastpath's writes. tools/ozone runs the same suites against Apache Ozone's
+// MiniOzoneCluster.
 import { afterAll, beforeAll, describe } from '@jest/globals';
 import { startMiniOzoneCluster, type MiniOzoneCluster } from '@fastpath/ozone-fs-client/testing';
 import {
@@ -12,6 +13,7 @@ import {
   withDatanodeTransport,
 } from '@fastpath/ozone-fs-client/testing/contract';
 import { DATANODE_TRANSPORTS } from './support/datanode-transports.js';
+import { OM_TRANSPORTS } from './support/om-transports.js';
 
 describe('embedded mini cluster', () => {
   let cluster: MiniOzoneCluster;
@@ -24,17 +26,20 @@ describe('embedded mini cluster', () => {
   afterAll(async () => {
     await cluster?.close();
   });
-  describe('Ozone client contract', () => {
-    describeOzoneContract(() => miniClusterAdapter(cluster), MINI_CLUSTER_CAPABILITIES);
+  describe.each(OM_TRANSPORTS)('OM over %s', (omTransport) => {
+    describe('Ozone client contract', () => {
+      describeOzoneContract(() => miniClusterAdapter(cluster, omTransport), MINI_CLUSTER_CAPABILITIES);
+    });
+    describe.each(DATANODE_TRANSPORTS)('file-system reads over %s', (transport) => {
+      describeFileSystemReads(
+        withDatanodeTransport(() => miniClusterAdapter(cluster, omTransport), transport),
+        MINI_CLUSTER_CAPABILITIES,
+      );
+    });
   });
-  describe.each(DATANODE_TRANSPORTS)('file-system reads over %s', (transport) => {
-    describeFileSystemReads(
-      withDatanodeTransport(() => miniClusterAdapter(cluster), transport),
-      MINI_CLUSTER_CAPABILITIES,
-    );
-  });
-  // Last: it stops datanodes mid-write (and starts them again).
+  // Last: it stops datanodes mid-write (and starts them again). Its OM calls (create, allocate,
+  // commit) are the contract's, run over both transports above; here over Hadoop RPC, Ozone's default.
   describe('Ozone writes', () => {
-    describeOzoneWrites(() => miniClusterAdapter(cluster), MINI_CLUSTER_CAPABILITIES);
+    describeOzoneWrites(() => miniClusterAdapter(cluster, 'hadoop-rpc'), MINI_CLUSTER_CAPABILITIES);
   });
 });

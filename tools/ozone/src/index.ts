@@ -1,5 +1,6 @@
 // @fastpath/ozone-fixture: a real Apache Ozone cluster for interop tests. The one front door.
 export {
+  DEFAULT_OM_HA_HEAP_MB,
   DEFAULT_OZONE_CLUSTER_CONFIGURATION,
   DEFAULT_REAL_OZONE_CLUSTER_OPTIONS,
   type RealOzoneClusterOptions,
@@ -11,6 +12,7 @@ export {
   type RealDatanodeCounters,
   type RealOzoneCluster,
   type RealOzoneDatanode,
+  type RealOzoneManager,
   type RealS3Gateway,
   type S3ClientConfig,
 } from './real-ozone-cluster.js';
@@ -39,5 +41,6 @@ export {
   OzoneFixtureStateError,
   OzoneKeyReadError,
   OzoneKeyWriteError,
+  OzoneOmControlError,
   OzoneS3GatewayError,
 } from './ozone-fixture-errors.js';

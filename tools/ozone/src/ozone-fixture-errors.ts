@@ -76,3 +76,17 @@ export class OzoneS3GatewayError extends FastpathError {
     super('ERR_OZONE_S3_GATEWAY', `Ozone's S3 gateway: ${message}`);
   }
 }
+
+/** An OM of an HA cluster could not be stopped, restarted or made leader; `message` is the Java side's. */
+export class OzoneOmControlError extends FastpathError {
+  readonly operation: string;
+  readonly nodeId: string | undefined;
+  constructor(operation: string, nodeId: string | undefined, message: string) {
+    super(
+      'ERR_OZONE_OM_CONTROL',
+      `${operation}${nodeId === undefined ? '' : ` ${nodeId}`} failed: ${message}`,
+    );
+    this.operation = operation;
+    this.nodeId = nodeId;
+  }
+}

@@ -25,6 +25,13 @@ export interface RealOzoneClusterOptions {
    * see `RealOzoneCluster.startS3Gateway`, which starts it on a running cluster too.
    */
   s3Gateway?: boolean;
+  /**
+   * OM HA: run Apache Ozone's MiniOzoneHAClusterImpl with this many OMs (`omNode-1`…, each with a
+   * gRPC port of its own) instead of one OM. 0: one OM. Default: 0.
+   */
+  omHa?: number;
+  /** The OM service id in HA mode (`ozone.om.service.ids`). Default: `omservice`. */
+  omServiceId?: string;
   /** Progress of a first jar resolution. Default: stderr. */
   onProgress?: (line: string) => void;
 }
@@ -70,7 +77,15 @@ export const DEFAULT_REAL_OZONE_CLUSTER_OPTIONS: Readonly<
   portRetries: 3,
   s3Gateway: false,
   configuration: DEFAULT_OZONE_CLUSTER_CONFIGURATION,
+  omHa: 0,
+  omServiceId: 'omservice',
 });
+
+/**
+ * The heap when `heapMb` is not given and `omHa` is: three OMs (each with its RocksDB, Ratis log
+ * and caches) beside SCM and the datanodes in one JVM.
+ */
+export const DEFAULT_OM_HA_HEAP_MB = 1536;
 
 export interface ResolvedRealOzoneClusterOptions {
   readonly datanodes: number;
@@ -81,6 +96,8 @@ export interface ResolvedRealOzoneClusterOptions {
   readonly portRetries: number;
   readonly s3Gateway: boolean;
   readonly configuration: Readonly<Record<string, string>>;
+  readonly omHa: number;
+  readonly omServiceId: string;
 }
 
 /** Checks every option before anything is started; throws `InvalidOptionError` naming the field. */
@@ -103,9 +120,21 @@ export function resolveRealOzoneClusterOptions(
   }
   const s3Gateway = options.s3Gateway ?? d.s3Gateway;
   if (typeof s3Gateway !== 'boolean') throw new InvalidOptionError('s3Gateway', 'expected a boolean');
+  const omHa = checkInteger('omHa', options.omHa ?? d.omHa, 0, 5);
+  if (omHa === 1) throw new InvalidOptionError('omHa', 'expected 0 (one OM) or 2 to 5 OMs');
+  const omServiceId = checkNonEmptyString('omServiceId', options.omServiceId ?? d.omServiceId);
+  if (!/^[A-Za-z0-9][A-Za-z0-9-]*$/.test(omServiceId))
+    throw new InvalidOptionError('omServiceId', 'letters, digits and dashes');
   return {
     datanodes: checkInteger('datanodes', options.datanodes ?? d.datanodes, 1, 9),
-    heapMb: checkInteger('heapMb', options.heapMb ?? d.heapMb, 256, 65_536),
+    heapMb: checkInteger(
+      'heapMb',
+      options.heapMb ?? (omHa > 0 ? DEFAULT_OM_HA_HEAP_MB : d.heapMb),
+      256,
+      65_536,
+    ),
+    omHa,
+    omServiceId,
     startTimeoutMs: checkInteger('startTimeoutMs', options.startTimeoutMs ?? d.startTimeoutMs, 1),
     writeTimeoutMs: checkInteger('writeTimeoutMs', options.writeTimeoutMs ?? d.writeTimeoutMs, 1),
     stopTimeoutMs: checkInteger('stopTimeoutMs', options.stopTimeoutMs ?? d.stopTimeoutMs, 1),

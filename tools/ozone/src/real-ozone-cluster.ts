@@ -14,6 +14,7 @@ import {
   OzoneFixtureStateError,
   OzoneKeyReadError,
   OzoneKeyWriteError,
+  OzoneOmControlError,
   OzoneS3GatewayError,
 } from './ozone-fixture-errors.js';
 import { prepareOzoneJars, type OzoneJars } from './ozone-jars.js';
@@ -102,8 +103,36 @@ export interface S3ClientConfig {
   credentials: { accessKeyId: string; secretAccessKey: string };
 }
 
+/** One OM of an HA cluster: its node id and addresses. */
+export interface RealOzoneManager {
+  /** `omNode-1`… as MiniOzoneHAClusterImpl names them. */
+  readonly nodeId: string;
+  /** `host:port` of its Hadoop RPC server. */
+  readonly rpcAddress: string;
+  /** `127.0.0.1:port` of its gRPC `OzoneManagerService`. */
+  readonly grpcAddress: string;
+}
+
 /** A running MiniOzoneCluster (SCM, OM and datanodes in one JVM). */
 export interface RealOzoneCluster extends AsyncDisposable {
+  /** With `omHa`: the OM service id (`ozone.om.service.ids`), else undefined. */
+  readonly omServiceId: string | undefined;
+  /** With `omHa`: every OM, in node order; else empty. */
+  readonly oms: readonly RealOzoneManager[];
+  /**
+   * With `omHa`: what a client needs under Ozone's keys (`ozone.om.service.ids`,
+   * `ozone.om.nodes.<id>`, `ozone.om.address.<id>.<node>` with the RPC address,
+   * `ozone.om.grpc.port.<id>.<node>`); else empty.
+   */
+  readonly omClientProperties: Readonly<Record<string, string>>;
+  /** With `omHa`: the node id of the OM that leads now (waits for one). */
+  omLeader(): Promise<string>;
+  /** With `omHa`: has the leader hand leadership to `nodeId`; resolves once it leads and is ready. */
+  transferOmLeader(nodeId: string): Promise<void>;
+  /** With `omHa`: stops one OM at once; resolves once its gRPC port refuses connections. */
+  stopOm(nodeId: string): Promise<void>;
+  /** With `omHa`: starts a stopped OM again (same ports and data); resolves once its gRPC port accepts. */
+  restartOm(nodeId: string): Promise<void>;
   /** `127.0.0.1:port` of the OM's gRPC `OzoneManagerService` (what fastpath's client speaks). */
   readonly omGrpcAddress: string;
   readonly omGrpcPort: number;
@@ -196,6 +225,8 @@ interface ReadyLine {
   omRpcAddress: string;
   scmClientAddress: string;
   datanodes: Array<Omit<RealOzoneDatanode, 'standaloneAddress'>>;
+  omServiceId?: string;
+  oms?: RealOzoneManager[];
 }
 
 /** A block as the launcher prints it: ids as decimal strings. */
@@ -279,6 +310,7 @@ async function launchCluster(
     join(rootDir, 'data'),
     '--datanodes',
     String(resolved.datanodes),
+    ...(resolved.omHa > 0 ? ['--om-ha', String(resolved.omHa), '--om-service-id', resolved.omServiceId] : []),
     ...Object.entries(resolved.configuration).flatMap(([key, value]) => ['--conf', `${key}=${value}`]),
   ];
   const logFd = openSync(logFile, 'a');
@@ -432,9 +464,51 @@ async function launchCluster(
   };
 
   const defaultReplication = resolved.datanodes >= 3 ? 'RATIS/THREE' : 'RATIS/ONE';
+  const oms = Object.freeze(
+    (info.oms ?? [])
+      .map((o) => Object.freeze({ ...o }))
+      .sort((a, b) => a.nodeId.localeCompare(b.nodeId, 'en', { numeric: true })),
+  );
+  const omServiceId = info.omServiceId;
+  const omClientProperties: Record<string, string> = {};
+  if (omServiceId !== undefined) {
+    omClientProperties['ozone.om.service.ids'] = omServiceId;
+    omClientProperties[`ozone.om.nodes.${omServiceId}`] = oms.map((o) => o.nodeId).join(',');
+    for (const o of oms) {
+      omClientProperties[`ozone.om.address.${omServiceId}.${o.nodeId}`] = o.rpcAddress;
+      omClientProperties[`ozone.om.grpc.port.${omServiceId}.${o.nodeId}`] = o.grpcAddress.slice(
+        o.grpcAddress.lastIndexOf(':') + 1,
+      );
+    }
+  }
+  const omCall = async (op: string, nodeId?: string): Promise<Record<string, unknown>> => {
+    if (stopped) throw new OzoneFixtureStateError(`${op} after stop()`);
+    if (omServiceId === undefined)
+      throw new OzoneFixtureStateError(`${op}: the cluster runs one OM (start it with omHa)`);
+    if (nodeId !== undefined && !oms.some((o) => o.nodeId === nodeId))
+      throw new InvalidOptionError('nodeId', `no OM ${nodeId} (${oms.map((o) => o.nodeId).join(', ')})`);
+    const answer = await call({ op, ...(nodeId !== undefined ? { nodeId } : {}) }, `${op} ${nodeId ?? ''}`);
+    if (answer['event'] === 'error') throw new OzoneOmControlError(op, nodeId, String(answer['message']));
+    return answer;
+  };
   let s3Gateway: RealS3Gateway | undefined;
 
   return {
+    omServiceId,
+    oms,
+    omClientProperties: Object.freeze(omClientProperties),
+    async omLeader() {
+      return String((await omCall('omLeader'))['nodeId']);
+    },
+    async transferOmLeader(nodeId) {
+      await omCall('transferOmLeader', nodeId);
+    },
+    async stopOm(nodeId) {
+      await omCall('stopOm', nodeId);
+    },
+    async restartOm(nodeId) {
+      await omCall('restartOm', nodeId);
+    },
     omGrpcAddress: info.omGrpcAddress,
     omGrpcPort,
     omRpcAddress: info.omRpcAddress,

@@ -40,7 +40,8 @@ export interface OzoneFileSystemOptions {
   /**
    * Hadoop-style properties under Ozone's keys (e.g. from ozone-site.xml): the client settings,
    * `ozone.client.verify.checksum` (the default of `getVerifyChecksum()`), `ozone.om.address`
-   * (the OM when the URI names none), `ozone.fs.listing.page.size`. Default: none.
+   * (the OM when the URI names none), the OM HA keys (a URI's authority that is a service id of
+   * `ozone.om.service.ids`), `ozone.fs.listing.page.size`. Default: none.
    */
   properties?: ReadonlyMap<string, string> | Readonly<Record<string, string>>;
   /** Client settings that override `properties`. */
@@ -106,6 +107,12 @@ export class OzoneFileSystem {
     const { authority } = parseOzoneUri(uri);
     let omHost = authority.omHost;
     if (!omHost) {
+      // As Ozone's file systems: with OM HA configured, a URI must name the service (or a host).
+      if ((property(options.properties, 'ozone.om.service.ids') ?? '').trim() !== '')
+        throw new InvalidPathError(
+          uri,
+          'Service ID or host name must not be omitted when ozone.om.service.ids is defined',
+        );
       const configured = property(options.properties, 'ozone.om.address');
       if (!configured) throw new InvalidPathError(uri, 'the URI names no OM and ozone.om.address is not set');
       // ozone.om.address carries the OM's Hadoop RPC port; the gRPC port comes from ozone.om.grpc.port.

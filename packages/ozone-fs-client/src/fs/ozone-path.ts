@@ -1,8 +1,9 @@
 // Ozone's two file-system URI forms and their path rules.
 //   ofs://<om>[:port]/<volume>/<bucket>/<key…>   (rooted: volumes and buckets are the top levels)
 //   o3fs://<bucket>.<volume>[.<om>[:port]]/<key…> (one bucket; the path is the key)
-// The port of the authority is the OM's gRPC port here (fastpath speaks gRPC to the OM); without
-// one the client uses `ozone.om.grpc.port`.
+// The OM part is a host (its port is the OM's gRPC port here, as fastpath speaks gRPC to the OM;
+// without one the client uses `ozone.om.grpc.port`) or an OM service id of `ozone.om.service.ids`
+// (OM HA: `ofs://<serviceId>/`, `o3fs://bucket.volume.<serviceId>/`; no port then).
 import { posix } from 'node:path';
 import { InvalidPathError } from './file-system-errors.js';
 
@@ -11,7 +12,7 @@ export type OzoneScheme = 'ofs' | 'o3fs';
 /** What a file-system URI names: the scheme, the OM, and (o3fs) its one volume and bucket. */
 export interface OzoneFsAuthority {
   scheme: OzoneScheme;
-  /** `host[:port]` of the OM, or '' when the URI gives none (then `ozone.om.address`). */
+  /** `host[:port]` of the OM or an OM service id, or '' when the URI gives none (then `ozone.om.address`). */
   omHost: string;
   /** o3fs only: the volume and bucket of the authority. */
   volume?: string;

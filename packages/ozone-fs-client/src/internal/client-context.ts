@@ -1,10 +1,10 @@
-import type { OmTransport } from './grpc/om-transport.js';
+import type { OmClient } from './om/om-client.js';
 import type { RaftClientPool } from './ratis/raft-client-pool.js';
 import type { ReadContext } from './read-context.js';
 
-/** What the streams of one client share: its read context, its OM transport and its Ratis clients. */
+/** What the streams of one client share: its read context, its OM client and its Ratis clients. */
 export interface ClientContext extends ReadContext {
-  readonly om: OmTransport;
+  readonly om: OmClient;
   /** One Ratis client per pipeline, for writes to pipelines whose datanodes serve Ratis. */
   readonly raft: RaftClientPool;
 }

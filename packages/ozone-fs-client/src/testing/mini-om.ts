@@ -95,14 +95,15 @@ interface OmState {
 /**
  * A fault the OM applies to the next matching requests: answer a given `status`, or `garbage`
  * (bytes that are not an OMResponse), `wrong-command` (the answer of another cmdType),
- * `grpc-error` (gRPC INTERNAL, as an OM exception arrives), `never` (no answer).
+ * `grpc-error` (gRPC INTERNAL, as an OM exception arrives), `never` (no answer),
+ * `applied-no-answer` (the request is applied, its answer lost: a reply that never arrives).
  */
 export interface OmFault {
   command?: keyof typeof om.Type;
   /** How many requests it applies to. Default: all until cleared. */
   times?: number;
   status?: StatusName;
-  response?: 'garbage' | 'wrong-command' | 'grpc-error' | 'never';
+  response?: 'garbage' | 'wrong-command' | 'grpc-error' | 'never' | 'applied-no-answer';
 }
 
 /** A datanode as the OM lists it in pipelines. */
@@ -128,6 +129,16 @@ export class MiniOm {
   readonly #open = new Map<string, OpenKeyRecord>();
   /** Requests served, by command name. */
   readonly requests = new Map<string, number>();
+  /** Answers given, by command and status (`CommitKey OK`, `CommitKey KEY_NOT_FOUND`), lost ones included. */
+  readonly outcomes = new Map<string, number>();
+  /**
+   * Writes answered from the retry cache (Hadoop RPC: a re-send with the client id and call id of
+   * a write already applied), as Ozone's OM answers them from its Ratis retry cache.
+   */
+  retryCacheHits = 0;
+  /** The retry cache of writes over Hadoop RPC, by client id and call id: the answer sent. */
+  readonly #retryCache = new Map<string, Buffer>();
+  #retryCacheEnabled = true;
   /** The last 64 requests and answers as they crossed the wire (for byte-level tests). */
   readonly exchanges: Array<{ request: Buffer; response: Buffer }> = [];
   #faults: Array<OmFault & { left: number }> = [];
@@ -164,6 +175,15 @@ export class MiniOm {
     this.#faults = [];
   }
 
+  /**
+   * Whether writes re-sent over Hadoop RPC are answered from the retry cache (Ozone's OM always
+   * does; off, a test shows what a re-sent write does without it). Default: on.
+   */
+  setRetryCache(enabled: boolean): void {
+    this.#retryCacheEnabled = enabled;
+    this.#retryCache.clear();
+  }
+
   readonly handle = (call: ServerUnaryCall<Buffer, Buffer>, callback: sendUnaryData<Buffer>): void => {
     let request: hadoop.ozone.OMRequest;
     try {
@@ -175,7 +195,11 @@ export class MiniOm {
     const name = om.Type[request.cmdType] ?? String(request.cmdType);
     this.requests.set(name, (this.requests.get(name) ?? 0) + 1);
     const fault = this.#faults.find((f) => f.left > 0 && (f.command === undefined || f.command === name));
-    if (fault) {
+    let answer = callback;
+    if (fault?.response === 'applied-no-answer') {
+      fault.left--;
+      answer = () => undefined;
+    } else if (fault) {
       fault.left--;
       if (fault.response === 'never') return;
       if (fault.response === 'grpc-error') {
@@ -201,15 +225,24 @@ export class MiniOm {
       );
       return;
     }
+    // Ozone's OM: a write is looked up in the retry cache (after the leader check) before it is
+    // applied; reads never are.
+    const retryKey = this.#retryCacheEnabled && !isReadOnly(request.cmdType) ? retryKeyOf(call) : undefined;
+    const cached = retryKey === undefined ? undefined : this.#retryCache.get(retryKey);
+    if (cached) {
+      this.retryCacheHits++;
+      answer(null, cached);
+      return;
+    }
     const preExecute = this.#preExecute(request);
     if (!preExecute) {
-      this.#answer(call, request, callback);
+      this.#answer(call, request, answer);
       return;
     }
     preExecute.then(
       (refusal) =>
-        refusal ? this.#refuse(call, request, callback, refusal) : this.#answer(call, request, callback),
-      (err: unknown) => callback({ code: 13, details: `${(err as Error).name}: ${(err as Error).message}` }),
+        refusal ? this.#refuse(call, request, answer, refusal) : this.#answer(call, request, answer),
+      (err: unknown) => answer({ code: 13, details: `${(err as Error).name}: ${(err as Error).message}` }),
     );
   };
 
@@ -263,7 +296,13 @@ export class MiniOm {
     callback: sendUnaryData<Buffer>,
     response: hadoop.ozone.IOMResponse,
   ): void {
+    const name = om.Type[response.cmdType as number] ?? String(response.cmdType);
+    const outcome = `${name} ${om.Status[response.status as number] ?? response.status}`;
+    this.outcomes.set(outcome, (this.outcomes.get(outcome) ?? 0) + 1);
     const bytes = Buffer.from(om.OMResponse.encode(response).finish());
+    const retryKey = this.#retryCacheEnabled && !isReadOnly(response.cmdType) ? retryKeyOf(call) : undefined;
+    // Cached as applied, whether or not the answer reaches the client.
+    if (retryKey !== undefined) this.#retryCache.set(retryKey, bytes);
     this.exchanges.push({ request: Buffer.from(call.request), response: bytes });
     if (this.exchanges.length > 64) this.exchanges.shift();
     callback(null, bytes);
@@ -1059,4 +1098,38 @@ function fileSystemNameOrUndefined(keyName: string): string | undefined {
 function ancestorsOf(name: string): string[] {
   const parts = name.split('/');
   return parts.slice(0, -1).map((_, i) => parts.slice(0, i + 1).join('/'));
+}
+
+/**
+ * The OM commands that change nothing (Ozone's `OmUtils.isReadOnly`, for the commands this OM
+ * serves): they bypass the retry cache.
+ */
+const READ_ONLY_COMMANDS: ReadonlySet<number> = new Set([
+  om.Type.InfoVolume,
+  om.Type.InfoBucket,
+  om.Type.ListVolume,
+  om.Type.ListBuckets,
+  om.Type.ListKeys,
+  om.Type.LookupKey,
+  om.Type.GetKeyInfo,
+  om.Type.GetFileStatus,
+  om.Type.LookupFile,
+  om.Type.ListStatus,
+  om.Type.ServiceList,
+]);
+
+function isReadOnly(cmdType: number): boolean {
+  return READ_ONLY_COMMANDS.has(cmdType);
+}
+
+/** A call that came over Hadoop RPC carries the caller's identity (see mini-om-rpc.ts). */
+export interface MiniOmRpcCall {
+  request: Buffer;
+  /** The caller's client id (hex) and call id. */
+  retryKey: string;
+}
+
+function retryKeyOf(call: unknown): string | undefined {
+  const key = (call as Partial<MiniOmRpcCall>).retryKey;
+  return typeof key === 'string' ? key : undefined;
 }

@@ -4,12 +4,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Server } from '@grpc/grpc-js';
 import { ServerCredentials } from '@grpc/grpc-js';
+import type { HadoopRpcTestServer } from '@fastpath/hadoop-rpc/testing';
 import { MiniClusterError } from '../ozone-errors.js';
 import { rawMethod } from '../internal/grpc/raw-bytes.js';
 import { OM_SUBMIT_REQUEST_PATH } from '../internal/grpc/om-transport.js';
 import { MiniDatanode, type DatanodeCounters, type DatanodeFault } from './mini-datanode.js';
 import type { ShortCircuitFault } from './mini-domain-socket-server.js';
 import { MiniOm } from './mini-om.js';
+import { MiniOmHa } from './mini-om-ha.js';
+import { serveOmOverHadoopRpc } from './mini-om-rpc.js';
 import { MiniOmEncryption } from './mini-om-encryption.js';
 import type { KmsProviderOptions } from '../internal/crypto/kms-key-provider.js';
 import { miniOmHsyncSettings } from './mini-om-hsync.js';
@@ -25,8 +28,10 @@ export interface MiniOzoneClusterOptions {
   dir?: string;
   /** Serve TLS with a generated CA (`cluster.caFile`). Default: false. */
   tls?: boolean;
-  /** OM port. Default: 0 (a free port). */
+  /** OM port (gRPC). Default: 0 (a free port). */
   omPort?: number;
+  /** OM Hadoop RPC port (`OzoneManagerProtocol`; Ozone's is 9862). Default: 0 (a free port). */
+  omRpcPort?: number;
   /**
    * Datanodes serve short-circuit reads on this Unix domain socket path (`ozone.domain.socket.path`;
    * `_PORT` becomes each datanode's standalone port, so one template serves them all). Needs the
@@ -48,6 +53,14 @@ export interface MiniOzoneClusterOptions {
    */
   omConfiguration?: Readonly<Record<string, string>>;
   /**
+   * OM HA: this many OM nodes (`omNode-1`…) in front of one namespace, the first the leader, each
+   * on a port of its own; the others answer OMNotLeaderException naming the leader. Clients reach
+   * them through `cluster.omClientProperties` and the service id. Default: 0 (one OM, no HA).
+   */
+  omHa?: number;
+  /** The OM service id in HA mode (`ozone.om.service.ids`). Default: `omservice`. */
+  omServiceId?: string;
+  /**
    * How the OM authenticates to its KMS (`@fastpath/kms-client` options without the URL): the
    * OM's user needs `GENERATE_EEK` (and `GET_METADATA`) on bucket keys. Default: `{ user: 'om' }`.
    */
@@ -58,11 +71,24 @@ export const DEFAULT_MINI_OZONE_CLUSTER_OPTIONS = Object.freeze({
   datanodes: 3,
   tls: false,
   omPort: 0,
+  omRpcPort: 0,
   ratisWatchTimeoutMs: 30_000,
+  omHa: 0,
+  omServiceId: 'omservice',
   omKmsUser: 'om',
 });
 
 const KEY_PROVIDER_PATH = 'hadoop.security.key.provider.path';
+
+/** One OM node of an HA cluster: its gRPC and Hadoop RPC servers (while it runs) and ports. */
+interface HaNodeServer {
+  server: Server | undefined;
+  port: number;
+  rpc: HadoopRpcTestServer | undefined;
+  rpcPort: number;
+  /** The Hadoop RPC server's close, awaited before its port is served again. */
+  rpcClosed?: Promise<void> | undefined;
+}
 
 const omServiceDefinition = { submitRequest: rawMethod(OM_SUBMIT_REQUEST_PATH, false, false) };
 
@@ -90,8 +116,13 @@ export class MiniOzoneCluster {
   readonly caFile: string | undefined;
   #omServer: Server | undefined;
   readonly #omPort: number;
+  #omRpcServer: HadoopRpcTestServer | undefined;
+  #omRpcClosed: Promise<void> | undefined;
+  readonly #omRpcPort: number;
   readonly #credentials: ServerCredentials;
   readonly #ownsDir: boolean;
+  /** OM HA mode: the nodes, their leader, and each node's server. */
+  readonly #ha: { group: MiniOmHa; servers: Map<string, HaNodeServer> } | undefined;
   #closed = false;
 
   /** @internal use {@link startMiniOzoneCluster} */
@@ -99,27 +130,94 @@ export class MiniOzoneCluster {
     dir: string;
     ownsDir: boolean;
     om: MiniOm;
-    omServer: Server;
+    omServer: Server | undefined;
     omPort: number;
+    omRpcServer: HadoopRpcTestServer | undefined;
+    omRpcPort: number;
     credentials: ServerCredentials;
     datanodes: MiniDatanode[];
     ratis: MiniRatisPipelines;
     caFile: string | undefined;
+    ha?: { group: MiniOmHa; servers: Map<string, HaNodeServer> };
   }) {
+    this.#ha = parts.ha;
     this.ratis = parts.ratis;
     this.dir = parts.dir;
     this.#ownsDir = parts.ownsDir;
     this.om = parts.om;
     this.#omServer = parts.omServer;
     this.#omPort = parts.omPort;
+    this.#omRpcServer = parts.omRpcServer;
+    this.#omRpcPort = parts.omRpcPort;
     this.#credentials = parts.credentials;
     this.datanodes = parts.datanodes;
     this.caFile = parts.caFile;
   }
 
-  /** `host:port` of the OM's gRPC service. */
+  /** `host:port` of the OM's gRPC service (in HA mode: of the first OM node; use the service id). */
   get omAddress(): string {
     return `127.0.0.1:${this.#omPort}`;
+  }
+
+  /**
+   * `host:port` of the OM's Hadoop RPC server (`OzoneManagerProtocol`, as Ozone's port 9862); in HA
+   * mode of the first OM node. A client reaches it with `ozone.om.transport.class` set to
+   * `…Hadoop3OmTransportFactory` (a bare `host:port` is otherwise read as the gRPC address).
+   */
+  get omRpcAddress(): string {
+    return `127.0.0.1:${this.#omRpcPort}`;
+  }
+
+  /** The OM service id in HA mode (`omHa`), else undefined. */
+  get omServiceId(): string | undefined {
+    return this.#ha?.group.serviceId;
+  }
+
+  /** The OM nodes: id, gRPC address and Hadoop RPC address each (one, `om1`, without HA). */
+  get omNodes(): Array<{ nodeId: string; address: string; rpcAddress: string }> {
+    if (!this.#ha) return [{ nodeId: 'om1', address: this.omAddress, rpcAddress: this.omRpcAddress }];
+    return [...this.#ha.servers].map(([nodeId, s]) => ({
+      nodeId,
+      address: `127.0.0.1:${s.port}`,
+      rpcAddress: `127.0.0.1:${s.rpcPort}`,
+    }));
+  }
+
+  /** The OM node that leads now (HA mode), or undefined while none does. */
+  get omLeader(): string | undefined {
+    return this.#ha ? this.#ha.group.leader : 'om1';
+  }
+
+  /**
+   * The OM HA configuration a client needs, under Ozone's keys: `ozone.om.service.ids`,
+   * `ozone.om.nodes.<id>`, and per node `ozone.om.address.<id>.<node>` (host and Hadoop RPC
+   * port) and `ozone.om.grpc.port.<id>.<node>`. Empty without HA. Without
+   * `ozone.om.transport.class` a client reaches them over Hadoop RPC, as Ozone's does.
+   */
+  get omClientProperties(): Record<string, string> {
+    const ha = this.#ha;
+    if (!ha) return {};
+    const sid = ha.group.serviceId;
+    const properties: Record<string, string> = {
+      'ozone.om.service.ids': sid,
+      [`ozone.om.nodes.${sid}`]: ha.group.nodeIds.join(','),
+    };
+    for (const [nodeId, s] of ha.servers) {
+      properties[`ozone.om.address.${sid}.${nodeId}`] = `127.0.0.1:${s.rpcPort}`;
+      properties[`ozone.om.grpc.port.${sid}.${nodeId}`] = String(s.port);
+    }
+    return properties;
+  }
+
+  /** The HA group (its refusal counters, leader readiness); throws without HA. */
+  get omHa(): MiniOmHa {
+    if (!this.#ha) throw new MiniClusterError('the cluster runs one OM (start it with omHa)');
+    return this.#ha.group;
+  }
+
+  /** Makes another OM node the leader, as `ozone admin om transfer` would. */
+  transferOmLeader(nodeId: string): void {
+    this.omHa.transferLeader(nodeId);
   }
 
   datanode(which: number | string): MiniDatanode {
@@ -158,19 +256,55 @@ export class MiniOzoneCluster {
   clearFaults(): void {
     for (const d of this.datanodes) d.clearFaults();
     this.om.clearFaults();
+    this.#ha?.group.setLeaderReady(true);
   }
 
-  /** Stops the OM's gRPC server: connections drop, new ones are refused. Its state stays. */
-  stopOm(): void {
+  /**
+   * Stops the OM's gRPC server: connections drop, new ones are refused. Its state stays. In HA
+   * mode, stops node `nodeId`; when it led, the next running node leads.
+   */
+  stopOm(nodeId?: string): void {
+    if (this.#ha) {
+      const s = this.#haServer(nodeId);
+      s.server?.forceShutdown();
+      s.server = undefined;
+      s.rpcClosed = s.rpc?.close();
+      s.rpc = undefined;
+      this.#ha.group.stopped(nodeId as string);
+      return;
+    }
     this.#omServer?.forceShutdown();
     this.#omServer = undefined;
+    this.#omRpcClosed = this.#omRpcServer?.close();
+    this.#omRpcServer = undefined;
   }
 
-  /** Serves the OM again on its old port, with the state it had. */
-  async startOm(): Promise<void> {
+  /** Serves the OM again on its old port, with the state it had (HA mode: node `nodeId`, a follower). */
+  async startOm(nodeId?: string): Promise<void> {
     if (this.#closed) throw new MiniClusterError('the cluster is closed');
+    if (this.#ha) {
+      const s = this.#haServer(nodeId);
+      if (s.server) return;
+      const handler = this.#ha.group.handler(nodeId as string);
+      s.server = (await serveOm(handler, this.#credentials, s.port)).server;
+      await s.rpcClosed;
+      s.rpc = await serveOmOverHadoopRpc(handler, s.rpcPort);
+      this.#ha.group.started(nodeId as string);
+      return;
+    }
     if (this.#omServer) return;
-    this.#omServer = await serveOm(this.om, this.#credentials, this.#omPort).then((r) => r.server);
+    this.#omServer = await serveOm(this.om.handle, this.#credentials, this.#omPort).then((r) => r.server);
+    await this.#omRpcClosed;
+    this.#omRpcServer = await serveOmOverHadoopRpc(this.om.handle, this.#omRpcPort);
+  }
+
+  #haServer(nodeId: string | undefined): HaNodeServer {
+    const s = nodeId === undefined ? undefined : this.#ha?.servers.get(nodeId);
+    if (!s)
+      throw new MiniClusterError(
+        `name an OM node of ${this.#ha?.group.serviceId} (${this.#ha?.group.nodeIds.join(', ')}), got ${nodeId}`,
+      );
+    return s;
   }
 
   async stopDatanode(which: number | string): Promise<void> {
@@ -232,7 +366,12 @@ export class MiniOzoneCluster {
     this.#closed = true;
     for (const d of this.datanodes) d.kill();
     await this.ratis.close();
-    this.stopOm();
+    if (this.#ha) for (const nodeId of this.#ha.servers.keys()) this.stopOm(nodeId);
+    else this.stopOm();
+    await Promise.all([
+      this.#omRpcClosed,
+      ...[...(this.#ha?.servers.values() ?? [])].map((s) => s.rpcClosed),
+    ]);
     await this.om.encryption?.close();
     if (this.#ownsDir) await rm(this.dir, { recursive: true, force: true });
   }
@@ -249,6 +388,14 @@ export async function startMiniOzoneCluster(
   const count = options.datanodes ?? DEFAULT_MINI_OZONE_CLUSTER_OPTIONS.datanodes;
   if (!Number.isInteger(count) || count < 1 || count > 64)
     throw new MiniClusterError(`datanodes must be an integer from 1 to 64, got ${count}`);
+  const omHa = options.omHa ?? DEFAULT_MINI_OZONE_CLUSTER_OPTIONS.omHa;
+  if (!Number.isInteger(omHa) || omHa < 0 || omHa > 9 || omHa === 1)
+    throw new MiniClusterError(`omHa must be 0 (one OM) or an integer from 2 to 9, got ${omHa}`);
+  const omServiceId = options.omServiceId ?? DEFAULT_MINI_OZONE_CLUSTER_OPTIONS.omServiceId;
+  if (!/^[A-Za-z0-9][A-Za-z0-9-]*$/.test(omServiceId))
+    throw new MiniClusterError(
+      `omServiceId must be letters, digits and dashes, got ${JSON.stringify(omServiceId)}`,
+    );
   const { [KEY_PROVIDER_PATH]: keyProviderPath, ...omSettings } = options.omConfiguration ?? {};
   const hsyncSettings = miniOmHsyncSettings(omSettings);
   const encryption = keyProviderPath?.trim()
@@ -261,6 +408,8 @@ export async function startMiniOzoneCluster(
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'fastpath-mini-ozone-'));
   const started: MiniDatanode[] = [];
   let ratis: MiniRatisPipelines | undefined;
+  const haServers = new Map<string, HaNodeServer>();
+  let omRpcServer: HadoopRpcTestServer | undefined;
   try {
     let credentials = ServerCredentials.createInsecure();
     let caFile: string | undefined;
@@ -292,20 +441,49 @@ export async function startMiniOzoneCluster(
       hsyncSettings,
       encryption,
     );
-    // The last step that can fail; serveOm cleans up after itself.
-    const served = await serveOm(om, credentials, options.omPort ?? 0);
+    let ha: { group: MiniOmHa; servers: Map<string, HaNodeServer> } | undefined;
+    if (omHa > 0) {
+      // Ozone's MiniOzoneHAClusterImpl names its OM nodes so.
+      const group = new MiniOmHa(
+        omServiceId,
+        Array.from({ length: omHa }, (_, i) => `omNode-${i + 1}`),
+        om,
+      );
+      for (const nodeId of group.nodeIds) {
+        const { server, port } = await serveOm(group.handler(nodeId), credentials, 0);
+        const node: HaNodeServer = { server, port, rpc: undefined, rpcPort: 0 };
+        haServers.set(nodeId, node);
+        node.rpc = await serveOmOverHadoopRpc(group.handler(nodeId), 0);
+        node.rpcPort = node.rpc.port;
+      }
+      ha = { group, servers: haServers };
+    }
+    // The last step that can fail; serveOm cleans up after itself. In HA mode the first node.
+    const first = haServers.values().next().value;
+    if (!ha) omRpcServer = await serveOmOverHadoopRpc(om.handle, options.omRpcPort ?? 0);
+    const served = first
+      ? { server: undefined, port: first.port }
+      : await serveOm(om.handle, credentials, options.omPort ?? 0);
     return new MiniOzoneCluster({
+      ...(ha ? { ha } : {}),
       dir,
       ownsDir,
       om,
       omServer: served.server,
       omPort: served.port,
+      omRpcServer,
+      omRpcPort: first ? first.rpcPort : (omRpcServer as HadoopRpcTestServer).port,
       credentials,
       datanodes: started,
       ratis: pipelines,
       caFile,
     });
   } catch (err) {
+    for (const s of haServers.values()) {
+      s.server?.forceShutdown();
+      await s.rpc?.close();
+    }
+    await omRpcServer?.close();
     for (const d of started) d.kill();
     await ratis?.close();
     await encryption?.close();
@@ -314,18 +492,12 @@ export async function startMiniOzoneCluster(
   }
 }
 
-/** The OM's gRPC server on 127.0.0.1:`port` (0: a free one). */
+/** An OM's gRPC server on 127.0.0.1:`port` (0: a free one). */
 async function serveOm(
-  om: MiniOm,
+  submitRequest: MiniOm['handle'],
   credentials: ServerCredentials,
   port: number,
 ): Promise<{ server: Server; port: number }> {
   // The OM's own limit (ozone.om.grpc.maximum.response.length, 128 MB).
-  return serveRawGrpc(
-    omServiceDefinition,
-    { submitRequest: om.handle },
-    port,
-    credentials,
-    128 * 1024 * 1024,
-  );
+  return serveRawGrpc(omServiceDefinition, { submitRequest }, port, credentials, 128 * 1024 * 1024);
 }

@@ -27,7 +27,11 @@ export function realClusterAdapter(cluster: RealOzoneCluster, inspector: OzoneCl
     return () => cluster.restartDatanode(uuid);
   };
   return {
-    omAddress: cluster.omGrpcAddress,
+    // With OM HA the suites reach the OMs by service id, as ofs://<serviceId>/ does.
+    omAddress: cluster.omServiceId ?? cluster.omGrpcAddress,
+    ...(cluster.omServiceId !== undefined
+      ? { clientOptions: { properties: { ...cluster.omClientProperties } } }
+      : {}),
     async writeKey(spec) {
       await cluster.writeKeys([
         {

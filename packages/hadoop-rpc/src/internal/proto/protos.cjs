@@ -6,7 +6,7 @@ var $protobuf = require("protobufjs/minimal");
 
 var $Reader = $protobuf.Reader, $Writer = $protobuf.Writer, $util = $protobuf.util;
 
-var $root = $protobuf.roots["default"] || ($protobuf.roots["default"] = {});
+var $root = $protobuf.roots["fastpath_hadoop_rpc"] || ($protobuf.roots["fastpath_hadoop_rpc"] = {});
 
 $root.hadoop = (function() {
 

@@ -124,10 +124,15 @@ export function describeFileSystemReads(
     options: { config?: Partial<OzoneClientConfig>; properties?: Record<string, string> } = {},
   ): OzoneFileSystem {
     const a = adapter();
+    // The cluster's own properties (its OM HA settings) under the test's.
+    const properties = {
+      ...(a.clientOptions?.properties as Record<string, string> | undefined),
+      ...options.properties,
+    };
     const fs = newFileSystemInstance(`ofs://${a.omAddress}`, {
       userName: 'reader',
       ...(a.tls ? { tls: a.tls } : {}),
-      ...(options.properties ? { properties: options.properties } : {}),
+      ...(Object.keys(properties).length > 0 ? { properties } : {}),
       config: { readRetryIntervalMs: 0, ...a.clientOptions?.config, ...options.config },
     });
     instances.push(fs);

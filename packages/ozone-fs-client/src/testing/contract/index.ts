@@ -25,4 +25,4 @@ export type {
   OzoneContractCapabilities,
   ReadChunkCounters,
 } from './ozone-cluster-adapter.js';
-export { MINI_CLUSTER_CAPABILITIES, miniClusterAdapter } from './mini-cluster-adapter.js';
+export { MINI_CLUSTER_CAPABILITIES, miniClusterAdapter, omTransportClass } from './mini-cluster-adapter.js';

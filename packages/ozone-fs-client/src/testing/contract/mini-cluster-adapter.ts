@@ -1,14 +1,35 @@
 import type { MiniOzoneCluster } from '../mini-ozone-cluster.js';
+import { OM_TRANSPORT_CLASSES, type OmTransportName } from '../../ozone-client-config.js';
 import type { OzoneClusterAdapter, OzoneContractCapabilities } from './ozone-cluster-adapter.js';
 
-/** The suites' adapter for the embedded mini cluster: fastpath writes, every fault hook, its datanodes' counters. */
-export function miniClusterAdapter(cluster: MiniOzoneCluster): OzoneClusterAdapter {
+/** `ozone.om.transport.class` naming each OM transport. */
+export function omTransportClass(transport: OmTransportName): string {
+  return Object.keys(OM_TRANSPORT_CLASSES).find((k) => OM_TRANSPORT_CLASSES[k] === transport) as string;
+}
+
+/**
+ * The suites' adapter for the embedded mini cluster: fastpath writes, every fault hook, its
+ * datanodes' counters. `omTransport` picks how the suites' clients reach the OM: unset, as a
+ * client without `ozone.om.transport.class` does (gRPC to a single OM's `host:port`, Hadoop RPC to
+ * an HA service id); set, that transport, named in the clients' properties.
+ */
+export function miniClusterAdapter(
+  cluster: MiniOzoneCluster,
+  omTransport?: OmTransportName,
+): OzoneClusterAdapter {
   const stopDatanode = async (uuid: string): Promise<() => Promise<void>> => {
     await cluster.stopDatanode(uuid);
     return () => cluster.restartDatanode(uuid);
   };
+  // In OM HA mode the suites reach the OMs as ofs://<serviceId>/ does, failing over between them.
+  const serviceId = cluster.omServiceId;
+  const properties: Record<string, string> = {
+    ...cluster.omClientProperties,
+    ...(omTransport ? { 'ozone.om.transport.class': omTransportClass(omTransport) } : {}),
+  };
   return {
-    omAddress: cluster.omAddress,
+    omAddress: serviceId ?? (omTransport === 'hadoop-rpc' ? cluster.omRpcAddress : cluster.omAddress),
+    ...(Object.keys(properties).length > 0 ? { clientOptions: { properties } } : {}),
     ...(cluster.caFile ? { tls: { caFile: cluster.caFile } } : {}),
     async corruptReplica(ref) {
       await cluster.corruptKeyReplica(ref.volume, ref.bucket, ref.key, ref.offsetInKey, {

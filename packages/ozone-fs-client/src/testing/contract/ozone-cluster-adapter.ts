@@ -61,7 +61,11 @@ export interface JavaKeyReadResult {
  * of that cluster's run (the capabilities say which, at registration time).
  */
 export interface OzoneClusterAdapter {
-  /** `host:port` of the OM's gRPC service. */
+  /**
+   * The OM as the client's `omAddress` takes it: `host:port` of its gRPC service, or of its Hadoop
+   * RPC server with `ozone.om.transport.class` naming Hadoop RPC in `clientOptions.properties`, or
+   * an OM service id (with its keys there).
+   */
   readonly omAddress: string;
   readonly tls?: ClientTlsOptions;
   /** Extra client options (e.g. shorter retry intervals). */

@@ -6,7 +6,7 @@ var $protobuf = require("protobufjs/minimal");
 
 var $Reader = $protobuf.Reader, $Writer = $protobuf.Writer, $util = $protobuf.util;
 
-var $root = $protobuf.roots["default"] || ($protobuf.roots["default"] = {});
+var $root = $protobuf.roots["fastpath_ratis_client"] || ($protobuf.roots["fastpath_ratis_client"] = {});
 
 $root.ratis = (function() {
 

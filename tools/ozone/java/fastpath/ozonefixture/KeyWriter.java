@@ -10,6 +10,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.hdds.client.RatisReplicationConfig;
 import org.apache.hadoop.hdds.client.ReplicationConfig;
@@ -36,19 +37,21 @@ import org.apache.hadoop.ozone.om.helpers.BucketLayout;
 final class KeyWriter {
   private static final int BUFFER_BYTES = 1 << 20;
   private final OzoneConfiguration clusterConf;
-  private final OzoneManager om;
+  /** Every OM: with OM HA any of them may lead when a key is created. */
+  private final List<OzoneManager> oms;
   private final Field omBlockSize;
   private final long clusterBlockSize;
 
-  KeyWriter(OzoneConfiguration clusterConf, OzoneManager om) throws ReflectiveOperationException {
+  KeyWriter(OzoneConfiguration clusterConf, List<OzoneManager> oms)
+      throws ReflectiveOperationException {
     this.clusterConf = clusterConf;
-    this.om = om;
+    this.oms = List.copyOf(oms);
     // The OM, not the client, decides a key's block size (OMKeyCreateRequest allocates blocks of
     // OzoneManager#getScmBlockSize, read once from ozone.scm.block.size). A key asking for its own
     // block size sets that field for its write, as an OM started with that setting would have it.
     this.omBlockSize = OzoneManager.class.getDeclaredField("scmBlockSize");
     this.omBlockSize.setAccessible(true);
-    this.clusterBlockSize = om.getScmBlockSize();
+    this.clusterBlockSize = this.oms.get(0).getScmBlockSize();
   }
 
   /** Writes every key of {@code specs} in order; the answer lists what each became. */
@@ -80,11 +83,11 @@ final class KeyWriter {
           clients.put(clientKey, client);
         }
         long blockSize = spec.path("blockSizeBytes").asLong(0);
-        omBlockSize.setLong(om, blockSize > 0 ? blockSize : clusterBlockSize);
+        for (OzoneManager om : oms) omBlockSize.setLong(om, blockSize > 0 ? blockSize : clusterBlockSize);
         try {
           written.add(writeOne(client, spec));
         } finally {
-          omBlockSize.setLong(om, clusterBlockSize);
+          for (OzoneManager om : oms) omBlockSize.setLong(om, clusterBlockSize);
         }
       }
     } finally {

@@ -17,16 +17,20 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.hadoop.hdds.client.RatisReplicationConfig;
 import org.apache.hadoop.hdds.conf.OzoneConfiguration;
 import org.apache.hadoop.hdds.protocol.DatanodeDetails;
 import org.apache.hadoop.hdds.protocol.proto.HddsProtos;
+import org.apache.hadoop.hdds.scm.pipeline.Pipeline;
 import org.apache.hadoop.ozone.HddsDatanodeService;
 import org.apache.hadoop.ozone.MiniOzoneCluster;
+import org.apache.hadoop.ozone.MiniOzoneHAClusterImpl;
 import org.apache.hadoop.ozone.om.OzoneManager;
 import org.apache.hadoop.util.VersionInfo;
 import org.apache.ozone.test.GenericTestUtils;
@@ -44,12 +48,15 @@ import org.apache.ozone.test.GenericTestUtils;
  *       {"id":7,"op":"readKey","volume":"v","bucket":"b","key":"k"},
  *       {"id":8,"op":"listKeys","volume":"v","bucket":"b","prefix":"p"},
  *       {"id":9,"op":"startS3Gateway"},
- *       {"id":10,"op":"linkS3Bucket","name":"n","volume":"v","bucket":"b"} and
+ *       {"id":10,"op":"linkS3Bucket","name":"n","volume":"v","bucket":"b"},
+ *       with --om-ha: {"id":11,"op":"omLeader"}, {"id":12,"op":"transferOmLeader","nodeId":"omNode-2"},
+ *       {"id":13,"op":"stopOm","nodeId":"omNode-1"}, {"id":14,"op":"restartOm","nodeId":"omNode-1"} and
  *       {"id":6,"op":"stop"}. End of stdin (the parent is
  *       gone) stops the cluster too, as does SIGTERM or SIGINT.
  * </ul>
  *
- * Arguments: --base-dir DIR --datanodes N [--om-grpc-port P] [--conf key=value]...
+ * Arguments: --base-dir DIR --datanodes N [--om-grpc-port P] [--om-ha N --om-service-id ID]
+ * [--conf key=value]...
  */
 public final class OzoneClusterLauncher {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -69,6 +76,8 @@ public final class OzoneClusterLauncher {
     String baseDir = null;
     int datanodes = 3;
     int omGrpcPort = 0;
+    int omHa = 0;
+    String omServiceId = "omservice";
     Map<String, String> extra = new TreeMap<>();
     for (int i = 0; i < args.length; i++) {
       String value = i + 1 < args.length ? args[i + 1] : "";
@@ -76,6 +85,8 @@ public final class OzoneClusterLauncher {
         case "--base-dir" -> baseDir = value;
         case "--datanodes" -> datanodes = Integer.parseInt(value);
         case "--om-grpc-port" -> omGrpcPort = Integer.parseInt(value);
+        case "--om-ha" -> omHa = Integer.parseInt(value);
+        case "--om-service-id" -> omServiceId = value;
         case "--conf" -> {
           int eq = value.indexOf('=');
           if (eq <= 0) fail("--conf needs key=value, got " + value);
@@ -95,11 +106,24 @@ public final class OzoneClusterLauncher {
     // MiniOzoneClusterImpl picks free ports for everything except the OM gRPC server, which it
     // would start on the default 8981 (and clash with any other cluster on the machine).
     conf.setInt("ozone.om.grpc.port", omGrpcPort > 0 ? omGrpcPort : freeLoopbackPort());
+    // MiniOzoneHAClusterImpl picks free ports for each OM's RPC, HTTP and Ratis addresses but not
+    // for its gRPC server: each OM reads ozone.om.grpc.port suffixed with the service id and its
+    // node id (the builder names the nodes omNode-1..N), set here before the build.
+    for (int i = 1; i <= omHa; i++) {
+      conf.setInt("ozone.om.grpc.port." + omServiceId + ".omNode-" + i, freeLoopbackPort());
+    }
     for (Map.Entry<String, String> e : extra.entrySet()) conf.set(e.getKey(), e.getValue());
 
     MiniOzoneCluster cluster;
     try {
-      cluster = MiniOzoneCluster.newBuilder(conf).setNumDatanodes(datanodes).build();
+      cluster =
+          omHa > 0
+              ? MiniOzoneCluster.newHABuilder(conf)
+                  .setOMServiceId(omServiceId)
+                  .setNumOfOzoneManagers(omHa)
+                  .setNumDatanodes(datanodes)
+                  .build()
+              : MiniOzoneCluster.newBuilder(conf).setNumDatanodes(datanodes).build();
     } catch (Throwable t) {
       fail("MiniOzoneCluster did not build: " + describe(t));
       return;
@@ -110,7 +134,19 @@ public final class OzoneClusterLauncher {
       cluster.waitForClusterToBeReady();
       HddsProtos.ReplicationFactor factor =
           datanodes >= 3 ? HddsProtos.ReplicationFactor.THREE : HddsProtos.ReplicationFactor.ONE;
-      cluster.waitForPipelineTobeReady(factor, 120_000);
+      if (cluster instanceof MiniOzoneHAClusterImpl ha) {
+        // MiniOzoneClusterImpl#waitForPipelineTobeReady reads a field only the one-SCM builder
+        // sets; the HA cluster's SCM is asked directly.
+        var pipelines = ha.getStorageContainerManager().getPipelineManager();
+        var replication = RatisReplicationConfig.getInstance(factor);
+        GenericTestUtils.waitFor(
+            () -> !pipelines.getPipelines(replication, Pipeline.PipelineState.OPEN).isEmpty(),
+            500,
+            120_000);
+        ha.waitForLeaderOM();
+      } else {
+        cluster.waitForPipelineTobeReady(factor, 120_000);
+      }
     } catch (Throwable t) {
       stop(cluster);
       fail("MiniOzoneCluster did not become ready: " + describe(t));
@@ -118,7 +154,12 @@ public final class OzoneClusterLauncher {
     }
     emit(ready(cluster));
 
-    KeyWriter writer = new KeyWriter(cluster.getConf(), cluster.getOzoneManager());
+    KeyWriter writer =
+        new KeyWriter(
+            cluster.getConf(),
+            cluster instanceof MiniOzoneHAClusterImpl ha
+                ? ha.getOzoneManagersList()
+                : List.of(cluster.getOzoneManager()));
     KeyReader reader = new KeyReader(cluster.getConf());
     S3GatewayRunner gateway = new S3GatewayRunner(cluster.getConf());
     BufferedReader in =
@@ -160,10 +201,46 @@ public final class OzoneClusterLauncher {
             awaitPort(details.getStandalonePort().getValue(), 120_000);
             answer.put("event", "done");
           }
+          case "omLeader" -> {
+            answer.put("event", "omLeader");
+            answer.put("nodeId", ha(cluster).waitForLeaderOM().getOMNodeId());
+          }
+          case "transferOmLeader" -> {
+            // As `ozone admin om transfer`: the leader hands over to the named node.
+            MiniOzoneHAClusterImpl ha = ha(cluster);
+            String target = request.path("nodeId").asText();
+            ha.getOzoneManager(target);
+            ha.waitForLeaderOM().transferLeadership(target);
+            GenericTestUtils.waitFor(
+                () -> {
+                  OzoneManager leader = ha.getOMLeader();
+                  return leader != null && leader.getOMNodeId().equals(target) && leader.isLeaderReady();
+                },
+                100,
+                60_000);
+            answer.put("event", "done");
+          }
+          case "stopOm" -> {
+            MiniOzoneHAClusterImpl ha = ha(cluster);
+            String nodeId = request.path("nodeId").asText();
+            OzoneManager om = ha.getOzoneManager(nodeId);
+            ha.shutdownOzoneManager(om);
+            awaitPortClosed(omGrpcPort(cluster, nodeId), 30_000);
+            answer.put("event", "done");
+          }
+          case "restartOm" -> {
+            MiniOzoneHAClusterImpl ha = ha(cluster);
+            String nodeId = request.path("nodeId").asText();
+            ha.restartOzoneManager(ha.getOzoneManager(nodeId), false);
+            awaitPort(omGrpcPort(cluster, nodeId), 120_000);
+            answer.put("event", "done");
+          }
           case "lookupKey" -> {
             answer.put("event", "key");
             KeyLookup.lookup(
-                cluster.getOzoneManager(),
+                cluster instanceof MiniOzoneHAClusterImpl ha
+                    ? ha.waitForLeaderOM()
+                    : cluster.getOzoneManager(),
                 request.path("volume").asText(),
                 request.path("bucket").asText(),
                 request.path("key").asText(),
@@ -229,6 +306,18 @@ public final class OzoneClusterLauncher {
     InetSocketAddress omRpc = om.getOmRpcServerAddr();
     ready.put("omRpcAddress", omRpc.getHostString() + ":" + omRpc.getPort());
     ready.put("scmClientAddress", conf.get("ozone.scm.client.address"));
+    if (cluster instanceof MiniOzoneHAClusterImpl ha) {
+      ready.put("omServiceId", conf.get("ozone.om.service.ids"));
+      ArrayNode oms = ready.putArray("oms");
+      for (OzoneManager node : ha.getOzoneManagersList()) {
+        ObjectNode entry = oms.addObject();
+        entry.put("nodeId", node.getOMNodeId());
+        InetSocketAddress rpc = node.getOmRpcServerAddr();
+        entry.put("rpcAddress", rpc.getHostString() + ":" + rpc.getPort());
+        entry.put("grpcAddress", "127.0.0.1:" + omGrpcPort(cluster, node.getOMNodeId()));
+      }
+      ready.put("omLeader", ha.getOMLeader() == null ? null : ha.getOMLeader().getOMNodeId());
+    }
     ready.put("omDbDir", conf.get("ozone.om.db.dirs"));
     ArrayNode nodes = ready.putArray("datanodes");
     for (HddsDatanodeService datanode : cluster.getHddsDatanodes()) {
@@ -249,6 +338,19 @@ public final class OzoneClusterLauncher {
       node.put("ratisDir", datanode.getConf().get("hdds.container.ratis.datanode.storage.dir"));
     }
     return ready;
+  }
+
+  private static MiniOzoneHAClusterImpl ha(MiniOzoneCluster cluster) {
+    if (cluster instanceof MiniOzoneHAClusterImpl ha) return ha;
+    throw new IllegalArgumentException("the cluster runs one OM (start it with --om-ha)");
+  }
+
+  /** The gRPC port of an OM node: its own key, else the cluster's. */
+  private static int omGrpcPort(MiniOzoneCluster cluster, String nodeId) {
+    OzoneConfiguration conf = cluster.getConf();
+    String serviceId = conf.get("ozone.om.service.ids");
+    return conf.getInt(
+        "ozone.om.grpc.port." + serviceId + "." + nodeId, conf.getInt("ozone.om.grpc.port", -1));
   }
 
   private static DatanodeDetails datanode(MiniOzoneCluster cluster, String uuid) {
