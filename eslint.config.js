@@ -12,6 +12,7 @@ export default tseslint.config(
       '**/results/**',
       '**/coverage/**',
       '.nx/**',
+      'docs/api/**',
     ],
   },
   js.configs.recommended,

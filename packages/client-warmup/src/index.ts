@@ -1,4 +1,8 @@
-// @fastpath/client-warmup: the one front door. Everything public is re-exported here by name.
+/**
+ * `@fastpath/client-warmup`: the one front door. Everything public is re-exported here by name.
+ *
+ * @module @fastpath/client-warmup
+ */
 export {
   currentWarmup,
   runWarmup,

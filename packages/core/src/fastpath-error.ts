@@ -27,6 +27,7 @@ export class FastpathError extends Error {
     this.retriable = options.retriable ?? false;
   }
 
+  /** The concrete class's name (`LockTimeoutError`), so logs and stack traces show it, not `Error`. */
   override get name(): string {
     return this.constructor.name;
   }
@@ -42,6 +43,7 @@ export interface FastpathErrorOptions {
 
 /** A constructor or factory got an option value it cannot use. The message names the field. */
 export class InvalidOptionError extends FastpathError {
+  /** The option's field name, e.g. `timeoutMs`. */
   readonly option: string;
   constructor(option: string, message: string) {
     super('ERR_INVALID_OPTION', `invalid option "${option}": ${message}`);
@@ -51,7 +53,9 @@ export class InvalidOptionError extends FastpathError {
 
 /** A lock or mutex was not acquired before `timeoutMs` ran out. The caller no longer waits. */
 export class LockTimeoutError extends FastpathError {
+  /** The lock's `name` option (defaults: `mutex`, `rwlock`). */
   readonly lock: string;
+  /** How long the caller waited, in milliseconds: the `timeoutMs` it passed. */
   readonly timeoutMs: number;
   constructor(lock: string, mode: string, timeoutMs: number) {
     super('ERR_LOCK_TIMEOUT', `timed out after ${timeoutMs} ms waiting for ${mode} lock "${lock}"`, {
@@ -64,6 +68,7 @@ export class LockTimeoutError extends FastpathError {
 
 /** The `AbortSignal` given to an acquire fired before the lock was granted. */
 export class LockAbortedError extends FastpathError {
+  /** The lock's `name` option, as given at construction. */
   readonly lock: string;
   constructor(lock: string, mode: string, cause: unknown) {
     super('ERR_LOCK_ABORTED', `aborted while waiting for ${mode} lock "${lock}"`, { cause, retriable: true });

@@ -1,4 +1,8 @@
-// @fastpath/core: the one front door. Everything public is re-exported here by name.
+/**
+ * `@fastpath/core`: the one front door. Everything public is re-exported here by name.
+ *
+ * @module @fastpath/core
+ */
 export {
   FastpathError,
   InvalidOptionError,

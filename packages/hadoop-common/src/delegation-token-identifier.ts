@@ -120,7 +120,7 @@ export class DelegationTokenIdentifier {
 
   /**
    * Reads an identifier that must fill `bytes` exactly. Accepts everything Hadoop's reader accepts
-   * (for instance a non-minimal VLong); {@link bytes} of the result are then the canonical form.
+   * (for instance a non-minimal VLong); {@link DelegationTokenIdentifier.bytes} of the result are then the canonical form.
    */
   static decode(kind: string, bytes: Uint8Array): DelegationTokenIdentifier {
     const input = new DataInput(bytes);

@@ -1,5 +1,9 @@
-// @fastpath/hadoop-common: the one front door. What several fastpath packages speak with Hadoop
-// and Ozone: the Writable codec, tokens and their identifiers, and the configuration XML files.
+/**
+ * `@fastpath/hadoop-common`: the one front door. What several fastpath packages speak with Hadoop
+ * and Ozone: the Writable codec, tokens and their identifiers, and the configuration XML files.
+ *
+ * @module @fastpath/hadoop-common
+ */
 export { WireFormatError } from './wire-format-error.js';
 export { DataInput, TEXT_DEFAULT_MAX_LEN } from './data-input.js';
 export { DataOutput } from './data-output.js';

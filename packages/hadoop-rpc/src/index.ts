@@ -1,4 +1,8 @@
-// @fastpath/hadoop-rpc: the one front door. Everything public is re-exported here by name.
+/**
+ * `@fastpath/hadoop-rpc`: the one front door. Everything public is re-exported here by name.
+ *
+ * @module @fastpath/hadoop-rpc
+ */
 export { createHadoopRpcClient, HadoopRpcClient, type HadoopRpcCall } from './hadoop-rpc-client.js';
 export {
   DEFAULT_HADOOP_RPC_CLIENT_OPTIONS,

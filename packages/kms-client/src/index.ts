@@ -1,4 +1,8 @@
-// @fastpath/kms-client: the one front door. Everything public is re-exported here by name.
+/**
+ * `@fastpath/kms-client`: the one front door. Everything public is re-exported here by name.
+ *
+ * @module @fastpath/kms-client
+ */
 export {
   DEFAULT_KMS_CLIENT_OPTIONS,
   KmsClient,

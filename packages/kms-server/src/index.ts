@@ -1,5 +1,9 @@
-// @fastpath/kms-server: the one front door. The server factory, its options and settings, and its
-// errors; everything else is internal. Test helpers live at `@fastpath/kms-server/testing`.
+/**
+ * `@fastpath/kms-server`: the one front door. The server factory, its options and settings, and its
+ * errors; everything else is internal. Test helpers live at `@fastpath/kms-server/testing`.
+ *
+ * @module @fastpath/kms-server
+ */
 export { createKmsServer, type KmsBuildInfo, type KmsServer, type KmsServerOptions } from './kms-server.js';
 export type { KmsSettings, ZkSignerSettings, ZkTokenStoreSettings } from './internal/config/kms-settings.js';
 export type { KmsInputLimits } from './internal/operations/kms-input.js';

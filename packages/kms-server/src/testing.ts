@@ -1,4 +1,8 @@
-// @fastpath/kms-server/testing: helpers that run the KMS as a separate process (tests, benchmarks).
+/**
+ * `@fastpath/kms-server/testing`: helpers that run the KMS as a separate process (tests, benchmarks).
+ *
+ * @module @fastpath/kms-server/testing
+ */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';

@@ -1,4 +1,8 @@
-// @fastpath/ozone-fs-client: the one front door. Everything public is re-exported here by name.
+/**
+ * `@fastpath/ozone-fs-client`: the one front door. Everything public is re-exported here by name.
+ *
+ * @module @fastpath/ozone-fs-client
+ */
 export {
   createOzoneClient,
   DEFAULT_OZONE_CLIENT_OPTIONS,

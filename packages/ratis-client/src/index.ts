@@ -1,4 +1,8 @@
-// @fastpath/ratis-client: the one front door. Everything public is re-exported here by name.
+/**
+ * `@fastpath/ratis-client`: the one front door. Everything public is re-exported here by name.
+ *
+ * @module @fastpath/ratis-client
+ */
 export {
   createRaftClient,
   RaftClient,

@@ -11,9 +11,13 @@ import type { SecureRandom } from './secure-random.js';
  * distinct views that must not overlap.
  */
 export interface SessionKeyBuffers {
+  /** Filled with the inbound direction's key; its length is the key size (16, 24 or 32). */
   readonly inKey: Uint8Array;
+  /** Filled with the inbound direction's IV (16 bytes). */
   readonly inIv: Uint8Array;
+  /** Filled with the outbound direction's key; its length is the key size (16, 24 or 32). */
   readonly outKey: Uint8Array;
+  /** Filled with the outbound direction's IV (16 bytes). */
   readonly outIv: Uint8Array;
 }
 

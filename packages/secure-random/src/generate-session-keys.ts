@@ -26,9 +26,13 @@ export const SESSION_IV_BYTES = 16;
 
 /** The key material of one encrypted data-transfer connection: one key and IV per direction. */
 export interface SessionKeys {
+  /** Key of the inbound direction (what this side decrypts), `keyBytes` long. */
   readonly inKey: Redacted<Buffer>;
+  /** IV of the inbound direction, {@link SESSION_IV_BYTES} long. */
   readonly inIv: Redacted<Buffer>;
+  /** Key of the outbound direction (what this side encrypts), `keyBytes` long. */
   readonly outKey: Redacted<Buffer>;
+  /** IV of the outbound direction, {@link SESSION_IV_BYTES} long. */
   readonly outIv: Redacted<Buffer>;
 }
 

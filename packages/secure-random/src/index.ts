@@ -1,4 +1,8 @@
-// @fastpath/secure-random: the one front door. Everything public is re-exported here by name.
+/**
+ * `@fastpath/secure-random`: the one front door. Everything public is re-exported here by name.
+ *
+ * @module @fastpath/secure-random
+ */
 export {
   MAX_DRAW_BYTES,
   SECURE_RANDOM_IMPLS,

@@ -1,5 +1,9 @@
-// @fastpath/token-manager: the one front door. Everything public is re-exported here by name.
-// The ZooKeeper managers are in the optional subpath `@fastpath/token-manager/zookeeper`.
+/**
+ * `@fastpath/token-manager`: the one front door. Everything public is re-exported here by name.
+ * The ZooKeeper managers are in the optional subpath `@fastpath/token-manager/zookeeper`.
+ *
+ * @module @fastpath/token-manager
+ */
 export {
   DEFAULT_DELEGATION_TOKEN_SECRET_MANAGER_OPTIONS,
   DelegationTokenSecretManager,

@@ -1,5 +1,9 @@
-// @fastpath/token-manager/zookeeper: the ZooKeeper-backed secret managers (optional surface: it
-// is the only part of the package that loads node-zookeeper-client).
+/**
+ * `@fastpath/token-manager/zookeeper`: the ZooKeeper-backed secret managers (optional surface: it
+ * is the only part of the package that loads node-zookeeper-client).
+ *
+ * @module @fastpath/token-manager/zookeeper
+ */
 export { ZkDelegationTokenSecretManager } from './zk-delegation-token-secret-manager.js';
 export {
   DEFAULT_ZK_DELEGATION_TOKEN_SECRET_MANAGER_OPTIONS,

@@ -1,6 +1,10 @@
-// @fastpath/zookeeper-client: the one front door. Every workaround fastpath needs for
-// node-zookeeper-client lives in this package, each checked against the library version it was
-// written for before it runs.
+/**
+ * `@fastpath/zookeeper-client`: the one front door. Every workaround fastpath needs for
+ * node-zookeeper-client lives in this package, each checked against the library version it was
+ * written for before it runs.
+ *
+ * @module @fastpath/zookeeper-client
+ */
 export {
   closeZooKeeperClient,
   connectZooKeeper,

@@ -1,5 +1,9 @@
-// @fastpath/hadoop-rpc/testing: a Hadoop IPC server in Node for tests, with fault hooks, and
-// Hadoop's own IPC test service served on it.
+/**
+ * `@fastpath/hadoop-rpc/testing`: a Hadoop IPC server in Node for tests, with fault hooks, and
+ * Hadoop's own IPC test service served on it.
+ *
+ * @module @fastpath/hadoop-rpc/testing
+ */
 export {
   type HadoopRpcCallContext,
   type HadoopRpcFault,

@@ -1,4 +1,8 @@
-// @fastpath/ozone-fs-client/testing: the embedded mini Ozone cluster (Node only).
+/**
+ * `@fastpath/ozone-fs-client/testing`: the embedded mini Ozone cluster (Node only).
+ *
+ * @module @fastpath/ozone-fs-client/testing
+ */
 export {
   DEFAULT_MINI_OZONE_CLUSTER_OPTIONS,
   MiniOzoneCluster,

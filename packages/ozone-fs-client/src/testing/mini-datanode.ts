@@ -172,7 +172,7 @@ export class MiniDatanode {
   }
 
   /**
-   * Stops gracefully: new calls are refused, calls in flight get {@link STOP_GRACE_MS} to finish,
+   * Stops gracefully: new calls are refused, calls in flight get 5 s (`STOP_GRACE_MS`) to finish,
    * then whatever is still open is cut. A client's long-lived streams could otherwise hold a
    * graceful stop open for as long as the client keeps them.
    */

@@ -1,4 +1,8 @@
-// @fastpath/ratis-client/testing: an embedded Raft group speaking Ratis's client protocol, for tests.
+/**
+ * `@fastpath/ratis-client/testing`: an embedded Raft group speaking Ratis's client protocol, for tests.
+ *
+ * @module @fastpath/ratis-client/testing
+ */
 export {
   EmbeddedRaftGroup,
   type EmbeddedPeerInfo,

@@ -1,7 +1,11 @@
-// @fastpath/ozone-fs-client/testing/contract: the shared suites (they register jest tests) — the
-// client contract, the file system's reads, the datanode streams and the writes — and the embedded
-// mini cluster's adapter. Another cluster (Ozone's own MiniOzoneCluster) runs the same suites
-// through its own OzoneClusterAdapter.
+/**
+ * `@fastpath/ozone-fs-client/testing/contract`: the shared suites (they register jest tests) — the
+ * client contract, the file system's reads, the datanode streams and the writes — and the embedded
+ * mini cluster's adapter. Another cluster (Ozone's own MiniOzoneCluster) runs the same suites
+ * through its own OzoneClusterAdapter.
+ *
+ * @module @fastpath/ozone-fs-client/testing/contract
+ */
 export { contractKeyBytes } from './contract-key-bytes.js';
 export { describeOzoneContract } from './ozone-contract-suite.js';
 export { describeFileSystemReads } from './file-system-read-suite.js';
