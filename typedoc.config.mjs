@@ -32,6 +32,8 @@ export default {
   tsconfig: 'tsconfig.docs.json',
   out: 'docs/api',
   readme: 'none',
+  // No links to sources: they need a git remote, which a local clone may not have.
+  disableSources: true,
   excludePrivate: true,
   excludeInternal: true,
   validation: {

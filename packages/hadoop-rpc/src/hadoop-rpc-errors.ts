@@ -232,6 +232,7 @@ export class HadoopRpcClientClosedError extends FastpathError {
  * `authentication`. The client refuses rather than run weaker than configured (a downgrade).
  */
 export class HadoopRpcSaslQopError extends FastpathError {
+  /** The server (`host:port`) that offered too weak a protection. */
   readonly address: string;
   /** The QOPs the server offered (`auth`, `auth-int`, `auth-conf`). */
   readonly offered: readonly string[];

@@ -326,7 +326,12 @@ export class OzoneClient {
   }
 
   /** The OM nodes this client knows, in the order it rotates through them. */
-  get omNodes(): ReadonlyArray<{ nodeId: string; address: string }> {
+  get omNodes(): ReadonlyArray<{
+    /** The node id (`ozone.om.nodes.<serviceId>`; `om1` for a single OM). */
+    nodeId: string;
+    /** The `host:port` calls to this node go to, on the transport in use. */
+    address: string;
+  }> {
     return this.#ctx.om.proxy.nodes.map((n) => ({ nodeId: n.nodeId, address: n.address }));
   }
 

@@ -314,6 +314,7 @@ export class ErasureUnrecoverableError extends OzoneError {
 export class OmFailoverExhaustedError extends OzoneError {
   /** The OM service id, or the address of a single OM. */
   readonly service: string;
+  /** Failovers the call made before giving up (`ozone.client.failover.max.attempts`). */
   readonly failovers: number;
   constructor(service: string, failovers: number, cause: unknown) {
     super(

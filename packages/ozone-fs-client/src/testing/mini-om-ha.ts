@@ -15,6 +15,11 @@ const INTERNAL = 13;
 /** The leader's address as OMNotLeaderException prints it (`InetAddress.toString()`, no port). */
 const LEADER_ADDRESS = 'localhost/127.0.0.1';
 
+/**
+ * The embedded cluster's OM HA mode: several OM nodes in front of one namespace (one {@link MiniOm}),
+ * one of them the leader, the others answering as Ozone's followers do (OMNotLeaderException naming
+ * the leader), with the leader moved, made not ready, or nodes stopped on demand.
+ */
 export class MiniOmHa {
   #leader: string | undefined;
   #leaderReady = true;
@@ -23,14 +28,18 @@ export class MiniOmHa {
   readonly refusals = new Map<string, number>();
 
   constructor(
+    /** The OM service id (`ozone.om.service.ids`). */
     readonly serviceId: string,
+    /** The node ids, in the order the nodes were started. */
     readonly nodeIds: readonly string[],
+    /** The one OM every node serves when it leads. */
     readonly om: MiniOm,
   ) {
     this.#running = new Set(nodeIds);
     this.#leader = nodeIds[0];
   }
 
+  /** The leading node's id; undefined while no node leads. */
   get leader(): string | undefined {
     return this.#leader;
   }
@@ -95,6 +104,7 @@ export class MiniOmHa {
     this.#leader ??= nodeId;
   }
 
+  /** Whether the node is up (not stopped with the cluster's `stopOm`). */
   isRunning(nodeId: string): boolean {
     return this.#running.has(nodeId);
   }

@@ -71,9 +71,12 @@ export const DEFAULT_MINI_OZONE_CLUSTER_OPTIONS = Object.freeze({
   datanodes: 3,
   tls: false,
   omPort: 0,
+  /** The OM's Hadoop RPC port; 0 picks a free one. */
   omRpcPort: 0,
   ratisWatchTimeoutMs: 30_000,
+  /** OM nodes in HA mode; 0 runs one OM without HA. */
   omHa: 0,
+  /** The service id of the HA OMs (`ozone.om.service.ids`). */
   omServiceId: 'omservice',
   omKmsUser: 'om',
 });
@@ -174,7 +177,14 @@ export class MiniOzoneCluster {
   }
 
   /** The OM nodes: id, gRPC address and Hadoop RPC address each (one, `om1`, without HA). */
-  get omNodes(): Array<{ nodeId: string; address: string; rpcAddress: string }> {
+  get omNodes(): Array<{
+    /** The node id (`om1` for a single OM). */
+    nodeId: string;
+    /** The node's gRPC address. */
+    address: string;
+    /** The node's Hadoop RPC address. */
+    rpcAddress: string;
+  }> {
     if (!this.#ha) return [{ nodeId: 'om1', address: this.omAddress, rpcAddress: this.omRpcAddress }];
     return [...this.#ha.servers].map(([nodeId, s]) => ({
       nodeId,

@@ -17,7 +17,9 @@ export interface OmNode {
 
 /** The node calls go to first: the one that last answered, or that an OM named as the leader. */
 export interface OmLeader {
+  /** The leader's node id (`ozone.om.nodes.<serviceId>`; `om1` for a single OM). */
   nodeId: string;
+  /** The `host:port` calls to the leader go to, on the transport in use. */
   address: string;
 }
 

@@ -8,7 +8,14 @@ export interface OmCallStats {
   /** Attempts answered with an OMResponse (whatever its status). */
   answered: number;
   /** Times a call moved on or asked again after a failed attempt, by why. */
-  failovers: { notLeader: number; leaderNotReady: number; unreachable: number };
+  failovers: {
+    /** The node answered OMNotLeaderException: the call went to the leader it named, or the next node. */
+    notLeader: number;
+    /** The leader answered OMLeaderNotReadyException: the call asked it again after a wait. */
+    leaderNotReady: number;
+    /** The node refused or dropped the connection, or timed out: the call moved on. */
+    unreachable: number;
+  };
   /** Of the not-leader failovers, those that went straight to the leader the OM named. */
   suggestedLeaderHops: number;
   /** Times the node calls go to first changed. */
