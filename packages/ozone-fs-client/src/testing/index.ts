@@ -13,6 +13,7 @@ export {
   type ResultName,
 } from './mini-datanode.js';
 export { MiniOm, type OmFault } from './mini-om.js';
+export { writeEcKey, type EcKeyToWrite, type WrittenBlockGroup } from './mini-ec-striper.js';
 export { MiniRatisPipelines, miniPipelineId } from './mini-ratis-pipelines.js';
 export type { ShortCircuitFault } from './mini-domain-socket-server.js';
 // The known content of the contract suite's keys, for benchmarks that check every byte they read.
