@@ -189,6 +189,30 @@ describe('EC keys on the embedded cluster', () => {
   });
 });
 
+describe('replica indexes on the datanodes', () => {
+  it('a command naming another replica index than its container holds: CONTAINER_NOT_FOUND', async () => {
+    const [group] = await writeEcKey(cluster, {
+      volume: 'vol',
+      bucket: 'ecb',
+      key: 'indexes',
+      data: contractKeyBytes(5000, 5),
+      config: RS_3_2,
+    });
+    const block = { containerId: group!.containerId, localId: group!.localId, blockCommitSequenceId: 0n };
+    const replica2 = group!.datanodes[1]!;
+    const ask = (replicaIndex: number) => {
+      const request = getBlockRequest(block, replica2);
+      request.getBlock!.blockID.replicaIndex = replicaIndex;
+      return cluster.datanode(replica2).applyCommitted(request);
+    };
+    expect((await ask(2)).result).toBe(dn.Result.SUCCESS);
+    expect((await ask(0)).result).toBe(dn.Result.SUCCESS);
+    const wrong = await ask(3);
+    expect(wrong.result).toBe(dn.Result.CONTAINER_NOT_FOUND);
+    expect(wrong.message).toContain('replica index 3');
+  });
+});
+
 describe('what the OM refuses', () => {
   async function createEc(
     key: string,
