@@ -18,6 +18,7 @@ export {
 } from './mini-datanode.js';
 export { MiniOm, type OmFault } from './mini-om.js';
 export { MiniOmHa } from './mini-om-ha.js';
+export { writeEcKey, type EcKeyToWrite, type WrittenBlockGroup } from './mini-ec-striper.js';
 export { MiniRatisPipelines, miniPipelineId } from './mini-ratis-pipelines.js';
 export type { ShortCircuitFault } from './mini-domain-socket-server.js';
 // The known content of the contract suite's keys, for benchmarks that check every byte they read.

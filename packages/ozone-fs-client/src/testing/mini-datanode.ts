@@ -431,6 +431,7 @@ export class MiniDatanode {
         'INVALID_ARGUMENT',
         `request for datanode ${r.datanodeUuid} reached ${this.uuid}`,
       );
+    this.#checkReplicaIndex(r);
     switch (r.cmdType) {
       case dn.Type.WriteChunk:
         return this.#writeChunk(need(r.writeChunk));
@@ -518,6 +519,32 @@ export class MiniDatanode {
     renameSync(`${meta}.tmp`, meta);
     const length = (p.blockData.chunks ?? []).reduce((n, c) => n + toNumber(c.len), 0);
     return { putBlock: { committedBlockLength: { blockID: blockId, blockLength: uint64(length) } } };
+  }
+
+  /**
+   * An EC replica's container carries its replica index, set by the first write that names one;
+   * a command naming another index answers CONTAINER_NOT_FOUND when both are non-zero, as Ozone's
+   * BlockUtils.verifyReplicaIdx decides.
+   */
+  #checkReplicaIndex(r: hadoop.hdds.datanode.ContainerCommandRequestProto): void {
+    const id =
+      r.writeChunk?.blockID ?? r.putBlock?.blockData.blockID ?? r.getBlock?.blockID ?? r.readChunk?.blockID;
+    const asked = id?.replicaIndex ?? 0;
+    if (!id || asked === 0) return;
+    const containerId = toBigInt(id.containerID);
+    const file = join(this.#dir, 'containers', String(containerId), 'replica-index');
+    if (!existsSync(file)) {
+      if (r.cmdType !== dn.Type.WriteChunk) return;
+      mkdirSync(join(file, '..'), { recursive: true });
+      writeFileSync(file, String(asked));
+      return;
+    }
+    const held = Number(readFileSync(file, 'utf8'));
+    if (held !== 0 && held !== asked)
+      throw new DatanodeFailure(
+        'CONTAINER_NOT_FOUND',
+        `Unable to find the container ${containerId} with replica index ${asked}: it holds replica index ${held}`,
+      );
   }
 
   #blockData(id: hadoop.hdds.datanode.IDatanodeBlockID): hadoop.hdds.datanode.BlockData {

@@ -11,6 +11,14 @@ import { miniPipelineId } from './mini-ratis-pipelines.js';
 import { uuidBits } from '../internal/ratis/pipeline-raft-group.js';
 import { hsyncCommitRefusal, metadataAfterCommit, type MiniOmHsyncSettings } from './mini-om-hsync.js';
 import {
+  DEFAULT_REPLICATION_ALLOWED_CONFIGS,
+  EcRefusal,
+  ecConfigProto,
+  ecPipelineFields,
+  requestedEcConfig,
+} from './mini-om-ec.js';
+import type { EcReplicationConfig } from '../internal/ec/ec-stripe-layout.js';
+import {
   fileEncryptionProto,
   storedFileEncryption,
   type MiniOmEncryption,
@@ -54,6 +62,8 @@ interface BlockRecord {
   offset: number;
   length: number;
   datanodes: string[];
+  /** An EC block group: `datanodes[i]` holds replica index i + 1. */
+  ec?: EcReplicationConfig;
 }
 interface KeyRecord {
   size: number;
@@ -65,6 +75,7 @@ interface KeyRecord {
   metadata?: Record<string, string>;
   /** The key's FileEncryptionInfo, in an encrypted bucket. */
   encryption?: StoredFileEncryption;
+  ec?: EcReplicationConfig;
 }
 interface OpenKeyRecord {
   volume: string;
@@ -75,6 +86,7 @@ interface OpenKeyRecord {
   creationTimeMs: number;
   factor: number;
   encryption?: StoredFileEncryption;
+  ec?: EcReplicationConfig;
 }
 interface DirectoryRecord {
   creationTimeMs: number;
@@ -142,6 +154,8 @@ export class MiniOm {
   /** The last 64 requests and answers as they crossed the wire (for byte-level tests). */
   readonly exchanges: Array<{ request: Buffer; response: Buffer }> = [];
   #faults: Array<OmFault & { left: number }> = [];
+  /** `ozone.replication.allowed-configs`: which EC configs keys may ask for (tests widen it for small cells). */
+  replicationAllowedConfigs: RegExp = DEFAULT_REPLICATION_ALLOWED_CONFIGS;
 
   constructor(
     dir: string,
@@ -590,9 +604,19 @@ export class MiniOm {
     };
   }
 
-  #newBlock(factor = 3, excludedContainers: ReadonlySet<string> = new Set()): BlockRecord {
+  #newBlock(
+    factor = 3,
+    excludedContainers: ReadonlySet<string> = new Set(),
+    ec?: EcReplicationConfig,
+  ): BlockRecord {
     const dns = this.datanodes();
     if (dns.length === 0) throw new OmFailure('KEY_ALLOCATION_ERROR', 'no datanodes');
+    const width = ec ? ec.data + ec.parity : factor === 1 ? 1 : 3;
+    if (ec && dns.length < width)
+      throw new OmFailure(
+        'KEY_ALLOCATION_ERROR',
+        `an EC block group needs ${width} datanodes, ${dns.length} are in service`,
+      );
     // A container a client excluded (it found it closed) takes no more blocks, as SCM closes it.
     if (
       this.#state.blocksInContainer >= BLOCKS_PER_CONTAINER ||
@@ -611,7 +635,8 @@ export class MiniOm {
       bcsid: '0',
       offset: 0,
       length: 0,
-      datanodes: dns.slice(0, factor === 1 ? 1 : 3).map((d) => d.uuid),
+      datanodes: dns.slice(0, width).map((d) => d.uuid),
+      ...(ec ? { ec } : {}),
     };
   }
 
@@ -653,6 +678,7 @@ export class MiniOm {
         type: hdds.ReplicationType.RATIS,
         factor: members.length === 3 ? hdds.ReplicationFactor.THREE : hdds.ReplicationFactor.ONE,
         leaderID: block.datanodes[0] ?? '',
+        ...(block.ec ? ecPipelineFields(block.ec, members.length) : {}),
       },
     };
   }
@@ -673,6 +699,9 @@ export class MiniOm {
       isFile: true,
       metadata: Object.entries(k.metadata ?? {}).map(([key, value]) => ({ key, value })),
       ...(k.encryption ? { fileEncryptionInfo: fileEncryptionProto(k.encryption) } : {}),
+      ...(k.ec
+        ? { type: hdds.ReplicationType.EC, factor: null, ecReplicationConfig: ecConfigProto(k.ec) }
+        : {}),
     };
   }
 
@@ -698,7 +727,8 @@ export class MiniOm {
     const encryption = a.fileEncryptionInfo ? storedFileEncryption(a.fileEncryptionInfo) : undefined;
     const clientId = BigInt.asUintN(63, randomBytes(8).readBigUInt64BE());
     const factor = a.factor === hdds.ReplicationFactor.ONE ? 1 : 3;
-    const first = this.#newBlock(factor);
+    const ec = this.#requestedEcConfig(a);
+    const first = this.#newBlock(factor, undefined, ec);
     const now = Date.now();
     this.#open.set(clientId.toString(), {
       factor,
@@ -709,6 +739,7 @@ export class MiniOm {
       allocated: [first],
       creationTimeMs: now,
       ...(encryption ? { encryption } : {}),
+      ...(ec ? { ec } : {}),
     });
     const keyInfo = this.#keyInfo(a.volumeName, a.bucketName, a.keyName, {
       size: toNumber(a.dataSize),
@@ -717,10 +748,20 @@ export class MiniOm {
       blocks: [first],
       owner: a.ownerName || this.#user(r),
       ...(encryption ? { encryption } : {}),
+      ...(ec ? { ec } : {}),
     });
     // The key's replication as asked (or the default, THREE), whatever the blocks' pipelines hold.
-    keyInfo.factor = factor === 1 ? hdds.ReplicationFactor.ONE : hdds.ReplicationFactor.THREE;
+    if (!ec) keyInfo.factor = factor === 1 ? hdds.ReplicationFactor.ONE : hdds.ReplicationFactor.THREE;
     return { keyInfo, ID: uint64(clientId) };
+  }
+
+  #requestedEcConfig(a: hadoop.ozone.IKeyArgs): EcReplicationConfig | undefined {
+    try {
+      return requestedEcConfig(a, this.replicationAllowedConfigs);
+    } catch (err) {
+      if (err instanceof EcRefusal) throw new OmFailure('INVALID_REQUEST', err.message);
+      throw err;
+    }
   }
 
   #openKey(a: hadoop.ozone.IKeyArgs, clientId: bigint): OpenKeyRecord {
@@ -735,7 +776,7 @@ export class MiniOm {
     const q = need(r.allocateBlockRequest);
     const open = this.#openKey(q.keyArgs, toBigInt(q.clientID));
     const excluded = new Set((q.excludeList?.containerIds ?? []).map((id) => toBigInt(id).toString()));
-    const block = this.#newBlock(open.factor, excluded);
+    const block = this.#newBlock(open.factor, excluded, open.ec);
     open.allocated.push(block);
     return { allocateBlockResponse: { keyLocation: this.#location(block) } };
   }
@@ -791,6 +832,7 @@ export class MiniOm {
       owner: open.owner,
       ...(metadata ? { metadata } : {}),
       ...(open.encryption ? { encryption: open.encryption } : {}),
+      ...(open.ec ? { ec: open.ec } : {}),
     };
     this.#save();
     return { commitKeyResponse: {} };

@@ -1,0 +1,288 @@
+// The embedded cluster hosts erasure-coded keys as Ozone lays them out: the OM takes an EC
+// replication config on a key (and refuses what Ozone's default allowed-configs refuse), puts each
+// block group on d + p datanodes with replica indexes 1..d+p in its pipeline, and each datanode
+// holds its replica's cells with their own checksums and the group length in the block's metadata.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createOzoneClient, OmStatusError, type OzoneClient } from '@fastpath/ozone-fs-client';
+import { startMiniOzoneCluster, writeEcKey, type MiniOzoneCluster } from '@fastpath/ozone-fs-client/testing';
+import { contractKeyBytes } from '@fastpath/ozone-fs-client/testing/contract';
+import { getBlockRequest, readChunkRequest } from '../src/internal/block-requests.js';
+import {
+  internalBlockLength,
+  locateInGroup,
+  parseEcReplicationConfig,
+  type EcReplicationConfig,
+} from '../src/internal/ec/ec-stripe-layout.js';
+import { createRawErasureDecoder } from '../src/internal/ec/raw-erasure-coder.js';
+import { OmTransport } from '../src/internal/grpc/om-transport.js';
+import { dn, hdds, toBigInt, toNumber, uint64 } from '../src/internal/proto/wire.js';
+
+const RS_3_2 = parseEcReplicationConfig('rs-3-2-1024k');
+// Small cells keep the keys small; the OM's allowed configs are widened for them, as a test cluster may be.
+const RS_6_3_SMALL = parseEcReplicationConfig('rs-6-3-4k');
+const MiB = 1024 * 1024;
+
+let cluster: MiniOzoneCluster;
+let client: OzoneClient;
+let om: OmTransport;
+
+beforeAll(async () => {
+  cluster = await startMiniOzoneCluster({ datanodes: 9 });
+  client = createOzoneClient({ omAddress: cluster.omAddress });
+  om = new OmTransport({
+    address: cluster.omAddress,
+    userName: 'test',
+    timeoutMs: 30_000,
+    reconnectBackoffMs: 1000,
+    maxMessageBytes: 64 * MiB,
+    tls: undefined,
+  });
+  await client.createVolume('vol');
+  await client.createBucket('vol', 'ecb');
+});
+
+afterAll(async () => {
+  om?.close();
+  client?.close();
+  await cluster?.close();
+});
+
+async function lookup(key: string) {
+  const r = await om.submit('LookupKey', {
+    lookupKeyRequest: { keyArgs: { volumeName: 'vol', bucketName: 'ecb', keyName: key } },
+  });
+  return r.lookupKeyResponse!.keyInfo!;
+}
+
+/** Reads replica `index` (1-based) of a group off its datanode: its BlockData and its bytes. */
+async function readReplica(datanode: string, containerId: bigint, localId: bigint) {
+  const block = { containerId, localId, blockCommitSequenceId: 0n };
+  const got = await cluster.datanode(datanode).applyCommitted(getBlockRequest(block, datanode));
+  expect(got.result).toBe(dn.Result.SUCCESS);
+  const blockData = got.getBlock!.blockData;
+  const parts: Uint8Array[] = [];
+  for (const chunk of blockData.chunks ?? []) {
+    const r = await cluster
+      .datanode(datanode)
+      .applyCommitted(readChunkRequest(block, chunk, toNumber(chunk.offset), toNumber(chunk.len), datanode));
+    expect(r.result).toBe(dn.Result.SUCCESS);
+    parts.push(Buffer.concat(r.readChunk!.dataBuffers!.buffers!));
+  }
+  return { blockData, bytes: Buffer.concat(parts) };
+}
+
+/**
+ * Checks one key end to end: the OM's view (EC type and config, d + p members with indexes
+ * 1..d+p on distinct datanodes), each replica's length and group-length metadata, the plaintext
+ * reassembled from the data replicas through the stripe layout, and every data replica rebuilt
+ * from parity by the decoder.
+ */
+async function checkEcKey(key: string, data: Uint8Array, config: EcReplicationConfig, groupBytes?: number) {
+  await writeEcKey(cluster, {
+    volume: 'vol',
+    bucket: 'ecb',
+    key,
+    data,
+    config,
+    ...(groupBytes ? { blockGroupBytes: groupBytes } : {}),
+  });
+  const info = await lookup(key);
+  expect(info.type).toBe(hdds.ReplicationType.EC);
+  expect(toNumber(info.dataSize)).toBe(data.length);
+  expect(info.ecReplicationConfig).toMatchObject({
+    data: config.data,
+    parity: config.parity,
+    codec: config.codec,
+    ecChunkSize: config.ecChunkSize,
+  });
+  const width = config.data + config.parity;
+  const locations = info.keyLocationList![0]!.keyLocations!;
+  const expectedGroups = groupBytes ? Math.max(1, Math.ceil(data.length / groupBytes)) : 1;
+  expect(locations).toHaveLength(expectedGroups);
+  let start = 0;
+  for (const loc of locations) {
+    const L = toNumber(loc.length);
+    const p = loc.pipeline!;
+    expect(p.type).toBe(hdds.ReplicationType.EC);
+    expect(p.leaderID).toBe('');
+    expect(p.memberReplicaIndexes).toEqual(Array.from({ length: width }, (_, i) => i + 1));
+    expect(p.ecReplicationConfig?.data).toBe(config.data);
+    const uuids = p.members!.map((m) => m.uuid!);
+    expect(new Set(uuids).size).toBe(width);
+    const containerId = toBigInt(loc.blockID.containerBlockID.containerID);
+    const localId = toBigInt(loc.blockID.containerBlockID.localID);
+    const replicas = [];
+    for (let index = 1; index <= width; index++) {
+      const r = await readReplica(uuids[index - 1]!, containerId, localId);
+      expect(r.bytes.length).toBe(internalBlockLength(config, L, index));
+      expect(toNumber(r.blockData.size)).toBe(r.bytes.length);
+      expect(r.blockData.metadata).toContainEqual(
+        expect.objectContaining({ key: 'blockGroupLen', value: String(L) }),
+      );
+      replicas.push(r.bytes);
+    }
+    // The plaintext, cell by cell, from the data replicas.
+    const group = Buffer.alloc(L);
+    for (let o = 0; o < L;) {
+      const at = locateInGroup(config, L, o);
+      const replica = replicas[at.replicaIndex - 1]!;
+      group.set(replica.subarray(at.offsetInReplica, at.offsetInReplica + at.bytesToCellEnd), o);
+      o += at.bytesToCellEnd;
+    }
+    expect(group.equals(Buffer.from(data.subarray(start, start + L)))).toBe(true);
+    // Parity is right: each data unit of each stripe is rebuilt from the others and the parity.
+    const decoder = createRawErasureDecoder(config);
+    const c = config.ecChunkSize;
+    for (let s = 0; s * c < replicas[0]!.length; s++) {
+      const cellLength = Math.min(c, replicas[0]!.length - s * c);
+      const units = replicas.map((r) => {
+        const u = new Uint8Array(cellLength);
+        u.set(r.subarray(s * c, Math.min(s * c + cellLength, r.length)));
+        return u;
+      });
+      const lost = s % config.data;
+      const inputs: Array<Uint8Array | null> = [...units];
+      inputs[lost] = null;
+      const out = new Uint8Array(cellLength);
+      decoder.decode(inputs, [lost], [out]);
+      expect(Buffer.from(out).equals(Buffer.from(units[lost]!))).toBe(true);
+    }
+    start += L;
+  }
+}
+
+describe('EC keys on the embedded cluster', () => {
+  let defaultAllowed: RegExp;
+  beforeAll(() => {
+    defaultAllowed = cluster.om.replicationAllowedConfigs;
+    cluster.om.replicationAllowedConfigs = /^EC\/(3-2-1024k|6-3-4k)$/;
+  });
+  afterAll(() => {
+    cluster.om.replicationAllowedConfigs = defaultAllowed;
+  });
+
+  it.each([
+    ['one byte', 1],
+    ['one cell minus one', MiB - 1],
+    ['one stripe plus one', 3 * MiB + 1],
+    ['two stripes and a partial one', 7_000_000],
+  ])('rs-3-2-1024k: %s', async (name, size) => {
+    await checkEcKey(`rs32-${size}`, contractKeyBytes(size, size), RS_3_2);
+  });
+
+  it('rs-6-3 with 4 KiB cells: several block groups, the last with a partial stripe', async () => {
+    const size = 3 * 6 * 4096 * 2 + 5000;
+    await checkEcKey('rs63-groups', contractKeyBytes(size, 63), RS_6_3_SMALL, 6 * 4096 * 2);
+  });
+
+  it('an empty EC key has one group of length 0', async () => {
+    await writeEcKey(cluster, {
+      volume: 'vol',
+      bucket: 'ecb',
+      key: 'empty',
+      data: new Uint8Array(0),
+      config: RS_3_2,
+    });
+    const info = await lookup('empty');
+    expect(info.type).toBe(hdds.ReplicationType.EC);
+    expect(toNumber(info.dataSize)).toBe(0);
+  });
+});
+
+describe('replica indexes on the datanodes', () => {
+  it('a command naming another replica index than its container holds: CONTAINER_NOT_FOUND', async () => {
+    const [group] = await writeEcKey(cluster, {
+      volume: 'vol',
+      bucket: 'ecb',
+      key: 'indexes',
+      data: contractKeyBytes(5000, 5),
+      config: RS_3_2,
+    });
+    const block = { containerId: group!.containerId, localId: group!.localId, blockCommitSequenceId: 0n };
+    const replica2 = group!.datanodes[1]!;
+    const ask = (replicaIndex: number) => {
+      const request = getBlockRequest(block, replica2);
+      request.getBlock!.blockID.replicaIndex = replicaIndex;
+      return cluster.datanode(replica2).applyCommitted(request);
+    };
+    expect((await ask(2)).result).toBe(dn.Result.SUCCESS);
+    expect((await ask(0)).result).toBe(dn.Result.SUCCESS);
+    const wrong = await ask(3);
+    expect(wrong.result).toBe(dn.Result.CONTAINER_NOT_FOUND);
+    expect(wrong.message).toContain('replica index 3');
+  });
+});
+
+describe('what the OM refuses', () => {
+  async function createEc(
+    key: string,
+    ecReplicationConfig: { data: number; parity: number; codec: string; ecChunkSize: number },
+  ) {
+    return om.submit('CreateKey', {
+      createKeyRequest: {
+        keyArgs: {
+          volumeName: 'vol',
+          bucketName: 'ecb',
+          keyName: key,
+          dataSize: uint64(0),
+          type: hdds.ReplicationType.EC,
+          ecReplicationConfig,
+        },
+      },
+    });
+  }
+
+  it('xor-2-1-1024k and small cells are outside the default allowed configs: INVALID_REQUEST', async () => {
+    for (const config of [
+      { data: 2, parity: 1, codec: 'xor', ecChunkSize: MiB },
+      { data: 6, parity: 3, codec: 'rs', ecChunkSize: 4096 },
+    ]) {
+      const err = await createEc('refused', config).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(OmStatusError);
+      expect((err as OmStatusError).status).toBe('INVALID_REQUEST');
+    }
+  });
+
+  it('an unknown codec or a zero parity count: INVALID_REQUEST', async () => {
+    for (const config of [
+      { data: 3, parity: 2, codec: 'lrc', ecChunkSize: MiB },
+      { data: 3, parity: 0, codec: 'rs', ecChunkSize: MiB },
+    ]) {
+      const err = await createEc('refused', config).catch((e: unknown) => e);
+      expect((err as OmStatusError).status).toBe('INVALID_REQUEST');
+    }
+  });
+
+  it('EC without a config: INVALID_REQUEST', async () => {
+    const err = await om
+      .submit('CreateKey', {
+        createKeyRequest: {
+          keyArgs: { volumeName: 'vol', bucketName: 'ecb', keyName: 'x', type: hdds.ReplicationType.EC },
+        },
+      })
+      .catch((e: unknown) => e);
+    expect((err as OmStatusError).status).toBe('INVALID_REQUEST');
+  });
+});
+
+describe('a cluster with too few datanodes', () => {
+  it('rs-6-3 on 5 datanodes: KEY_ALLOCATION_ERROR, nothing opened', async () => {
+    await using small = await startMiniOzoneCluster({ datanodes: 5 });
+    const c = createOzoneClient({ omAddress: small.omAddress });
+    try {
+      await c.createVolume('vol');
+      await c.createBucket('vol', 'ecb');
+      const err = await writeEcKey(small, {
+        volume: 'vol',
+        bucket: 'ecb',
+        key: 'k',
+        data: new Uint8Array(10),
+        config: parseEcReplicationConfig('rs-6-3-1024k'),
+      }).catch((e: unknown) => e);
+      expect((err as OmStatusError).status).toBe('KEY_ALLOCATION_ERROR');
+      await expect(c.getKeyInfo('vol', 'ecb', 'k')).rejects.toThrow();
+    } finally {
+      c.close();
+    }
+  });
+});
