@@ -14,7 +14,7 @@ import {
   type EcReplicationConfig,
 } from '../src/internal/ec/ec-stripe-layout.js';
 import { createRawErasureDecoder } from '../src/internal/ec/raw-erasure-coder.js';
-import { OmTransport } from '../src/internal/grpc/om-transport.js';
+import { directOmCalls } from '../src/testing/mini-ec-striper.js';
 import { dn, hdds, toBigInt, toNumber, uint64 } from '../src/internal/proto/wire.js';
 
 const RS_3_2 = parseEcReplicationConfig('rs-3-2-1024k');
@@ -24,19 +24,12 @@ const MiB = 1024 * 1024;
 
 let cluster: MiniOzoneCluster;
 let client: OzoneClient;
-let om: OmTransport;
+let om: ReturnType<typeof directOmCalls>;
 
 beforeAll(async () => {
   cluster = await startMiniOzoneCluster({ datanodes: 9 });
   client = createOzoneClient({ omAddress: cluster.omAddress });
-  om = new OmTransport({
-    address: cluster.omAddress,
-    userName: 'test',
-    timeoutMs: 30_000,
-    reconnectBackoffMs: 1000,
-    maxMessageBytes: 64 * MiB,
-    tls: undefined,
-  });
+  om = directOmCalls(cluster.omAddress);
   await client.createVolume('vol');
   await client.createBucket('vol', 'ecb');
 });

@@ -5,12 +5,22 @@
 // length (`blockGroupLen`), then CommitKey with the groups' data lengths. It lets the read path be
 // tested before the client writes EC keys itself; it stores replicas through the datanodes'
 // container-command handler, not over the network.
-import { MiniClusterError } from '../ozone-errors.js';
+import { randomBytes } from 'node:crypto';
+import { MiniClusterError, OmStatusError } from '../ozone-errors.js';
 import { computeChecksums, CHECKSUM_TYPE_VALUES, type ChecksumTypeName } from '../internal/checksum.js';
 import { type EcReplicationConfig } from '../internal/ec/ec-stripe-layout.js';
 import { createRawErasureEncoder } from '../internal/ec/raw-erasure-coder.js';
-import { OmTransport } from '../internal/grpc/om-transport.js';
-import { dn, hdds, int64, toBigInt, toNumber, uint64, type hadoop } from '../internal/proto/wire.js';
+import { CLIENT_VERSION, GrpcOmTransport } from '../internal/grpc/om-transport.js';
+import {
+  dn,
+  hdds,
+  int64,
+  om as omProto,
+  toBigInt,
+  toNumber,
+  uint64,
+  type hadoop,
+} from '../internal/proto/wire.js';
 import type { MiniOzoneCluster } from './mini-ozone-cluster.js';
 import { ecConfigProto } from './mini-om-ec.js';
 
@@ -48,14 +58,7 @@ export async function writeEcKey(cluster: MiniOzoneCluster, k: EcKeyToWrite): Pr
     throw new MiniClusterError(
       `blockGroupBytes must be a positive multiple of ${stripeBytes}, got ${groupBytes}`,
     );
-  const om = new OmTransport({
-    address: cluster.omAddress,
-    userName: 'ec-striper',
-    timeoutMs: 30_000,
-    reconnectBackoffMs: 1000,
-    maxMessageBytes: 64 * 1024 * 1024,
-    tls: undefined,
-  });
+  const om = directOmCalls(cluster.omAddress);
   try {
     const keyArgs: hadoop.ozone.IKeyArgs = {
       volumeName: k.volume,
@@ -98,6 +101,51 @@ export async function writeEcKey(cluster: MiniOzoneCluster, k: EcKeyToWrite): Pr
   } finally {
     om.close();
   }
+}
+
+/**
+ * OM calls straight to one mini OM over gRPC, one attempt each: the striper needs no failover, and
+ * it runs beside the client it prepares keys for rather than through it. Tests use it to look at
+ * what the OM recorded.
+ */
+export function directOmCalls(address: string): {
+  submit(
+    cmdType: keyof typeof omProto.Type,
+    body: Omit<hadoop.ozone.IOMRequest, 'cmdType' | 'clientId' | 'userInfo' | 'version'>,
+  ): Promise<hadoop.ozone.OMResponse>;
+  close(): void;
+} {
+  const transport = new GrpcOmTransport({
+    address,
+    timeoutMs: 30_000,
+    reconnectBackoffMs: 1000,
+    maxMessageBytes: 64 * 1024 * 1024,
+    tls: undefined,
+  });
+  const clientId = randomBytes(16);
+  let callId = 0;
+  return {
+    async submit(cmdType, body) {
+      const request = omProto.OMRequest.encode({
+        cmdType: omProto.Type[cmdType],
+        clientId: clientId.toString('hex'),
+        userInfo: { userName: 'ec-striper' },
+        version: CLIENT_VERSION,
+        ...body,
+      }).finish();
+      const response = omProto.OMResponse.decode(
+        await transport.send(request, { clientId, callId: callId++, retryCount: 0 }),
+      );
+      if (response.status !== omProto.Status.OK)
+        throw new OmStatusError(
+          cmdType,
+          omProto.Status[response.status] ?? `status ${response.status}`,
+          response.message,
+        );
+      return response;
+    },
+    close: () => transport.close(),
+  };
 }
 
 async function writeGroup(
