@@ -26,10 +26,15 @@ import { ecConfigProto } from './mini-om-ec.js';
 
 /** What {@link writeEcKey} writes. */
 export interface EcKeyToWrite {
+  /** The volume, which must exist. */
   volume: string;
+  /** The bucket, which must exist. */
   bucket: string;
+  /** The key's name. */
   key: string;
+  /** The key's bytes. */
   data: Uint8Array;
+  /** The key's EC replication config; the mini OM refuses one outside `ozone.replication.allowed-configs`. */
   config: EcReplicationConfig;
   /** Key bytes per block group; a multiple of the stripe's data size. Default: the whole key in one group. */
   blockGroupBytes?: number;
@@ -41,10 +46,15 @@ export interface EcKeyToWrite {
 
 /** One block group as written: its BlockID and the datanode of each replica index (position i = index i + 1). */
 export interface WrittenBlockGroup {
+  /** The group's container. */
   containerId: bigint;
+  /** The group's block id in its container. */
   localId: bigint;
+  /** Where the group's data starts in the key. */
   offsetInKey: number;
+  /** The group's data bytes (parity not counted). */
   length: number;
+  /** The datanode UUIDs of replica indexes 1..d+p, in index order. */
   datanodes: readonly string[];
 }
 
