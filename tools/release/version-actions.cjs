@@ -50,7 +50,20 @@ class NpmWorkspaceVersionActions extends VersionActions {
     const manifest = readJson(tree, manifestPath);
     manifest.version = newVersion;
     writeJson(tree, manifestPath, manifest);
-    return [`✍️  New version ${newVersion} written to manifest: ${manifestPath}`];
+    const logs = [`✍️  New version ${newVersion} written to manifest: ${manifestPath}`];
+    // A package that reports its own version (kms-server's health answer and `--version`) keeps it
+    // in src/internal/version.ts, since a bundled build cannot read its package.json; the release
+    // writes it with the manifest so that the two never differ.
+    const versionModule = join(this.projectGraphNode.data.root, 'src', 'internal', 'version.ts');
+    if (tree.exists(versionModule)) {
+      const source = tree.read(versionModule, 'utf-8');
+      const updated = source.replace(/(_VERSION = ')[^']*(')/, `$1${newVersion}$2`);
+      if (updated !== source) {
+        tree.write(versionModule, updated);
+        logs.push(`✍️  New version ${newVersion} written to ${versionModule}`);
+      }
+    }
+    return logs;
   }
 
   async updateProjectDependencies(tree, projectGraph, dependenciesToUpdate) {
