@@ -157,7 +157,14 @@ describe.each(TRANSPORTS)(
       for (const s of await all) if (s.status === 'rejected') throw s.reason;
       expect(readMismatches).toEqual([]);
       expect(reads).toBeGreaterThan(0);
-      expect(writeErrors).toEqual([]);
+      // The only write failures allowed are the killed OM's own answer to calls it was applying
+      // when it went down (OMResponse INTERNAL_ERROR "Call interrupted", in-band, so a final answer
+      // for Ozone's Java client too); those keys were never acknowledged and are checked no further.
+      expect(
+        writeErrors.filter(
+          (e) => !(e instanceof Error && /INTERNAL_ERROR: Call interrupted/.test(e.message)),
+        ),
+      ).toEqual([]);
       // Every acknowledged key is there once, with its length, and Ozone's Java client reads it verified.
       const names = acked.map((a) => a.key);
       expect(new Set(names).size).toBe(names.length);
