@@ -19,6 +19,7 @@ const MAGIC = 'fastpath-code-cache-1';
 export type CodeCacheUse = 'used' | 'rejected' | 'absent';
 // 'rejected': a cache file was there but was not for this source and runtime, or was damaged.
 
+/** How {@link requireWithCodeCache} finds and writes its cache file. Every field is optional. */
 export interface CodeCacheOptions {
   /** Where the cache lives. Default: `<file>.v8cache`. */
   cacheFile?: string;
@@ -29,8 +30,14 @@ export interface CodeCacheOptions {
   writeAt?: 'exit' | 'now';
 }
 
+/** What {@link requireWithCodeCache} loaded, and whether the cache file helped. */
 export interface CodeCacheResult<T> {
+  /** The file's `module.exports` after it ran, as `require(file)` would return it. */
   exports: T;
+  /**
+   * Whether the compile used the cache file: `used`, `absent` (no file; one is written), or
+   * `rejected` (for another source or runtime, damaged, or refused by V8; it is rewritten).
+   */
   cache: CodeCacheUse;
 }
 

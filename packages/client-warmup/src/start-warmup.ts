@@ -13,21 +13,34 @@ const debug = debuglog('fastpath-warmup');
 export interface WarmupStep {
   /** Short name in logs and in {@link WarmupHandle.state}, e.g. `datanode-protocol`. */
   readonly name: string;
+  /**
+   * Does the work on the main thread. A returned promise is awaited before the next step starts;
+   * a throw or rejection marks the step `failed` and the next step runs.
+   */
   run(): unknown;
 }
 
 /** What to warm, in order. The client that starts the warm-up decides the steps. */
 export interface WarmupPlan {
+  /** Run in this order, one per event-loop turn; an entry without a `run` function is left out. */
   readonly steps: readonly WarmupStep[];
 }
 
+/**
+ * Where a step is: `pending` (not started), `running` (its `run` was called and, if it returned a
+ * promise, that promise has not settled), `done` or `failed` (it threw or rejected).
+ */
 export type WarmupStepState = 'pending' | 'running' | 'done' | 'failed';
 
 /** How one step ended. `error` is the message of what it threw (never its stack or data). */
 export interface WarmupStepOutcome {
+  /** The step's {@link WarmupStep.name}. */
   readonly name: string;
+  /** `done` if `run` returned (and its promise resolved); `failed` if it threw or rejected. */
   readonly state: 'done' | 'failed';
+  /** Milliseconds from calling `run` until it returned or its promise settled (fractional). */
   readonly durationMs: number;
+  /** Message of what the step threw (or the thrown value as a string); set only when `failed`. */
   readonly error?: string;
 }
 

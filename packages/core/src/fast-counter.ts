@@ -3,6 +3,7 @@ import { SeriesByLabels, collected } from './internal/labelled-series.js';
 
 /** One labelled series of a {@link FastCounter}; `inc` is one addition, no hashing. */
 export interface FastCounterSeries {
+  /** Adds `by` (default 1) to the series; no validation, so pass a finite number >= 0. */
   inc(by?: number): void;
 }
 
@@ -19,13 +20,21 @@ interface Series {
  * like a prom-client counter (a counter without labels prints `0` before its first increment).
  */
 export class FastCounter<L extends string = string> {
+  /** Always `counter`: the metric type prom-client's registry reads to print it. */
   readonly type = 'counter';
+  /** Always `sum`: how prom-client combines this metric across cluster workers. */
   readonly aggregator = 'sum';
   readonly #series: SeriesByLabels<Series>;
 
   constructor(
+    /** Prometheus metric name, e.g. `hadoop_rpc_calls_total`; unique in its registry. */
     readonly name: string,
+    /** The `# HELP` text printed with the metric. */
     readonly help: string,
+    /**
+     * Label names, in the order {@link FastCounter.series} takes their values; empty for one
+     * unlabelled series.
+     */
     readonly labelNames: readonly L[],
     registry: Registry,
   ) {
@@ -45,13 +54,24 @@ export class FastCounter<L extends string = string> {
   }
 
   /** Called by prom-client when the registry is scraped. */
-  get(): ReturnType<typeof collected<'counter', { labels: Record<string, string>; value: number }>> {
+  get(): ReturnType<
+    typeof collected<
+      'counter',
+      {
+        /** The series' labels, name to value. */
+        labels: Record<string, string>;
+        /** The series' total so far. */
+        value: number;
+      }
+    >
+  > {
     return collected(
       this,
       [...this.#series.values()].map((s) => ({ labels: s.labels, value: s.value })),
     );
   }
 
+  /** Sets every series back to 0; the series stay bound, so kept {@link FastCounterSeries} go on counting. */
   reset(): void {
     for (const s of this.#series.values()) s.value = 0;
   }

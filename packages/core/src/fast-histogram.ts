@@ -3,6 +3,10 @@ import { SeriesByLabels, collected } from './internal/labelled-series.js';
 
 /** One labelled series of a {@link FastHistogram}; `observe` is a few array writes, no hashing. */
 export interface FastHistogramSeries {
+  /**
+   * Counts one observation, in the metric's unit (seconds for a `_seconds` histogram), into its
+   * bucket and the sum.
+   */
   observe(value: number): void;
 }
 
@@ -20,14 +24,19 @@ interface Series {
  * It registers itself in a prom-client `Registry` and prints exactly like a prom-client histogram.
  */
 export class FastHistogram<L extends string = string> {
+  /** Always `histogram`: the metric type prom-client's registry reads to print it. */
   readonly type = 'histogram';
+  /** Always `sum`: how prom-client combines this metric across cluster workers. */
   readonly aggregator = 'sum';
   readonly #upperBounds: readonly number[];
   readonly #series: SeriesByLabels<Series>;
 
   constructor(
+    /** Prometheus metric name, e.g. `core_lock_wait_seconds`; unique in its registry. */
     readonly name: string,
+    /** The `# HELP` text printed with the metric. */
     readonly help: string,
+    /** Label names, in the order {@link FastHistogram.series} takes their values. */
     readonly labelNames: readonly L[],
     upperBounds: readonly number[],
     registry: Registry,
@@ -60,11 +69,23 @@ export class FastHistogram<L extends string = string> {
 
   /** Called by prom-client when the registry is scraped; prom-client's collector interface is async. */
   get(): Promise<{
+    /** The metric's Prometheus name. */
     name: string;
+    /** The metric's `# HELP` text. */
     help: string;
+    /** Always `histogram`. */
     type: 'histogram';
+    /** Always `sum` (see {@link FastHistogram.aggregator}). */
     aggregator: 'sum';
-    values: Array<{ labels: Record<string, string | number>; value: number; metricName: string }>;
+    /** Per series: one cumulative sample per bucket (`le` label, `+Inf` last), then `_sum` and `_count`. */
+    values: Array<{
+      /** The series' labels, plus `le` (the bucket's upper bound) on bucket samples. */
+      labels: Record<string, string | number>;
+      /** Cumulative count for a bucket, total of observed values for `_sum`, observations for `_count`. */
+      value: number;
+      /** The printed name: the metric's name with `_bucket`, `_sum` or `_count` appended. */
+      metricName: string;
+    }>;
   }> {
     const values: Array<{ labels: Record<string, string | number>; value: number; metricName: string }> = [];
     for (const s of this.#series.values()) {
@@ -80,6 +101,7 @@ export class FastHistogram<L extends string = string> {
     return collected(this, values);
   }
 
+  /** Empties every series (buckets, sum, count); kept {@link FastHistogramSeries} go on counting. */
   reset(): void {
     for (const s of this.#series.values()) {
       s.counts.fill(0);

@@ -4,13 +4,21 @@ import { hdrHistogram } from './internal/heavy-dependencies.js';
 
 /** Percentiles of a {@link LatencyRecorder}, in milliseconds (resolution: 1 µs, 3 significant digits). */
 export interface LatencySummary {
+  /** Durations recorded (merged ones included); the other fields are 0 when it is 0. */
   count: number;
+  /** Shortest duration recorded, ms (durations that round to 0 µs are left out). */
   minMs: number;
+  /** Arithmetic mean of the durations, ms. */
   meanMs: number;
+  /** Median, ms. */
   p50Ms: number;
+  /** 90th percentile, ms. */
   p90Ms: number;
+  /** 99th percentile, ms. */
   p99Ms: number;
+  /** 99.9th percentile, ms. */
   p999Ms: number;
+  /** Longest duration recorded, ms (durations above one hour are recorded as one hour). */
   maxMs: number;
 }
 
@@ -56,10 +64,12 @@ export class LatencyRecorder {
     this.#histogram.recordValue(Math.min(HIGHEST_TRACKABLE_US, Math.round(ms * US_PER_MS)));
   }
 
+  /** Durations recorded so far, merged ones included. */
   get count(): number {
     return this.#histogram.totalCount;
   }
 
+  /** Percentiles of everything recorded so far, computed now (the recorder keeps recording). */
   summary(): LatencySummary {
     const h = this.#histogram;
     const at = (p: number): number => h.getValueAtPercentile(p) / US_PER_MS;
@@ -81,6 +91,7 @@ export class LatencyRecorder {
     this.#histogram.add(other.#histogram);
   }
 
+  /** Forgets every recorded duration, as if newly made. */
   reset(): void {
     this.#histogram.reset();
   }

@@ -48,6 +48,11 @@ export class MetricsRegistry {
     return this.registry.metrics();
   }
 
+  /**
+   * A prom-client counter, got or created by `name`; a later call with the same name returns the
+   * first counter (its `help` and `labelNames` win). Throws `ERR_METRIC_TYPE_CONFLICT` when `name`
+   * is already a metric of another type. For per-request counts see {@link MetricsRegistry.fastCounter}.
+   */
   counter<L extends string>(name: string, help: string, labelNames: readonly L[] = []): Counter<L> {
     const { Counter } = promClient();
     return this.#getOrCreate(

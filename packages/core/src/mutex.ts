@@ -12,7 +12,11 @@ export interface MutexOptions {
   metrics?: MetricsRegistry;
 }
 
-export const DEFAULT_MUTEX_OPTIONS = Object.freeze({ name: 'mutex' });
+/** The defaults {@link Mutex} applies to options left out (frozen). */
+export const DEFAULT_MUTEX_OPTIONS = Object.freeze({
+  /** Lock name when `MutexOptions.name` is not given. */
+  name: 'mutex',
+});
 
 /**
  * async-mutex's FIFO mutex with fastpath's conventions: a name, per-call `timeoutMs` and
@@ -30,6 +34,7 @@ export const DEFAULT_MUTEX_OPTIONS = Object.freeze({ name: 'mutex' });
  * ```
  */
 export class Mutex {
+  /** The `name` option (default `"mutex"`): shown in lock errors and used as the `lock` metric label. */
   readonly name: string;
   readonly #mutex = new AsyncMutex();
   readonly #metrics: LockInstrumentation | undefined;
@@ -46,6 +51,7 @@ export class Mutex {
       : undefined;
   }
 
+  /** Whether a caller holds the mutex now (granted and not yet released). */
   isLocked(): boolean {
     return this.#held;
   }
@@ -55,10 +61,20 @@ export class Mutex {
     return this.#waiting;
   }
 
+  /**
+   * Holders and waiters now, both under mode `exclusive`: what the `core_lock_holders` and
+   * `core_lock_waiters` gauges show for this mutex at scrape time.
+   */
   state(): LockState {
     return { holders: { exclusive: this.#held ? 1 : 0 }, waiters: { exclusive: this.#waiting } };
   }
 
+  /**
+   * Runs `fn` holding the mutex and releases it when `fn` settles, whether it returns or throws;
+   * resolves to `fn`'s result. If the wait ends first (`options.timeoutMs` or `options.signal`),
+   * rejects with {@link LockTimeoutError} or {@link LockAbortedError} and `fn` never runs; a
+   * `timeoutMs` that is not >= 0 rejects with {@link InvalidOptionError}.
+   */
   async runExclusive<T>(fn: () => T | PromiseLike<T>, options?: AcquireOptions): Promise<Awaited<T>> {
     const release = await this.acquire(options);
     try {
@@ -68,6 +84,13 @@ export class Mutex {
     }
   }
 
+  /**
+   * Waits for the mutex in FIFO order and resolves to its {@link Release} function, which the
+   * caller must call exactly once (a second call throws {@link LockStateError}). Rejects with
+   * {@link LockTimeoutError} after `options.timeoutMs` ms, with {@link LockAbortedError} when
+   * `options.signal` aborts (at once if it already has), and with {@link InvalidOptionError} for a
+   * `timeoutMs` that is not >= 0. Prefer {@link Mutex.runExclusive}, which cannot forget the release.
+   */
   acquire(options?: AcquireOptions): Promise<Release> {
     const askedAtMs = performance.now();
     const signal = options?.signal;

@@ -12,7 +12,11 @@ export interface ReadWriteLockOptions {
   metrics?: MetricsRegistry;
 }
 
-export const DEFAULT_READ_WRITE_LOCK_OPTIONS = Object.freeze({ name: 'rwlock' });
+/** The defaults {@link ReadWriteLock} applies to options left out (frozen). */
+export const DEFAULT_READ_WRITE_LOCK_OPTIONS = Object.freeze({
+  /** Lock name when `ReadWriteLockOptions.name` is not given. */
+  name: 'rwlock',
+});
 
 interface Waiter {
   readonly write: boolean;
@@ -43,6 +47,7 @@ interface Waiter {
  * ```
  */
 export class ReadWriteLock {
+  /** The `name` option (default `"rwlock"`): shown in lock errors and used as the `lock` metric label. */
   readonly name: string;
   #readers = 0;
   #writer = false;
@@ -75,6 +80,10 @@ export class ReadWriteLock {
     return this.#queue.length;
   }
 
+  /**
+   * Holders and waiters now, by mode `read` and `write`: what the `core_lock_holders` and
+   * `core_lock_waiters` gauges show for this lock at scrape time.
+   */
   state(): LockState {
     const waitingWriters = this.#queue.length - this.#waitingReaders;
     return {
@@ -83,11 +92,25 @@ export class ReadWriteLock {
     };
   }
 
+  /**
+   * Takes a shared read lock and resolves to its {@link Release} function, to call exactly once (a
+   * second call throws {@link LockStateError}). Granted at once, options unread, when no writer
+   * holds the lock and nobody is queued; otherwise queued in arrival order. A queued call rejects
+   * with {@link LockTimeoutError} after `options.timeoutMs` ms, with {@link LockAbortedError} when
+   * `options.signal` aborts (at once if it already has), and with {@link InvalidOptionError} for a
+   * `timeoutMs` that is not >= 0.
+   */
   acquireRead(options?: AcquireOptions): Promise<Release> {
     if (this.#canReadNow()) return Promise.resolve(this.#enterRead(performance.now()));
     return this.#enqueue(false, options);
   }
 
+  /**
+   * Takes the exclusive write lock and resolves to its {@link Release} function, to call exactly
+   * once. Granted at once, options unread, when nobody holds the lock or is queued; otherwise queued
+   * in arrival order behind the callers already waiting, and rejects like
+   * {@link ReadWriteLock.acquireRead}.
+   */
   acquireWrite(options?: AcquireOptions): Promise<Release> {
     if (this.#canWriteNow()) return Promise.resolve(this.#enterWrite(performance.now()));
     return this.#enqueue(true, options);

@@ -27,14 +27,17 @@ export class Redacted<T> {
     return this.#value;
   }
 
+  /** Always `<redacted>`, so `String()` and template literals never show the secret. */
   toString(): string {
     return REDACTED;
   }
 
+  /** Always `<redacted>`, so `JSON.stringify` (and JSON loggers) never show the secret. */
   toJSON(): string {
     return REDACTED;
   }
 
+  /** Always `<redacted>`, so `util.inspect` and `console.log` never show the secret. */
   [inspect.custom](): string {
     return REDACTED;
   }

@@ -33,9 +33,14 @@ export interface DelegationKeyFields {
  * ```
  */
 export class DelegationKey {
+  /** Master key id (32-bit signed): what a token identifier's `masterKeyId` refers to. */
   readonly keyId: number;
   /** Expiry, epoch ms, as a number: exact up to 2^53, the nearest double beyond. */
   readonly expiryDate: number;
+  /**
+   * The key material (a copy of the given bytes), boxed so it never prints; `null` for a record
+   * without material.
+   */
   readonly key: Redacted<Buffer> | null;
   // Behind a getter, so that JSON.stringify of a key never meets a bigint.
   readonly #expiryDateLong: bigint;
@@ -92,6 +97,7 @@ export class DelegationKey {
     });
   }
 
+  /** `DelegationKey(keyId=…, expiryDate=…, key=<redacted>)` (or `key=null`): never the material. */
   toString(): string {
     return `DelegationKey(keyId=${this.keyId}, expiryDate=${this.#expiryDateLong}, key=${this.key === null ? 'null' : '<redacted>'})`;
   }

@@ -53,15 +53,21 @@ export interface DelegationTokenIdentifierFields {
  * ```
  */
 export class DelegationTokenIdentifier {
+  /** Token kind, e.g. `kms-dt`; not part of {@link DelegationTokenIdentifier.bytes} but part of equality. */
   readonly kind: string;
+  /** The user the token authenticates as; empty when unknown. */
   readonly owner: string;
+  /** The user allowed to renew the token; empty means nobody. */
   readonly renewer: string;
+  /** The user that requested the token on behalf of `owner` (proxy users); often empty. */
   readonly realUser: string;
   /** Issue time, epoch ms, as a number (see the class comment for values beyond 2^53). */
   readonly issueDate: number;
   /** Max date, epoch ms, as a number (see the class comment for values beyond 2^53). */
   readonly maxDate: number;
+  /** Sequence number handed out by the secret manager (32-bit signed); names the token's `DT_<n>` node. */
   readonly sequenceNumber: number;
+  /** Id of the master key ({@link DelegationKey.keyId}) the password was computed with (32-bit signed). */
   readonly masterKeyId: number;
   /** The Hadoop serialisation, computed once. Shared: do not modify it. */
   readonly bytes: Buffer;
@@ -176,6 +182,10 @@ export class DelegationTokenIdentifier {
     return other instanceof DelegationTokenIdentifier && other.key === this.key;
   }
 
+  /**
+   * Hadoop's form: the kind, then every field by name (`owner=…, renewer=…, …, masterKeyId=…`),
+   * dates exact.
+   */
   toString(): string {
     return (
       `${this.kind} owner=${this.owner}, renewer=${this.renewer}, realUser=${this.realUser}, ` +

@@ -4,7 +4,9 @@ import { parseHadoopConfigurationXml } from './internal/hadoop-configuration-xml
 
 /** A property value and where it came from (for messages). */
 export interface HadoopConfigurationEntry {
+  /** The value as written, before `${…}` substitution and trimming. */
   readonly value: string;
+  /** Where it was set: `file:line` for a property read from XML, else the label given with the override. */
   readonly source: string;
 }
 
@@ -98,6 +100,7 @@ export class HadoopConfiguration {
     return [...this.#entries.keys()];
   }
 
+  /** Whether the property is set at all, even to an empty or blank value. */
   has(key: string): boolean {
     return this.#entries.has(key);
   }
@@ -119,10 +122,16 @@ export class HadoopConfiguration {
     return value === '' ? undefined : value;
   }
 
+  /** The trimmed, substituted value, or `fallback` when the property is absent, empty or blank. */
   getString(key: string, fallback: string): string {
     return this.getTrimmed(key) ?? fallback;
   }
 
+  /**
+   * `true` or `false` (any case, surrounding whitespace ignored), or `fallback` when absent or
+   * blank. Any other value throws a {@link HadoopConfigurationError} (`ERR_HADOOP_CONFIGURATION`)
+   * naming the property and its source.
+   */
   getBoolean(key: string, fallback: boolean): boolean {
     const value = this.getTrimmed(key);
     if (value === undefined) return fallback;
@@ -132,6 +141,12 @@ export class HadoopConfiguration {
     throw this.invalid(key, `expected true or false, got ${JSON.stringify(value)}`);
   }
 
+  /**
+   * A decimal integer from `min` (default 0) to `max` (default `Number.MAX_SAFE_INTEGER`), both
+   * inclusive, or `fallback` when absent or blank (`fallback` is not range-checked). Anything else,
+   * including Hadoop's unit suffixes such as `10s` or `128m`, throws a {@link HadoopConfigurationError}
+   * naming the property and its source.
+   */
   getInteger(key: string, fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
     const value = this.getTrimmed(key);
     if (value === undefined) return fallback;
@@ -146,6 +161,11 @@ export class HadoopConfiguration {
     return Number(value);
   }
 
+  /**
+   * The entry of `allowed` the value matches ignoring case (returned as spelled in `allowed`), or
+   * `fallback` when absent or blank; any other value throws a {@link HadoopConfigurationError}
+   * listing the allowed values.
+   */
   getOneOf<T extends string>(key: string, fallback: T, allowed: readonly T[]): T {
     const value = this.getTrimmed(key);
     if (value === undefined) return fallback;

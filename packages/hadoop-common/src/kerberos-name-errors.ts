@@ -6,6 +6,7 @@ import { FastpathError } from '@fastpath/core';
  * "Malformed Kerberos name".
  */
 export class MalformedKerberosNameError extends FastpathError {
+  /** The name that could not be parsed, as given. */
   readonly principal: string;
   constructor(principal: string) {
     super('ERR_KERBEROS_NAME_MALFORMED', `Malformed Kerberos name: ${principal}`);
@@ -19,6 +20,10 @@ export class MalformedKerberosNameError extends FastpathError {
  * Authentication fails: Hadoop's filter answers 403.
  */
 export class NoMatchingKerberosRuleError extends FastpathError {
+  /**
+   * The principal no rule mapped, as given; when a rule's result was refused as not simple, that
+   * result (e.g. `joe/admin`).
+   */
   readonly principal: string;
   constructor(principal: string, message: string) {
     super('ERR_KERBEROS_NO_MATCHING_RULE', message);
@@ -33,6 +38,7 @@ export class NoMatchingKerberosRuleError extends FastpathError {
  * or `mit`. `rules` holds the text at fault.
  */
 export class KerberosNameRulesError extends FastpathError {
+  /** The whole rules text as given to {@link KerberosNameRules} (the message names the rule at fault). */
   readonly rules: string;
   constructor(rules: string, message: string, cause?: unknown) {
     super('ERR_KERBEROS_NAME_RULES', message, cause === undefined ? {} : { cause });

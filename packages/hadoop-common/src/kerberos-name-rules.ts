@@ -28,7 +28,12 @@ export interface KerberosNameRulesOptions {
 
 /** Defaults of {@link KerberosNameRulesOptions} (`defaultRealm` comes from krb5.conf). */
 export const DEFAULT_KERBEROS_NAME_RULES_OPTIONS = Object.freeze({
+  /** `DEFAULT`: principals of the default realm map to their first component, as Hadoop's default rules. */
   rules: 'DEFAULT',
+  /**
+   * `hadoop`, the default of `hadoop.security.auth_to_local.mechanism`: unmapped and non-simple
+   * names are refused.
+   */
   mechanism: 'hadoop' as const,
 });
 
@@ -74,6 +79,7 @@ const MAX_INT = 2_147_483_647;
  * ```
  */
 export class KerberosNameRules {
+  /** The mechanism in force, lower-cased from the option (default `hadoop`). */
   readonly mechanism: KerberosNameMechanism;
   readonly #rules: readonly Rule[];
   readonly #configuredRealm: string | undefined;

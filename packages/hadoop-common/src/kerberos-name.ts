@@ -18,8 +18,17 @@ const NAME = /^([^/@]+)(?:\/([^/@]+))?(?:@([^/@]+))?$/;
  */
 export class KerberosName {
   private constructor(
+    /**
+     * The first component (`HTTP` of `HTTP/abc.com@EXAMPLE.COM`); the whole name for a name Hadoop
+     * takes as simple.
+     */
     readonly serviceName: string,
+    /**
+     * The second component (`abc.com`), or `undefined` for a one-component principal such as
+     * `alice@EXAMPLE.COM`.
+     */
     readonly hostName: string | undefined,
+    /** The realm after `@` (`EXAMPLE.COM`), or `undefined` when the name has none. */
     readonly realm: string | undefined,
   ) {}
 

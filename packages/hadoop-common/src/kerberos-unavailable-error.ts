@@ -24,6 +24,7 @@ export type KerberosUnavailableReason =
  * ```
  */
 export class KerberosUnavailableError extends FastpathError {
+  /** Which way the load failed: `missing`, `not-built` or `load-failed`. */
   readonly reason: KerberosUnavailableReason;
   constructor(reason: KerberosUnavailableReason, message: string, cause: unknown) {
     super('ERR_KERBEROS_UNAVAILABLE', message, { cause });

@@ -16,18 +16,30 @@ export interface GssServerContext {
   readonly response: string;
   /** The service principal the client aimed at (`HTTP/localhost@EXAMPLE.COM`) when the service name was `''`. */
   readonly targetName: string;
+  /** Whether the context is established: true after a `step` that accepted the client's token. */
   readonly contextComplete: boolean;
 }
 
 /** A GSS initiator context (`initializeClient`); `step('')` first, then with each reply. Off the event loop. */
 export interface GssClientContext {
+  /**
+   * One step of context establishment: `''` first, then each base64 token the server replied.
+   * Resolves with the base64 token to send (also in `response`); rejects when GSS refuses.
+   */
   step(challenge: string): Promise<string>;
+  /**
+   * SASL GSSAPI's last client step: wraps the base64 `challenge` (what `unwrap` returned) with the
+   * context's key. With `user`, the first 4 bytes (security layer and buffer size) are kept and the
+   * authorization id `user` appended; `protect` asks for encryption. Resolves with base64.
+   */
   wrap(challenge: string, options?: { user?: string; protect?: boolean }): Promise<string>;
+  /** Verifies (and decrypts) a base64 token the server wrapped; resolves with its base64 plaintext. */
   unwrap(challenge: string): Promise<string>;
   /** The client principal. */
   readonly username: string;
   /** The last token to send (base64). */
   readonly response: string;
+  /** Whether the context is established (after the step that took the server's last token). */
   readonly contextComplete: boolean;
 }
 
@@ -50,13 +62,21 @@ export interface KerberosModule {
   initializeServer(service: string): Promise<GssServerContext>;
   /** `service` is a host-based name (`HTTP@localhost`). */
   initializeClient(service: string, options?: GssClientOptions): Promise<GssClientContext>;
+  /** `gssFlag` bit: delegate (forward) the client's credentials to the server. */
   readonly GSS_C_DELEG_FLAG: number;
+  /** `gssFlag` bit: ask the server to authenticate itself too (the AP-REP). */
   readonly GSS_C_MUTUAL_FLAG: number;
+  /** `gssFlag` bit: detect replayed wrapped messages. */
   readonly GSS_C_REPLAY_FLAG: number;
+  /** `gssFlag` bit: detect wrapped messages out of sequence. */
   readonly GSS_C_SEQUENCE_FLAG: number;
+  /** `mechOID` value for no mechanism chosen: the library's default. */
   readonly GSS_C_NO_OID: number;
+  /** `mechOID` value for raw Kerberos 5, as Hadoop's RPC client uses over SASL GSSAPI. */
   readonly GSS_MECH_OID_KRB5: number;
+  /** `mechOID` value for SPNEGO, as HTTP `Negotiate` authentication uses. */
   readonly GSS_MECH_OID_SPNEGO: number;
+  /** The loaded `kerberos` package's version, e.g. `7.0.0`. */
   readonly version: string;
 }
 

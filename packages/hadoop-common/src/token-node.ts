@@ -17,11 +17,13 @@ export interface TokenNodePayload {
 
 /** A token node read back, with its identifier parsed. */
 export interface DecodedTokenNode {
+  /** The identifier, parsed field by field with the `kind` given to {@link decodeTokenNode}. */
   identifier: DelegationTokenIdentifier;
   /** Renew date, epoch ms, as a number: exact up to 2^53, the nearest double beyond. */
   renewDate: number;
   /** Renew date, epoch ms, exactly as stored. */
   renewDateLong: bigint;
+  /** The token password (the HMAC of the identifier bytes), as stored; a secret, not to be logged. */
   password: Buffer;
 }
 

@@ -50,9 +50,16 @@ const BASE64_EITHER_ALPHABET = /^([A-Za-z0-9+/_-]*)(={0,2})$/;
  * ```
  */
 export class Token {
+  /**
+   * The serialised identifier (a copy), at most {@link TOKEN_MAX_IDENTIFIER_BYTES}; for delegation
+   * tokens, {@link DelegationTokenIdentifier.bytes}.
+   */
   readonly identifier: Buffer;
+  /** The password (a copy, at most {@link TOKEN_MAX_PASSWORD_BYTES}), boxed so it never prints. */
   readonly password: Redacted<Buffer>;
+  /** Token kind, e.g. `kms-dt`: tells which identifier layout and secret manager the token belongs to. */
   readonly kind: string;
+  /** The service the token is for, e.g. `127.0.0.1:9600`; may be empty. */
   readonly service: string;
 
   constructor(fields: TokenFields) {

@@ -62,20 +62,33 @@ export interface HadoopRpcClientOptions {
   name?: string;
 }
 
-/** The defaults of every optional field of {@link HadoopRpcClientOptions} that has a fixed one. */
 const DEFAULT_SASL_MECHANISMS: readonly SaslMechanism[] = Object.freeze([SIMPLE_SASL_MECHANISM]);
 const DEFAULT_AUTH_PROTOCOL: 'none' | 'sasl' = 'none';
 
+/**
+ * The defaults of every optional field of {@link HadoopRpcClientOptions} that has a fixed one
+ * (frozen); `user` and `clientId` have none (the login name and random bytes, per client).
+ */
 export const DEFAULT_HADOOP_RPC_CLIENT_OPTIONS = Object.freeze({
+  /** `'none'`: no SASL, what Hadoop's client sends with security off and no token. */
   authProtocol: DEFAULT_AUTH_PROTOCOL,
+  /** Only {@link SIMPLE_SASL_MECHANISM}, used only when `authProtocol` is `'sasl'`. */
   saslMechanisms: DEFAULT_SASL_MECHANISMS,
+  /** Service class 0 in the connection preamble. */
   serviceClass: 0,
+  /** 60 000 ms, as `ipc.ping.interval` in `core-default.xml`. */
   pingIntervalMs: 60_000,
+  /** `true`, as `ipc.client.ping`. */
   pingEnabled: true,
+  /** 20 000 ms, as `ipc.client.connect.timeout`. */
   connectTimeoutMs: 20_000,
+  /** 120 000 ms, as `ipc.client.rpc-timeout.ms`. */
   callTimeoutMs: 120_000,
+  /** 10 000 ms, as `ipc.client.connection.maxidletime`. */
   maxIdleTimeMs: 10_000,
+  /** 134 217 728 bytes (128 MiB), as `ipc.maximum.response.length`. */
   maxResponseBytes: 134_217_728,
+  /** `'hadoop-rpc'`, the client's `client` label in metrics. */
   name: 'hadoop-rpc',
 });
 
@@ -84,11 +97,17 @@ export const DEFAULT_HADOOP_RPC_CLIENT_OPTIONS = Object.freeze({
  * (read by {@link hadoopRpcClientOptionsFrom}).
  */
 export const HADOOP_RPC_CONFIGURATION_KEYS = Object.freeze({
+  /** Key of `pingIntervalMs`: milliseconds, at least 1. */
   pingIntervalMs: 'ipc.ping.interval',
+  /** Key of `pingEnabled`: `true` or `false`. */
   pingEnabled: 'ipc.client.ping',
+  /** Key of `connectTimeoutMs`: milliseconds, at least 1. */
   connectTimeoutMs: 'ipc.client.connect.timeout',
+  /** Key of `callTimeoutMs`: milliseconds, 0 for no bound. */
   callTimeoutMs: 'ipc.client.rpc-timeout.ms',
+  /** Key of `maxIdleTimeMs`: milliseconds, at least 1. */
   maxIdleTimeMs: 'ipc.client.connection.maxidletime',
+  /** Key of `maxResponseBytes`: bytes (the client accepts 64 and more). */
   maxResponseBytes: 'ipc.maximum.response.length',
 } as const);
 

@@ -166,6 +166,10 @@ export class HadoopRpcClient {
     return Promise.resolve();
   }
 
+  /**
+   * {@link HadoopRpcClient.close}, for `await using client = createHadoopRpcClient()`. Safe after
+   * `close()`.
+   */
   async [Symbol.asyncDispose](): Promise<void> {
     await this.close();
   }

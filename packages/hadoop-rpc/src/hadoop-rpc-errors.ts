@@ -94,8 +94,11 @@ export type ConnectFailure = 'refused' | 'unreachable' | 'unknown-host' | 'other
  * sent: a failover layer moves on to the next server. `syscallCode` is Node's (`ECONNREFUSED`).
  */
 export class HadoopRpcConnectError extends FastpathError {
+  /** The server, `host:port`, as given in the call's `address`. */
   readonly address: string;
+  /** Node's socket error code sorted into refused, unreachable, unknown host, or `other`. */
   readonly reason: ConnectFailure;
+  /** Node's error code as reported, e.g. `ECONNREFUSED`, `ENOTFOUND`; `undefined` when the error had none. */
   readonly syscallCode: string | undefined;
   constructor(address: string, reason: ConnectFailure, syscallCode: string | undefined, cause: unknown) {
     super(
@@ -114,7 +117,9 @@ export class HadoopRpcConnectError extends FastpathError {
  * was sent beyond the handshake.
  */
 export class HadoopRpcConnectTimeoutError extends FastpathError {
+  /** The server, `host:port`, as given in the call's `address`. */
   readonly address: string;
+  /** The bound that ran out, in ms: the client's `connectTimeoutMs`. */
   readonly timeoutMs: number;
   constructor(address: string, timeoutMs: number) {
     super('ERR_HADOOP_RPC_CONNECT_TIMEOUT', `connection to ${address} not ready within ${timeoutMs} ms`, {
@@ -131,6 +136,7 @@ export class HadoopRpcConnectTimeoutError extends FastpathError {
  * that its retry cache answers it instead of running it again.
  */
 export class HadoopRpcConnectionLostError extends FastpathError {
+  /** The server, `host:port`, the lost connection went to. */
   readonly address: string;
   constructor(address: string, detail: string, cause?: unknown) {
     super('ERR_HADOOP_RPC_CONNECTION_LOST', `connection to ${address} lost: ${detail}`, {
@@ -146,9 +152,13 @@ export class HadoopRpcConnectionLostError extends FastpathError {
  * The server may still run the call; its late answer is dropped.
  */
 export class HadoopRpcCallTimeoutError extends FastpathError {
+  /** The server, `host:port`, the call was sent to. */
   readonly address: string;
+  /** The RPC method called, e.g. `submitRequest`. */
   readonly method: string;
+  /** The deadline that ran out, in ms: the call's `timeoutMs`, else the client's `callTimeoutMs`. */
   readonly timeoutMs: number;
+  /** The call's id: re-send with it (and a higher retry count) so the server's retry cache can answer. */
   readonly callId: number;
   constructor(address: string, method: string, callId: number, timeoutMs: number) {
     super(
@@ -169,6 +179,7 @@ export class HadoopRpcCallTimeoutError extends FastpathError {
  * pre-version-9 server. The connection is closed and every call on it fails with this error.
  */
 export class HadoopRpcProtocolError extends FastpathError {
+  /** The server, `host:port`, that sent what could not be read. */
   readonly address: string;
   constructor(address: string, message: string, cause?: unknown) {
     super('ERR_HADOOP_RPC_PROTOCOL', `${address}: ${message}`, { cause });
@@ -181,8 +192,11 @@ export class HadoopRpcProtocolError extends FastpathError {
  * Refused from the 4 length bytes alone, before anything is allocated; the connection is closed.
  */
 export class HadoopRpcResponseTooLargeError extends FastpathError {
+  /** The server, `host:port`, that sent the frame. */
   readonly address: string;
+  /** The frame length the server announced, in bytes. */
   readonly lengthBytes: number;
+  /** The limit it exceeded, in bytes: the client's `maxResponseBytes`. */
   readonly maxBytes: number;
   constructor(address: string, lengthBytes: number, maxBytes: number) {
     super(
@@ -201,7 +215,12 @@ export class HadoopRpcResponseTooLargeError extends FastpathError {
  * the server's methods as `METHOD/mechanism`.
  */
 export class HadoopRpcSaslError extends FastpathError {
+  /** The server, `host:port`, the negotiation was with. */
   readonly address: string;
+  /**
+   * The server's offer as `METHOD/mechanism` (or `METHOD` alone, e.g. `SIMPLE`), in its order; may
+   * be empty.
+   */
   readonly offered: readonly string[];
   constructor(address: string, message: string, offered: readonly string[], cause?: unknown) {
     super('ERR_HADOOP_RPC_SASL', `${address}: ${message}`, { cause });
@@ -212,6 +231,7 @@ export class HadoopRpcSaslError extends FastpathError {
 
 /** A call the client refuses before sending anything (an empty method, a bad call id or address). */
 export class HadoopRpcInvalidArgumentError extends FastpathError {
+  /** The {@link HadoopRpcCall} field that was refused, e.g. `address`, `callId`, `request`. */
   readonly argument: string;
   constructor(argument: string, message: string) {
     super('ERR_HADOOP_RPC_INVALID_ARGUMENT', `invalid ${argument}: ${message}`);

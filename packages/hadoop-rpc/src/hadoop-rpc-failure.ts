@@ -13,15 +13,54 @@ import {
  */
 export type HadoopRpcFailure =
   /** The server answered an exception: its Java class and the first line of its message decide. */
-  | { kind: 'remote'; className: string; firstLine: string; fatal: boolean; mayHaveRun: boolean }
+  | {
+      /** The discriminant: `remote` for a {@link RemoteException}. */
+      kind: 'remote';
+      /**
+       * The Java exception class the server named, e.g.
+       * `org.apache.hadoop.ozone.om.exceptions.OMNotLeaderException`.
+       */
+      className: string;
+      /** The first line of the server's message (where `OMNotLeaderException` names the suggested leader). */
+      firstLine: string;
+      /** Whether the reply's status was `FATAL`: the server closed the connection too. */
+      fatal: boolean;
+      /** False only when the server refused the connection or a SASL step (call id −1 or −33). */
+      mayHaveRun: boolean;
+    }
   /** No connection: refused, unreachable or an unknown host. Nothing was sent. */
-  | { kind: 'refused'; mayHaveRun: false }
+  | {
+      /** The discriminant: `refused` for a {@link HadoopRpcConnectError}. */
+      kind: 'refused';
+      /** Always false: nothing was sent. */
+      mayHaveRun: false;
+    }
   /** The connection was lost with the call in flight. */
-  | { kind: 'dropped'; mayHaveRun: true }
+  | {
+      /** The discriminant: `dropped` for a {@link HadoopRpcConnectionLostError}. */
+      kind: 'dropped';
+      /** Always true: the server may have received and run the call. */
+      mayHaveRun: true;
+    }
   /** No connection in time (`connect`, nothing sent) or no answer in time (`call`). */
-  | { kind: 'timed-out'; phase: 'connect' | 'call'; mayHaveRun: boolean }
+  | {
+      /** The discriminant: `timed-out` for a connect or call timeout. */
+      kind: 'timed-out';
+      /**
+       * `connect` for a {@link HadoopRpcConnectTimeoutError}, `call` for a {@link
+       * HadoopRpcCallTimeoutError}.
+       */
+      phase: 'connect' | 'call';
+      /** False in phase `connect`, true in phase `call`. */
+      mayHaveRun: boolean;
+    }
   /** Anything else (a protocol error, SASL, a closed client, a bad argument). */
-  | { kind: 'other'; mayHaveRun: boolean };
+  | {
+      /** The discriminant: `other` for any other error. */
+      kind: 'other';
+      /** True: such an error may strike a call already sent, so a re-send keeps the call id. */
+      mayHaveRun: boolean;
+    };
 
 /**
  * Classifies an error thrown by {@link HadoopRpcClient.call} for a failover layer.

@@ -21,7 +21,9 @@ export interface SaslAuth {
 export interface SaslServerInfo {
   /** `host:port` as the caller gave it. */
   readonly address: string;
+  /** The host part of `address`, as the socket connects to it (an IPv6 literal without its brackets). */
   readonly host: string;
+  /** The TCP port of `address`, 1-65535. */
   readonly port: number;
   /** The IPC protocol name of the connection (e.g. `org.apache.hadoop.hdfs.protocol.ClientProtocol`). */
   readonly protocol: string;
@@ -33,7 +35,15 @@ export interface SaslServerInfo {
  * WRAP message the server sends is `unwrap`ped into framed responses.
  */
 export interface SaslSecurityLayer {
+  /**
+   * Protects one outgoing frame (integrity, plus encryption for `auth-conf`); called once per frame
+   * in sending order, since the layer keeps sequence numbers.
+   */
   wrap(plain: Uint8Array): Uint8Array;
+  /**
+   * Checks (and decrypts) one WRAP token from the server and returns the frames inside; throws when
+   * it does not verify, which closes the connection with a {@link HadoopRpcProtocolError}.
+   */
   unwrap(wrapped: Uint8Array): Uint8Array;
 }
 
@@ -52,8 +62,18 @@ export interface SaslMechanismSession {
   readonly complete: boolean;
   /** After SUCCESS: the security layer, or `undefined` for QOP `auth` (plain frames continue). */
   securityLayer(): SaslSecurityLayer | undefined;
-  /** What the connection context's `userInfo` says (spec §1.5): KERBEROS the principal, TOKEN nothing. */
-  readonly contextUser: { effectiveUser?: string; realUser?: string } | 'default';
+  /**
+   * What the connection context's `userInfo` says (spec §1.5): KERBEROS the principal, TOKEN
+   * nothing (`{}`); `'default'` (SIMPLE) sends the client's `user` and `realUser` options.
+   */
+  readonly contextUser:
+    | {
+        /** The user the calls run as; absent when the server takes it from the authentication. */
+        effectiveUser?: string;
+        /** The real user behind a proxy user; absent unless impersonating. */
+        realUser?: string;
+      }
+    | 'default';
 }
 
 /**

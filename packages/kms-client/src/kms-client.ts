@@ -623,6 +623,7 @@ export class KmsClient {
     await this.#shared.pool.close();
   }
 
+  /** Same as {@link close}, for `await using`; safe to call after `close()`. */
   async [Symbol.asyncDispose](): Promise<void> {
     await this.close();
   }

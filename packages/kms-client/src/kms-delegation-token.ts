@@ -165,11 +165,16 @@ export class KmsDelegationToken {
     };
   }
 
+  /**
+   * A one-line summary for logs, e.g. `kms-dt token of alice via hive (renewer yarn, sequence
+   * number 7)`; never the password or the URL string.
+   */
   toString(): string {
     const real = this.realUser === '' || this.realUser === this.owner ? '' : ` via ${this.realUser}`;
     return `${this.kind} token of ${this.owner}${real} (renewer ${this.renewer || '-'}, sequence number ${this.sequenceNumber})`;
   }
 
+  /** What `util.inspect` and `console.log` print: the class name and {@link toJSON}, no secret. */
   [inspect.custom](): string {
     return `KmsDelegationToken ${inspect(this.toJSON())}`;
   }

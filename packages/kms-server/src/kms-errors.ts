@@ -42,7 +42,9 @@ export class KmsConfigError extends FastpathError {
  * ```
  */
 export class KmsListenError extends FastpathError {
+  /** The address that could not be bound (`hadoop.kms.http.host`). */
   readonly host: string;
+  /** The port that could not be bound (`hadoop.kms.http.port`). */
   readonly port: number;
   constructor(host: string, port: number, message: string, options: { cause?: unknown } = {}) {
     super('ERR_KMS_LISTEN', message, {

@@ -62,7 +62,12 @@ export interface KmsServerOptions {
   /** File holding the keystore password (`fastpath.kms.keystore.password.file`). Default: none. */
   keystorePasswordFile?: string;
   /** PEM certificate and key files: serve HTTPS. Default: plain HTTP. */
-  tls?: { certFile: string; keyFile: string };
+  tls?: {
+    /** PEM certificate (chain) file (`fastpath.kms.ssl.certificate.file`); read at build time. */
+    certFile: string;
+    /** PEM private key file (`fastpath.kms.ssl.private.key.file`); read at build time. */
+    keyFile: string;
+  };
   /** The cookie signing secret, when not configured in `kms-site.xml`. Default: random per server. */
   signatureSecret?: Redacted<Buffer>;
   /** Messages of the server (start, warnings, reloads). Default: silent. */
@@ -81,16 +86,33 @@ export interface KmsServerOptions {
 
 /** What `/build-info` reports: the benchmark checks the token manager and its locking before measuring. */
 export interface KmsBuildInfo {
+  /** The package name, `@fastpath/kms-server`. */
   readonly name: string;
+  /** The package version, e.g. `0.2.0` (what `fastpath-kms --version` prints). */
   readonly version: string;
+  /** The Node.js version running the server (`process.version`, e.g. `v22.12.0`). */
   readonly node: string;
+  /** Id of the process answering (a worker's own pid in cluster mode). */
   readonly pid: number;
   /** Worker id in cluster mode, else `null`. */
   readonly worker: number | null;
+  /** Processes sharing the port (`fastpath.kms.workers`); 1 without a cluster. */
   readonly workers: number;
+  /** Which secret manager backs delegation tokens and how its creation is locked. */
   readonly tokenManager: TokenServiceInfo;
-  readonly keystore: { readonly file: string; readonly replica: boolean };
+  /** The keystore this process serves keys from. */
+  readonly keystore: {
+    /** The keystore file, absolute (`fastpath.kms.keystore.file`). */
+    readonly file: string;
+    /**
+     * `true` in a cluster worker: it serves a copy kept current by the primary process, the only
+     * one that opens the file.
+     */
+    readonly replica: boolean;
+  };
+  /** Whether the server answers over HTTPS. */
   readonly tls: boolean;
+  /** When this process built the server, ISO 8601 in UTC (e.g. `2026-01-02T03:04:05.678Z`). */
   readonly startedAt: string;
 }
 
@@ -98,11 +120,20 @@ export interface KmsBuildInfo {
 export interface KmsServer extends AsyncDisposable {
   /** The Fastify application (route tests use `app.inject`). */
   readonly app: FastifyInstance;
+  /** The settings it runs with: defaults, `kms-site.xml`, `site` and the options, resolved and checked. */
   readonly settings: KmsSettings;
   /** Where it listens, once {@link KmsServer.listen} resolved. */
-  readonly address: { host: string; port: number } | undefined;
+  readonly address:
+    | {
+        /** The bound address as the socket reports it (e.g. `127.0.0.1`, `::`). */
+        host: string;
+        /** The bound port: the chosen one when the setting was 0. */
+        port: number;
+      }
+    | undefined;
   /** `http(s)://host:port` once listening. */
   readonly url: string | undefined;
+  /** What `GET /build-info` answers; fixed when the server is built. */
   readonly buildInfo: KmsBuildInfo;
   /** The metrics registry. */
   readonly metrics: MetricsRegistry;

@@ -39,14 +39,23 @@ export interface KmsProcessOptions {
 export interface KmsProcess extends AsyncDisposable {
   /** `http://127.0.0.1:<port>` (the REST API is under `/kms/v1`). */
   readonly url: string;
+  /** Pid of the `fastpath-kms` process (the cluster primary when it runs workers). */
   readonly pid: number;
+  /** Processes serving the port: 1, or the `--workers` count. */
   readonly workers: number;
+  /** The `--data-dir` it runs with: the one given, or the temporary directory `stop()` removes. */
   readonly dataDir: string;
+  /** The child process itself, for signals and exit events; prefer `stop()` and `kill()`. */
   readonly child: ChildProcess;
   /** Everything the process wrote to stderr (its log) so far. */
   output(): string;
   /** SIGTERM and wait for the exit (SIGKILL after `stopTimeoutMs`); removes a temporary data dir. */
-  stop(): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  stop(): Promise<{
+    /** Exit code, `null` when a signal ended it (0 after a clean SIGTERM shutdown). */
+    code: number | null;
+    /** The signal that ended it (`SIGKILL` past `stopTimeoutMs`), else `null`. */
+    signal: NodeJS.Signals | null;
+  }>;
   /** SIGKILL and wait for the exit (the data dir is kept, for restart tests). */
   kill(): Promise<void>;
 }
@@ -62,8 +71,14 @@ function resolvePackageDir(): string {
  * TypeScript sources through tsx (a workspace without a build).
  */
 export function kmsCommand(packageDir: string = resolvePackageDir()): {
+  /** The executable: this process's Node (`process.execPath`). */
   command: string;
+  /**
+   * Its arguments: the built `dist/cli-main.js`, or tsx's loader and `src/cli-main.ts`; append
+   * the CLI's own.
+   */
   args: string[];
+  /** The directory to run it in: `packageDir`. */
   cwd: string;
 } {
   const built = join(packageDir, 'dist', 'cli-main.js');

@@ -80,6 +80,7 @@ export {
   OM_STATUS_ERRORS,
   OmFailoverExhaustedError,
   OmStatusError,
+  type OmStatusErrorEntry,
   OzoneClosedError,
   OzoneHsyncUnsupportedError,
   OzoneError,

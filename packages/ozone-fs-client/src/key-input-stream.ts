@@ -29,12 +29,20 @@ import type { ChunkInfoView } from './internal/proto/decode-container-answer.js'
 
 /** One block of a key as the OM lists it. */
 export interface KeyBlockLocation {
+  /** The container holding the block (`BlockID.containerID`). */
   containerId: bigint;
+  /** The block's id inside its container (`BlockID.localID`). */
   localId: bigint;
+  /**
+   * The block's commit sequence id (BCSID) as the OM recorded it at commit; GetBlock sends it so
+   * that a replica that has not applied the committed data is refused.
+   */
   blockCommitSequenceId: bigint;
   /** Offset of the block within the key, in bytes. */
   offsetInKey: number;
+  /** Bytes of the key in this block. */
   lengthBytes: number;
+  /** The replicas: the block's pipeline members in the pipeline's order (the client picks the order it tries them in). */
   datanodes: readonly DatanodeAddress[];
 }
 
@@ -57,8 +65,11 @@ export const DEFAULT_WINDOW_CACHE_BYTES = 8 * 1024 * 1024;
 
 /** A replica whose data did not match its checksums, as the stream reports it. */
 export interface BadReplicaReport {
+  /** The UUID of the datanode whose replica is corrupt. */
   datanodeUuid: string;
+  /** The datanode's `ip:port` (STANDALONE port). */
   address: string;
+  /** The block, chunk and offset in the chunk of the checksum window that did not match. */
   location: ChunkLocation;
 }
 
@@ -76,7 +87,9 @@ export interface KeyInputStreamStats {
   bytesFetched: number;
   /** Bytes checksummed. */
   bytesVerified: number;
+  /** `ReadChunk` calls sent to datanodes (one per chunk range, per replica tried). */
   readChunkCalls: number;
+  /** `GetBlock` calls sent (one per block the stream reads, per replica tried), over gRPC or a domain socket. */
   getBlockCalls: number;
   /** Replica attempts that failed and were failed over. */
   failovers: number;
@@ -100,8 +113,11 @@ export interface KeyInputStreamStats {
  * open and kept for the stream's life.
  */
 export class KeyInputStream {
+  /** The key's length in bytes (`KeyInfo.dataSize` when opened); reads stop there. */
   readonly lengthBytes: number;
+  /** Whether reads verify checksums: the `verifyChecksum` given to `openKey`, else `ozone.client.verify.checksum`. Fixed for the stream's life. */
   readonly verifyChecksum: boolean;
+  /** What this stream's reads did, counted since it was opened (updated in place; with read workers, as they report). */
   readonly stats: KeyInputStreamStats = {
     bytesFetched: 0,
     bytesVerified: 0,

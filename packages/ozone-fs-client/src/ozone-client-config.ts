@@ -264,7 +264,12 @@ const TIME_UNITS: Record<string, number> = {
 
 /** Properties under Ozone's keys: a Map, a plain object, or a `HadoopConfiguration` (ozone-site.xml). */
 export type OzoneProperties =
-  ReadonlyMap<string, string> | Readonly<Record<string, string>> | { get(key: string): string | undefined };
+  | ReadonlyMap<string, string>
+  | Readonly<Record<string, string>>
+  | {
+      /** The value of a property, or undefined when it is not set (a value that is not a string counts as unset). */
+      get(key: string): string | undefined;
+    };
 
 /**
  * Reads `ozone-site.xml` files with Hadoop's configuration reader, later files winning (a missing

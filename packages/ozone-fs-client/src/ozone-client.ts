@@ -48,7 +48,13 @@ export type { OmLeader } from './internal/om/om-failover-proxy.js';
 export type { OmCallStats } from './internal/om/om-metrics.js';
 export type { KeyEncryptionDetails } from './internal/crypto/key-encryption.js';
 export type { KmsProviderOptions } from './internal/crypto/kms-key-provider.js';
+/**
+ * How a bucket keeps its keys (`BucketLayoutProto`): `FILE_SYSTEM_OPTIMIZED` keeps real directories
+ * (atomic rename and delete of a directory; what ofs/o3fs want), `OBJECT_STORE` flat keys (S3),
+ * `LEGACY` the layout of buckets made before layouts existed.
+ */
 export type BucketLayout = 'FILE_SYSTEM_OPTIMIZED' | 'LEGACY' | 'OBJECT_STORE';
+/** The storage medium a bucket asks for (`StorageTypeProto`); `DISK` unless chosen at create. */
 export type StorageType = 'DISK' | 'SSD' | 'ARCHIVE' | 'RAM_DISK' | 'PROVIDED';
 
 /** Options of {@link createOzoneClient}. */
@@ -92,26 +98,46 @@ export interface OzoneClientOptions {
   kms?: KmsProviderOptions;
 }
 
+/** The defaults of the {@link OzoneClientOptions} that are not Ozone settings. */
 export const DEFAULT_OZONE_CLIENT_OPTIONS = Object.freeze({
+  /** `omTimeoutMs`: the deadline of each OM call (also the connect timeout over Hadoop RPC), in ms. */
   omTimeoutMs: 30_000,
+  /** `omReconnectBackoffMs`: the longest wait between gRPC connection attempts to an OM, in ms. */
   omReconnectBackoffMs: 1_000,
+  /** `maxReceiveMessageBytes`: the largest OM or datanode message accepted, in bytes (32 MiB). */
   maxReceiveMessageBytes: 32 * 1024 * 1024,
 });
 
+/** A volume as the OM describes it (`InfoVolume`, `ListVolume`). */
 export interface VolumeInfo {
+  /** Volume name, as the OM stores it. */
   name: string;
+  /** The user that owns the volume (`ownerName`); `createVolume` makes the client's user the owner unless told otherwise. */
   owner: string;
+  /** The volume's admin user (`adminName`). */
   admin: string;
+  /** When the volume was created, in ms since the epoch (the OM's clock). */
   creationTimeMs: number;
+  /**
+   * Space quota in bytes (`VolumeInfo.quotaInBytes`), as the OM reports it; a volume made without
+   * one carries the OM's no-quota value (the mini cluster reports 0), not a limit.
+   */
   quotaInBytes: number;
 }
 
+/** A bucket as the OM describes it (`InfoBucket`, `ListBuckets`). */
 export interface BucketInfo {
+  /** The volume the bucket is in. */
   volume: string;
+  /** Bucket name, as the OM stores it (3-63 characters). */
   name: string;
+  /** The bucket's layout; `LEGACY` when the OM reports none. */
   layout: BucketLayout;
+  /** The storage type the bucket asks for; `DISK` when the OM reports one this client does not know. */
   storageType: StorageType;
+  /** Whether the bucket keeps older versions of overwritten keys (`isVersionEnabled`). */
   versioning: boolean;
+  /** When the bucket was created, in ms since the epoch (the OM's clock). */
   creationTimeMs: number;
   /** The KMS key of an encrypted bucket (`BucketInfo.beinfo`); undefined for a plain bucket. */
   encryptionKeyName: string | undefined;
@@ -119,14 +145,21 @@ export interface BucketInfo {
 
 /** A file or directory as the OM's file-system calls describe it. */
 export interface OzoneFileStatus {
+  /** The volume of the entry (as asked). */
   volume: string;
+  /** The bucket of the entry (as asked). */
   bucket: string;
   /** The key's name without a trailing slash ('' for the bucket's root). */
   keyName: string;
+  /** True for a directory (and the bucket's root); false for a file. */
   isDirectory: boolean;
+  /** The file's length in bytes (`KeyInfo.dataSize`); 0 for a directory. */
   sizeBytes: number;
+  /** The block size the OM reports for the entry (`OzoneFileStatusProto.blockSize`), in bytes. */
   blockSizeBytes: number;
+  /** Last modification, in ms since the epoch (the OM's clock). */
   modificationTimeMs: number;
+  /** The user that owns the key (`KeyInfo.ownerName`); '' when the OM names none. */
   owner: string;
   /** Replicas of each block (the key's replication factor; 0 for a directory). */
   replication: number;
@@ -134,17 +167,25 @@ export interface OzoneFileStatus {
 
 /** A key as a listing shows it. */
 export interface KeyListing {
+  /** The volume the key is in. */
   volume: string;
+  /** The bucket the key is in. */
   bucket: string;
+  /** The key's full name within the bucket (`KeyInfo.keyName`), e.g. `dir/file` in a file-system bucket. */
   name: string;
+  /** The key's length in bytes (`KeyInfo.dataSize`). */
   sizeBytes: number;
+  /** When the key was created, in ms since the epoch (the OM's clock). */
   creationTimeMs: number;
+  /** When the key was last committed or changed, in ms since the epoch (the OM's clock). */
   modificationTimeMs: number;
+  /** The key's replication type as the OM names it (`RATIS`, `EC`, `STAND_ALONE`), or the number of one this client does not know. */
   replicationType: string;
 }
 
 /** A key with the blocks of its latest version, as a lookup answers it. */
 export interface KeyDetails extends KeyListing {
+  /** The blocks of the key's latest version, in key order; empty for an empty key. */
   blocks: readonly KeyBlockLocation[];
   /** The key's metadata as the OM keeps it; `hsyncClientId` while an hsync'ed key is still open. */
   metadata: Readonly<Record<string, string>>;
@@ -156,9 +197,13 @@ export interface KeyDetails extends KeyListing {
 export interface CreateKeyOptions {
   /** Expected size in bytes (`KeyArgs.dataSize`); the OM preallocates blocks for it. Default: 0. */
   sizeBytes?: number;
+  /** Checksum of the key's data (`ozone.client.checksum.type`). Default: the client's, CRC32 unless configured. */
   checksumType?: ChecksumTypeName;
+  /** Bytes covered by each checksum (`ozone.client.bytes.per.checksum`); below 8 KiB is raised to 8 KiB. Default: the client's, 16 KiB. */
   bytesPerChecksum?: number;
+  /** Bytes per chunk, the unit of each datanode write (`ozone.client.stream.buffer.size`), at most 32 MiB. Default: the client's, 4 MiB. */
   chunkSizeBytes?: number;
+  /** Bytes per block before the key moves on to a new block (`ozone.scm.block.size`), at least the chunk size. Default: the client's, 256 MiB. */
   blockSizeBytes?: number;
   /**
    * Replication asked of the OM (`KeyArgs.factor`, RATIS type). Default: none asked, so the OM
@@ -190,6 +235,10 @@ type Long = hadoop.hdds.ContainerBlockID['containerID'];
  * ```
  */
 export class OzoneClient {
+  /**
+   * The client's settings, frozen: the defaults, overlaid by `configFiles`, then `properties`,
+   * then `config`, and validated (bytes per checksum raised to its minimum).
+   */
   readonly config: Readonly<OzoneClientConfig>;
   /** The registry of the client's metrics (`ozone_client_om_*`): the one given, else its own. */
   readonly metrics: MetricsRegistry;
@@ -386,6 +435,10 @@ export class OzoneClient {
     return this.#ctx.om.options.userName;
   }
 
+  /**
+   * Creates a volume (OM `CreateVolume`). Owner and admin default to this client's user; the OM
+   * answers `ERR_OZONE_VOLUME_ALREADY_EXISTS` for a name that is taken, so a second call fails.
+   */
   async createVolume(
     name: string,
     options: { owner?: string; admin?: string; quotaInBytes?: number } = {},
@@ -403,6 +456,7 @@ export class OzoneClient {
     });
   }
 
+  /** A volume's details (OM `InfoVolume`); `ERR_OZONE_VOLUME_NOT_FOUND` when there is none. */
   async getVolume(name: string): Promise<VolumeInfo> {
     checkName('volume', name);
     const r = await this.#submit('InfoVolume', { infoVolumeRequest: { volumeName: name } });
@@ -412,6 +466,10 @@ export class OzoneClient {
     return volumeInfo(v);
   }
 
+  /**
+   * One page of volumes, sorted by name (OM `ListVolume`): the user's own volumes, or every
+   * volume with `allUsers`. `startAfter` is exclusive; `maxKeys` is the page size (default 1000).
+   */
   async listVolumes(
     options: { prefix?: string; startAfter?: string; maxKeys?: number; allUsers?: boolean } = {},
   ): Promise<VolumeInfo[]> {
@@ -429,11 +487,17 @@ export class OzoneClient {
     return (r.listVolumeResponse?.volumeInfo ?? []).map(volumeInfo);
   }
 
+  /** Deletes an empty volume (OM `DeleteVolume`); `ERR_OZONE_VOLUME_NOT_EMPTY` while it has buckets. */
   async deleteVolume(name: string): Promise<void> {
     checkName('volume', name);
     await this.#submit('DeleteVolume', { deleteVolumeRequest: { volumeName: name } });
   }
 
+  /**
+   * Creates a bucket (OM `CreateBucket`) owned by this client's user. Defaults: layout
+   * `FILE_SYSTEM_OPTIMIZED`, storage `DISK`, no versioning, not encrypted. An unknown layout is an
+   * `ERR_OZONE_INVALID_ARGUMENT` before any call; a taken name is `ERR_OZONE_BUCKET_ALREADY_EXISTS`.
+   */
   async createBucket(
     volume: string,
     bucket: string,
@@ -466,6 +530,7 @@ export class OzoneClient {
     });
   }
 
+  /** A bucket's details (OM `InfoBucket`); `ERR_OZONE_BUCKET_NOT_FOUND` (or the volume's) when there is none. */
   async getBucket(volume: string, bucket: string): Promise<BucketInfo> {
     checkName('volume', volume);
     checkName('bucket', bucket);
@@ -478,6 +543,10 @@ export class OzoneClient {
     return bucketInfo(b);
   }
 
+  /**
+   * One page of a volume's buckets, sorted by name (OM `ListBuckets`). `startAfter` is exclusive;
+   * `count` is the page size (default 1000).
+   */
   async listBuckets(
     volume: string,
     options: { prefix?: string; startAfter?: string; count?: number } = {},
@@ -494,6 +563,7 @@ export class OzoneClient {
     return (r.listBucketsResponse?.bucketInfo ?? []).map(bucketInfo);
   }
 
+  /** Deletes an empty bucket (OM `DeleteBucket`); `ERR_OZONE_BUCKET_NOT_EMPTY` while it has keys. */
   async deleteBucket(volume: string, bucket: string): Promise<void> {
     checkName('volume', volume);
     checkName('bucket', bucket);
@@ -557,7 +627,14 @@ export class OzoneClient {
   }
 
   /** Creates a directory and its missing parents (OM `CreateDirectory`); true when it already was one. */
-  async createDirectory(volume: string, bucket: string, key: string): Promise<{ existed: boolean }> {
+  async createDirectory(
+    volume: string,
+    bucket: string,
+    key: string,
+  ): Promise<{
+    /** True when the directory was there already (the OM answered `DIRECTORY_ALREADY_EXISTS`); nothing changed then. */
+    existed: boolean;
+  }> {
     checkName('volume', volume);
     checkName('bucket', bucket);
     checkName('key', key);
@@ -840,6 +917,11 @@ export class OzoneClient {
     });
   }
 
+  /**
+   * Renames a key within its bucket (OM `RenameKey`); on a file-system bucket a directory moves
+   * with what is under it. `ERR_OZONE_KEY_NOT_FOUND` when `from` is missing,
+   * `ERR_OZONE_KEY_ALREADY_EXISTS` when `to` exists.
+   */
   async renameKey(volume: string, bucket: string, from: string, to: string): Promise<void> {
     checkName('key', from);
     checkName('toKey', to);
@@ -912,6 +994,7 @@ export class OzoneClient {
     void this.#encryption.close();
   }
 
+  /** Same as {@link OzoneClient.close}, for `using`. */
   [Symbol.dispose](): void {
     this.close();
   }

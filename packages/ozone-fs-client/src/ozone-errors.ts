@@ -27,46 +27,100 @@ export class OzoneError extends FastpathError {
 }
 
 /**
+ * How an OM status surfaces as an {@link OmStatusError}: one entry of {@link OM_STATUS_ERRORS}.
+ *
+ * @typeParam Code - the error code, as a literal type
+ * @typeParam Retriable - whether the error is retriable, as a literal type
+ */
+export interface OmStatusErrorEntry<
+  Code extends `ERR_OZONE_${string}` = `ERR_OZONE_${string}`,
+  Retriable extends boolean = boolean,
+> {
+  /** The `code` the {@link OmStatusError} carries for this status (`ERR_OZONE_...`, stable across releases). */
+  readonly code: Code;
+  /** The error's `retriable`: whether the same call can succeed later without the caller changing anything. */
+  readonly retriable: Retriable;
+}
+
+// Every entry is built here so that its type is the documented OmStatusErrorEntry, literal code kept.
+function omStatus<Code extends `ERR_OZONE_${string}`, Retriable extends boolean>(
+  code: Code,
+  retriable: Retriable,
+): OmStatusErrorEntry<Code, Retriable> {
+  return { code, retriable };
+}
+
+/**
  * The codes of `OMResponse.status` values the client can meet, one code per status. A status not
  * listed here surfaces as `ERR_OZONE_OM_ERROR` with the status name in `error.status`.
  */
 export const OM_STATUS_ERRORS = Object.freeze({
-  VOLUME_NOT_FOUND: { code: 'ERR_OZONE_VOLUME_NOT_FOUND', retriable: false },
-  VOLUME_NOT_EMPTY: { code: 'ERR_OZONE_VOLUME_NOT_EMPTY', retriable: false },
-  VOLUME_ALREADY_EXISTS: { code: 'ERR_OZONE_VOLUME_ALREADY_EXISTS', retriable: false },
-  BUCKET_NOT_FOUND: { code: 'ERR_OZONE_BUCKET_NOT_FOUND', retriable: false },
-  BUCKET_NOT_EMPTY: { code: 'ERR_OZONE_BUCKET_NOT_EMPTY', retriable: false },
-  BUCKET_ALREADY_EXISTS: { code: 'ERR_OZONE_BUCKET_ALREADY_EXISTS', retriable: false },
-  KEY_ALREADY_EXISTS: { code: 'ERR_OZONE_KEY_ALREADY_EXISTS', retriable: false },
-  KEY_NOT_FOUND: { code: 'ERR_OZONE_KEY_NOT_FOUND', retriable: false },
-  INVALID_KEY_NAME: { code: 'ERR_OZONE_INVALID_KEY_NAME', retriable: false },
-  ACCESS_DENIED: { code: 'ERR_OZONE_ACCESS_DENIED', retriable: false },
-  PERMISSION_DENIED: { code: 'ERR_OZONE_PERMISSION_DENIED', retriable: false },
-  INTERNAL_ERROR: { code: 'ERR_OZONE_OM_INTERNAL_ERROR', retriable: false },
-  KEY_ALLOCATION_ERROR: { code: 'ERR_OZONE_KEY_ALLOCATION_ERROR', retriable: true },
-  KEY_RENAME_ERROR: { code: 'ERR_OZONE_KEY_RENAME_ERROR', retriable: false },
-  SCM_IN_SAFE_MODE: { code: 'ERR_OZONE_SCM_IN_SAFE_MODE', retriable: true },
-  INVALID_REQUEST: { code: 'ERR_OZONE_INVALID_REQUEST', retriable: false },
-  FILE_NOT_FOUND: { code: 'ERR_OZONE_FILE_NOT_FOUND', retriable: false },
-  DIRECTORY_NOT_FOUND: { code: 'ERR_OZONE_DIRECTORY_NOT_FOUND', retriable: false },
-  FILE_ALREADY_EXISTS: { code: 'ERR_OZONE_FILE_ALREADY_EXISTS', retriable: false },
-  NOT_A_FILE: { code: 'ERR_OZONE_NOT_A_FILE', retriable: false },
-  TIMEOUT: { code: 'ERR_OZONE_OM_TIMEOUT', retriable: true },
-  DIRECTORY_ALREADY_EXISTS: { code: 'ERR_OZONE_DIRECTORY_ALREADY_EXISTS', retriable: false },
-  NOT_SUPPORTED_OPERATION: { code: 'ERR_OZONE_NOT_SUPPORTED_OPERATION', retriable: false },
-  DIRECTORY_NOT_EMPTY: { code: 'ERR_OZONE_DIRECTORY_NOT_EMPTY', retriable: false },
-  INVALID_BUCKET_NAME: { code: 'ERR_OZONE_INVALID_BUCKET_NAME', retriable: false },
-  INVALID_VOLUME_NAME: { code: 'ERR_OZONE_INVALID_VOLUME_NAME', retriable: false },
-  QUOTA_EXCEEDED: { code: 'ERR_OZONE_QUOTA_EXCEEDED', retriable: false },
-} as const satisfies Record<string, { code: `ERR_OZONE_${string}`; retriable: boolean }>);
+  /** The volume named in the call does not exist. */
+  VOLUME_NOT_FOUND: omStatus('ERR_OZONE_VOLUME_NOT_FOUND', false),
+  /** A volume delete while the volume still holds buckets. */
+  VOLUME_NOT_EMPTY: omStatus('ERR_OZONE_VOLUME_NOT_EMPTY', false),
+  /** A volume create for a name that is taken. */
+  VOLUME_ALREADY_EXISTS: omStatus('ERR_OZONE_VOLUME_ALREADY_EXISTS', false),
+  /** The bucket named in the call does not exist in its volume. */
+  BUCKET_NOT_FOUND: omStatus('ERR_OZONE_BUCKET_NOT_FOUND', false),
+  /** A bucket delete while the bucket still holds keys. */
+  BUCKET_NOT_EMPTY: omStatus('ERR_OZONE_BUCKET_NOT_EMPTY', false),
+  /** A bucket create for a name that is taken in that volume. */
+  BUCKET_ALREADY_EXISTS: omStatus('ERR_OZONE_BUCKET_ALREADY_EXISTS', false),
+  /** A rename onto a key that exists (the target of `RenameKey`). */
+  KEY_ALREADY_EXISTS: omStatus('ERR_OZONE_KEY_ALREADY_EXISTS', false),
+  /** The key (or the rename source) does not exist; also an open key whose client id the OM does not know. */
+  KEY_NOT_FOUND: omStatus('ERR_OZONE_KEY_NOT_FOUND', false),
+  /** A key name the OM refuses (empty, or a path the bucket layout cannot hold). */
+  INVALID_KEY_NAME: omStatus('ERR_OZONE_INVALID_KEY_NAME', false),
+  /** The OM's authorization check refused the caller. */
+  ACCESS_DENIED: omStatus('ERR_OZONE_ACCESS_DENIED', false),
+  /** The caller lacks a right the call needs (an ACL right when `ozone.acl.enabled` is on, or admin rights). */
+  PERMISSION_DENIED: omStatus('ERR_OZONE_PERMISSION_DENIED', false),
+  /** The OM failed the request on its side (also how an OM answers a call it was applying when it went down). */
+  INTERNAL_ERROR: omStatus('ERR_OZONE_OM_INTERNAL_ERROR', false),
+  /** The OM could not get a block from SCM for the key (too few healthy datanodes or pipelines); retriable. */
+  KEY_ALLOCATION_ERROR: omStatus('ERR_OZONE_KEY_ALLOCATION_ERROR', true),
+  /** The OM refused the rename (for instance a directory onto its own subdirectory). */
+  KEY_RENAME_ERROR: omStatus('ERR_OZONE_KEY_RENAME_ERROR', false),
+  /** SCM has not left safe mode, so no blocks can be allocated yet; retriable. */
+  SCM_IN_SAFE_MODE: omStatus('ERR_OZONE_SCM_IN_SAFE_MODE', true),
+  /** A request the OM will not apply: a missing body, a block the key was not given, a replication config it refuses. */
+  INVALID_REQUEST: omStatus('ERR_OZONE_INVALID_REQUEST', false),
+  /** A file-system call (`GetFileStatus`, `LookupFile`) on a path that does not exist. */
+  FILE_NOT_FOUND: omStatus('ERR_OZONE_FILE_NOT_FOUND', false),
+  /** A non-recursive file create whose parent directory does not exist. */
+  DIRECTORY_NOT_FOUND: omStatus('ERR_OZONE_DIRECTORY_NOT_FOUND', false),
+  /** A create or mkdir meets a file at the path or at one of its parents. */
+  FILE_ALREADY_EXISTS: omStatus('ERR_OZONE_FILE_ALREADY_EXISTS', false),
+  /** A file create or open on a path that is a directory. */
+  NOT_A_FILE: omStatus('ERR_OZONE_NOT_A_FILE', false),
+  /** The OM did not finish the request in its own time limit; retriable. */
+  TIMEOUT: omStatus('ERR_OZONE_OM_TIMEOUT', true),
+  /** A mkdir of a directory that exists (`OzoneClient.createDirectory` reports it as `existed`). */
+  DIRECTORY_ALREADY_EXISTS: omStatus('ERR_OZONE_DIRECTORY_ALREADY_EXISTS', false),
+  /** A command or option the OM does not serve (an unknown command, hsync when the OM has it turned off). */
+  NOT_SUPPORTED_OPERATION: omStatus('ERR_OZONE_NOT_SUPPORTED_OPERATION', false),
+  /** A non-recursive delete of a directory that has entries. */
+  DIRECTORY_NOT_EMPTY: omStatus('ERR_OZONE_DIRECTORY_NOT_EMPTY', false),
+  /** A bucket name the OM refuses (S3 naming rules: 3-63 characters, lower case, digits, `-` and `.`). */
+  INVALID_BUCKET_NAME: omStatus('ERR_OZONE_INVALID_BUCKET_NAME', false),
+  /** A volume name the OM refuses (same rules as bucket names). */
+  INVALID_VOLUME_NAME: omStatus('ERR_OZONE_INVALID_VOLUME_NAME', false),
+  /** The write would go over the volume's or bucket's space or namespace quota. */
+  QUOTA_EXCEEDED: omStatus('ERR_OZONE_QUOTA_EXCEEDED', false),
+} satisfies Record<string, OmStatusErrorEntry>);
 
 /** An `OMResponse` whose `status` is not `OK`. `status` is the Ozone status name, `omMessage` the OM's text. */
 export class OmStatusError extends OzoneError {
+  /** The `OMResponse.status` name (`KEY_NOT_FOUND`), or `status <n>` for a number this client's protocol does not name. */
   readonly status: string;
+  /** The OM's own explanation (`OMResponse.message`); empty when the OM sent none. */
   readonly omMessage: string;
+  /** The OM command that failed, as its `OMRequest.cmdType` name (`CreateKey`, `InfoBucket`). */
   readonly operation: string;
   constructor(operation: string, status: string, omMessage: string) {
-    const known = (OM_STATUS_ERRORS as Record<string, { code: string; retriable: boolean }>)[status];
+    const known = (OM_STATUS_ERRORS as Record<string, OmStatusErrorEntry>)[status];
     super(
       known?.code ?? 'ERR_OZONE_OM_ERROR',
       `${operation} failed: ${status}${omMessage ? `: ${omMessage}` : ''}`,
@@ -86,7 +140,9 @@ export class OmStatusError extends OzoneError {
  * `ERR_OZONE_RPC_FAILED` (the server answered with a gRPC error; not retriable).
  */
 export class OzoneRpcError extends OzoneError {
+  /** The `host:port` of the OM or datanode the call went to. */
   readonly address: string;
+  /** The gRPC status code (`@grpc/grpc-js`'s `status`: 14 UNAVAILABLE, 4 DEADLINE_EXCEEDED, ...); 2 UNKNOWN when the failure had none. */
   readonly grpcCode: number;
   constructor(
     code: 'ERR_OZONE_UNAVAILABLE' | 'ERR_OZONE_DEADLINE_EXCEEDED' | 'ERR_OZONE_RPC_FAILED',
@@ -103,6 +159,7 @@ export class OzoneRpcError extends OzoneError {
 
 /** A peer answered bytes that are not the expected protobuf message (truncated, garbage, a required field missing, the wrong body). */
 export class OzoneProtocolError extends OzoneError {
+  /** The `host:port` of the OM or datanode whose answer could not be used. */
   readonly address: string;
   constructor(address: string, message: string, cause?: unknown) {
     super('ERR_OZONE_PROTOCOL', `${address}: ${message}`, { cause });
@@ -123,7 +180,9 @@ const RETRIABLE_RESULTS = new Set([
 
 /** A datanode answered a container command with a `Result` other than `SUCCESS` (or one this client does not know). */
 export class DatanodeResultError extends OzoneError {
+  /** The `ContainerCommandResponseProto.result` name (`CONTAINER_NOT_FOUND`, `IO_EXCEPTION`); retriable for the results a retry can get past. */
   readonly result: string;
+  /** The `host:port` of the datanode that answered. */
   readonly address: string;
   constructor(address: string, command: string, result: string, datanodeMessage: string) {
     super(
@@ -140,8 +199,11 @@ export class DatanodeResultError extends OzoneError {
 
 /** Where a read went wrong: the block, the chunk, and the offset inside the chunk. */
 export interface ChunkLocation {
+  /** The container holding the block (`BlockID.containerID`). */
   containerId: bigint;
+  /** The block's id inside its container (`BlockID.localID`). */
   localId: bigint;
+  /** The chunk's name as the datanode's block data lists it (`ChunkInfo.chunkName`). */
   chunkName: string;
   /** Offset of the checked range within the chunk, in bytes. */
   offsetInChunk: number;
@@ -149,7 +211,9 @@ export interface ChunkLocation {
 
 /** Data read from a replica does not match its stored checksums (or the count of checksums does not fit the data). */
 export class ChecksumMismatchError extends OzoneError {
+  /** The block, chunk and offset in the chunk of the first checksum window that did not match. */
   readonly location: ChunkLocation;
+  /** The `host:port` of the datanode whose replica was read. */
   readonly address: string;
   constructor(address: string, location: ChunkLocation, detail: string) {
     super(
@@ -163,8 +227,11 @@ export class ChecksumMismatchError extends OzoneError {
 
 /** A replica returned fewer (or more) bytes than were asked for. */
 export class ShortReadError extends OzoneError {
+  /** The `host:port` of the datanode whose replica was read. */
   readonly address: string;
+  /** Bytes the `ReadChunk` asked for. */
   readonly expectedBytes: number;
+  /** Bytes the datanode's answer carried. */
   readonly actualBytes: number;
   constructor(address: string, location: ChunkLocation, expectedBytes: number, actualBytes: number) {
     super(
@@ -179,6 +246,7 @@ export class ShortReadError extends OzoneError {
 
 /** Every replica of a block failed; `attempts` holds each replica's error in the order tried. */
 export class ReplicasExhaustedError extends OzoneError {
+  /** One error per replica tried, in the order tried; the last one is also the `cause`. The error is retriable when any of these is. */
   readonly attempts: readonly Error[];
   constructor(what: string, attempts: readonly Error[]) {
     const last = attempts[attempts.length - 1];
@@ -232,6 +300,7 @@ export class OzoneClosedError extends OzoneError {
  * was sent and the stream stays usable.
  */
 export class OzoneHsyncUnsupportedError extends OzoneError {
+  /** The key the stream writes, as its name in the bucket. */
   readonly key: string;
   constructor(key: string, reason: string) {
     super('ERR_OZONE_HSYNC_UNSUPPORTED', `hsync of ${key}: ${reason}`);
@@ -246,6 +315,7 @@ export class OzoneHsyncUnsupportedError extends OzoneError {
  * datanode for `ozone.client.read.short-circuit.disable.interval`.
  */
 export class ShortCircuitError extends OzoneError {
+  /** Where it failed: `domain socket <path>` for the socket exchange, or the datanode's `host:port` for reading the passed block file. */
   readonly address: string;
   constructor(address: string, message: string, cause?: unknown) {
     super('ERR_OZONE_SHORT_CIRCUIT', `${address}: short-circuit read failed: ${message}`, {
@@ -287,8 +357,9 @@ export class ErasureCodingConfigError extends OzoneError {
  * Code `ERR_OZONE_EC_UNRECOVERABLE`.
  */
 export class ErasureUnrecoverableError extends OzoneError {
-  /** Units needed (the data count) and units that were available. */
+  /** Units needed to rebuild the stripe: the schema's data count. */
   readonly neededUnits: number;
+  /** Units that could be read (or were given to the decoder), fewer than `neededUnits`. */
   readonly availableUnits: number;
   constructor(
     what: string,

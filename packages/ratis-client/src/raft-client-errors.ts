@@ -27,7 +27,15 @@ export class RaftInvalidArgumentError extends FastpathError {
  * A write that timed out may still be applied: the server may have applied it before the timeout.
  */
 export class RaftTimeoutError extends FastpathError {
+  /**
+   * What timed out: `write`, `read` or `watch`; `one attempt on <peerId>` on the error kept as
+   * `cause` when a single attempt went unanswered for `rpcRequestTimeoutMs`/`rpcWatchRequestTimeoutMs`.
+   */
   readonly operation: string;
+  /**
+   * The bound that ran out, in ms (`writeTimeoutMs`, `readTimeoutMs`, `watchTimeoutMs`, or the
+   * attempt timeout).
+   */
   readonly timeoutMs: number;
   constructor(operation: string, timeoutMs: number, cause: unknown) {
     super(
@@ -58,8 +66,11 @@ export class RaftStateMachineError extends FastpathError implements RemoteExcept
 
 /** One peer's commit index, as the leader reported it with a reply. */
 export interface CommitInfo {
+  /** The peer's id ({@link RaftPeer.id}). */
   peerId: string;
+  /** The peer's `host:port` as the leader knows it; `''` when the reply did not carry it. */
   address: string;
+  /** The highest log index the leader knows to be committed on that peer. */
   commitIndex: number;
 }
 
@@ -69,9 +80,16 @@ export interface CommitInfo {
  * level (ALL_COMMITTED → MAJORITY_COMMITTED) can pass.
  */
 export class RaftNotReplicatedError extends FastpathError {
+  /** The log index the watch waited for. */
   readonly logIndex: number;
+  /**
+   * The level it did not reach, by Ratis's name (`ALL_COMMITTED`, …; a number the client does not
+   * know, as digits).
+   */
   readonly replication: string;
+  /** Each peer's commit index as the leader reported it with the refusal: those below `logIndex` lag. */
   readonly commitInfos: readonly CommitInfo[];
+  /** The id of the peer that answered. */
   readonly peerId: string;
   constructor(peerId: string, replication: string, logIndex: number, commitInfos: readonly CommitInfo[]) {
     super(
@@ -111,6 +129,7 @@ export class RaftServerError extends FastpathError implements RemoteExceptionDet
  * closed and the requests pending on it fail with this error, never with another request's reply.
  */
 export class RaftProtocolError extends FastpathError {
+  /** The id of the peer whose stream carried what could not be read. */
   readonly peerId: string;
   constructor(peerId: string, message: string, cause?: unknown) {
     super('ERR_RATIS_PROTOCOL', `${peerId}: ${message}`, { cause });

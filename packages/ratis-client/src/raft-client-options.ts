@@ -65,14 +65,23 @@ export interface RaftClientOptions {
 
 /** The defaults of every optional field of {@link RaftClientOptions}. */
 export const DEFAULT_RAFT_CLIENT_OPTIONS = Object.freeze({
+  /** 32 requests in flight, as Ozone's `hdds.ratis.raft.client.async.outstanding-requests.max`. */
   maxOutstandingRequests: 32,
+  /** 60 000 ms per write or read attempt, as Ozone's `hdds.ratis.raft.client.rpc.request.timeout`. */
   rpcRequestTimeoutMs: 60_000,
+  /** 180 000 ms per watch attempt, as Ozone's `hdds.ratis.raft.client.rpc.watch.request.timeout`. */
   rpcWatchRequestTimeoutMs: 180_000,
+  /** 300 000 ms for a whole write, as Ozone's `hdds.ratis.client.request.write.timeout`. */
   writeTimeoutMs: 300_000,
+  /** 300 000 ms for a whole read, the same as the write timeout. */
   readTimeoutMs: 300_000,
+  /** 180 000 ms for a whole watch, as Ozone's `hdds.ratis.client.request.watch.timeout`. */
   watchTimeoutMs: 180_000,
+  /** 100 ms pause before a re-send after `LeaderNotReady`, a failed stream or an unanswered round. */
   retryPauseMs: 100,
+  /** 33 554 432 bytes (32 MiB), the message limit of Ozone's Ratis servers. */
   maxMessageBytes: 32 * 1024 * 1024,
+  /** `'ratis-client'`, the client's `client` label in metrics. */
   name: 'ratis-client',
 });
 

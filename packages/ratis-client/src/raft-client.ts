@@ -240,6 +240,7 @@ export class RaftClient implements AsyncDisposable {
     return this.#closing;
   }
 
+  /** {@link RaftClient.close}, for `await using client = createRaftClient(…)`. Idempotent. */
   [Symbol.asyncDispose](): Promise<void> {
     return this.close();
   }

@@ -29,7 +29,10 @@ export interface SecureRandomOptions {
 }
 
 /** Defaults of {@link SecureRandomOptions}. */
-export const DEFAULT_SECURE_RANDOM_OPTIONS: Readonly<{ impl: SecureRandomImpl }> = Object.freeze({
+export const DEFAULT_SECURE_RANDOM_OPTIONS: Readonly<{
+  /** Built when neither `impl` nor `hadoop.security.secure.random.impl` names one: `'pooled'`. */
+  impl: SecureRandomImpl;
+}> = Object.freeze({
   impl: 'pooled',
 });
 

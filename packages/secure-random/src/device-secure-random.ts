@@ -112,6 +112,7 @@ export class DeviceSecureRandom implements SecureRandom {
     }
   }
 
+  /** Same as `close()`, for `using`: wipes the reservoir and closes the device descriptor; idempotent. */
   [Symbol.dispose](): void {
     this.close();
   }

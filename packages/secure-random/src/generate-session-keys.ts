@@ -17,7 +17,10 @@ export interface SessionKeyOptions {
 }
 
 /** Defaults of {@link SessionKeyOptions} (the source defaults to {@link defaultSecureRandom}). */
-export const DEFAULT_SESSION_KEY_OPTIONS: Readonly<{ keyBytes: SessionKeyBytes }> = Object.freeze({
+export const DEFAULT_SESSION_KEY_OPTIONS: Readonly<{
+  /** Key length in bytes when `keyBytes` is not given: `16` (AES-128). */
+  keyBytes: SessionKeyBytes;
+}> = Object.freeze({
   keyBytes: 16,
 });
 

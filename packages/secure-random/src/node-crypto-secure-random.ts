@@ -41,6 +41,7 @@ export class NodeCryptoSecureRandom implements SecureRandom {
     this.#closed = true;
   }
 
+  /** Same as `close()`, for `using`: later draws throw `ERR_SECURE_RANDOM_CLOSED`; idempotent. */
   [Symbol.dispose](): void {
     this.close();
   }

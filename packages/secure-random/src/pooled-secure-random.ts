@@ -165,6 +165,7 @@ export class PooledSecureRandom implements SecureRandom {
     this.#discard();
   }
 
+  /** Same as `close()`, for `using`: wipes the pool and stops its expiry timer; idempotent. */
   [Symbol.dispose](): void {
     this.close();
   }

@@ -99,16 +99,27 @@ export interface DelegationTokenSecretManagerOptions {
 
 /** Defaults of {@link DelegationTokenSecretManagerOptions} (Hadoop's defaults). */
 export const DEFAULT_DELEGATION_TOKEN_SECRET_MANAGER_OPTIONS = Object.freeze({
+  /** `'kms-dt'`, the KMS's token kind (`KMSDelegationToken.TOKEN_KIND_STR`). */
   tokenKind: 'kms-dt',
+  /** 1 day in ms (`delegation-token.update-interval.sec`, 86400). */
   keyUpdateIntervalMs: 86_400_000,
+  /** 7 days in ms (`delegation-token.max-lifetime.sec`, 604800). */
   tokenMaxLifetimeMs: 604_800_000,
+  /** 1 day in ms (`delegation-token.renew-interval.sec`, 86400). */
   tokenRenewIntervalMs: 86_400_000,
+  /** 1 hour in ms (`delegation-token.removal-scan-interval.sec`, 3600). */
   removalScanIntervalMs: 3_600_000,
+  /** 5 s: how often the background task checks whether a key roll or removal scan is due. */
   taskIntervalMs: 5000,
+  /** `'sha1'`: HMAC-SHA1 passwords, as Hadoop's `HmacSHA1`. */
   hmacAlgorithm: 'sha1',
+  /** 8 bytes: Hadoop's 64-bit master keys. */
   masterKeyLengthBytes: 8,
+  /** `false`: no MD5 tracking id is kept per token. */
   storeTokenTrackingId: false,
+  /** `'staged'`: creation's store write runs outside the global write lock (HADOOP-20045). */
   creationLocking: 'staged',
+  /** `'token-manager'`, the prefix of lock names and messages. */
   name: 'token-manager',
 });
 
@@ -138,7 +149,9 @@ export interface CreateTokenOptions {
 
 /** One line of {@link DelegationTokenSecretManager.getTopTokenRealOwners}. */
 export interface TokenOwnerCount {
+  /** The real owner: the identifier's `realUser` when set, else its `owner`. */
   owner: string;
+  /** How many tokens of that owner are in the local cache now (expired ones until removed). */
   count: number;
 }
 
@@ -348,6 +361,7 @@ export class DelegationTokenSecretManager implements AsyncDisposable {
     await this.#store.stop();
   }
 
+  /** Same as {@link stop}, for `await using`; safe after `stop()`. */
   async [Symbol.asyncDispose](): Promise<void> {
     await this.stop();
   }
@@ -460,7 +474,12 @@ export class DelegationTokenSecretManager implements AsyncDisposable {
   }
 
   /** Reads the identifier of a token of this manager's kind (`ERR_INVALID_TOKEN` if it cannot). */
-  decodeToken(token: Token | string): { token: Token; identifier: DelegationTokenIdentifier } {
+  decodeToken(token: Token | string): {
+    /** The token itself (parsed from the URL string when a string was given). */
+    token: Token;
+    /** Its identifier, decoded as this manager's kind; not yet checked against the cache or store. */
+    identifier: DelegationTokenIdentifier;
+  } {
     return this.#decoder.decode(token);
   }
 

@@ -20,6 +20,7 @@ export class KeyCache {
     return this.#highestKeyId;
   }
 
+  /** The known key with this id, or undefined (the store is not asked: see `TokenStore.findKey`). */
   get(keyId: number): DelegationKey | undefined {
     return this.#keys.get(keyId);
   }
@@ -58,6 +59,7 @@ export class KeyCache {
     return [...this.#keys.values()];
   }
 
+  /** Forgets every key, the current one and the highest key id (Hadoop's `reset`). */
   clear(): void {
     this.#keys.clear();
     this.#current = undefined;

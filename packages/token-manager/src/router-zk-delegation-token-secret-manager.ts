@@ -17,6 +17,7 @@ export interface RouterZkDelegationTokenSecretManagerOptions extends Omit<
 
 /** Defaults of the Router-specific options. */
 export const DEFAULT_ROUTER_ZK_DELEGATION_TOKEN_SECRET_MANAGER_OPTIONS = Object.freeze({
+  /** 5 s in ms between cache rebuilds (`router.token.sync.interval`, 5 s). */
   tokenSyncIntervalMs: 5000,
 });
 

@@ -13,7 +13,9 @@ export interface TokenInformation {
 
 /** One cached token. */
 export interface CachedToken {
+  /** The token's identifier; the cache is keyed by all of its fields. */
   readonly identifier: DelegationTokenIdentifier;
+  /** Renew date, password and tracking id as the manager keeps them now. */
   readonly info: TokenInformation;
 }
 
@@ -22,6 +24,7 @@ export interface CachedToken {
  * with its sequence number is removed from the cache meanwhile, so the read must not publish.
  */
 export interface CacheTicket {
+  /** `false` when opened; turns `true` (and stays so) once the sequence number's token is removed. */
   readonly stale: boolean;
 }
 
@@ -63,10 +66,12 @@ export class TokenCache {
     return this.#highestSequenceNumber;
   }
 
+  /** The cached information of exactly this identifier (every field equal), or undefined. */
   get(identifier: DelegationTokenIdentifier): TokenInformation | undefined {
     return this.#tokens.get(identifier.key)?.info;
   }
 
+  /** Whether exactly this identifier (every field equal) is cached; expired tokens count until removed. */
   has(identifier: DelegationTokenIdentifier): boolean {
     return this.#tokens.has(identifier.key);
   }
@@ -142,6 +147,10 @@ export class TokenCache {
     return ticket;
   }
 
+  /**
+   * Ends a read opened with {@link openTicket}: the ticket no longer turns stale. Safe to call
+   * twice or for a ticket already dropped by {@link clear}.
+   */
   closeTicket(sequenceNumber: number, ticket: CacheTicket): void {
     const set = this.#tickets.get(sequenceNumber);
     if (!set) return;

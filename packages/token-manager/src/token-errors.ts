@@ -31,6 +31,7 @@ export type InvalidTokenReason =
  * ```
  */
 export class InvalidTokenError extends FastpathError {
+  /** Which check refused the token; the message is Hadoop's text for it. */
   readonly reason: InvalidTokenReason;
   constructor(reason: InvalidTokenReason, message: string, options: { cause?: unknown } = {}) {
     super('ERR_INVALID_TOKEN', message, options);
@@ -59,6 +60,7 @@ export type AccessDeniedReason =
  * ```
  */
 export class AccessControlError extends FastpathError {
+  /** Which rule refused the caller; the message is Hadoop's text for it. */
   readonly reason: AccessDeniedReason;
   constructor(reason: AccessDeniedReason, message: string, cause?: unknown) {
     super('ERR_TOKEN_ACCESS_DENIED', message, cause === undefined ? {} : { cause });
@@ -84,10 +86,20 @@ export class TokenStoreError extends FastpathError {
    * The code and `retriable` of this class's errors. A subclass states its own here rather than
    * passing them to the constructor, so that no throw site picks either.
    */
-  protected static readonly family: { readonly code: string; readonly retriable: boolean } = {
+  protected static readonly family: {
+    /** The `code` every error of the class carries. */
+    readonly code: string;
+    /** The `retriable` every error of the class carries. */
+    readonly retriable: boolean;
+  } = {
     code: 'ERR_TOKEN_STORE',
     retriable: false,
   };
+  /**
+   * ZooKeeper's numeric error code (e.g. -101 no node, -103 bad version, -110 node exists, -4
+   * connection loss); undefined when the failure came without one (not connected, no answer in
+   * time, an exhausted shared counter, a store not started).
+   */
   readonly zkCode: number | undefined;
   constructor(message: string, options: { cause?: unknown; zkCode?: number } = {}) {
     const { code, retriable } = new.target.family;
@@ -114,7 +126,16 @@ export class TokenStoreError extends FastpathError {
  * ```
  */
 export class TokenStoreUnavailableError extends TokenStoreError {
-  protected static override readonly family = { code: 'ERR_TOKEN_STORE_UNAVAILABLE', retriable: true };
+  protected static override readonly family = {
+    /** `ERR_TOKEN_STORE_UNAVAILABLE`. */
+    code: 'ERR_TOKEN_STORE_UNAVAILABLE',
+    /** Always `true`: the store may be reachable again on a later attempt. */
+    retriable: true,
+  };
+  /**
+   * `true` when a write was sent and the connection went (or no answer came) before ZooKeeper
+   * confirmed it, so it may have been applied; `false` for reads and for requests never sent.
+   */
   readonly outcomeUnknown: boolean;
   constructor(message: string, options: { cause?: unknown; zkCode?: number; outcomeUnknown?: boolean } = {}) {
     super(message, options);

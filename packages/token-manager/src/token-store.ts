@@ -5,7 +5,9 @@ import type { DelegationKey, DelegationTokenIdentifier } from '@fastpath/hadoop-
 
 /** A token that went through stages 1 and 2 of creation and waits to be persisted. */
 export interface PreparedToken {
+  /** The filled identifier (sequence number, dates, master key id) the password was computed over. */
   readonly identifier: DelegationTokenIdentifier;
+  /** Its renew date, password and tracking id: what the store writes beside the identifier. */
   readonly info: TokenInformation;
 }
 
@@ -23,11 +25,13 @@ export interface TokenStoreMetrics {
 export interface TokenStoreContext {
   /** Kind of the tokens, for decoding what the store holds. */
   readonly tokenKind: string;
+  /** The manager's time source: what the store compares renew dates and key expiries with. */
   readonly clock: Clock;
   /** The manager's token cache: the store publishes tokens it loads here. */
   readonly tokens: TokenCache;
   /** The manager's master keys: the store publishes keys it loads here. */
   readonly keys: KeyCache;
+  /** Where the store reports its requests, batch sizes and cache misses, into the manager's metrics. */
   readonly metrics: TokenStoreMetrics;
   /** Runs in stage 1 right before a sequence range is reserved (a creation hook, for tests). */
   beforeRefill(): void | Promise<void>;

@@ -35,7 +35,12 @@ export interface ZkDelegationTokenSecretManagerOptions extends Omit<
   /** ACL mode of every znode created. Default: `'none'`. */
   authType?: ZkAuthType;
   /** Credentials for `authType: 'digest'` (the ACL grants this user everything). */
-  digest?: { username: string; password: string | Redacted<string> };
+  digest?: {
+    /** User of the `digest` scheme (`user` in ZooKeeper's `user:password`). */
+    username: string;
+    /** Its password; pass a `Redacted<string>` to keep it out of logs and dumps. */
+    password: string | Redacted<string>;
+  };
   /**
    * Write tokens that are ready to persist at the same moment in one ZooKeeper multi-operation.
    * Each caller still resolves only after its own token is confirmed; a failed multi fails all of
@@ -48,23 +53,37 @@ export interface ZkDelegationTokenSecretManagerOptions extends Omit<
 
 /** Defaults of the ZooKeeper-specific options (Hadoop's, where Hadoop has one). */
 export const DEFAULT_ZK_DELEGATION_TOKEN_SECRET_MANAGER_OPTIONS = Object.freeze({
+  /** `'zkdtsm'` (`zk-dt-secret-manager.znodeWorkingPath`): the tree is `/zkdtsm/ZKDTSMRoot/...`. */
   znodeWorkingPath: 'zkdtsm',
+  /** 10 s in ms (`zk-dt-secret-manager.zkSessionTimeout`). */
   sessionTimeoutMs: 10_000,
+  /** 10 s in ms per connection attempt (`zk-dt-secret-manager.zkConnectionTimeout`). */
   connectionTimeoutMs: 10_000,
+  /** 3 further connection attempts at start (`zk-dt-secret-manager.zkNumRetries`). */
   connectRetries: 3,
+  /** 5 s in ms per ZooKeeper operation; no Hadoop key (the Java client's read timeout plays this part). */
   operationTimeoutMs: 5000,
+  /** 100 sequence numbers per reserved range (`zk-dt-secret-manager.token.seqnum.batch.size`). */
   seqNumBatchSize: 100,
+  /** `true`: tokens are cached through watches (`zk-dt-secret-manager.token.watcher.enabled`). */
   tokenWatcherEnabled: true,
+  /** `'none'`: znodes get the open ACL (`zk-dt-secret-manager.zkAuthType`). */
   authType: 'none',
+  /** `true`: tokens ready together are written in one multi-operation. */
   persistCoalescing: true,
+  /** 100 tokens at most per multi-operation. */
   persistMaxBatchSize: 100,
 });
 
 /** Znode names of Hadoop's layout, under `/<znodeWorkingPath>`. */
 export const ZK_DTSM_ROOT = 'ZKDTSMRoot';
+/** Under {@link ZK_DTSM_ROOT}: the shared token sequence counter (4-byte big-endian int). */
 export const ZK_DTSM_SEQ_NUM_ROOT = 'ZKDTSMSeqNumRoot';
+/** Under {@link ZK_DTSM_ROOT}: the shared master-key id counter (4-byte big-endian int). */
 export const ZK_DTSM_KEY_ID_ROOT = 'ZKDTSMKeyIdRoot';
+/** Under {@link ZK_DTSM_ROOT}: parent of the master key nodes, `DK_<keyId>`. */
 export const ZK_DTSM_MASTER_KEY_ROOT = 'ZKDTSMMasterKeyRoot';
+/** Under {@link ZK_DTSM_ROOT}: parent of the token nodes, `DT_<sequenceNumber>`. */
 export const ZK_DTSM_TOKENS_ROOT = 'ZKDTSMTokensRoot';
 /** Prefix of token node names (`DT_<sequenceNumber>`). */
 export const ZK_DTSM_TOKEN_PREFIX = 'DT_';
@@ -73,11 +92,17 @@ export const ZK_DTSM_KEY_PREFIX = 'DK_';
 
 /** The znode paths of one tree. */
 export interface ZkDtsmPaths {
+  /** `/<znodeWorkingPath>`, leading and trailing slashes of the option normalised, e.g. `/zkdtsm`. */
   readonly workingPath: string;
+  /** `<workingPath>/ZKDTSMRoot`, the parent of everything below. */
   readonly root: string;
+  /** `<root>/ZKDTSMSeqNumRoot`, the shared sequence counter. */
   readonly seqNumRoot: string;
+  /** `<root>/ZKDTSMKeyIdRoot`, the shared master-key id counter. */
   readonly keyIdRoot: string;
+  /** `<root>/ZKDTSMMasterKeyRoot`, holding `DK_<keyId>` nodes. */
   readonly masterKeyRoot: string;
+  /** `<root>/ZKDTSMTokensRoot`, holding `DT_<sequenceNumber>` nodes. */
   readonly tokensRoot: string;
 }
 

@@ -62,7 +62,15 @@ export class ZkDelegationTokenSecretManager extends DelegationTokenSecretManager
   }
 
   /** The sequence range this manager hands numbers from: `(current, max]` is still unused. */
-  get sequenceRange(): { current: number; max: number } {
+  get sequenceRange(): {
+    /** The last number handed out (or the range's start when none was yet). */
+    current: number;
+    /**
+     * The last number of the reserved range; at `current === max` the next creation reserves a
+     * new range first.
+     */
+    max: number;
+  } {
     return this.#store.sequenceRange;
   }
 

@@ -8,7 +8,9 @@ import { ZooKeeperConnectTimeoutError } from './zookeeper-client-errors.js';
 
 /** Credentials sent on every connection (`addAuthInfo`), e.g. `digest` with `user:password`. */
 export interface ZooKeeperAuthInfo {
+  /** The ZooKeeper auth scheme, as the server's authentication providers name it, e.g. `digest`. */
   scheme: string;
+  /** The scheme's credentials as bytes (for `digest`, UTF-8 `user:password`), boxed so they never print. */
   auth: Redacted<Buffer>;
 }
 
@@ -30,10 +32,15 @@ export interface ConnectZooKeeperOptions {
 
 /** Defaults of {@link ConnectZooKeeperOptions}. */
 export const DEFAULT_CONNECT_ZOOKEEPER_OPTIONS = Object.freeze({
+  /** 5000 ms per connection attempt. */
   timeoutMs: 5000,
+  /** 3 further attempts, so 4 in all, about 20 s before {@link ZooKeeperConnectTimeoutError}. */
   retries: 3,
+  /** 30 000 ms asked for; the server clamps it to its `minSessionTimeout`..`maxSessionTimeout`. */
   sessionTimeoutMs: 30_000,
+  /** At most 100 ms of random pause before walking the server list again. */
   spinDelayMs: 100,
+  /** 0: an operation that meets a connection loss fails at once with `CONNECTION_LOSS`. */
   operationRetries: 0,
 });
 

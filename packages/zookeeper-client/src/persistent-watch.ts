@@ -18,9 +18,14 @@ const OP_ADD_WATCH = 106;
 const OP_SET_WATCHES = 101;
 const ADD_WATCH_MODE_PERSISTENT_RECURSIVE = 1;
 
-/** ZooKeeper watch event types, as a persistent watch reports them. */
+/** A znode under the watched path (or the path itself) was created (ZooKeeper's `NodeCreated`). */
 export const ZK_EVENT_NODE_CREATED = 1;
+/** A znode under the watched path (or the path itself) was deleted (ZooKeeper's `NodeDeleted`). */
 export const ZK_EVENT_NODE_DELETED = 2;
+/**
+ * A znode under the watched path (or the path itself) had its data set (ZooKeeper's
+ * `NodeDataChanged`), even to the same bytes.
+ */
 export const ZK_EVENT_NODE_DATA_CHANGED = 3;
 
 /** Receives one event: `type` is a `ZK_EVENT_*`, `path` the znode it happened to. */

@@ -2,8 +2,11 @@ import { FastpathError } from '@fastpath/core';
 
 /** `connectZooKeeper` did not reach the connected state within its attempts. */
 export class ZooKeeperConnectTimeoutError extends FastpathError {
+  /** The connect string tried, as given (`host:port[,host:port…][/chroot]`). */
   readonly connectString: string;
+  /** Attempts made: `retries` + 1. */
   readonly attempts: number;
+  /** The bound of each attempt, in ms (the `timeoutMs` option). */
   readonly timeoutMs: number;
   constructor(connectString: string, attempts: number, timeoutMs: number) {
     super(
@@ -35,7 +38,12 @@ export class ZooKeeperConnectTimeoutError extends FastpathError {
  * ```
  */
 export class ZooKeeperOperationError extends FastpathError {
+  /**
+   * The client call that failed: `create`, `mkdirp`, `getData`, `setData`, `exists`, `getChildren`
+   * or `remove`.
+   */
   readonly operation: string;
+  /** The znode path the operation was for, as passed (relative to the client's chroot, if any). */
   readonly path: string;
   /** ZooKeeper's numeric error code, e.g. -101 for NO_NODE. */
   readonly zkCode: number;

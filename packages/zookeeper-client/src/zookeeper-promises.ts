@@ -71,7 +71,15 @@ export function zkMkdirp(client: Client, path: string): Promise<string> {
  * const { data, stat } = await zkGetData(client, '/app');
  * ```
  */
-export function zkGetData(client: Client, path: string): Promise<{ data: Buffer; stat: Stat }> {
+export function zkGetData(
+  client: Client,
+  path: string,
+): Promise<{
+  /** The znode's data; an empty buffer for a znode created without data. */
+  data: Buffer;
+  /** The znode's `Stat`: pass `stat.version` to {@link zkSetData} for a conditional write. */
+  stat: Stat;
+}> {
   return new Promise((resolve, reject) => {
     client.getData(path, (error, data, stat) => {
       if (error) reject(wrap('getData', path, error));

@@ -40,7 +40,18 @@ export class SeriesByLabels<S extends LabelledSeries> {
 export function collected<T extends string, V>(
   metric: { readonly name: string; readonly help: string; readonly type: T; readonly aggregator: 'sum' },
   values: V[],
-): Promise<{ name: string; help: string; type: T; aggregator: 'sum'; values: V[] }> {
+): Promise<{
+  /** The metric's Prometheus name. */
+  name: string;
+  /** The metric's `# HELP` text. */
+  help: string;
+  /** The metric's Prometheus type (`counter`, `histogram`). */
+  type: T;
+  /** How prom-client combines the metric across cluster workers: always `sum`. */
+  aggregator: 'sum';
+  /** One sample per series (per bucket, sum and count for a histogram). */
+  values: V[];
+}> {
   const { name, help, type, aggregator } = metric;
   return Promise.resolve({ name, help, type, aggregator, values });
 }

@@ -13,12 +13,23 @@ import type { SaslSecurityLayer } from '../sasl-mechanism.js';
 export interface HadoopRpcCallContext {
   /** The connection's user: the context's `effectiveUser`. */
   readonly user: string | undefined;
+  /**
+   * The real user behind a proxy user: the connection context's `realUser`; `undefined` unless the
+   * client impersonates.
+   */
   readonly realUser: string | undefined;
   /** The caller's 16-byte client id. */
   readonly clientId: Buffer;
+  /**
+   * The request header's call id, 0 to 2^31−1; with `clientId` it keys a retry cache, since a
+   * re-sent call keeps its id.
+   */
   readonly callId: number;
+  /** The request header's retry count: 0 on the first attempt, n on the n-th re-send of the call. */
   readonly retryCount: number;
+  /** The protocol name the call was routed by (`declaringClassProtocolName` of the request header). */
   readonly protocol: string;
+  /** The method name the call was routed by (`methodName` of the request header), e.g. `echo`. */
   readonly method: string;
   /** A number for the connection the call came on, counting from 1. */
   readonly connectionId: number;
@@ -31,7 +42,15 @@ export type HadoopRpcMethod = (request: Uint8Array, context: HadoopRpcCallContex
 export interface HadoopRpcTestProtocol {
   /** `@ProtocolInfo.protocolName`, e.g. `org.apache.hadoop.ozone.om.protocol.OzoneManagerProtocol`. */
   readonly name: string;
+  /**
+   * `@ProtocolInfo.protocolVersion`: a call naming another version is answered ERROR
+   * `RPC$VersionMismatch` (ERROR_RPC_VERSION_MISMATCH).
+   */
   readonly version: number;
+  /**
+   * The handlers by method name; a call to a name not here is answered ERROR
+   * `RpcNoSuchMethodException` (ERROR_NO_SUCH_METHOD).
+   */
   readonly methods: Readonly<Record<string, HadoopRpcMethod>>;
 }
 
@@ -40,7 +59,15 @@ export interface HadoopRpcTestProtocol {
  * method throwing that exception would (`errorDetail` ERROR_APPLICATION unless given).
  */
 export class JavaExceptionReply extends Error {
+  /**
+   * The Java exception class the reply names (`exceptionClassName`), e.g.
+   * `org.apache.hadoop.ipc.RetriableException`.
+   */
   readonly className: string;
+  /**
+   * The reply's `errorDetail`, a name of `RpcErrorCodeProto` such as `ERROR_APPLICATION` or
+   * `ERROR_RPC_SERVER`.
+   */
   readonly errorDetail: string;
   constructor(className: string, message: string, errorDetail = 'ERROR_APPLICATION') {
     super(message);
@@ -72,14 +99,29 @@ export type HadoopRpcFault =
  * then SUCCESS; with a `securityLayer`, every later frame both ways travels wrapped in WRAP messages.
  */
 export interface HadoopRpcTestSaslMechanism {
+  /**
+   * The auth method offered and matched against the client's INITIATE (`SaslAuth.method`), e.g.
+   * `TOKEN`.
+   */
   readonly method: string;
+  /** The SASL mechanism name offered (`SaslAuth.mechanism`), e.g. `DIGEST-MD5`. */
   readonly mechanism: string;
+  /** The SASL protocol (service) name offered, e.g. `''` for TOKEN; left out of the offer when absent. */
   readonly protocol?: string;
+  /** The SASL server name offered, e.g. `default` for TOKEN; left out of the offer when absent. */
   readonly serverId?: string;
   /** A first challenge sent with the NEGOTIATE offer (DIGEST-MD5 piggy-backs one). */
   readonly challenge?: Uint8Array;
   /** Throws to refuse the client: the server answers FATAL `FATAL_UNAUTHORIZED` with the error's message. */
-  evaluate(token: Uint8Array): { done: boolean; token?: Uint8Array };
+  evaluate(token: Uint8Array): {
+    /** `true` ends the exchange with SUCCESS; `false` sends `token` as a CHALLENGE and awaits a RESPONSE. */
+    done: boolean;
+    /**
+     * The CHALLENGE's token (empty when absent), or the token SUCCESS carries, if any (DIGEST-MD5's
+     * `rspauth`).
+     */
+    token?: Uint8Array;
+  };
   /** Read once the exchange is done. */
   readonly securityLayer?: SaslSecurityLayer | undefined;
 }
@@ -116,6 +158,7 @@ export interface HadoopRpcTestServerOptions {
 export interface HadoopRpcTestServer {
   /** `127.0.0.1:<port>`. */
   readonly address: string;
+  /** The TCP port the server listens on (the one picked when the `port` option was 0). */
   readonly port: number;
   /** Connections open now. */
   readonly connectionsOpen: number;
@@ -131,6 +174,7 @@ export interface HadoopRpcTestServer {
   injectFault(fault: HadoopRpcFault, times?: number): void;
   /** Closes every connection and stops listening. */
   close(): Promise<void>;
+  /** {@link HadoopRpcTestServer.close}, for `await using`. */
   [Symbol.asyncDispose](): Promise<void>;
 }
 
@@ -158,7 +202,7 @@ const AUTH_OFFER: Record<string, hadoop.common.RpcSaslProto.ISaslAuth> = {
  * ```ts
  * await using server = await startHadoopRpcTestServer({ protocols: [testRpcProtocol()] });
  * const client = createHadoopRpcClient({ user: 'alice' });
- * await client.call({ address: server.address, ...TEST_RPC_METHOD('echo'), request });
+ * await client.call({ address: server.address, ...TEST_RPC_PROTOCOL, method: 'echo', request });
  * ```
  */
 export async function startHadoopRpcTestServer(

@@ -10,7 +10,9 @@ import {
 
 /** The protocol name and version the test service is registered under (on both servers). */
 export const TEST_RPC_PROTOCOL = Object.freeze({
+  /** The protocol name (`@ProtocolInfo.protocolName` of Hadoop's `TestRpcService`), a call's `protocol`. */
   protocol: 'org.apache.hadoop.ipc.TestRpcBase$TestRpcService',
+  /** The protocol version, a call's `protocolVersion`. */
   protocolVersion: 1,
 });
 
@@ -19,13 +21,21 @@ export const CALL_CONTEXT_REQUEST = 'call-context';
 
 /** The codecs of the test service's messages (package `hadoop.common`). */
 export const testRpcMessages = Object.freeze({
+  /** The request of `ping`, `error`, `error2` and `getAuthUser`: no fields. */
   EmptyRequestProto: rpc.EmptyRequestProto,
+  /** The response of `ping` and `sleep`: no fields. */
   EmptyResponseProto: rpc.EmptyResponseProto,
+  /** The request of `echo`: one string, `message`. */
   EchoRequestProto: rpc.EchoRequestProto,
+  /** The response of `echo`: the request's `message`. */
   EchoResponseProto: rpc.EchoResponseProto,
+  /** The request of `echo2`: a list of strings, `message`. */
   EchoRequestProto2: rpc.EchoRequestProto2,
+  /** The response of `echo2`: the request's `message`, or the context ({@link describeCallContext}). */
   EchoResponseProto2: rpc.EchoResponseProto2,
+  /** The request of `sleep`: `milliSeconds`, how long the server waits before it answers. */
   SleepRequestProto: rpc.SleepRequestProto,
+  /** The response of `getAuthUser`: `user`, the connection's effective user (`''` when none). */
   UserResponseProto: rpc.UserResponseProto,
 });
 

@@ -1,8 +1,14 @@
 import { inspect } from 'node:util';
 /** Where the server writes its own messages (start, warnings, reloads). Never given secrets. */
 export interface KmsLogger {
+  /** Normal events: start, keystore opened, ACLs loaded, listening, stopped. */
   info(message: string): void;
+  /** Something the operator should fix but the server runs on: ignored settings, ACL warnings. */
   warn(message: string): void;
+  /**
+   * A failure the server survived (an ACL file that no longer loads, a failed background task, an
+   * error while stopping); `error` is what was caught, when there is one.
+   */
   error(message: string, error?: unknown): void;
 }
 

@@ -6,11 +6,15 @@ export interface FileStatus {
   readonly path: string;
   /** Bytes (0 for a directory). */
   readonly length: number;
+  /** True for a directory, including the root, a volume or a bucket. */
   readonly isDirectory: boolean;
+  /** True for a file; always the opposite of `isDirectory`. */
   readonly isFile: boolean;
   /** Block size of the file (the OM's `blockSize`; 0 for volumes, buckets and the root). */
   readonly blockSize: number;
+  /** Last modification in ms since the epoch; a volume's or bucket's creation time, 0 for the root. */
   readonly modificationTime: number;
+  /** The owning user: the key's owner for files and directories, the volume's owner for a volume, this file system's user for a bucket and the root. */
   readonly owner: string;
   /** Replicas of each block: the key's replication factor (3 for RATIS/THREE, 1 for ONE), 0 for a directory. */
   readonly replication: number;

@@ -4,6 +4,7 @@ import { OzoneError, type ChunkLocation } from '../ozone-errors.js';
 
 /** The path (or one of the paths) of a file-system call does not exist. Hadoop: `FileNotFoundException`. */
 export class FileNotFoundError extends OzoneError {
+  /** The path that was not found, as the caller gave it (made absolute against the working directory). */
   readonly path: string;
   constructor(path: string, detail = 'No such file or directory', cause?: unknown) {
     super('ERR_OZONE_FS_FILE_NOT_FOUND', `${path}: ${detail}`, { cause });
@@ -13,6 +14,7 @@ export class FileNotFoundError extends OzoneError {
 
 /** A create or mkdirs meets a file (or a directory, for create) already at the path. Hadoop: `FileAlreadyExistsException`. */
 export class FileAlreadyExistsError extends OzoneError {
+  /** The path that was to be created. */
   readonly path: string;
   constructor(path: string, detail = 'already exists', cause?: unknown) {
     super('ERR_OZONE_FS_FILE_ALREADY_EXISTS', `${path}: ${detail}`, { cause });
@@ -22,6 +24,7 @@ export class FileAlreadyExistsError extends OzoneError {
 
 /** A parent of the path is a file. Hadoop: `ParentNotDirectoryException`. */
 export class ParentNotDirectoryError extends OzoneError {
+  /** The path that was to be created; the message names the parent that is a file. */
   readonly path: string;
   constructor(path: string, parent: string, cause?: unknown) {
     super('ERR_OZONE_FS_PARENT_NOT_DIRECTORY', `${path}: parent ${parent} is not a directory`, { cause });
@@ -31,6 +34,7 @@ export class ParentNotDirectoryError extends OzoneError {
 
 /** A non-recursive delete of a directory that has entries. Hadoop: `PathIsNotEmptyDirectoryException`. */
 export class PathIsNotEmptyDirectoryError extends OzoneError {
+  /** The directory that was to be deleted. */
   readonly path: string;
   constructor(path: string, cause?: unknown) {
     super('ERR_OZONE_FS_PATH_IS_NOT_EMPTY_DIRECTORY', `${path}: directory is not empty`, { cause });
@@ -40,6 +44,7 @@ export class PathIsNotEmptyDirectoryError extends OzoneError {
 
 /** A path or URI the file system cannot use: another scheme, a bad authority, a `:` or an empty part. */
 export class InvalidPathError extends OzoneError {
+  /** The path or URI string as given. */
   readonly path: string;
   constructor(path: string, detail: string) {
     super('ERR_OZONE_FS_INVALID_PATH', `${path}: ${detail}`);
@@ -66,8 +71,11 @@ export class EndOfFileError extends OzoneError {
  * block, chunk and offset in the chunk of the first bad window; `attempts` holds each replica's error.
  */
 export class ChecksumError extends OzoneError {
+  /** The file being read. */
   readonly path: string;
+  /** The block, chunk and offset in the chunk of the first window whose checksum did not match. */
   readonly location: ChunkLocation;
+  /** Each replica's error, in the order tried; the last one is also the `cause`. */
   readonly attempts: readonly Error[];
   constructor(path: string, location: ChunkLocation, attempts: readonly Error[]) {
     super(

@@ -6,7 +6,14 @@ import { ChecksumMismatchError, OzoneInvalidArgumentError, ReplicasExhaustedErro
 import type { BadReplicaReport, KeyInputStream, KeyInputStreamStats } from '../key-input-stream.js';
 import { ChecksumError, EndOfFileError } from './file-system-errors.js';
 
+/**
+ * A file opened for reading by {@link OzoneFileSystem.open} (Hadoop's `FSDataInputStream`): a
+ * cursor for `read`/`seek`/`getPos`, and positional reads that leave the cursor alone and may run
+ * concurrently. When every replica of a chunk fails its checksums, a read throws
+ * {@link ChecksumError}.
+ */
 export class OzoneFSInputStream {
+  /** The file's full URI (`ofs://om/vol/bucket/key`). */
   readonly path: string;
   readonly #key: KeyInputStream;
   #position = 0;
@@ -29,6 +36,7 @@ export class OzoneFSInputStream {
     return this.#key.verifyChecksum;
   }
 
+  /** What the stream's reads asked of the datanodes, counted since it was opened. */
   get stats(): Readonly<KeyInputStreamStats> {
     return this.#key.stats;
   }
@@ -43,10 +51,16 @@ export class OzoneFSInputStream {
     return this.#key.cachedBytes;
   }
 
+  /** The cursor: the offset in bytes where the next cursor read starts (0 when opened). */
   getPos(): number {
     return this.#position;
   }
 
+  /**
+   * Moves the cursor to `position` (bytes; the file's length is allowed, reads there return -1).
+   * Throws `ERR_OZONE_INVALID_ARGUMENT` for a negative or non-integer position and an
+   * {@link EndOfFileError} past the end.
+   */
   seek(position: number): void {
     if (!Number.isSafeInteger(position) || position < 0)
       throw new OzoneInvalidArgumentError(`cannot seek to ${position}`);
@@ -117,10 +131,12 @@ export class OzoneFSInputStream {
     this.#key.unbuffer();
   }
 
+  /** Closes the stream and drops its buffers; reads after it throw `ERR_OZONE_CLOSED`. */
   close(): void {
     this.#key.close();
   }
 
+  /** Same as {@link OzoneFSInputStream.close}, for `using`. */
   [Symbol.dispose](): void {
     this.close();
   }

@@ -46,12 +46,15 @@ export interface OzoneFileSystemOptions {
   properties?: ReadonlyMap<string, string> | Readonly<Record<string, string>>;
   /** Client settings that override `properties`. */
   config?: Partial<OzoneClientConfig>;
+  /** TLS for the OM and datanode channels of this instance's client. Default: plaintext. */
   tls?: ClientTlsOptions;
   /** Directory that relative paths resolve against. Default: '/'. */
   workingDirectory?: string;
 }
 
+/** The defaults of {@link OzoneFileSystemOptions} and of the file-system settings read from `properties`. */
 export const DEFAULT_OZONE_FILE_SYSTEM_OPTIONS = Object.freeze({
+  /** `workingDirectory`: relative paths resolve against the root. */
   workingDirectory: '/',
   /** `ozone.fs.listing.page.size`: entries per ListStatus call. */
   listingPageSize: 1024,
@@ -93,7 +96,9 @@ function property(properties: OzoneFileSystemOptions['properties'], key: string)
 export class OzoneFileSystem {
   /** `scheme://authority` of this file system. */
   readonly uri: string;
+  /** What the URI names; `omHost` is filled from `ozone.om.address` when the URI gave no OM. */
   readonly authority: Readonly<OzoneFsAuthority>;
+  /** The user the OM sees for this instance's calls: the `userName` option, else the OS user. */
   readonly userName: string;
   readonly #client: OzoneClient;
   readonly #pageSize: number;
@@ -154,14 +159,20 @@ export class OzoneFileSystem {
     this.#verifyChecksum = verify;
   }
 
+  /** Whether streams opened now verify checksums: `ozone.client.verify.checksum` (default true) until `setVerifyChecksum`. */
   getVerifyChecksum(): boolean {
     return this.#verifyChecksum;
   }
 
+  /** The absolute path relative paths resolve against (no scheme or authority). */
   getWorkingDirectory(): string {
     return this.#workingDirectory;
   }
 
+  /**
+   * Sets the directory relative paths resolve against; a relative `path` resolves against the
+   * current one. The directory need not exist (nothing is asked of the OM).
+   */
   setWorkingDirectory(path: string): void {
     this.#workingDirectory = this.#resolve(path).path;
   }
@@ -243,6 +254,7 @@ export class OzoneFileSystem {
     return status;
   }
 
+  /** Whether a file or directory is at the path; false (not an error) for a missing volume, bucket or key. */
   async exists(path: string): Promise<boolean> {
     this.#checkOpen();
     return (await this.#lookup(this.#resolve(path))) !== undefined;
@@ -484,10 +496,12 @@ export class OzoneFileSystem {
     this.#onClose?.();
   }
 
+  /** True once `close()` was called; file-system calls on a closed instance throw `ERR_OZONE_CLOSED`. */
   get closed(): boolean {
     return this.#closed;
   }
 
+  /** Same as {@link OzoneFileSystem.close}, for `using`. */
   [Symbol.dispose](): void {
     this.close();
   }

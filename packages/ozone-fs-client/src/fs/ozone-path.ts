@@ -7,15 +7,18 @@
 import { posix } from 'node:path';
 import { InvalidPathError } from './file-system-errors.js';
 
+/** The two Ozone file-system schemes: `ofs` (rooted, every volume and bucket) and `o3fs` (one bucket). */
 export type OzoneScheme = 'ofs' | 'o3fs';
 
 /** What a file-system URI names: the scheme, the OM, and (o3fs) its one volume and bucket. */
 export interface OzoneFsAuthority {
+  /** The URI's scheme, lower-cased. */
   scheme: OzoneScheme;
   /** `host[:port]` of the OM or an OM service id, or '' when the URI gives none (then `ozone.om.address`). */
   omHost: string;
-  /** o3fs only: the volume and bucket of the authority. */
+  /** o3fs only: the volume of the authority (`bucket.volume[.om]`); undefined for ofs. */
   volume?: string;
+  /** o3fs only: the bucket of the authority; undefined for ofs. */
   bucket?: string;
 }
 
@@ -32,7 +35,12 @@ export interface OzonePathParts {
 const SCHEMES: readonly OzoneScheme[] = ['ofs', 'o3fs'];
 
 /** Parses `ofs://om/…` or `o3fs://bucket.volume.om/…`; returns the authority and the path part. */
-export function parseOzoneUri(uri: string): { authority: OzoneFsAuthority; path: string } {
+export function parseOzoneUri(uri: string): {
+  /** What the URI's authority names: scheme, OM, and for o3fs the volume and bucket. */
+  authority: OzoneFsAuthority;
+  /** The path part as written, not normalized ('/' when the URI has none); query and fragment are refused. */
+  path: string;
+} {
   const m = /^([a-zA-Z][a-zA-Z0-9+.-]*):\/\/([^/?#]*)([^?#]*)$/.exec(uri);
   if (!m)
     throw new InvalidPathError(

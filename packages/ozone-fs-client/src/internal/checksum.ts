@@ -5,6 +5,10 @@ import { createHash } from 'node:crypto';
 // windows here, and CRC32 is Ozone's default checksum type, so it is the verify-path cost.
 import { crc32, crc32c } from '@node-rs/crc32';
 
+/**
+ * A checksum type of Ozone's `ChecksumType` (`ozone.client.checksum.type`): CRC32 and CRC32C store
+ * 4 bytes per checksum window, SHA256 32, MD5 16; `NONE` stores none and reads verify nothing.
+ */
 export type ChecksumTypeName = 'NONE' | 'CRC32' | 'CRC32C' | 'SHA256' | 'MD5';
 
 /** The proto enum values of `ChecksumType`. */

@@ -4,7 +4,9 @@ import { memberUuid } from './ratis/pipeline-raft-group.js';
 
 /** A datanode as the client addresses it: its UUID string and the host:port of its standalone gRPC port. */
 export interface DatanodeAddress {
+  /** The datanode's UUID (`DatanodeDetailsProto.uuid`), the id SCM and the OM know it by. */
   uuid: string;
+  /** `ip:port` of the datanode's STANDALONE (gRPC `XceiverClientProtocolService`) port, an IPv6 address in brackets. */
   address: string;
   /** The IP address the OM lists (whether it is this host decides short-circuit reads). */
   ipAddress?: string;

@@ -21,7 +21,15 @@ import {
   type ShortCircuitFault,
 } from './mini-domain-socket-server.js';
 
+/**
+ * A name of the datanode protocol's `Result` enum (DatanodeClientProtocol.proto), e.g. `SUCCESS`,
+ * `CONTAINER_NOT_FOUND`, `NO_SUCH_BLOCK`, `BCSID_MISMATCH`.
+ */
 export type ResultName = keyof typeof dn.Result;
+/**
+ * A name of the datanode protocol's command `Type` enum (DatanodeClientProtocol.proto), e.g.
+ * `ReadChunk`, `GetBlock`, `WriteChunk`, `PutBlock`.
+ */
 export type CommandName = keyof typeof dn.Type;
 
 /**
@@ -34,11 +42,18 @@ export type CommandName = keyof typeof dn.Type;
  *   `grpc-error` (a gRPC INTERNAL status).
  */
 export interface DatanodeFault {
+  /** The command it applies to. Default: every command. */
   command?: CommandName;
   /** How many requests it applies to. Default: all until cleared. */
   times?: number;
+  /** Waits this many ms before the request is answered (or faulted by `result`, `response`). Default: 0. */
   delayMs?: number;
+  /**
+   * Answers with this `Result` (and message `injected <result>`) instead of serving the request;
+   * applies to commands that come through a pipeline's Raft group too. Default: serve.
+   */
   result?: ResultName;
+  /** How the answer goes wrong (see above); on the standalone gRPC port only. Default: a correct answer. */
   response?:
     | 'never'
     | 'end'
@@ -91,7 +106,13 @@ class DatanodeFailure extends Error {
 /** How long a graceful stop waits for calls in flight before it cuts them. */
 const STOP_GRACE_MS = 5_000;
 
+/**
+ * One datanode of a {@link MiniOzoneCluster}: its standalone gRPC port (and, when asked, a
+ * short-circuit domain socket) in this process, its block files in its own directory, fault hooks
+ * and counters. Get one from {@link MiniOzoneCluster.datanode}; the cluster starts and stops it.
+ */
 export class MiniDatanode {
+  /** The datanode's UUID, made once and kept in `datanode.id` in its directory: a restart keeps it. */
   readonly uuid: string;
   readonly #dir: string;
   readonly #credentials: ServerCredentials;
@@ -105,6 +126,10 @@ export class MiniDatanode {
   readonly #streams = new Set<ServerDuplexStream<Buffer, Buffer>>();
   /** The last 64 requests as they crossed the wire (for byte-level tests). */
   readonly received: Buffer[] = [];
+  /**
+   * What the datanode served since it was made or last reset ({@link MiniOzoneCluster.resetCounters}),
+   * updated live; restarts do not reset it.
+   */
   readonly counters: DatanodeCounters = {
     bytesRead: 0,
     bytesWritten: 0,
@@ -127,14 +152,20 @@ export class MiniDatanode {
     }
   }
 
+  /** The standalone gRPC port (Ozone's STANDALONE port); 0 before the first start, kept across a stop. */
   get port(): number {
     return this.#port;
   }
 
+  /** `127.0.0.1:<port>` of the standalone gRPC port, as the OM lists it in pipelines. */
   get address(): string {
     return `127.0.0.1:${this.#port}`;
   }
 
+  /**
+   * Whether its gRPC server serves (false after a stop or kill, true again after a restart; a
+   * pause does not change it). Committed Raft commands are applied only to running members.
+   */
   get running(): boolean {
     return this.#server !== undefined;
   }
@@ -214,6 +245,7 @@ export class MiniDatanode {
     return this.#paused?.length ?? 0;
   }
 
+  /** Releases every request {@link MiniDatanode.pause} held; does nothing when not paused. */
   resume(): void {
     const waiting = this.#paused;
     this.#paused = undefined;
@@ -231,10 +263,15 @@ export class MiniDatanode {
     this.#domainSocket?.injectFault(fault);
   }
 
+  /**
+   * Adds a fault for the next matching requests (kept across restarts until cleared). With several
+   * faults a request gets the first added one that matches it and has `times` left.
+   */
   injectFault(fault: DatanodeFault): void {
     this.#faults.push({ ...fault, left: fault.times ?? Number.POSITIVE_INFINITY });
   }
 
+  /** Removes every fault, gRPC and short-circuit; requests already held by a `never` fault stay held. */
   clearFaults(): void {
     this.#faults = [];
     this.#shortCircuitFaults = [];

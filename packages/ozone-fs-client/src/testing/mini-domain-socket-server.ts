@@ -23,6 +23,7 @@ import { dn, uint64, type hadoop } from '../internal/proto/wire.js';
  * - `unusable-fd`: the descriptor passed is the block file opened write-only (reads fail with EBADF).
  */
 export interface ShortCircuitFault {
+  /** What goes wrong (see above). */
   response: 'deny' | 'garbage' | 'hang-up' | 'wrong-call-id' | 'no-fd' | 'unusable-fd';
   /** How many requests it applies to. Default: all until cleared. */
   times?: number;

@@ -111,10 +111,16 @@ interface OmState {
  * `applied-no-answer` (the request is applied, its answer lost: a reply that never arrives).
  */
 export interface OmFault {
+  /** The OM command (`OMRequest.cmdType` name, e.g. `CommitKey`) it applies to. Default: every command. */
   command?: keyof typeof om.Type;
   /** How many requests it applies to. Default: all until cleared. */
   times?: number;
+  /**
+   * Answers an OMResponse with this `Status` (e.g. `KEY_NOT_FOUND`, message `injected`) without
+   * applying the request. Default: `OK` when `response` is unset or `wrong-command`.
+   */
   status?: StatusName;
+  /** How the answer goes wrong (see above). Default: an OMResponse with `status`. */
   response?: 'garbage' | 'wrong-command' | 'grpc-error' | 'never' | 'applied-no-answer';
 }
 
@@ -135,6 +141,12 @@ const FIRST_LOCAL_ID = 113750153625600001n;
 
 const VOLUME_OR_BUCKET_NAME = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
 
+/**
+ * The Ozone Manager of a {@link MiniOzoneCluster}: volumes, buckets and keys in memory, saved to
+ * `om-namespace.json` in the cluster's directory after every change; block allocation on the
+ * cluster's pipelines; a retry cache for writes over Hadoop RPC; fault hooks and counters. One
+ * instance serves the gRPC and Hadoop RPC ports (every node's, in HA mode).
+ */
 export class MiniOm {
   readonly #file: string;
   #state: OmState;
@@ -152,7 +164,15 @@ export class MiniOm {
   readonly #retryCache = new Map<string, Buffer>();
   #retryCacheEnabled = true;
   /** The last 64 requests and answers as they crossed the wire (for byte-level tests). */
-  readonly exchanges: Array<{ request: Buffer; response: Buffer }> = [];
+  readonly exchanges: Array<{
+    /**
+     * The request as it arrived: an encoded OMRequest (over Hadoop RPC with its `userInfo` set from
+     * the connection).
+     */
+    request: Buffer;
+    /** The encoded OMResponse sent (or lost, for `applied-no-answer`); other faulted answers are not kept. */
+    response: Buffer;
+  }> = [];
   #faults: Array<OmFault & { left: number }> = [];
   /** `ozone.replication.allowed-configs`: which EC configs keys may ask for (tests widen it for small cells). */
   replicationAllowedConfigs: RegExp = DEFAULT_REPLICATION_ALLOWED_CONFIGS;
@@ -180,11 +200,15 @@ export class MiniOm {
         };
   }
 
-  /** The gRPC handler of `submitRequest`, with raw bytes on both sides. */
+  /**
+   * Adds a fault for the next matching requests. With several faults a request gets the first
+   * added one that matches it and has `times` left.
+   */
   injectFault(fault: OmFault): void {
     this.#faults.push({ ...fault, left: fault.times ?? Number.POSITIVE_INFINITY });
   }
 
+  /** Removes every fault; requests a `never` fault left unanswered stay unanswered. */
   clearFaults(): void {
     this.#faults = [];
   }
@@ -198,6 +222,11 @@ export class MiniOm {
     this.#retryCache.clear();
   }
 
+  /**
+   * The gRPC handler of `submitRequest` (`OzoneManagerService`), with raw bytes on both sides: an
+   * encoded OMRequest in, an encoded OMResponse (or a gRPC error) out. The Hadoop RPC port serves
+   * the same handler; bound, so it can be passed on as it is.
+   */
   readonly handle = (call: ServerUnaryCall<Buffer, Buffer>, callback: sendUnaryData<Buffer>): void => {
     let request: hadoop.ozone.OMRequest;
     try {

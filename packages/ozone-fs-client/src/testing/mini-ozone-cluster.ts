@@ -67,17 +67,26 @@ export interface MiniOzoneClusterOptions {
   omKms?: KmsProviderOptions;
 }
 
+/**
+ * The defaults {@link startMiniOzoneCluster} applies to the options left out (see
+ * {@link MiniOzoneClusterOptions}).
+ */
 export const DEFAULT_MINI_OZONE_CLUSTER_OPTIONS = Object.freeze({
+  /** Datanodes started; blocks go to the first three (RATIS/THREE) or the first (RATIS/ONE). */
   datanodes: 3,
+  /** Plain-text gRPC; `tls: true` serves TLS with a generated CA instead. */
   tls: false,
+  /** The OM's gRPC port; 0 picks a free one. */
   omPort: 0,
   /** The OM's Hadoop RPC port; 0 picks a free one. */
   omRpcPort: 0,
+  /** How long a pipeline leader holds a watch, in ms (`hdds.ratis.raft.server.watch.timeout`). */
   ratisWatchTimeoutMs: 30_000,
   /** OM nodes in HA mode; 0 runs one OM without HA. */
   omHa: 0,
   /** The service id of the HA OMs (`ozone.om.service.ids`). */
   omServiceId: 'omservice',
+  /** The user the OM names to its KMS when `omKms` leaves `user` out. */
   omKmsUser: 'om',
 });
 
@@ -106,8 +115,17 @@ const omServiceDefinition = { submitRequest: rawMethod(OM_SUBMIT_REQUEST_PATH, f
  * ```
  */
 export class MiniOzoneCluster {
+  /**
+   * The directory of the cluster's data (the OM's namespace file, each datanode's `datanode-<i>`
+   * directory, the TLS files); removed on close only when the cluster created it.
+   */
   readonly dir: string;
+  /**
+   * The OM's state and fault hooks (in HA mode the namespace every OM node shares). It stays usable
+   * while its servers are stopped ({@link MiniOzoneCluster.stopOm}).
+   */
   readonly om: MiniOm;
+  /** The datanodes in start order, the order a numeric `which` indexes; blocks go to the first three. */
   readonly datanodes: readonly MiniDatanode[];
   /**
    * The Raft group of each pipeline and each datanode's RATIS port, through which every block is
@@ -230,6 +248,10 @@ export class MiniOzoneCluster {
     this.omHa.transferLeader(nodeId);
   }
 
+  /**
+   * The datanode at index `which` (in {@link MiniOzoneCluster.datanodes} order) or with UUID `which`;
+   * throws `MiniClusterError` when there is none.
+   */
   datanode(which: number | string): MiniDatanode {
     const d =
       typeof which === 'number' ? this.datanodes[which] : this.datanodes.find((x) => x.uuid === which);
@@ -242,6 +264,7 @@ export class MiniOzoneCluster {
     return this.datanodes.map((d) => structuredClone(d.counters));
   }
 
+  /** Sets every datanode's counters back to 0 (a test then measures one operation alone). */
   resetCounters(): void {
     for (const d of this.datanodes) {
       d.counters.bytesRead = 0;
@@ -263,6 +286,10 @@ export class MiniOzoneCluster {
     this.datanode(which).injectFault(fault);
   }
 
+  /**
+   * Clears every fault: each datanode's (gRPC and short-circuit) and the OM's, and in HA mode
+   * makes the leader ready again. Safe to call at any time, faults or none.
+   */
   clearFaults(): void {
     for (const d of this.datanodes) d.clearFaults();
     this.om.clearFaults();
@@ -317,6 +344,11 @@ export class MiniOzoneCluster {
     return s;
   }
 
+  /**
+   * Stops a datanode gracefully: its RATIS port first (it leaves its pipelines' Raft groups), then
+   * its gRPC server, which gives calls in flight up to 5 s before it cuts them. Its data stays;
+   * {@link MiniOzoneCluster.restartDatanode} brings it back.
+   */
   async stopDatanode(which: number | string): Promise<void> {
     const d = this.datanode(which);
     await this.ratis.stopDatanode(d.uuid);
@@ -339,10 +371,16 @@ export class MiniOzoneCluster {
     await this.ratis.restartDatanode(d.uuid);
   }
 
+  /**
+   * Holds every request of the datanode's standalone gRPC port, new and in flight, until
+   * {@link MiniOzoneCluster.resumeDatanode}: a datanode that stopped answering but keeps its
+   * connections. Its RATIS port goes on serving.
+   */
   pauseDatanode(which: number | string): void {
     this.datanode(which).pause();
   }
 
+  /** Releases the requests a {@link MiniOzoneCluster.pauseDatanode} held; does nothing when not paused. */
   resumeDatanode(which: number | string): void {
     this.datanode(which).resume();
   }
@@ -386,6 +424,7 @@ export class MiniOzoneCluster {
     if (this.#ownsDir) await rm(this.dir, { recursive: true, force: true });
   }
 
+  /** {@link MiniOzoneCluster.close}, for `await using`. */
   async [Symbol.asyncDispose](): Promise<void> {
     await this.close();
   }

@@ -97,6 +97,7 @@ export class MiniRatisPipelines {
     await this.#ports.get(uuid)?.start();
   }
 
+  /** Stops every datanode's RATIS port and closes every pipeline's Raft group. */
   async close(): Promise<void> {
     for (const port of this.#ports.values()) port.stop();
     await Promise.all(this.#pipelines.map((p) => p.group.close()));

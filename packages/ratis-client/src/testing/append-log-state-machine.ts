@@ -59,13 +59,23 @@ export function encodeLogRead(position: number, length: number): Buffer {
 }
 
 /** A write's reply: the log index it was applied at and where it begins in the log. */
-export function decodeAppendReply(content: Buffer): { index: number; position: number } {
+export function decodeAppendReply(content: Buffer): {
+  /** The log index the write was applied at. */
+  index: number;
+  /** The byte offset in the log where the write's content begins. */
+  position: number;
+} {
   const [index, position] = decodeTwoUint64(content);
   return { index, position };
 }
 
 /** The reply to an empty query: the last applied index and the log's length. */
-export function decodeLogStatus(content: Buffer): { lastAppliedIndex: number; length: number } {
+export function decodeLogStatus(content: Buffer): {
+  /** The highest log index applied, entries without a write (a leader's first) included. */
+  lastAppliedIndex: number;
+  /** The log's total length in bytes. */
+  length: number;
+} {
   const [lastAppliedIndex, length] = decodeTwoUint64(content);
   return { lastAppliedIndex, length };
 }

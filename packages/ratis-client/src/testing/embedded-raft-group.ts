@@ -34,7 +34,9 @@ export interface EmbeddedRaftGroupOptions {
 
 /** One member as a client addresses it. */
 export interface EmbeddedPeerInfo {
+  /** The peer id (`RaftPeerProto.id`), as given in `peerIds` or `p0`, `p1`, …. */
   id: string;
+  /** `127.0.0.1:<port>` of the member's gRPC server; a restarted member serves on the same port. */
   address: string;
 }
 
@@ -77,7 +79,12 @@ export interface ReplyFault {
  * leader's at once unless it is stopped, paused, or commits are held.
  */
 export class EmbeddedRaftGroup implements AsyncDisposable {
+  /**
+   * The group id, a lower-case UUID: the `groupId` a client must name (a request naming another
+   * fails its stream with GroupMismatchException).
+   */
   readonly groupId: string;
+  /** What committed writes apply to and queries read: the option's, or an {@link AppendLogStateMachine}. */
   readonly stateMachine: RaftStateMachine;
   /** Every request the members received, as raw bytes, in arrival order (for golden-byte tests). */
   readonly received: Buffer[] = [];
@@ -86,13 +93,22 @@ export class EmbeddedRaftGroup implements AsyncDisposable {
    * tests of the client's ordering and windows). Replies dropped by a fault hook are not here.
    */
   readonly exchanges: Array<{
+    /** The member that received the request or sent the reply. */
     peerId: string;
+    /** `in` for a request received, `out` for a reply sent. */
     direction: 'in' | 'out';
+    /** The client stream it travelled on: `ordered` (writes, reads) or `unordered` (watches). */
     method: 'ordered' | 'unordered';
+    /** The request's `callId` (`RaftRpcRequestProto.callId`); a reply carries its request's. */
     callId: number;
   }> = [];
-  /** Writes applied (entries that reached the state machine), and re-sends the retry cache answered. */
-  readonly stats = { applied: 0, retryCacheHits: 0 };
+  /** Counters since the group started; never reset. */
+  readonly stats = {
+    /** Writes the state machine applied without throwing. */
+    applied: 0,
+    /** Re-sent writes (same client id and call id) answered from the retry cache, not applied again. */
+    retryCacheHits: 0,
+  };
 
   readonly #groupIdBytes: Buffer;
   readonly #watchTimeoutMs: number;
@@ -195,7 +211,10 @@ export class EmbeddedRaftGroup implements AsyncDisposable {
   }
 
   /** Holds commits: followers stop acknowledging entries until `release()` (writes wait, unanswered). */
-  holdCommits(): { release(): void } {
+  holdCommits(): {
+    /** Lets followers acknowledge again: held entries commit, apply and are answered. Safe to call twice. */
+    release(): void;
+  } {
     this.#commitsHeld = true;
     return {
       release: () => {
@@ -238,6 +257,10 @@ export class EmbeddedRaftGroup implements AsyncDisposable {
     return Promise.resolve();
   }
 
+  /**
+   * Resumes a paused member: it catches up with the log and sends the replies it held; when the
+   * group has no leader, an election follows.
+   */
   resumePeer(peerId: string): Promise<void> {
     const peer = this.#peer(peerId);
     peer.resume();
@@ -257,6 +280,7 @@ export class EmbeddedRaftGroup implements AsyncDisposable {
     await Promise.all(this.#peers.map((p) => p.stop()));
   }
 
+  /** {@link EmbeddedRaftGroup.close}, for `await using`. */
   [Symbol.asyncDispose](): Promise<void> {
     return this.close();
   }

@@ -18,11 +18,25 @@ export const KMS_TOKEN_KIND = 'kms-dt';
 export interface TokenServiceInfo {
   /** `memory` (one process) or `zookeeper` (shared). */
   readonly implementation: 'memory' | 'zookeeper';
+  /** How token creation is locked (`fastpath.kms.token.creation.locking`): `staged` or `global`. */
   readonly creationLocking: CreationLocking;
   /** ZooKeeper only: whether creations persisting together share one multi-operation. */
   readonly persistCoalescing: boolean | null;
+  /** Token kind issued and accepted: `kms-dt`, as Hadoop's KMS. */
   readonly kind: string;
-  readonly zookeeper: { readonly connectionString: string; readonly znodeWorkingPath: string } | null;
+  /** Where the shared tokens are (`zookeeper` only, else `null`). */
+  readonly zookeeper: {
+    /**
+     * ZooKeeper servers, `host:port,…`
+     * (`hadoop.kms.authentication.zk-dt-secret-manager.zkConnectionString`).
+     */
+    readonly connectionString: string;
+    /**
+     * Parent of the token tree, as configured
+     * (`hadoop.kms.authentication.zk-dt-secret-manager.znodeWorkingPath`).
+     */
+    readonly znodeWorkingPath: string;
+  } | null;
 }
 
 /** Who a verified token speaks for. */

@@ -7,7 +7,9 @@
  * interval ahead, so that a rollover needs no ZooKeeper call to agree on it.
  */
 export interface ZkSignerData {
+  /** The secret every instance signs with after the next rollover (never empty). */
   readonly next: Buffer;
+  /** The secret cookies are signed with now (never empty); cookies of `previous` still verify. */
   readonly current: Buffer;
   /** `undefined` before the first rollover. */
   readonly previous: Buffer | undefined;

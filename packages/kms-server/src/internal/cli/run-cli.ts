@@ -29,9 +29,13 @@ import { CLI_USAGE, parseCliArgs, type CliOptions } from './cli-args.js';
 
 /** The message a `fastpath-kms` started with an IPC channel sends its parent once it serves. */
 export interface KmsReadyMessage {
+  /** Always `fastpath-kms:ready`: tells this message from any other on the channel. */
   type: 'fastpath-kms:ready';
+  /** Base URL it serves, `http(s)://host:port` (the REST API is under `/kms/v1`). */
   url: string;
+  /** Pid of the process that sends it (the cluster primary when it runs workers). */
   pid: number;
+  /** Processes serving the port: 1, or `fastpath.kms.workers`. */
   workers: number;
 }
 

@@ -10,63 +10,191 @@ import { AUTH_PREFIX, KMS_PROPERTY_DEFAULTS, ZK_DT_PREFIX, ZK_SIGNER_PREFIX } fr
 import { settingRow, type KmsSettingRow, type SettingParser } from './kms-settings-table.js';
 import { resolveKerberosSettings, type KerberosSettings } from '../kerberos/kerberos-settings.js';
 
-/** The ZooKeeper token store's settings, present when it is enabled. */
+/**
+ * The ZooKeeper token store's settings, present when it is enabled. `…` in the keys below stands
+ * for `hadoop.kms.authentication.zk-dt-secret-manager.`.
+ */
 export interface ZkTokenStoreSettings {
+  /** ZooKeeper servers, `host:port,…` (`…zkConnectionString`, required). */
   readonly connectionString: string;
+  /**
+   * Parent of the token tree `/<path>/ZKDTSMRoot/…`, as configured (`…znodeWorkingPath`,
+   * default `zkdtsm`).
+   */
   readonly znodeWorkingPath: string;
+  /** Session timeout asked of ZooKeeper, ms (`…zkSessionTimeout`, default 10 000). */
   readonly sessionTimeoutMs: number;
+  /** Bound of one connection attempt, ms (`…zkConnectionTimeout`, default 10 000). */
   readonly connectionTimeoutMs: number;
+  /** Further connection attempts at start, 0-1000 (`…zkNumRetries`, default 3). */
   readonly numRetries: number;
+  /** Sequence numbers reserved per compare-and-set (`…token.seqnum.batch.size`, default 100). */
   readonly seqNumBatchSize: number;
+  /** Keep the token cache current through watches (`…token.watcher.enabled`, default true). */
   readonly tokenWatcherEnabled: boolean;
+  /**
+   * Write tokens created together in one multi-operation
+   * (`fastpath.kms.token.persist.coalescing`, default true).
+   */
   readonly persistCoalescing: boolean;
 }
 
-/** The ZooKeeper signer secret provider's settings (`signer.secret.provider=zookeeper`). */
+/**
+ * The ZooKeeper signer secret provider's settings (`signer.secret.provider=zookeeper`). `…` in
+ * the keys below stands for `hadoop.kms.authentication.signer.secret.provider.zookeeper.`.
+ */
 export interface ZkSignerSettings {
+  /** ZooKeeper servers, `host:port,…` (`…connection.string`, required). */
   readonly connectionString: string;
   /** The znode of the secrets, absolute. */
   readonly path: string;
+  /**
+   * Bound of one connection attempt and of one ZooKeeper call, ms; 3 attempts at start
+   * (`fastpath.kms.signer.secret.zookeeper.connection.timeout.ms`, default 10 000).
+   */
   readonly connectionTimeoutMs: number;
+  /**
+   * Session timeout asked of ZooKeeper, ms
+   * (`fastpath.kms.signer.secret.zookeeper.session.timeout.ms`, default 30 000).
+   */
   readonly sessionTimeoutMs: number;
 }
 
 /** Everything the server runs with, resolved from defaults, files and overrides, and checked. */
 export interface KmsSettings {
+  /** The HTTP listener and its limits. */
   readonly http: {
+    /** Listen address (`hadoop.kms.http.host`, default `0.0.0.0`). */
     readonly host: string;
+    /** Listen port, 0-65535, 0 for any free one (`hadoop.kms.http.port`, default 9600). */
     readonly port: number;
-    readonly tls: { readonly certFile: string; readonly keyFile: string } | undefined;
+    /** The PEM files HTTPS is served with; `undefined`: plain HTTP. */
+    readonly tls:
+      | {
+          /** PEM certificate (chain) file, absolute (`fastpath.kms.ssl.certificate.file`). */
+          readonly certFile: string;
+          /** PEM private key file, absolute (`fastpath.kms.ssl.private.key.file`). */
+          readonly keyFile: string;
+        }
+      | undefined;
+    /** Largest request body in bytes, 413 beyond (`fastpath.kms.http.max.body.bytes`, default 8 MiB). */
     readonly maxBodyBytes: number;
+    /**
+     * Largest request line plus headers in bytes, 431 beyond
+     * (`fastpath.kms.http.max.header.bytes`, default 16 KiB).
+     */
     readonly maxHeaderBytes: number;
+    /**
+     * Time allowed to receive a whole request, ms, 0 for none
+     * (`fastpath.kms.http.request.timeout.ms`, default 60 000).
+     */
     readonly requestTimeoutMs: number;
+    /** Idle keep-alive connection lifetime, ms (`fastpath.kms.http.keepalive.timeout.ms`, default 72 000). */
     readonly keepAliveTimeoutMs: number;
+    /**
+     * How long `close()` lets requests in progress finish before closing their connections, ms
+     * (`fastpath.kms.shutdown.timeout.ms`, default 30 000).
+     */
     readonly shutdownTimeoutMs: number;
   };
+  /**
+   * Processes sharing the port, 1-256 (`fastpath.kms.workers`, default 1); more than 1 needs the
+   * ZooKeeper token store (`ERR_KMS_CONFIG` otherwise).
+   */
   readonly workers: number;
+  /**
+   * Data directory, absolute (`fastpath.kms.data.dir`, default `~/.fastpath-kms`); created with
+   * mode 0700.
+   */
   readonly dataDir: string;
-  readonly keystore: { readonly file: string; readonly passwordFile: string | undefined };
+  /** Where the keys are kept. */
+  readonly keystore: {
+    /** The keystore file, absolute (`fastpath.kms.keystore.file`, default `<dataDir>/kms.keystore`). */
+    readonly file: string;
+    /**
+     * File holding its password (`fastpath.kms.keystore.password.file`); `undefined`: the
+     * password comes from `FASTPATH_KMS_KEYSTORE_PASSWORD` or the generated file in the data
+     * directory.
+     */
+    readonly passwordFile: string | undefined;
+  };
+  /** What keys are created with, and who may use them. */
   readonly keys: {
+    /**
+     * Cipher of a key created without one, AES only (`hadoop.security.key.default.cipher`,
+     * default `AES/CTR/NoPadding`).
+     */
     readonly defaultCipher: string;
+    /**
+     * Bit length of a key created without one: 128, 192 or 256
+     * (`hadoop.security.key.default.bitlength`, default 128).
+     */
     readonly defaultBitLength: number;
+    /** Whether key ACLs of `kms-acls.xml` apply (`hadoop.kms.key.authorization.enable`, default true). */
     readonly authorizationEnabled: boolean;
+    /**
+     * Largest `num_keys` of one generate-EEK request (`fastpath.kms.eek.max.keys.per.request`,
+     * default 10 000).
+     */
     readonly maxEekPerRequest: number;
   };
   /** What one request may carry (key and user names, descriptions, attributes). */
   readonly limits: KmsInputLimits;
-  readonly acls: { readonly reloadIntervalMs: number };
+  /** How `kms-acls.xml` is followed. */
+  readonly acls: {
+    /**
+     * How often the file is checked for changes, ms, 10 or more
+     * (`fastpath.kms.acls.reload.interval.ms`, default 1000).
+     */
+    readonly reloadIntervalMs: number;
+  };
+  /** How a user's groups are found, for ACLs. */
   readonly groups: {
+    /**
+     * Fixed groups per user, which win over `mapping`
+     * (`hadoop.user.group.static.mapping.overrides`, default `dr.who=;`).
+     */
     readonly staticMapping: ReadonlyMap<string, readonly string[]>;
+    /**
+     * Groups of other users: `unix` (`/etc/passwd`, `/etc/group`) or `none`
+     * (`fastpath.kms.group.mapping`, default `unix`).
+     */
     readonly mapping: 'unix' | 'none';
+    /** How long the group files are cached, ms (`fastpath.kms.group.cache.ms`, default 300 000). */
     readonly cacheMs: number;
   };
-  readonly audit: { readonly file: string; readonly aggregationWindowMs: number };
+  /** The audit log. */
+  readonly audit: {
+    /**
+     * The audit log file, absolute, appended to (`fastpath.kms.audit.log.file`, default
+     * `<dataDir>/kms-audit.log`).
+     */
+    readonly file: string;
+    /**
+     * Window in which one user's repeated successes of an aggregated operation on one key (e.g.
+     * `DECRYPT_EEK`) make one audit line, ms (`hadoop.kms.audit.aggregation.window.ms`, default
+     * 10 000).
+     */
+    readonly aggregationWindowMs: number;
+  };
+  /**
+   * Authentication: who a request is, and the `hadoop.auth` cookie. `…` in the keys below stands
+   * for `hadoop.kms.authentication.`.
+   */
   readonly auth: {
     /** `simple` (`user.name`) or `kerberos` (SPNEGO). */
     readonly type: 'simple' | 'kerberos';
     /** Kerberos mode's settings, checked against the keytab; `undefined` in simple mode. */
     readonly kerberos: KerberosSettings | undefined;
+    /**
+     * Simple mode: a request without identity acts as `dr.who` (`…simple.anonymous.allowed`,
+     * default false).
+     */
     readonly anonymousAllowed: boolean;
+    /**
+     * `hadoop.auth` cookie lifetime and the rollover interval of generated or shared secrets,
+     * seconds (`…token.validity`, default 36 000).
+     */
     readonly tokenValiditySec: number;
     /** `token.max-inactive-interval`, seconds; -1 for none. */
     readonly maxInactiveSec: number;
@@ -74,16 +202,35 @@ export interface KmsSettings {
     readonly signatureSecret: Redacted<Buffer> | undefined;
     /** The secrets shared through ZooKeeper (`signer.secret.provider=zookeeper`); then no `signatureSecret`. */
     readonly zookeeperSigner: ZkSignerSettings | undefined;
+    /** The cookie's `Domain` attribute (`…cookie.domain`); `undefined`: none is sent. */
     readonly cookieDomain: string | undefined;
+    /** The cookie's `Path` attribute (`…cookie.path`); `undefined`: none is sent. */
     readonly cookiePath: string | undefined;
+    /** Write `Expires` on the cookie; false: a session cookie (`…cookie.persistent`, default false). */
     readonly cookiePersistent: boolean;
   };
+  /**
+   * Delegation tokens, configured in seconds and held here in ms. `…` in the keys below stands for
+   * `hadoop.kms.authentication.delegation-token.`.
+   */
   readonly tokens: {
+    /** Master key roll interval, ms (`…update-interval.sec`, default 1 day). */
     readonly updateIntervalMs: number;
+    /** Longest a token can live, renewals included, ms (`…max-lifetime.sec`, default 7 days). */
     readonly maxLifetimeMs: number;
+    /** How long a token stays valid without renewal, ms (`…renew-interval.sec`, default 1 day). */
     readonly renewIntervalMs: number;
+    /** How often expired tokens are removed, ms (`…removal-scan-interval.sec`, default 1 hour). */
     readonly removalScanIntervalMs: number;
+    /**
+     * `staged` (HADOOP-20045) or `global`, the behaviour before it (`fastpath.kms.token.creation.locking`,
+     * default `staged`).
+     */
     readonly creationLocking: CreationLocking;
+    /**
+     * The ZooKeeper token store's settings; `undefined` unless
+     * `hadoop.kms.authentication.zk-dt-secret-manager.enable` is true (tokens in memory).
+     */
     readonly zookeeper: ZkTokenStoreSettings | undefined;
   };
   /** `hadoop.kms.proxyuser.*` properties, verbatim. */

@@ -9,7 +9,12 @@ import { KeystoreError } from '../../kms-errors.js';
 export interface ScryptParams {
   /** log2 of the CPU/memory cost N. */
   readonly logN: number;
+  /**
+   * Block size r, the default 8 (memory per derivation is about 128 * N * r bytes). A keystore
+   * whose header holds a value outside 1-32 is refused as corrupt (`ERR_KMS_KEYSTORE_CORRUPT`).
+   */
   readonly r: number;
+  /** Parallelisation p, the default 1; a header value outside 1-16 is refused as corrupt. */
   readonly p: number;
 }
 

@@ -12,8 +12,11 @@ export type ErasureCodecName = 'rs' | 'xor';
 
 /** What a raw coder is built for: the codec and its data and parity unit counts. */
 export interface ErasureCoderSchema {
+  /** The codec: `rs` (Reed-Solomon over GF(2^8)) or `xor` (one parity unit). */
   readonly codec: ErasureCodecName;
+  /** Data units per stripe: a positive integer (3 in `rs-3-2-1024k`). */
   readonly data: number;
+  /** Parity units per stripe: a positive integer, data + parity below 256 for `rs`, exactly 1 for `xor`. */
   readonly parity: number;
 }
 
@@ -70,6 +73,7 @@ export function resolveGfEngine(name: ErasureCoderEngineName = 'auto'): GfMatrix
 
 /** Computes the parity cells of one stripe. */
 export interface RawErasureEncoder {
+  /** The schema the encoder was built for, checked and frozen. */
   readonly schema: ErasureCoderSchema;
   /** The kernel in use: `typescript` or `isa-l`. */
   readonly engine: string;
@@ -79,6 +83,7 @@ export interface RawErasureEncoder {
 
 /** Rebuilds lost cells of one stripe from the others. */
 export interface RawErasureDecoder {
+  /** The schema the decoder was built for, checked and frozen. */
   readonly schema: ErasureCoderSchema;
   /** The kernel in use: `typescript` or `isa-l`. */
   readonly engine: string;

@@ -1,15 +1,20 @@
 import { endianness } from 'node:os';
 
+const LITTLE_ENDIAN = endianness() === 'LE';
+// Bound once: a global looked up per word is slow where tests run in a vm context (jest).
+const imul = Math.imul;
+
 /**
  * The content of the contract suite's keys, a function of the offset that another writer (Ozone's
  * Java client on a real cluster) can reproduce: little-endian 32-bit words, word `w` =
  * fmix32(w + seed × 0x9E3779B9) (MurmurHash3's finalizer, all arithmetic modulo 2^32). No two
  * chunks or checksum windows of a key hold the same bytes, so a misplaced range fails a compare.
+ *
+ * @param sizeBytes - How many bytes to return.
+ * @param seed - The key's seed (a 32-bit integer).
+ * @param offset - Offset in the key of the first byte, any alignment. Default: 0.
+ * @returns The key's bytes `[offset, offset + sizeBytes)`, in a new buffer.
  */
-const LITTLE_ENDIAN = endianness() === 'LE';
-// Bound once: a global looked up per word is slow where tests run in a vm context (jest).
-const imul = Math.imul;
-
 export function contractKeyBytes(sizeBytes: number, seed: number, offset = 0): Buffer {
   const firstWord = Math.floor(offset / 4);
   const words = Math.floor((offset + sizeBytes + 3) / 4) - firstWord;

@@ -17,10 +17,15 @@ const PIECE_BYTES = 16 * MiB;
 
 /** A key written with the bytes of `contractKeyBytes(sizeBytes, seed)`. */
 export interface WrittenKey {
+  /** Volume of the key. */
   volume: string;
+  /** Bucket of the key. */
   bucket: string;
+  /** Key name within the bucket. */
   key: string;
+  /** Length of the key in bytes, as written. */
   sizeBytes: number;
+  /** Seed of `contractKeyBytes` the key was written with. */
   seed: number;
   /** Members each block's pipeline has: 3 (RATIS/THREE) or 1 (RATIS/ONE). */
   replicas: 1 | 3;

@@ -10,15 +10,23 @@ import type {
 
 /** One key a suite needs written, with the layout to write it in. */
 export interface ContractKeySpec {
+  /** Volume of the key; the suite has created it. */
   volume: string;
+  /** Bucket of the key; the suite has created it. */
   bucket: string;
+  /** Key name within the bucket. */
   key: string;
+  /** Length of the key in bytes. */
   sizeBytes: number;
   /** Seed of `contractKeyBytes`. */
   seed: number;
+  /** Checksum type to write (`ozone.client.checksum.type`). */
   checksumType: ChecksumTypeName;
+  /** Bytes covered by each checksum (`ozone.client.bytes.per.checksum`). */
   bytesPerChecksum: number;
+  /** Bytes per chunk (`ozone.client.stream.buffer.size`). */
   chunkSizeBytes: number;
+  /** Bytes per block (`ozone.scm.block.size`). */
   blockSizeBytes: number;
   /** Replication factor (RATIS/THREE unless a test only needs the bytes back). */
   replication: 'ONE' | 'THREE';
@@ -26,8 +34,11 @@ export interface ContractKeySpec {
 
 /** A key's replica, as fault hooks address it. */
 export interface ContractReplicaRef {
+  /** Volume of the key. */
   volume: string;
+  /** Bucket of the key. */
   bucket: string;
+  /** Key name within the bucket. */
   key: string;
   /** Offset of the byte to damage, within the key. */
   offsetInKey: number;
@@ -45,12 +56,24 @@ export interface ReadChunkCounters {
 
 /** A committed key as the OM records it, read by the cluster's own side (not fastpath's codecs). */
 export interface ClusterKeyRecord {
+  /** The key's length in bytes (`KeyInfo.dataSize`). */
   dataSize: number;
-  blocks: Array<{ containerId: bigint; localId: bigint; blockCommitSequenceId: bigint; lengthBytes: number }>;
+  /** The key's blocks in key order (the latest version's `KeyLocation`s); empty for an empty key. */
+  blocks: Array<{
+    /** The container holding the block. */
+    containerId: bigint;
+    /** The block's id within its container. */
+    localId: bigint;
+    /** The block's BCSID as the OM committed it: the Raft log index of its last PutBlock. */
+    blockCommitSequenceId: bigint;
+    /** The bytes of the key in this block. */
+    lengthBytes: number;
+  }>;
 }
 
 /** What Ozone's Java client read of a whole key, checksums verified. */
 export interface JavaKeyReadResult {
+  /** How many bytes the Java client read, to the end of the key. */
   bytesRead: number;
   /** SHA-256 of the bytes read, lower-case hex. */
   sha256: string;
@@ -67,6 +90,7 @@ export interface OzoneClusterAdapter {
    * an OM service id (with its keys there).
    */
   readonly omAddress: string;
+  /** The TLS options clients need (the cluster's CA); absent for a cluster serving plain text. */
   readonly tls?: ClientTlsOptions;
   /** Extra client options (e.g. shorter retry intervals). */
   readonly clientOptions?: Partial<OzoneClientOptions>;
@@ -90,13 +114,21 @@ export interface OzoneClusterAdapter {
     volume: string,
     bucket: string,
     prefix: string,
-  ): Promise<Array<{ name: string; sizeBytes: number }>>;
+  ): Promise<
+    Array<{
+      /** The key name within the bucket (the prefix included). */
+      name: string;
+      /** The key's length in bytes, as the OM lists it. */
+      sizeBytes: number;
+    }>
+  >;
   /** The datanodes' own ReadChunk counters now (the suites take differences around one read). */
   readChunkCounters?(): Promise<ReadChunkCounters>;
 }
 
 /** Which optional parts of the suites a cluster runs. */
 export interface OzoneContractCapabilities {
+  /** Whether the adapter has `corruptReplica` (the tests of a damaged replica then run). */
   corruptReplica: boolean;
   /** Whether the adapter has `stopReplica` and `stopDatanode`. */
   stopDatanode: boolean;

@@ -10,8 +10,20 @@ const SUCCESS = 1;
 
 /** What one replica holds of a block: its BCSID and size, or the datanode's non-SUCCESS result. */
 export type ReplicaBlock =
-  | { result: 'SUCCESS'; blockCommitSequenceId: bigint; sizeBytes: number }
-  | { result: number; message: string };
+  | {
+      /** The datanode answered SUCCESS. */
+      result: 'SUCCESS';
+      /** The BCSID the replica holds the block at (`BlockData.blockID.blockCommitSequenceId`). */
+      blockCommitSequenceId: bigint;
+      /** The block's length in bytes on this replica (`BlockData.size`). */
+      sizeBytes: number;
+    }
+  | {
+      /** The datanode's `Result` number, e.g. 12 (NO_SUCH_BLOCK) or 9 (CONTAINER_NOT_FOUND). */
+      result: number;
+      /** The datanode's error message. */
+      message: string;
+    };
 
 function encodeGetBlock(containerId: bigint, localId: bigint, datanodeUuid: string): Buffer {
   const w = protobuf.Writer.create();

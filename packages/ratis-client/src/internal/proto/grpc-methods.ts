@@ -23,6 +23,8 @@ function rawStream(name: 'ordered' | 'unordered'): MethodDefinition<Buffer, Buff
  * two bidirectional streams of serialized `RaftClientRequestProto` → `RaftClientReplyProto`.
  */
 export const RAFT_CLIENT_PROTOCOL_SERVICE = Object.freeze({
+  /** `RaftClientProtocolService/ordered`: replies in the order requests came (the client's writes, reads). */
   ordered: rawStream('ordered'),
+  /** `RaftClientProtocolService/unordered`: each reply when its request completes (the client's watches). */
   unordered: rawStream('unordered'),
 });
