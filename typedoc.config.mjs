@@ -20,11 +20,6 @@ const entryPoints = publicManifests.flatMap(({ dir, manifest }) => {
     .map((source) => `${dir}/${source.replace(/^\.\//, '')}`);
 });
 
-// The symbols still waiting for a comment, listed so that the list only shrinks (see the file).
-const intentionallyNotDocumented = readFileSync('docs/api-undocumented.txt', 'utf8')
-  .split('\n')
-  .filter((line) => line !== '' && !line.startsWith('#'));
-
 /** @type {Partial<import('typedoc').TypeDocOptions>} */
 export default {
   name: 'fastpath',
@@ -46,6 +41,5 @@ export default {
   // TypeDoc asks for comments only in the package it runs in (the private root, here) unless told
   // which packages' symbols must be documented.
   packagesRequiringDocumentation: publicManifests.map(({ manifest }) => manifest.name),
-  intentionallyNotDocumented,
   treatValidationWarningsAsErrors: true,
 };
