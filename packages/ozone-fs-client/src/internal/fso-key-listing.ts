@@ -116,7 +116,11 @@ export async function listFsoKeys<T>(tree: FsoTree<T>, listing: FsoListing): Pro
         await visit(entry);
         if (full()) return;
       }
-      if (page.length < ask || fresh.length === 0) return;
+      // A short page does not mean the directory is done: Ozone's OM may answer fewer entries
+      // than asked while more follow (its FSO listing drops, after counting them, entries its
+      // cache holds as deleted or renamed). Only a page with nothing new ends it, as in Ozone's
+      // Java client, at the price of one more call per directory.
+      if (fresh.length === 0) return;
       startKey = (page[page.length - 1] as FsoEntry<T>).name;
     }
   };
