@@ -17,12 +17,12 @@ describe("a client's keys in one round", () => {
       { name: e0, size: 0 },
     ]);
     const m = k.nextRename()!;
-    expect(m).toEqual({ from: e0, to: 'c/r1/r/w0-0' });
+    expect(m).toEqual({ from: e0, to: 'c/r1/e/w0-0.renamed' });
     k.renamed(m);
-    expect(k.nextRename()).toEqual({ from: e1, to: 'c/r1/r/w0-1' }); // taken, its rename failed
+    expect(k.nextRename()).toEqual({ from: e1, to: 'c/r1/e/w0-1.renamed' }); // taken, its rename failed
     expect(k.nextRename()).toBeUndefined();
-    expect(k.nextDelete()).toBe('c/r1/r/w0-0');
-    k.deleted('c/r1/r/w0-0');
+    expect(k.nextDelete()).toBe('c/r1/e/w0-0.renamed');
+    k.deleted('c/r1/e/w0-0.renamed');
     expect(k.nextDelete()).toBe(b0);
     expect(k.nextDelete()).toBeUndefined();
     expect([...k.expected()].sort()).toEqual([e1, b0].sort());

@@ -1,9 +1,13 @@
 // One client's keys in one round, as fastpath's client process keeps them (the Java client keeps
 // the same in OzoneMetaBench.java): the names the create windows made, which the lookup and
-// getFileStatus windows go round, the rename window moves (`…/e/x` → `…/r/x`, the empty keys)
-// and the delete window removes (the renamed keys, then the 1-byte ones); and the check of a
-// listing of the round's prefix against what should be there.
+// getFileStatus windows go round; the rename window moves the empty keys within their directory
+// (`…/e/x` → `…/e/x.renamed`: Ozone's OM renames into an existing directory only, as a job's
+// commit does); the delete window removes the renamed keys, then the 1-byte ones; and the check of
+// a listing of the round's prefix against what should be there.
 import type { MetaOp, VerifyCounts } from './meta-workload.js';
+
+/** What a renamed key's name gets: it stays in its directory. */
+export const RENAMED_SUFFIX = '.renamed';
 
 export interface Move {
   from: string;
@@ -52,7 +56,7 @@ export class RoundKeys {
   /** The next empty key to rename, or undefined when all are taken. */
   nextRename(): Move | undefined {
     const from = this.#empty[this.#nextRename++];
-    return from === undefined ? undefined : { from, to: from.replace(/\/e\/(?=[^/]+$)/, '/r/') };
+    return from === undefined ? undefined : { from, to: `${from}${RENAMED_SUFFIX}` };
   }
 
   renamed(move: Move): void {
