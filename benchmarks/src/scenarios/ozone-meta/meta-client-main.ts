@@ -67,7 +67,7 @@ async function prepareList(ozone: OzoneClient): Promise<void> {
   );
 }
 
-/** One operation of a window; returns false when there is nothing left to do (the pool is used up). */
+/** One operation of a window; false when there is no key left for this worker (delete's are used up; rename's all moving). */
 type Step = (worker: number) => Promise<boolean>;
 
 function step(ozone: OzoneClient, keys: RoundKeys, op: MetaOp): Step {
@@ -112,8 +112,13 @@ function step(ozone: OzoneClient, keys: RoundKeys, op: MetaOp): Step {
       return async () => {
         const move = keys.nextRename();
         if (!move) return false;
-        await ozone.renameKey(volume, bucket, move.from, move.to);
-        keys.renamed(move);
+        try {
+          await ozone.renameKey(volume, bucket, move.from, move.to);
+        } catch (err) {
+          keys.renamed(move, false);
+          throw err;
+        }
+        keys.renamed(move, true);
         return true;
       };
     case 'delete':
@@ -143,7 +148,7 @@ async function window(call: Extract<MetaCall, { op: 'window' }>): Promise<Window
   const deadline = started + call.windowMs;
   await Promise.all(
     Array.from({ length: call.workers }, async (_, w) => {
-      while (!exhausted && performance.now() < deadline) {
+      while (performance.now() < deadline) {
         const began = performance.now();
         try {
           if (!(await run(w))) {

@@ -83,7 +83,7 @@ describe('ozone-meta figures', () => {
       { expected: 5, found: 5, missing: 0, unexpected: 2 },
     ]);
     expect(v).toEqual({
-      rounds: 2,
+      listings: 2,
       expected: 15,
       found: 14,
       missing: 1,

@@ -182,7 +182,8 @@ export function metaGoals(ops: readonly OpComparison[]): GoalResult[] {
 
 /** One client's listing checks over the rounds (comparison.json, key `verify`). */
 export interface VerifyTotals {
-  rounds: number;
+  /** Listings held against what should be there (two per round: before the deletes and at its end). */
+  listings: number;
   expected: number;
   found: number;
   missing: number;
@@ -194,7 +195,7 @@ export function verifyTotals(rounds: readonly VerifyCounts[]): VerifyTotals {
   const sum = (f: (v: VerifyCounts) => number): number => rounds.reduce((n, v) => n + f(v), 0);
   const firstProblem = rounds.map((v) => v.firstProblem).find((p) => p !== undefined);
   return {
-    rounds: rounds.length,
+    listings: rounds.length,
     expected: sum((v) => v.expected),
     found: sum((v) => v.found),
     missing: sum((v) => v.missing),

@@ -76,11 +76,11 @@ export function figuresTable(ops: readonly OpComparison[], clients: readonly Met
 export function checksTable(verify: Readonly<Partial<Record<MetaClient, VerifyTotals>>>): FigureTable {
   return {
     caption:
-      "Every round's keys listed after its windows (not measured), each client with its own listing: created keys found, renamed keys under the new name only, deleted keys gone",
+      "Every round's keys listed before its delete window and after its last window (not measured), each client with its own listing: created keys found under their current names, renamed keys not under the old one, deleted keys gone; summed over the listings",
     columns: [
       { header: 'client' },
-      { header: 'rounds', align: 'right' },
-      { header: 'keys expected', align: 'right' },
+      { header: 'listings', align: 'right' },
+      { header: 'keys checked', align: 'right' },
       { header: 'found', align: 'right' },
       { header: 'missing', align: 'right' },
       { header: 'left over', align: 'right' },
@@ -91,7 +91,7 @@ export function checksTable(verify: Readonly<Partial<Record<MetaClient, VerifyTo
         ? [
             [
               META_CLIENT_LABEL[c],
-              String(v.rounds),
+              String(v.listings),
               String(v.expected),
               String(v.found),
               String(v.missing),

@@ -92,8 +92,9 @@ export const ozoneMetaScenario: Scenario<OzoneMetaSettings> = {
     "fastpath's client over Hadoop RPC and over gRPC, and with `--cluster real` (one OM) or `real-ha` (three " +
     "OMs, every client through the service id) Ozone's own Java client, each in a process of its own; per " +
     'operation and client ops/s, p50/p99 and client process CPU per op, the clients taking turns going first. ' +
-    "Every round's keys are listed afterwards: created keys found, renamed keys under the new name only, " +
-    'deleted keys gone. The default run is the embedded mini cluster, fastpath alone.',
+    'Renames move the empty keys back and forth within their directory; the delete window removes them, then the ' +
+    "1-byte keys. Every round's keys are listed before the delete window and at the round's end: created keys " +
+    'found under their current names, deleted keys gone. The default run is the embedded mini cluster, fastpath alone.',
   flags: OZONE_META_FLAGS,
   parseFlags: (args, { quick }) => parseOzoneMetaFlags(args, quick),
   async run(ctx) {
@@ -142,6 +143,18 @@ export const ozoneMetaScenario: Scenario<OzoneMetaSettings> = {
     const verified: Partial<Record<MetaClient, VerifyCounts[]>> = Object.fromEntries(
       s.clients.map((c) => [c, []]),
     );
+    /** Each client lists its round's keys (not measured) against what its operations should have left. */
+    const check = async (what: string, round: number): Promise<void> => {
+      for (const [client, p] of processes) {
+        ctx.progress.setDetail(`${what} · listing ${client}'s keys`);
+        const v = (await p.call({ op: 'verify' }, CALL_SLACK_MS)) as VerifyCounts;
+        if (round > 0) verified[client]!.push(v);
+        if (v.missing > 0 || v.unexpected > 0)
+          ctx.note(
+            `${what} · ${client}: ${v.missing} key(s) missing, ${v.unexpected} left over (${v.firstProblem ?? ''})`,
+          );
+      }
+    };
     /** One round of every operation, every client; round 0 is the unmeasured warm-up. */
     const runRound = async (round: number): Promise<void> => {
       const tag = round === 0 ? 'warmup' : `r${round}`;
@@ -149,7 +162,9 @@ export const ozoneMetaScenario: Scenario<OzoneMetaSettings> = {
       const what = round === 0 ? 'warm-up' : `round ${round}/${s.rounds}`;
       for (const [client, p] of processes)
         await p.call({ op: 'begin', prefix: roundPrefix(client, tag) }, CALL_SLACK_MS);
-      for (const [i, op] of s.ops.entries())
+      for (const [i, op] of s.ops.entries()) {
+        // The delete window leaves few keys or none: every key is checked before it too.
+        if (op === 'delete' && i > 0) await check(`${what}, before the deletes`, round);
         for (const client of turnOrder(s.clients, round, i)) {
           if (ctx.signal.aborted) return;
           ctx.progress.setDetail(`${what} · ${META_OP_LABEL[op]} · ${client}`);
@@ -175,15 +190,8 @@ export const ozoneMetaScenario: Scenario<OzoneMetaSettings> = {
           }
           ctx.progress.advance((round === 0 ? warmupUnits : roundUnits) / s.ops.length);
         }
-      for (const [client, p] of processes) {
-        ctx.progress.setDetail(`${what} · listing ${client}'s keys`);
-        const v = (await p.call({ op: 'verify' }, CALL_SLACK_MS)) as VerifyCounts;
-        if (round > 0) verified[client]!.push(v);
-        if (v.missing > 0 || v.unexpected > 0)
-          ctx.note(
-            `${what} · ${client}: ${v.missing} key(s) missing, ${v.unexpected} left over (${v.firstProblem ?? ''})`,
-          );
       }
+      await check(what, round);
     };
     if (s.warmupMs > 0) await runRound(0);
     for (let round = 1; round <= s.rounds && !ctx.signal.aborted; round++) {

@@ -9,6 +9,7 @@ import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -204,7 +205,7 @@ public final class OzoneMetaBench {
     if (failure.get() != null) throw new IllegalStateException("making the list keys", failure.get());
   }
 
-  /** One operation of a window; false when there is nothing left to do. */
+  /** One operation of a window; false when no key is left for this worker. */
   private interface Step {
     boolean run(int worker) throws Exception;
   }
@@ -247,10 +248,15 @@ public final class OzoneMetaBench {
         };
       case "rename":
         return w -> {
-          String[] move = round.nextRename();
+          Round.Move move = round.nextRename();
           if (move == null) return false;
-          bucket.renameKey(move[0], move[1]);
-          round.renamed(move);
+          try {
+            bucket.renameKey(move.from, move.to);
+          } catch (Exception e) {
+            round.renamed(move, false);
+            throw e;
+          }
+          round.renamed(move, true);
           return true;
         };
       case "delete":
@@ -288,7 +294,7 @@ public final class OzoneMetaBench {
           new Thread(
               () -> {
                 List<Double> mine = latencies.get(w);
-                while (!exhausted.get() && System.nanoTime() < deadline) {
+                while (System.nanoTime() < deadline) {
                   long began = System.nanoTime();
                   try {
                     if (!step.run(w)) {
@@ -336,18 +342,29 @@ public final class OzoneMetaBench {
       }
     }
 
+    static final class Move {
+      final int key;
+      final String from;
+      final String to;
+
+      Move(int key, String from, String to) {
+        this.key = key;
+        this.from = from;
+        this.to = to;
+      }
+    }
+
     final String prefix;
     private final List<String> empty = new ArrayList<>();
+    private final List<String> emptyNow = new ArrayList<>();
     private final List<String> oneByte = new ArrayList<>();
     private final Map<String, AtomicInteger> perWorker = new ConcurrentHashMap<>();
-    private final Set<String> renamedFrom = ConcurrentHashMap.newKeySet();
-    private final List<String> renamedTo = new ArrayList<>();
     private final Set<String> deleted = ConcurrentHashMap.newKeySet();
     private List<Key> existing;
-    private final AtomicInteger nextExisting = new AtomicInteger();
-    private final AtomicInteger nextRename = new AtomicInteger();
+    private int nextExisting;
+    private ArrayDeque<Integer> renameQueue;
     private List<String> deletable;
-    private final AtomicInteger nextDelete = new AtomicInteger();
+    private int nextDelete;
 
     Round(String prefix) {
       this.prefix = prefix;
@@ -360,38 +377,48 @@ public final class OzoneMetaBench {
     }
 
     synchronized void created(String op, String name) {
-      (op.equals("create-empty") ? empty : oneByte).add(name);
+      if (op.equals("create-1b")) {
+        oneByte.add(name);
+      } else {
+        empty.add(name);
+        emptyNow.add(name);
+      }
     }
 
     synchronized Key nextExisting() {
       if (existing == null) {
         existing = new ArrayList<>();
-        for (String n : empty) existing.add(new Key(n, 0));
+        for (String n : emptyNow) existing.add(new Key(n, 0));
         for (String n : oneByte) existing.add(new Key(n, 1));
       }
       if (existing.isEmpty()) throw new IllegalStateException("no keys were created in this round");
-      return existing.get(Math.floorMod(nextExisting.getAndIncrement(), existing.size()));
+      return existing.get(nextExisting++ % existing.size());
     }
 
-    synchronized String[] nextRename() {
-      int i = nextRename.getAndIncrement();
-      if (i >= empty.size()) return null;
-      String from = empty.get(i);
-      return new String[] {from, from + ".renamed"};
+    /** The next empty key to move to the other of its two names; null when none is free. */
+    synchronized Move nextRename() {
+      if (renameQueue == null) {
+        renameQueue = new ArrayDeque<>();
+        for (int i = 0; i < empty.size(); i++) renameQueue.add(i);
+      }
+      Integer key = renameQueue.poll();
+      if (key == null) return null;
+      String from = emptyNow.get(key);
+      String created = empty.get(key);
+      return new Move(key, from, from.equals(created) ? created + ".renamed" : created);
     }
 
-    synchronized void renamed(String[] move) {
-      renamedFrom.add(move[0]);
-      renamedTo.add(move[1]);
+    synchronized void renamed(Move move, boolean done) {
+      if (done) emptyNow.set(move.key, move.to);
+      renameQueue.add(move.key);
     }
 
     synchronized String nextDelete() {
       if (deletable == null) {
-        deletable = new ArrayList<>(renamedTo);
+        deletable = new ArrayList<>(emptyNow);
         deletable.addAll(oneByte);
       }
-      int i = nextDelete.getAndIncrement();
-      return i < deletable.size() ? deletable.get(i) : null;
+      return nextDelete < deletable.size() ? deletable.get(nextDelete++) : null;
     }
 
     void deleted(String name) {
@@ -401,8 +428,8 @@ public final class OzoneMetaBench {
     synchronized ObjectNode verify(List<String> listedNames) {
       Set<String> listed = new HashSet<>(listedNames);
       Set<String> expected = new LinkedHashSet<>();
-      for (List<String> names : List.of(empty, renamedTo, oneByte))
-        for (String n : names) if (!renamedFrom.contains(n) && !deleted.contains(n)) expected.add(n);
+      for (List<String> names : List.of(emptyNow, oneByte))
+        for (String n : names) if (!deleted.contains(n)) expected.add(n);
       long found = 0;
       String firstProblem = null;
       for (String n : expected) {
@@ -415,11 +442,7 @@ public final class OzoneMetaBench {
           unexpected++;
           if (firstProblem == null)
             firstProblem =
-                n
-                    + " listed but "
-                    + (deleted.contains(n)
-                        ? "deleted"
-                        : renamedFrom.contains(n) ? "renamed away" : "never created");
+                n + " listed but " + (deleted.contains(n) ? "deleted" : "renamed away or never created");
         }
       }
       ObjectNode a = JSON.createObjectNode();
