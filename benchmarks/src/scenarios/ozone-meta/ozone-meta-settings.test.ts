@@ -20,7 +20,7 @@ describe('ozone-meta settings', () => {
     expect(estimateRunMs(q)).toBeLessThan(estimateRunMs(d));
   });
 
-  it("Java beside fastpath on a real cluster; operations kept in the round's order", () => {
+  it("Java beside fastpath on a real cluster; operations in the round's order, the creates with any that needs keys", () => {
     expect(parseOzoneMetaFlags(['--cluster', 'real-ha'], true).clients).toEqual([
       'fastpath-rpc',
       'fastpath-grpc',
@@ -29,8 +29,10 @@ describe('ozone-meta settings', () => {
     expect(parseOzoneMetaFlags(['--cluster', 'real', '--no-java'], true).clients).toHaveLength(2);
     expect(parseOzoneMetaFlags(['--ops', 'delete,create-empty'], true).ops).toEqual([
       'create-empty',
+      'create-1b',
       'delete',
     ]);
+    expect(parseOzoneMetaFlags(['--ops', 'list'], true).ops).toEqual(['list']);
     expect(() => parseOzoneMetaFlags(['--no-java'], true)).toThrow(BenchmarkUsageError);
     expect(() => parseOzoneMetaFlags(['--cluster', 'cloud'], true)).toThrow(BenchmarkUsageError);
   });

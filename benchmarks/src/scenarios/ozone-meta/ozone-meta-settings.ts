@@ -11,6 +11,8 @@ import { META_OPS, type MetaClient, type MetaOp } from './meta-workload.js';
 export const META_CLUSTER_KINDS = ['embedded', 'real', 'real-ha'] as const;
 export type MetaClusterKind = (typeof META_CLUSTER_KINDS)[number];
 
+const CREATES: readonly MetaOp[] = ['create-empty', 'create-1b'];
+
 export interface OzoneMetaSettings {
   cluster: MetaClusterKind;
   /** The rows, in the order every round runs them. */
@@ -35,7 +37,11 @@ export const OZONE_META_FLAGS = {
     description:
       "embedded (fastpath's mini cluster in its own process, fastpath's two transports; default), real (Apache Ozone MiniOzoneCluster, one OM, Ozone's Java client beside fastpath's) or real-ha (three OMs, every client through the service id)",
   },
-  ops: { type: 'string', value: '<list>', description: `operations (default ${META_OPS.join(',')})` },
+  ops: {
+    type: 'string',
+    value: '<list>',
+    description: `operations (default ${META_OPS.join(',')}); the creates come along with any that needs keys`,
+  },
   workers: { type: 'string', value: '<n>', description: 'concurrent operations per client (default 16)' },
   'window-seconds': {
     type: 'string',
@@ -66,7 +72,10 @@ export function parseOzoneMetaFlags(args: readonly string[], quick: boolean): Oz
       `${name}: --no-java goes with a real cluster (the embedded run has no Java)`,
     );
   const ops = listFlag(name, 'ops', f.ops, [...META_OPS], META_OPS);
-  // A round's operations work on what the earlier ones made: keep them in the round's order.
+  // The lookups, stats, renames and deletes work on the keys the create windows made: those come
+  // along. A round's operations run in the order each needs.
+  if (ops.some((op) => !CREATES.includes(op) && op !== 'list'))
+    for (const op of CREATES) if (!ops.includes(op)) ops.push(op);
   ops.sort((a, b) => META_OPS.indexOf(a) - META_OPS.indexOf(b));
   const java = cluster !== 'embedded' && !f['no-java'];
   return {
