@@ -27,8 +27,12 @@ async function ignoreExisting(create: () => Promise<unknown>): Promise<void> {
   }
 }
 
-/** Every file under `prefix/`, paged as a caller listing a whole directory pages. */
-async function listFiles(ozone: OzoneClient, prefix: string): Promise<string[]> {
+/**
+ * Every file under `prefix/`, paged as a caller listing a whole directory pages. `listKeys`
+ * promises at most `count` keys a call: the list window takes a short page for the end (its count
+ * check catches a listing cut short), the listing checks go on to an empty page.
+ */
+async function listFiles(ozone: OzoneClient, prefix: string, toEmptyPage = false): Promise<string[]> {
   const files: string[] = [];
   let startAfter: string | undefined;
   for (;;) {
@@ -38,7 +42,7 @@ async function listFiles(ozone: OzoneClient, prefix: string): Promise<string[]> 
       ...(startAfter === undefined ? {} : { startAfter }),
     });
     for (const k of page) if (!k.name.endsWith('/') && k.name.startsWith(`${prefix}/`)) files.push(k.name);
-    if (page.length < 1000) return files;
+    if (page.length === 0 || (!toEmptyPage && page.length < 1000)) return files;
     startAfter = page[page.length - 1]!.name;
   }
 }
@@ -207,7 +211,7 @@ serveCalls(async (call: MetaCall): Promise<InitAnswer | WindowSample | VerifyCou
       return window(call);
     case 'verify': {
       if (!client || !round) throw new Error('verify before init and begin');
-      return round.verify(new Set(await listFiles(client, round.prefix)));
+      return round.verify(new Set(await listFiles(client, round.prefix, true)));
     }
     case 'close':
       client?.close();
