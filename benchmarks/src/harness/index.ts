@@ -83,3 +83,8 @@ export {
   type StartChildOptions,
 } from './start-child.js';
 export { mergeLatencies } from './merge-latencies.js';
+export {
+  startJavaClientProcess,
+  type JavaClientProcess,
+  type JavaClientProcessOptions,
+} from './java-client-process.js';

@@ -16,6 +16,8 @@ import { kmsHttpScenario } from './kms-http/kms-http-scenario.js';
 import { kmsHttpSummary } from './kms-http/kms-http-summary.js';
 import { locksScenario } from './locks/locks-scenario.js';
 import { locksSummary } from './locks/locks-summary.js';
+import { ozoneMetaScenario } from './ozone-meta/ozone-meta-scenario.js';
+import { ozoneMetaSummary } from './ozone-meta/ozone-meta-summary.js';
 import { ozoneTdeScenario } from './ozone-tde/ozone-tde-scenario.js';
 import { ozoneTdeSummary } from './ozone-tde/ozone-tde-summary.js';
 import { ozoneReadScenario } from './ozone-read/ozone-read-scenario.js';
@@ -117,6 +119,13 @@ export const registry: readonly RegisteredScenario[] = [
     compares:
       "an encrypted Ozone bucket, 16 clients opening and reading small files (a DECRYPT_EEK each) and writing new ones: fastpath-kms fixed and original against Apache Hadoop's KMS as the cluster's key provider; encrypted ÷ plain MiB/s of large reads, fastpath's client against Ozone's Java client",
     summary: ozoneTdeSummary,
+  },
+  {
+    scenario: ozoneMetaScenario,
+    source: '—',
+    compares:
+      "the OM-bound operations (create+commit of empty and 1-byte keys, lookup, getFileStatus, a listing of 1,000 keys, rename, delete), 16 workers: fastpath's client over Hadoop RPC and over gRPC against Ozone's own Java client, one OM and OM HA",
+    summary: ozoneMetaSummary,
   },
 ];
 

@@ -13,7 +13,10 @@ import { readTree } from './read-tree.js';
 export type ClusterCall = { op: 'info' } | { op: 'counters' } | { op: 'warm' };
 
 export interface ClusterInfo {
+  /** `host:port` of the OM's gRPC service. */
   omAddress: string;
+  /** `host:port` of the same OM's Hadoop RPC server. */
+  omRpcAddress: string;
   dir: string;
   datanodes: { uuid: string; address: string; domainSocketPath?: string }[];
   /** `ozone.domain.socket.path` for clients (`_PORT` = the datanode's port), when served. */
@@ -64,6 +67,7 @@ serveCalls<ClusterCall, ClusterInfo | ClusterCounters | { bytes: number }>(async
   if (call.op === 'info')
     return {
       omAddress: cluster.omAddress,
+      omRpcAddress: cluster.omRpcAddress,
       dir: cluster.dir,
       datanodes: cluster.datanodes.map((d) => ({
         uuid: d.uuid,

@@ -1,6 +1,6 @@
-// Starting Apache Ozone's MiniOzoneCluster for a benchmark, the one copy that ozone-read and
-// ozone-write share: the note while it starts (about a minute), the command recorded in the
-// results folder, the ready line in the run log.
+// Starting Apache Ozone's MiniOzoneCluster for a benchmark, the one copy that ozone-read,
+// ozone-write, ozone-tde and ozone-meta share: the note while it starts (about a minute; more with
+// OM HA), the command recorded in the results folder, the ready line in the run log.
 import { startRealOzoneCluster, type RealOzoneCluster } from '@fastpath/ozone-fixture';
 import type { ScenarioContext } from '../../harness/index.js';
 
@@ -11,16 +11,20 @@ export async function startBenchmarkOzoneCluster(
     heapMb: number;
     /** ozone-site.xml entries on top of the fixture's (e.g. the OM's key provider). */
     configuration?: Readonly<Record<string, string>>;
+    /** OM HA: this many OMs (MiniOzoneHAClusterImpl) under the fixture's service id; 0 or absent: one OM. */
+    omHa?: number;
   },
 ): Promise<RealOzoneCluster> {
-  const { datanodes, heapMb, configuration } = options;
+  const { datanodes, heapMb, configuration, omHa = 0 } = options;
+  const oms = omHa > 0 ? `${omHa} OMs, ` : '';
   ctx.note(
-    `starting Apache Ozone's MiniOzoneCluster (${datanodes} datanodes, -Xmx${heapMb}m); this takes about a minute`,
+    `starting Apache Ozone's MiniOzoneCluster (${oms}${datanodes} datanodes, -Xmx${heapMb}m); this takes ${omHa > 0 ? 'a few minutes' : 'about a minute'}`,
   );
   const cluster = await startRealOzoneCluster({
     datanodes,
     heapMb,
     ...(configuration && { configuration }),
+    ...(omHa > 0 && { omHa }),
     onProgress: (line) => ctx.log(`[ozone-fixture] ${line}`),
   });
   ctx.results.recordCommand(
@@ -28,7 +32,11 @@ export async function startBenchmarkOzoneCluster(
     "Apache Ozone's MiniOzoneCluster (tools/ozone)",
   );
   ctx.log(
-    `real cluster ${cluster.ozoneVersion}: OM gRPC ${cluster.omGrpcAddress}, RPC ${cluster.omRpcAddress}, ready in ${cluster.startMs} ms`,
+    `real cluster ${cluster.ozoneVersion}: OM gRPC ${cluster.omGrpcAddress}, RPC ${cluster.omRpcAddress}` +
+      (cluster.omServiceId === undefined
+        ? ''
+        : `, service ${cluster.omServiceId} (${cluster.oms.map((o) => `${o.nodeId} ${o.rpcAddress} gRPC ${o.grpcAddress}`).join('; ')})`) +
+      `, ready in ${cluster.startMs} ms`,
   );
   return cluster;
 }

@@ -1,15 +1,8 @@
 // Ozone's own Java client beside fastpath's: java/fastpath/ozonewrite/OzoneWriteBench.java in a
-// JVM of its own (so its process CPU is the client's alone), compiled with jvm-fixture's javac
-// support against the jars tools/ozone resolves. One JSON line per request on stdin, one answer
-// per line on stdout.
-import { spawn, type ChildProcessByStdio } from 'node:child_process';
-import { openSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { createInterface } from 'node:readline';
-import type { Readable, Writable } from 'node:stream';
-import { compileJava, trackChild } from '@fastpath/jvm-fixture';
+// JVM of its own (the harness's Java client process), compiled against the jars tools/ozone
+// resolves.
 import { prepareOzoneJars } from '@fastpath/ozone-fixture';
-import { BenchmarkProcessError, shellQuote, type ScenarioContext } from '../../harness/index.js';
+import { startJavaClientProcess, type ScenarioContext } from '../../harness/index.js';
 import type { WriterCall } from './fastpath-writer-main.js';
 import type { OzoneWriteSettings } from './ozone-write-settings.js';
 
@@ -32,78 +25,27 @@ export async function startJavaWriter(
   contentBytes: number,
 ): Promise<JavaWriter> {
   const jars = await prepareOzoneJars({ onProgress: (line) => ctx.log(`[ozone-fixture] ${line}`) });
-  const sourceDir = ctx.sourcePath('scenarios/ozone-write/java');
-  const compiled = await compileJava({
-    sourceDir,
-    outDir: ctx.results.path('java-classes'),
-    classpath: jars.classpath.split(':'),
-  });
   const heapMb = HEADROOM_MB + Math.ceil(contentBytes / (1024 * 1024));
-  const args = [
-    `-Xmx${heapMb}m`,
-    `-Dlog4j.configuration=file:${jars.log4jConfig}`,
-    '-cp',
-    [compiled.classesDir, jars.classpath].join(':'),
-    'fastpath.ozonewrite.OzoneWriteBench',
-  ];
-  ctx.results.recordCommand(
-    [jars.javaPath, ...args].map(shellQuote).join(' '),
-    "Ozone's own Java client (OzoneClientFactory's RpcClient) writing and reading back its keys",
-  );
-  const log = openSync(ctx.results.logPath('java-writer'), 'a');
-  // A file descriptor as stderr is outside spawn's typed overloads; stdin and stdout are pipes.
-  const child = spawn(jars.javaPath, args, {
-    cwd: dirname(sourceDir),
-    stdio: ['pipe', 'pipe', log],
-  }) as ChildProcessByStdio<Writable, Readable, null>;
-  const exited = trackChild(child);
-  const gone = '{"ok":false,"error":"the Java writer exited; see logs/java-writer.log"}';
-  const queue: Array<(line: string) => void> = [];
-  createInterface({ input: child.stdout }).on('line', (line) => queue.shift()?.(line));
-  let ended = false;
-  void exited.then(() => {
-    ended = true;
-    for (const waiter of queue.splice(0)) waiter(gone);
+  const jvm = await startJavaClientProcess(ctx, {
+    name: 'java-writer',
+    sourceDir: 'scenarios/ozone-write/java',
+    mainClass: 'fastpath.ozonewrite.OzoneWriteBench',
+    javaPath: jars.javaPath,
+    classpath: jars.classpath,
+    jvmArgs: [`-Xmx${heapMb}m`, `-Dlog4j.configuration=file:${jars.log4jConfig}`],
+    description: "Ozone's own Java client (OzoneClientFactory's RpcClient) writing and reading back its keys",
   });
-  const next = (timeoutMs: number): Promise<string> =>
-    new Promise((resolve) => {
-      if (ended) return resolve(gone);
-      const timer = setTimeout(() => {
-        child.kill('SIGKILL');
-      }, timeoutMs);
-      queue.push((line) => {
-        clearTimeout(timer);
-        resolve(line);
-      });
-    });
-  const call = async (request: Record<string, unknown>, timeoutMs: number): Promise<unknown> => {
-    const answer = next(timeoutMs);
-    child.stdin.write(`${JSON.stringify(request)}\n`);
-    const parsed = JSON.parse(await answer) as { ok: boolean; error?: string };
-    if (!parsed.ok)
-      throw new BenchmarkProcessError(`Java writer, ${String(request.op)}: ${parsed.error ?? 'failed'}`);
-    return parsed;
-  };
-  const dispose = async (): Promise<void> => {
-    child.stdin.end();
-    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-    await exited;
-    clearTimeout(timer);
-  };
   try {
-    const ready = JSON.parse(await next(120_000)) as { ready?: boolean };
-    if (!ready.ready)
-      throw new BenchmarkProcessError('the Java writer did not start; see logs/java-writer.log');
-    const init = (await call({ op: 'init', ...target }, 120_000)) as { version: string; layout: string };
+    const init = (await jvm.call({ op: 'init', ...target }, 120_000)) as { version: string; layout: string };
     ctx.log(`Java writer: Ozone ${init.version}, bucket layout ${init.layout}, -Xmx${heapMb}m`);
     return {
       version: init.version,
       heapMb,
-      call: (request, timeoutMs) => call(request, timeoutMs),
-      [Symbol.asyncDispose]: dispose,
+      call: (request, timeoutMs) => jvm.call(request, timeoutMs),
+      [Symbol.asyncDispose]: () => jvm[Symbol.asyncDispose](),
     };
   } catch (err) {
-    await dispose();
+    await jvm[Symbol.asyncDispose]();
     throw err;
   }
 }

@@ -1,0 +1,87 @@
+// The cluster a run measures, and how each client reaches its OM: fastpath's embedded mini
+// cluster (ozone-read's process; its OM answers Hadoop RPC and gRPC), Apache Ozone's
+// MiniOzoneCluster with one OM, or with three OMs under a service id (every client through the id,
+// failing over as it would in production).
+import { startChild, type ScenarioContext } from '../../harness/index.js';
+import type { ClusterCall, ClusterInfo } from '../ozone-read/embedded-cluster-main.js';
+import { startBenchmarkOzoneCluster } from '../ozone-read/start-real-ozone-cluster.js';
+import type { MetaClient, MetaTarget } from './meta-workload.js';
+import type { OzoneMetaSettings } from './ozone-meta-settings.js';
+
+/** `ozone.om.transport.class` for each of fastpath's two transports. */
+export const OM_TRANSPORT_CLASS = Object.freeze({
+  'fastpath-rpc': 'org.apache.hadoop.ozone.om.protocolPB.Hadoop3OmTransportFactory',
+  'fastpath-grpc': 'org.apache.hadoop.ozone.om.protocolPB.GrpcOmTransportFactory',
+});
+
+export interface MetaCluster extends AsyncDisposable {
+  readonly description: string;
+  /** Ozone's version on a real cluster, else undefined. */
+  readonly ozoneVersion: string | undefined;
+  /** Where each client sends its OM calls. */
+  target(client: MetaClient): MetaTarget;
+}
+
+/** Hadoop RPC and gRPC addresses of one OM, or an OM service's client properties. */
+interface OmEndpoints {
+  rpcAddress: string;
+  grpcAddress: string;
+  service?: { id: string; properties: Readonly<Record<string, string>> };
+}
+
+/** A client's target: fastpath names its transport class; Ozone's Java client speaks Hadoop RPC. */
+export function clientTarget(client: MetaClient, om: OmEndpoints): MetaTarget {
+  const transport: Record<string, string> =
+    client === 'java' ? {} : { 'ozone.om.transport.class': OM_TRANSPORT_CLASS[client] };
+  if (om.service) return { omAddress: om.service.id, properties: { ...om.service.properties, ...transport } };
+  return {
+    omAddress: client === 'fastpath-grpc' ? om.grpcAddress : om.rpcAddress,
+    properties: transport,
+  };
+}
+
+/** The real cluster's heap: the fixture's default for three OMs, a little more than its default for one. */
+const REAL_HEAP_MB = { real: 1536, 'real-ha': 2048 } as const;
+
+export async function startMetaCluster(ctx: ScenarioContext<OzoneMetaSettings>): Promise<MetaCluster> {
+  const s = ctx.flags;
+  if (s.cluster === 'embedded') {
+    const child = startChild<ClusterCall, unknown>(
+      ctx.sourcePath('scenarios/ozone-read/embedded-cluster-main.ts'),
+      {
+        name: 'embedded-cluster',
+        args: [String(s.datanodes)],
+        logFile: ctx.results.logPath('embedded-cluster'),
+        onSpawn: (c) =>
+          ctx.results.recordCommand(c, 'the embedded mini cluster (OM and datanodes) in its own process'),
+      },
+    );
+    await child.ready;
+    const info = (await child.call({ op: 'info' })) as ClusterInfo;
+    ctx.log(`embedded cluster: OM gRPC ${info.omAddress}, Hadoop RPC ${info.omRpcAddress}`);
+    const om = { rpcAddress: info.omRpcAddress, grpcAddress: info.omAddress };
+    return {
+      description: `fastpath's embedded mini cluster: one OM (Hadoop RPC and gRPC) and ${info.datanodes.length} datanodes in one Node process of their own, on loopback`,
+      ozoneVersion: undefined,
+      target: (client) => clientTarget(client, om),
+      [Symbol.asyncDispose]: () => child.close(),
+    };
+  }
+  const ha = s.cluster === 'real-ha';
+  const heapMb = REAL_HEAP_MB[s.cluster];
+  const cluster = await startBenchmarkOzoneCluster(ctx, { datanodes: s.datanodes, heapMb, omHa: ha ? 3 : 0 });
+  const om: OmEndpoints = {
+    rpcAddress: cluster.omRpcAddress,
+    grpcAddress: cluster.omGrpcAddress,
+    ...(ha && cluster.omServiceId !== undefined
+      ? { service: { id: cluster.omServiceId, properties: cluster.omClientProperties } }
+      : {}),
+  };
+  const oms = ha ? `three OMs (service ${cluster.omServiceId}, Ratis between them)` : 'one OM';
+  return {
+    description: `Apache Ozone ${cluster.ozoneVersion} MiniOzoneCluster (Hadoop ${cluster.hadoopVersion}): SCM, ${oms} and ${cluster.datanodes.length} datanodes in one JVM (-Xmx${heapMb}m), on loopback`,
+    ozoneVersion: cluster.ozoneVersion,
+    target: (client) => clientTarget(client, om),
+    [Symbol.asyncDispose]: () => cluster.stop(),
+  };
+}

@@ -1,0 +1,151 @@
+// ozone-meta's tables, one copy for the scenario's own report and its section of `all`'s report:
+// fastpath ÷ Ozone's Java client per operation, the figures per operation and client, the listing
+// checks, the goals; then the scenario's Markdown around them.
+import type { FigureTable, GoalResult } from '../../all/scenario-summary.js';
+import {
+  formatMs,
+  formatRatioWithRange,
+  formatSiWithRange,
+  markdownTable,
+  type RatioSummary,
+  type Summary,
+} from '../../harness/index.js';
+import { verdict } from '../ozone-write/ozone-write-report.js';
+import { loadNote } from '../ratis/ratis-report.js';
+import type { OpComparison, VerifyTotals } from './meta-figures.js';
+import { META_CLIENT_LABEL, META_CLIENTS, type MetaClient } from './meta-workload.js';
+import type { OzoneMetaSettings } from './ozone-meta-settings.js';
+
+const cell = (s: Summary | undefined): string => (s ? formatSiWithRange(s.median, s.min, s.max) : '—');
+const ratioCell = (r: RatioSummary | undefined): string =>
+  r ? formatRatioWithRange(r.ratio, r.min, r.max) : '—';
+
+export function againstJavaTable(ops: readonly OpComparison[]): FigureTable {
+  return {
+    caption:
+      "fastpath ÷ Ozone's Java client per operation, over rounds paired by number (ratio of the medians, min–max of the per-round ratios): ops/s (goal ≥ 1.5×) and client CPU per op (goal ≤ 0.7×)",
+    columns: [
+      { header: 'operation' },
+      { header: 'ops/s RPC ÷ Java', align: 'right' },
+      { header: 'ops/s gRPC ÷ Java', align: 'right' },
+      { header: 'CPU/op RPC ÷ Java', align: 'right' },
+      { header: 'CPU/op gRPC ÷ Java', align: 'right' },
+      { header: 'errors', align: 'right' },
+    ],
+    rows: ops.map((o) => [
+      o.label,
+      ratioCell(o.againstJava['fastpath-rpc']?.opsPerSec),
+      ratioCell(o.againstJava['fastpath-grpc']?.opsPerSec),
+      ratioCell(o.againstJava['fastpath-rpc']?.cpuMsPerOp),
+      ratioCell(o.againstJava['fastpath-grpc']?.cpuMsPerOp),
+      String(o.errors),
+    ]),
+  };
+}
+
+export function figuresTable(ops: readonly OpComparison[], clients: readonly MetaClient[]): FigureTable {
+  return {
+    caption:
+      'Per operation and client: ops/s and client process CPU ms per op, median of the rounds (min–max); latency p50 / p99 over every operation of every round',
+    columns: [
+      { header: 'operation' },
+      { header: 'client' },
+      { header: 'ops/s', align: 'right' },
+      { header: 'p50 / p99', align: 'right' },
+      { header: 'CPU ms/op', align: 'right' },
+      { header: 'ops', align: 'right' },
+      { header: 'errors', align: 'right' },
+    ],
+    rows: ops.flatMap((o) =>
+      clients.map((c) => {
+        const f = o.clients[c];
+        return [
+          o.label,
+          META_CLIENT_LABEL[c],
+          cell(f?.opsPerSec),
+          f ? `${formatMs(f.p50Ms)} / ${formatMs(f.p99Ms)}` : '—',
+          cell(f?.cpuMsPerOp),
+          f ? `${f.ops}${f.exhaustedRounds ? ' (keys ran out)' : ''}` : '0',
+          String(f?.errors ?? (o.nothingDone.includes(c) ? 'nothing done' : 0)),
+        ];
+      }),
+    ),
+  };
+}
+
+export function checksTable(verify: Readonly<Partial<Record<MetaClient, VerifyTotals>>>): FigureTable {
+  return {
+    caption:
+      "Every round's keys listed before its delete window and after its last window (not measured), each client with its own listing: created keys found under their current names, renamed keys not under the old one, deleted keys gone; summed over the listings",
+    columns: [
+      { header: 'client' },
+      { header: 'listings', align: 'right' },
+      { header: 'keys checked', align: 'right' },
+      { header: 'found', align: 'right' },
+      { header: 'missing', align: 'right' },
+      { header: 'left over', align: 'right' },
+    ],
+    rows: META_CLIENTS.flatMap((c) => {
+      const v = verify[c];
+      return v
+        ? [
+            [
+              META_CLIENT_LABEL[c],
+              String(v.listings),
+              String(v.expected),
+              String(v.found),
+              String(v.missing),
+              String(v.unexpected),
+            ],
+          ]
+        : [];
+    }),
+  };
+}
+
+const tableMarkdown = (t: FigureTable): string => `${t.caption}.\n\n${markdownTable(t.columns, t.rows)}`;
+
+export function ozoneMetaReport(
+  ops: readonly OpComparison[],
+  verify: Readonly<Partial<Record<MetaClient, VerifyTotals>>>,
+  goals: readonly GoalResult[],
+  context: {
+    quick: boolean;
+    settings: OzoneMetaSettings;
+    cluster: string;
+    layout: string;
+    loadAtStart: readonly number[];
+    loadAtEnd: readonly number[];
+    cores: number;
+  },
+): string {
+  const s = context.settings;
+  const java = s.clients.includes('java');
+  const load = loadNote(context.loadAtEnd, context.cores);
+  const errors = [
+    ...ops.flatMap((o) =>
+      Object.entries(o.clients).flatMap(([c, f]) =>
+        f?.firstError ? [`${o.label}, ${c}: ${f.firstError.split('\n')[0]}`] : [],
+      ),
+    ),
+    ...ops.flatMap((o) => o.nothingDone.map((c) => `${o.label}, ${c}: no operation completed`)),
+    ...Object.entries(verify).flatMap(([c, v]) =>
+      v?.firstProblem ? [`listing check, ${c}: ${v.firstProblem}`] : [],
+    ),
+  ];
+  return [
+    java
+      ? "Read first: **fastpath ÷ Ozone's Java client** per operation in the first table (ops/s goal ≥ 1.5×, CPU per op goal ≤ 0.7×), then the errors and the listing checks (must be 0)."
+      : "Read first: the figures per operation of fastpath's two OM transports, and the errors and listing checks (must be 0). Ozone's Java client runs with `--cluster real` or `real-ha` only.",
+    `${s.workers} workers per client (one client each, in a process of its own); per operation a ${s.windowMs / 1000} s window per client and round, ${s.rounds} round(s), the clients taking turns going first${s.warmupMs > 0 ? `, after an unmeasured round of ${s.warmupMs / 1000} s windows` : ''}. Bucket layout ${context.layout}, RATIS/THREE keys. Cluster: ${context.cluster}.${context.quick ? ' `--quick`: a smoke run; its numbers are not to be quoted.' : ''}`,
+    ...(java ? [tableMarkdown(againstJavaTable(ops))] : []),
+    tableMarkdown(figuresTable(ops, s.clients)),
+    tableMarkdown(checksTable(verify)),
+    markdownTable(
+      ['goal', 'target', 'measured', 'verdict'],
+      goals.map((g) => [g.goal, g.target, g.measured, verdict(g.met)]),
+    ),
+    ...(errors.length > 0 ? [`Errors: ${errors.join('; ')}`] : []),
+    `${load.line} (at the start: ${context.loadAtStart.map((l) => l.toFixed(2)).join(' / ')})`,
+  ].join('\n\n');
+}

@@ -1,0 +1,63 @@
+import { describe, expect, it } from '@jest/globals';
+import { BenchmarkUsageError } from '../../harness/index.js';
+import { clientTarget, OM_TRANSPORT_CLASS } from './meta-cluster.js';
+import { estimateRunMs, parseOzoneMetaFlags } from './ozone-meta-settings.js';
+import { turnOrder } from './ozone-meta-scenario.js';
+
+describe('ozone-meta settings', () => {
+  it("defaults: the embedded cluster, fastpath's two transports, every operation, 16 workers; --quick shorter", () => {
+    const d = parseOzoneMetaFlags([], false);
+    expect(d).toMatchObject({
+      cluster: 'embedded',
+      clients: ['fastpath-rpc', 'fastpath-grpc'],
+      workers: 16,
+      windowMs: 10_000,
+      rounds: 3,
+    });
+    expect(d.ops).toHaveLength(7);
+    const q = parseOzoneMetaFlags([], true);
+    expect(q).toMatchObject({ windowMs: 2000, rounds: 1, warmupMs: 500 });
+    expect(estimateRunMs(q)).toBeLessThan(estimateRunMs(d));
+  });
+
+  it("Java beside fastpath on a real cluster; operations in the round's order, the creates with any that needs keys", () => {
+    expect(parseOzoneMetaFlags(['--cluster', 'real-ha'], true).clients).toEqual([
+      'fastpath-rpc',
+      'fastpath-grpc',
+      'java',
+    ]);
+    expect(parseOzoneMetaFlags(['--cluster', 'real', '--no-java'], true).clients).toHaveLength(2);
+    expect(parseOzoneMetaFlags(['--ops', 'delete,create-empty'], true).ops).toEqual([
+      'create-empty',
+      'create-1b',
+      'delete',
+    ]);
+    expect(parseOzoneMetaFlags(['--ops', 'list'], true).ops).toEqual(['list']);
+    expect(() => parseOzoneMetaFlags(['--no-java'], true)).toThrow(BenchmarkUsageError);
+    expect(() => parseOzoneMetaFlags(['--cluster', 'cloud'], true)).toThrow(BenchmarkUsageError);
+  });
+
+  it('each client reaches the OM over its transport: one OM by address, OM HA by the service id', () => {
+    const one = { rpcAddress: '127.0.0.1:9862', grpcAddress: '127.0.0.1:8981' };
+    expect(clientTarget('fastpath-grpc', one)).toEqual({
+      omAddress: '127.0.0.1:8981',
+      properties: { 'ozone.om.transport.class': OM_TRANSPORT_CLASS['fastpath-grpc'] },
+    });
+    expect(clientTarget('java', one)).toEqual({ omAddress: '127.0.0.1:9862', properties: {} });
+    const ha = { ...one, service: { id: 'omservice', properties: { 'ozone.om.service.ids': 'omservice' } } };
+    expect(clientTarget('fastpath-rpc', ha)).toEqual({
+      omAddress: 'omservice',
+      properties: {
+        'ozone.om.service.ids': 'omservice',
+        'ozone.om.transport.class': OM_TRANSPORT_CLASS['fastpath-rpc'],
+      },
+    });
+    expect(clientTarget('java', ha).omAddress).toBe('omservice');
+  });
+
+  it('takes turns going first, operation by operation and round by round', () => {
+    expect(turnOrder(['a', 'b', 'c'], 1, 0)).toEqual(['b', 'c', 'a']);
+    expect(turnOrder(['a', 'b', 'c'], 1, 2)).toEqual(['a', 'b', 'c']);
+    expect(turnOrder(['a', 'b'], 2, 1)).toEqual(['b', 'a']);
+  });
+});
