@@ -2,9 +2,9 @@
 // cluster (ozone-read's process; its OM answers Hadoop RPC and gRPC), Apache Ozone's
 // MiniOzoneCluster with one OM, or with three OMs under a service id (every client through the id,
 // failing over as it would in production).
-import { startChild, type ScenarioContext } from '../../harness/index.js';
-import type { ClusterCall, ClusterInfo } from '../ozone-read/embedded-cluster-main.js';
+import { type ScenarioContext } from '../../harness/index.js';
 import { startBenchmarkOzoneCluster } from '../ozone-read/start-real-ozone-cluster.js';
+import { startEmbeddedBenchmarkCluster } from '../ozone-read/start-embedded-cluster.js';
 import type { MetaClient, MetaTarget } from './meta-workload.js';
 import type { OzoneMetaSettings } from './ozone-meta-settings.js';
 
@@ -46,19 +46,7 @@ const REAL_HEAP_MB = { real: 1536, 'real-ha': 2048 } as const;
 export async function startMetaCluster(ctx: ScenarioContext<OzoneMetaSettings>): Promise<MetaCluster> {
   const s = ctx.flags;
   if (s.cluster === 'embedded') {
-    const child = startChild<ClusterCall, unknown>(
-      ctx.sourcePath('scenarios/ozone-read/embedded-cluster-main.ts'),
-      {
-        name: 'embedded-cluster',
-        args: [String(s.datanodes)],
-        logFile: ctx.results.logPath('embedded-cluster'),
-        onSpawn: (c) =>
-          ctx.results.recordCommand(c, 'the embedded mini cluster (OM and datanodes) in its own process'),
-      },
-    );
-    await child.ready;
-    const info = (await child.call({ op: 'info' })) as ClusterInfo;
-    ctx.log(`embedded cluster: OM gRPC ${info.omAddress}, Hadoop RPC ${info.omRpcAddress}`);
+    const { child, info } = await startEmbeddedBenchmarkCluster(ctx, { datanodes: s.datanodes });
     const om = { rpcAddress: info.omRpcAddress, grpcAddress: info.omAddress };
     return {
       description: `fastpath's embedded mini cluster: one OM (Hadoop RPC and gRPC) and ${info.datanodes.length} datanodes in one Node process of their own, on loopback`,

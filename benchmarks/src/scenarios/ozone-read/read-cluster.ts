@@ -4,8 +4,9 @@
 import { createRequire } from 'node:module';
 import type { RealOzoneCluster, RealS3Gateway } from '@fastpath/ozone-fixture';
 import { startBenchmarkOzoneCluster } from './start-real-ozone-cluster.js';
-import { startChild, type ChildHandle, type ScenarioContext } from '../../harness/index.js';
-import type { ClusterCall, ClusterCounters, ClusterInfo } from './embedded-cluster-main.js';
+import { startEmbeddedBenchmarkCluster } from './start-embedded-cluster.js';
+import { type ChildHandle, type ScenarioContext } from '../../harness/index.js';
+import type { ClusterCounters } from './embedded-cluster-main.js';
 import type { FileSetSpec, ReaderCall, WriteResult } from './fastpath-reader-main.js';
 import type { OzoneReadSettings } from './ozone-read-settings.js';
 import { readTree } from './read-tree.js';
@@ -51,21 +52,7 @@ export async function startReadCluster(ctx: ScenarioContext<OzoneReadSettings>):
 }
 
 async function startEmbedded(ctx: ScenarioContext<OzoneReadSettings>): Promise<ReadCluster> {
-  const child = startChild<ClusterCall, unknown>(
-    ctx.sourcePath('scenarios/ozone-read/embedded-cluster-main.ts'),
-    {
-      name: 'embedded-cluster',
-      args: [String(ctx.flags.datanodes)],
-      logFile: ctx.results.logPath('embedded-cluster'),
-      onSpawn: (c) =>
-        ctx.results.recordCommand(c, 'the embedded mini cluster (OM and datanodes) in its own process'),
-    },
-  );
-  await child.ready;
-  const info = (await child.call({ op: 'info' })) as ClusterInfo;
-  ctx.log(
-    `embedded cluster: OM ${info.omAddress}, datanodes ${info.datanodes.map((d) => d.address).join(' ')}`,
-  );
+  const { child, info } = await startEmbeddedBenchmarkCluster(ctx, { datanodes: ctx.flags.datanodes });
   return {
     kind: 'embedded',
     shortCircuit: info.domainSocketPath

@@ -4,15 +4,15 @@
 // provider: fastpath's embedded mini cluster in a process of its own, or Apache Ozone's
 // MiniOzoneCluster.
 import { closeZooKeeperClient, connectZooKeeper, startZooKeeper } from '@fastpath/zookeeper-fixture';
-import { startChild, type ScenarioContext } from '../../harness/index.js';
+import { type ScenarioContext } from '../../harness/index.js';
 import type { CaseServer } from '../kms-http/case-server.js';
 import { startFastpathCaseServer } from '../kms-http/fastpath-case-server.js';
 import { startHadoopCaseServer } from '../kms-http/hadoop-case-server.js';
 import { createBenchKey } from '../kms-http/kms-preflight.js';
 import type { KmsServerBundle } from '../kms-http/kms-server-bundle.js';
 import { KMS_VERSIONS } from '../kms-http/kms-versions.js';
-import type { ClusterCall, ClusterInfo } from '../ozone-read/embedded-cluster-main.js';
 import { startBenchmarkOzoneCluster } from '../ozone-read/start-real-ozone-cluster.js';
+import { startEmbeddedBenchmarkCluster } from '../ozone-read/start-embedded-cluster.js';
 import type { RealOzoneCluster } from '@fastpath/ozone-fixture';
 import type { OzoneTdeSettings, TdeKmsVersion } from './ozone-tde-settings.js';
 import { TDE_BUCKET_KEY } from './tde-workload.js';
@@ -67,22 +67,13 @@ export async function startTdeCase(
     const kmsUrl = `${kms.origin}/kms`;
     const providerPath = `kms://http@${kmsUrl.replace(/^http:\/\//, '')}`;
     if (s.cluster === 'embedded') {
-      const child = startChild<ClusterCall, unknown>(
-        ctx.sourcePath('scenarios/ozone-read/embedded-cluster-main.ts'),
-        {
-          name: `embedded-cluster-${version}`,
-          args: [String(s.datanodes), providerPath],
-          logFile: ctx.results.logPath(`embedded-cluster-${version}`),
-          onSpawn: (c) =>
-            ctx.results.recordCommand(
-              c,
-              `the embedded mini cluster (OM and datanodes) in its own process, ${v.label} as the OM's key provider`,
-            ),
-        },
-      );
+      const { child, info } = await startEmbeddedBenchmarkCluster(ctx, {
+        datanodes: s.datanodes,
+        keyProviderPath: providerPath,
+        name: `embedded-cluster-${version}`,
+        purpose: `${v.label} as the OM's key provider`,
+      });
       started.push(() => child.close());
-      await child.ready;
-      const info = (await child.call({ op: 'info' })) as ClusterInfo;
       return {
         kms,
         kmsUrl,

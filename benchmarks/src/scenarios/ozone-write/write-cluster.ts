@@ -2,8 +2,8 @@
 // its own (ozone-read's embedded-cluster-main, whose datanodes serve their pipelines' Raft
 // groups), or Apache Ozone's MiniOzoneCluster (tools/ozone).
 import { startBenchmarkOzoneCluster } from '../ozone-read/start-real-ozone-cluster.js';
-import { startChild, type ScenarioContext } from '../../harness/index.js';
-import type { ClusterCall, ClusterInfo } from '../ozone-read/embedded-cluster-main.js';
+import { startEmbeddedBenchmarkCluster } from '../ozone-read/start-embedded-cluster.js';
+import { type ScenarioContext } from '../../harness/index.js';
 import { keysPerPass, type OzoneWriteSettings } from './ozone-write-settings.js';
 
 export interface WriteCluster extends AsyncDisposable {
@@ -31,21 +31,7 @@ export function realClusterHeapMb(s: Pick<OzoneWriteSettings, 'rows' | 'shapes'>
 export async function startWriteCluster(ctx: ScenarioContext<OzoneWriteSettings>): Promise<WriteCluster> {
   const s = ctx.flags;
   if (s.cluster === 'embedded') {
-    const child = startChild<ClusterCall, unknown>(
-      ctx.sourcePath('scenarios/ozone-read/embedded-cluster-main.ts'),
-      {
-        name: 'embedded-cluster',
-        args: [String(s.datanodes)],
-        logFile: ctx.results.logPath('embedded-cluster'),
-        onSpawn: (c) =>
-          ctx.results.recordCommand(c, 'the embedded mini cluster (OM and datanodes) in its own process'),
-      },
-    );
-    await child.ready;
-    const info = (await child.call({ op: 'info' })) as ClusterInfo;
-    ctx.log(
-      `embedded cluster: OM ${info.omAddress}, datanodes ${info.datanodes.map((d) => d.address).join(' ')}`,
-    );
+    const { child, info } = await startEmbeddedBenchmarkCluster(ctx, { datanodes: s.datanodes });
     return {
       kind: 'embedded',
       omAddress: info.omAddress,
