@@ -160,6 +160,7 @@ describe('the report of a run of all', () => {
       'ozone-write': 'regression',
       'ec-codec': 'regression',
       'ozone-tde': 'regression',
+      'ozone-meta': 'regression',
     });
     const same = buildRunReport(path.join(dir, 'old'), registry, { compareDir: path.join(dir, 'old') });
     expect([...same.compared!.headlines.values()].every((h) => h.verdict === 'within range')).toBe(true);
