@@ -218,6 +218,9 @@ function checkName(what: string, value: string): void {
 }
 
 const ms = (v: Long | number | null | undefined): number => toNumber(v);
+
+/** Buckets whose layout a client keeps for its listings. */
+const BUCKET_LAYOUTS_KEPT = 1024;
 type Long = hadoop.hdds.ContainerBlockID['containerID'];
 
 /**
@@ -254,6 +257,13 @@ export class OzoneClient {
   /** How this client reaches the OM: `hadoop-rpc` or `grpc` (see `ozone.om.transport.class`). */
   readonly omTransport: 'grpc' | 'hadoop-rpc';
   #closed = false;
+  /**
+   * Each bucket's layout, as `listKeys` last learned it ("volume/bucket" → layout): a bucket's
+   * layout never changes, so a caller paging a listing asks `InfoBucket` once, not per page (as
+   * Ozone's Java client holds it in its `OzoneBucket`). Forgotten when this client deletes the
+   * bucket or a listing finds it gone; bounded, oldest dropped first.
+   */
+  readonly #bucketLayouts = new Map<string, BucketLayout>();
 
   constructor(options: OzoneClientOptions) {
     if (
@@ -567,6 +577,7 @@ export class OzoneClient {
   async deleteBucket(volume: string, bucket: string): Promise<void> {
     checkName('volume', volume);
     checkName('bucket', bucket);
+    this.#bucketLayouts.delete(`${volume}/${bucket}`);
     await this.#submit('DeleteBucket', { deleteBucketRequest: { volumeName: volume, bucketName: bucket } });
   }
 
@@ -821,20 +832,53 @@ export class OzoneClient {
     const count = options.count ?? 1000;
     if (!Number.isSafeInteger(count) || count < 1)
       throw new OzoneInvalidArgumentError('count must be a positive integer');
-    if ((await this.getBucket(volume, bucket)).layout === 'FILE_SYSTEM_OPTIMIZED')
-      return this.#listFsoKeys(volume, bucket, options.prefix ?? '', options.startAfter, count);
-    const r = await this.#submit('ListKeys', {
-      listKeysRequest: {
-        volumeName: volume,
-        bucketName: bucket,
-        ...(options.startAfter !== undefined ? { startKey: options.startAfter } : {}),
-        ...(options.prefix !== undefined ? { prefix: options.prefix } : {}),
-        count,
-      },
-    });
+    if ((await this.#bucketLayout(volume, bucket)) === 'FILE_SYSTEM_OPTIMIZED')
+      return this.#forgetLayoutIfGone(
+        volume,
+        bucket,
+        this.#listFsoKeys(volume, bucket, options.prefix ?? '', options.startAfter, count),
+      );
+    const r = await this.#forgetLayoutIfGone(
+      volume,
+      bucket,
+      this.#submit('ListKeys', {
+        listKeysRequest: {
+          volumeName: volume,
+          bucketName: bucket,
+          ...(options.startAfter !== undefined ? { startKey: options.startAfter } : {}),
+          ...(options.prefix !== undefined ? { prefix: options.prefix } : {}),
+          count,
+        },
+      }),
+    );
     // Ozone's OM lists key locations without their pipelines (a listing is not a read), so a
     // listing carries no blocks; open or look up a key to read it.
     return (r.listKeysResponse?.keyInfo ?? []).map((k) => keyListing(k));
+  }
+
+  async #bucketLayout(volume: string, bucket: string): Promise<BucketLayout> {
+    const id = `${volume}/${bucket}`;
+    const known = this.#bucketLayouts.get(id);
+    if (known !== undefined) return known;
+    const { layout } = await this.getBucket(volume, bucket);
+    if (this.#bucketLayouts.size >= BUCKET_LAYOUTS_KEPT)
+      this.#bucketLayouts.delete(this.#bucketLayouts.keys().next().value as string);
+    this.#bucketLayouts.set(id, layout);
+    return layout;
+  }
+
+  /** `call`'s result; when it finds the bucket or volume gone, the bucket's layout is forgotten. */
+  async #forgetLayoutIfGone<T>(volume: string, bucket: string, call: Promise<T>): Promise<T> {
+    try {
+      return await call;
+    } catch (err) {
+      if (
+        err instanceof OmStatusError &&
+        (err.status === 'BUCKET_NOT_FOUND' || err.status === 'VOLUME_NOT_FOUND')
+      )
+        this.#bucketLayouts.delete(`${volume}/${bucket}`);
+      throw err;
+    }
   }
 
   async #listFsoKeys(
@@ -844,18 +888,34 @@ export class OzoneClient {
     startAfter: string | undefined,
     count: number,
   ): Promise<KeyListing[]> {
-    const entry = (s: hadoop.ozone.IOzoneFileStatusProto): FsoEntry<KeyListing> => {
-      const listing = keyListing({
-        ...(s.keyInfo as hadoop.ozone.IKeyInfo),
-        volumeName: volume,
-        bucketName: bucket,
-      });
+    const entry = (listing: KeyListing, isDirectory: boolean): FsoEntry<KeyListing> => {
       const name = listing.name.replace(/\/+$/, '');
       return {
         name,
-        isDirectory: s.isDirectory ?? false,
-        value: s.isDirectory ? { ...listing, name: `${name}/`, sizeBytes: 0 } : listing,
+        isDirectory,
+        value: isDirectory ? { ...listing, name: `${name}/`, sizeBytes: 0 } : listing,
       };
+    };
+    const status = (s: hadoop.ozone.IOzoneFileStatusProto): FsoEntry<KeyListing> =>
+      entry(
+        keyListing({ ...(s.keyInfo as hadoop.ozone.IKeyInfo), volumeName: volume, bucketName: bucket }),
+        s.isDirectory ?? false,
+      );
+    const lightStatus = (s: hadoop.ozone.IOzoneFileStatusProtoLight): FsoEntry<KeyListing> => {
+      const k = s.basicKeyInfo ?? {};
+      return entry(
+        {
+          volume,
+          bucket,
+          name: k.keyName ?? '',
+          sizeBytes: toNumber(k.dataSize),
+          creationTimeMs: ms(k.creationTime),
+          modificationTimeMs: ms(k.modificationTime),
+          // The OM always sends the type (protobufjs gives the enum's first value if not).
+          replicationType: hdds.ReplicationType[k.type as number] ?? String(k.type),
+        },
+        s.isDirectory ?? false,
+      );
     };
     const absent = (err: unknown) =>
       err instanceof OmStatusError &&
@@ -868,16 +928,18 @@ export class OzoneClient {
             const r = await this.#submit('GetFileStatus', {
               getFileStatusRequest: { keyArgs: keyArgs(name) },
             });
-            const status = r.getFileStatusResponse?.status;
-            return status ? entry(status) : undefined;
+            const found = r.getFileStatusResponse?.status;
+            return found ? status(found) : undefined;
           } catch (err) {
             if (absent(err)) return undefined;
             throw err;
           }
         },
+        // ListStatusLight (Ozone 1.4 and later), as Ozone's Java client lists keys: each entry
+        // without its blocks, ACLs and metadata, a fraction of the bytes to send and decode.
         children: async (dir, startKey, limit) => {
           try {
-            const r = await this.#submit('ListStatus', {
+            const r = await this.#submit('ListStatusLight', {
               listStatusRequest: {
                 keyArgs: keyArgs(dir),
                 recursive: false,
@@ -885,7 +947,13 @@ export class OzoneClient {
                 numEntries: uint64(limit),
               },
             });
-            return (r.listStatusResponse?.statuses ?? []).map(entry);
+            const page = r.listStatusLightResponse;
+            if (!page)
+              throw new OzoneProtocolError(
+                this.#ctx.om.options.address,
+                'ListStatusLight answered without listStatusLightResponse (the OM predates Ozone 1.4)',
+              );
+            return (page.statuses ?? []).map(lightStatus);
           } catch (err) {
             if (absent(err)) return undefined;
             throw err;

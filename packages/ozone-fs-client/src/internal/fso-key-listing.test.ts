@@ -9,7 +9,10 @@ import {
 
 // A bucket's directory tree held in memory, answering as the OM does: children in name order,
 // startKey inclusive, an absent directory as undefined. Counts calls, so that pruning shows.
-function tree(files: string[], options: { pageCap?: number } = {}): FsoTree<string> & { calls: number } {
+function tree(
+  files: string[],
+  options: { pageCap?: number } = {},
+): FsoTree<string> & { calls: number; served: number } {
   const entries = new Map<string, boolean>();
   for (const f of files) {
     const parts = f.split('/');
@@ -23,6 +26,8 @@ function tree(files: string[], options: { pageCap?: number } = {}): FsoTree<stri
   });
   const t = {
     calls: 0,
+    /** Entries answered by every children() call. */
+    served: 0,
     stat(name: string) {
       t.calls++;
       return Promise.resolve(entries.has(name) ? entry(name) : undefined);
@@ -31,16 +36,16 @@ function tree(files: string[], options: { pageCap?: number } = {}): FsoTree<stri
       t.calls++;
       if (dir !== '' && entries.get(dir) !== true) return Promise.resolve(undefined);
       const under = dir === '' ? '' : `${dir}/`;
-      return Promise.resolve(
-        [...entries.keys()]
-          .filter((n) => n.startsWith(under) && !n.slice(under.length).includes('/'))
-          .sort()
-          .filter((n) => n >= startKey)
-          // pageCap: a page shorter than asked although more follow, as a real OM may answer
-          // (its FSO listing drops entries deleted or renamed in its cache after counting them).
-          .slice(0, Math.min(limit, options.pageCap ?? limit))
-          .map(entry),
-      );
+      const page = [...entries.keys()]
+        .filter((n) => n.startsWith(under) && !n.slice(under.length).includes('/'))
+        .sort()
+        .filter((n) => n >= startKey)
+        // pageCap: a page shorter than asked although more follow, as a real OM may answer
+        // (its FSO listing drops entries deleted or renamed in its cache after counting them).
+        .slice(0, Math.min(limit, options.pageCap ?? limit))
+        .map(entry);
+      t.served += page.length;
+      return Promise.resolve(page);
     },
   };
   return t;
@@ -136,6 +141,27 @@ describe('listFsoKeys', () => {
     // Root, a48 and its x, a49 and its x, each directory asked once more to see that it ends:
     // not one call per directory before a48 (walking them would take over 100).
     expect(t.calls).toBeLessThanOrEqual(12);
+  });
+
+  it('pages a large directory by startAfter reading each entry about once, not again from its start', async () => {
+    const files = Array.from({ length: 3000 }, (_, i) => `big/k-${String(i).padStart(5, '0')}`);
+    const t = tree(files);
+    const paged: string[] = [];
+    for (let last: string | undefined; ;) {
+      const page = await list(t, 'big/', { startAfter: last, count: 1000 });
+      if (page.length === 0) break;
+      paged.push(...page);
+      last = page[page.length - 1];
+    }
+    expect(paged).toEqual(['big/', ...files]);
+    // Each page of 1,000 is read once, plus the repeated start entry and the empty page that ends
+    // the directory; reading the directory again from its start each time serves 6,000 and more.
+    expect(t.served).toBeLessThanOrEqual(3000 + 10);
+    // A startAfter under a directory that is gone from the prefix's parent places the walk too.
+    expect(await list(tree(files), '', { startAfter: 'big/k-02997' })).toEqual([
+      'big/k-02998',
+      'big/k-02999',
+    ]);
   });
 
   it('lists nothing for count 0', async () => {

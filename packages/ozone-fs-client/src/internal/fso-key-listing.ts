@@ -95,7 +95,21 @@ export async function listFsoKeys<T>(tree: FsoTree<T>, listing: FsoListing): Pro
     } else {
       out.push({ key, value: entry.value });
     }
-    if (entry.isDirectory && !full()) await walkChildren(entry.name, '', () => true);
+    if (entry.isDirectory && !full()) await walkChildren(entry.name, seekFrom(entry.name, ''), () => true);
+  };
+
+  // Where a directory's children start to matter: at its child on the path to startAfter when
+  // startAfter lies under it (ListStatus's startKey is inclusive, so that child is visited again
+  // and what it holds up to startAfter skipped). Everything before it in name order comes before
+  // startAfter in the walk, so a caller paging a large directory by startAfter reads each page
+  // once instead of the directory again from its start.
+  const seekFrom = (dir: string, from: string): string => {
+    if (startAfter === undefined) return from;
+    const path = components(startAfter);
+    const depth = dir === '' ? 0 : components(dir).length;
+    if (path.length <= depth || (dir !== '' && !isAncestor(`${dir}/`, startAfter))) return from;
+    const child = path.slice(0, depth + 1).join('/');
+    return child > from ? child : from;
   };
 
   const walkChildren = async (
@@ -106,8 +120,9 @@ export async function listFsoKeys<T>(tree: FsoTree<T>, listing: FsoListing): Pro
     let startKey = from;
     for (let first = true; ; first = false) {
       // startKey is inclusive: a page after the first repeats the previous page's last entry, so
-      // it asks for one more, and always moves on.
-      const ask = first ? pageSize : pageSize + 1;
+      // it asks for one more, and always moves on. Never more than the listing can still take
+      // (plus that repeated entry): a caller paging by startAfter would drop the rest.
+      const ask = Math.min(first ? pageSize : pageSize + 1, count - out.length + 1);
       const page = await tree.children(dir, startKey, ask);
       if (page === undefined) return;
       const fresh = first ? page : page.filter((e) => e.name !== startKey);
@@ -142,8 +157,10 @@ export async function listFsoKeys<T>(tree: FsoTree<T>, listing: FsoListing): Pro
   const leaf = base.slice(slash + 1);
   const leafOf = (e: FsoEntry<T>) => e.name.slice(e.name.lastIndexOf('/') + 1);
   // Children come in name order, so those starting with `leaf` are one run from `parent/leaf`.
-  await walkChildren(parent, leaf === '' ? '' : parent === '' ? leaf : `${parent}/${leaf}`, (e) =>
-    leafOf(e).startsWith(leaf),
+  await walkChildren(
+    parent,
+    seekFrom(parent, leaf === '' ? '' : parent === '' ? leaf : `${parent}/${leaf}`),
+    (e) => leafOf(e).startsWith(leaf),
   );
   return out;
 }

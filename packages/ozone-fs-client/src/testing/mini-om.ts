@@ -485,6 +485,8 @@ export class MiniOm {
         return this.#createFile(r);
       case T.ListStatus:
         return this.#listStatus(need(r.listStatusRequest));
+      case T.ListStatusLight:
+        return this.#listStatusLight(need(r.listStatusRequest));
       case T.ServiceList:
         return {
           ServiceListResponse: {
@@ -1033,6 +1035,34 @@ export class MiniOm {
     };
   }
 
+  /** ListStatus's listing with each entry cut to what a listing needs, as Ozone's OM answers it. */
+  #listStatusLight(q: hadoop.ozone.IListStatusRequest): Omit<hadoop.ozone.IOMResponse, 'cmdType' | 'status'> {
+    const full = this.#listStatus(q).listStatusResponse?.statuses ?? [];
+    return {
+      listStatusLightResponse: {
+        statuses: full.map(({ keyInfo: k, blockSize, isDirectory }) => ({
+          volumeName: k?.volumeName ?? null,
+          bucketName: k?.bucketName ?? null,
+          basicKeyInfo: k
+            ? {
+                keyName: k.keyName,
+                dataSize: k.dataSize,
+                creationTime: k.creationTime,
+                modificationTime: k.modificationTime,
+                type: k.type,
+                factor: k.factor ?? null,
+                ownerName: k.ownerName ?? null,
+                isEncrypted: k.fileEncryptionInfo != null,
+                isFile: !isDirectory,
+              }
+            : null,
+          blockSize: blockSize ?? null,
+          isDirectory: isDirectory ?? false,
+        })),
+      },
+    };
+  }
+
   #deleteKey(a: hadoop.ozone.IKeyArgs): Omit<hadoop.ozone.IOMResponse, 'cmdType' | 'status'> {
     this.#bucket(a.volumeName, a.bucketName);
     const exact = this.#state.keys[keyPath(a.volumeName, a.bucketName, a.keyName)];
@@ -1186,6 +1216,7 @@ const READ_ONLY_COMMANDS: ReadonlySet<number> = new Set([
   om.Type.GetFileStatus,
   om.Type.LookupFile,
   om.Type.ListStatus,
+  om.Type.ListStatusLight,
   om.Type.ServiceList,
 ]);
 

@@ -3387,6 +3387,7 @@ $root.hadoop = (function() {
             values[valuesById[73] = "LookupFile"] = 73;
             values[valuesById[74] = "ListStatus"] = 74;
             values[valuesById[111] = "GetKeyInfo"] = 111;
+            values[valuesById[129] = "ListStatusLight"] = 129;
             return values;
         })();
 
@@ -8565,6 +8566,318 @@ $root.hadoop = (function() {
             return ListStatusResponse;
         })();
 
+        ozone.BasicKeyInfo = (function() {
+
+            function BasicKeyInfo(properties) {
+                if (properties)
+                    for (var keys = Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            }
+
+            BasicKeyInfo.prototype.keyName = "";
+            BasicKeyInfo.prototype.dataSize = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            BasicKeyInfo.prototype.creationTime = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            BasicKeyInfo.prototype.modificationTime = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            BasicKeyInfo.prototype.type = 1;
+            BasicKeyInfo.prototype.factor = 1;
+            BasicKeyInfo.prototype.ecReplicationConfig = null;
+            BasicKeyInfo.prototype.eTag = "";
+            BasicKeyInfo.prototype.ownerName = "";
+            BasicKeyInfo.prototype.isEncrypted = false;
+            BasicKeyInfo.prototype.isFile = false;
+
+            BasicKeyInfo.create = function create(properties) {
+                return new BasicKeyInfo(properties);
+            };
+
+            BasicKeyInfo.encode = function encode(message, writer, q) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                if (message.keyName != null && Object.hasOwnProperty.call(message, "keyName"))
+                    writer.uint32(10).string(message.keyName);
+                if (message.dataSize != null && Object.hasOwnProperty.call(message, "dataSize"))
+                    writer.uint32(16).uint64(message.dataSize);
+                if (message.creationTime != null && Object.hasOwnProperty.call(message, "creationTime"))
+                    writer.uint32(24).uint64(message.creationTime);
+                if (message.modificationTime != null && Object.hasOwnProperty.call(message, "modificationTime"))
+                    writer.uint32(32).uint64(message.modificationTime);
+                if (message.type != null && Object.hasOwnProperty.call(message, "type"))
+                    writer.uint32(40).int32(message.type);
+                if (message.factor != null && Object.hasOwnProperty.call(message, "factor"))
+                    writer.uint32(48).int32(message.factor);
+                if (message.ecReplicationConfig != null && Object.hasOwnProperty.call(message, "ecReplicationConfig"))
+                    $root.hadoop.hdds.ECReplicationConfig.encode(message.ecReplicationConfig, writer.uint32(58).fork(), q + 1).ldelim();
+                if (message.eTag != null && Object.hasOwnProperty.call(message, "eTag"))
+                    writer.uint32(66).string(message.eTag);
+                if (message.ownerName != null && Object.hasOwnProperty.call(message, "ownerName"))
+                    writer.uint32(74).string(message.ownerName);
+                if (message.isEncrypted != null && Object.hasOwnProperty.call(message, "isEncrypted"))
+                    writer.uint32(80).bool(message.isEncrypted);
+                if (message.isFile != null && Object.hasOwnProperty.call(message, "isFile"))
+                    writer.uint32(88).bool(message.isFile);
+                return writer;
+            };
+
+            BasicKeyInfo.decode = function decode(reader, length, error, long) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (long === undefined)
+                    long = 0;
+                if (long > $Reader.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var end, message;
+                if (length === undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = new $root.hadoop.ozone.BasicKeyInfo();
+                while (reader.pos < end) {
+                    var tag = reader.uint32();
+                    if (tag === error)
+                        break;
+                    switch (tag >>> 3) {
+                    case 1: {
+                            message.keyName = reader.string();
+                            break;
+                        }
+                    case 2: {
+                            message.dataSize = reader.uint64();
+                            break;
+                        }
+                    case 3: {
+                            message.creationTime = reader.uint64();
+                            break;
+                        }
+                    case 4: {
+                            message.modificationTime = reader.uint64();
+                            break;
+                        }
+                    case 5: {
+                            message.type = reader.int32();
+                            break;
+                        }
+                    case 6: {
+                            message.factor = reader.int32();
+                            break;
+                        }
+                    case 7: {
+                            message.ecReplicationConfig = $root.hadoop.hdds.ECReplicationConfig.decode(reader, reader.uint32(), undefined, long + 1);
+                            break;
+                        }
+                    case 8: {
+                            message.eTag = reader.string();
+                            break;
+                        }
+                    case 9: {
+                            message.ownerName = reader.string();
+                            break;
+                        }
+                    case 10: {
+                            message.isEncrypted = reader.bool();
+                            break;
+                        }
+                    case 11: {
+                            message.isFile = reader.bool();
+                            break;
+                        }
+                    default:
+                        reader.skipType(tag & 7, long);
+                        break;
+                    }
+                }
+                if (length !== undefined) {
+                    if (reader.pos !== end)
+                        throw RangeError("index out of range");
+                    reader.len = length;
+                }
+                return message;
+            };
+
+            return BasicKeyInfo;
+        })();
+
+        ozone.OzoneFileStatusProtoLight = (function() {
+
+            function OzoneFileStatusProtoLight(properties) {
+                if (properties)
+                    for (var keys = Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            }
+
+            OzoneFileStatusProtoLight.prototype.volumeName = "";
+            OzoneFileStatusProtoLight.prototype.bucketName = "";
+            OzoneFileStatusProtoLight.prototype.basicKeyInfo = null;
+            OzoneFileStatusProtoLight.prototype.blockSize = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            OzoneFileStatusProtoLight.prototype.isDirectory = false;
+
+            OzoneFileStatusProtoLight.create = function create(properties) {
+                return new OzoneFileStatusProtoLight(properties);
+            };
+
+            OzoneFileStatusProtoLight.encode = function encode(message, writer, q) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                if (message.volumeName != null && Object.hasOwnProperty.call(message, "volumeName"))
+                    writer.uint32(10).string(message.volumeName);
+                if (message.bucketName != null && Object.hasOwnProperty.call(message, "bucketName"))
+                    writer.uint32(18).string(message.bucketName);
+                if (message.basicKeyInfo != null && Object.hasOwnProperty.call(message, "basicKeyInfo"))
+                    $root.hadoop.ozone.BasicKeyInfo.encode(message.basicKeyInfo, writer.uint32(26).fork(), q + 1).ldelim();
+                if (message.blockSize != null && Object.hasOwnProperty.call(message, "blockSize"))
+                    writer.uint32(32).uint64(message.blockSize);
+                if (message.isDirectory != null && Object.hasOwnProperty.call(message, "isDirectory"))
+                    writer.uint32(40).bool(message.isDirectory);
+                return writer;
+            };
+
+            OzoneFileStatusProtoLight.decode = function decode(reader, length, error, long) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (long === undefined)
+                    long = 0;
+                if (long > $Reader.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var end, message;
+                if (length === undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = new $root.hadoop.ozone.OzoneFileStatusProtoLight();
+                while (reader.pos < end) {
+                    var tag = reader.uint32();
+                    if (tag === error)
+                        break;
+                    switch (tag >>> 3) {
+                    case 1: {
+                            message.volumeName = reader.string();
+                            break;
+                        }
+                    case 2: {
+                            message.bucketName = reader.string();
+                            break;
+                        }
+                    case 3: {
+                            message.basicKeyInfo = $root.hadoop.ozone.BasicKeyInfo.decode(reader, reader.uint32(), undefined, long + 1);
+                            break;
+                        }
+                    case 4: {
+                            message.blockSize = reader.uint64();
+                            break;
+                        }
+                    case 5: {
+                            message.isDirectory = reader.bool();
+                            break;
+                        }
+                    default:
+                        reader.skipType(tag & 7, long);
+                        break;
+                    }
+                }
+                if (length !== undefined) {
+                    if (reader.pos !== end)
+                        throw RangeError("index out of range");
+                    reader.len = length;
+                }
+                return message;
+            };
+
+            return OzoneFileStatusProtoLight;
+        })();
+
+        ozone.ListStatusLightResponse = (function() {
+
+            function ListStatusLightResponse(properties) {
+                this.statuses = [];
+                if (properties)
+                    for (var keys = Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            }
+
+            ListStatusLightResponse.prototype.statuses = $util.emptyArray;
+
+            ListStatusLightResponse.create = function create(properties) {
+                return new ListStatusLightResponse(properties);
+            };
+
+            ListStatusLightResponse.encode = function encode(message, writer, q) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                if (message.statuses != null && message.statuses.length)
+                    for (var i = 0; i < message.statuses.length; ++i)
+                        $root.hadoop.ozone.OzoneFileStatusProtoLight.encode(message.statuses[i], writer.uint32(10).fork(), q + 1).ldelim();
+                return writer;
+            };
+
+            ListStatusLightResponse.decode = function decode(reader, length, error, long) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (long === undefined)
+                    long = 0;
+                if (long > $Reader.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var end, message;
+                if (length === undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = new $root.hadoop.ozone.ListStatusLightResponse();
+                while (reader.pos < end) {
+                    var tag = reader.uint32();
+                    if (tag === error)
+                        break;
+                    switch (tag >>> 3) {
+                    case 1: {
+                            if (!(message.statuses && message.statuses.length))
+                                message.statuses = [];
+                            message.statuses.push($root.hadoop.ozone.OzoneFileStatusProtoLight.decode(reader, reader.uint32(), undefined, long + 1));
+                            break;
+                        }
+                    default:
+                        reader.skipType(tag & 7, long);
+                        break;
+                    }
+                }
+                if (length !== undefined) {
+                    if (reader.pos !== end)
+                        throw RangeError("index out of range");
+                    reader.len = length;
+                }
+                return message;
+            };
+
+            return ListStatusLightResponse;
+        })();
+
         ozone.GetKeyInfoRequest = (function() {
 
             function GetKeyInfoRequest(properties) {
@@ -9025,6 +9338,7 @@ $root.hadoop = (function() {
             OMResponse.prototype.lookupFileResponse = null;
             OMResponse.prototype.listStatusResponse = null;
             OMResponse.prototype.GetKeyInfoResponse = null;
+            OMResponse.prototype.listStatusLightResponse = null;
 
             OMResponse.create = function create(properties) {
                 return new OMResponse(properties);
@@ -9091,6 +9405,8 @@ $root.hadoop = (function() {
                     $root.hadoop.ozone.ListStatusResponse.encode(message.listStatusResponse, writer.uint32(594).fork(), q + 1).ldelim();
                 if (message.GetKeyInfoResponse != null && Object.hasOwnProperty.call(message, "GetKeyInfoResponse"))
                     $root.hadoop.ozone.GetKeyInfoResponse.encode(message.GetKeyInfoResponse, writer.uint32(890).fork(), q + 1).ldelim();
+                if (message.listStatusLightResponse != null && Object.hasOwnProperty.call(message, "listStatusLightResponse"))
+                    $root.hadoop.ozone.ListStatusLightResponse.encode(message.listStatusLightResponse, writer.uint32(1034).fork(), q + 1).ldelim();
                 return writer;
             };
 
@@ -9227,6 +9543,10 @@ $root.hadoop = (function() {
                         }
                     case 111: {
                             message.GetKeyInfoResponse = $root.hadoop.ozone.GetKeyInfoResponse.decode(reader, reader.uint32(), undefined, long + 1);
+                            break;
+                        }
+                    case 129: {
+                            message.listStatusLightResponse = $root.hadoop.ozone.ListStatusLightResponse.decode(reader, reader.uint32(), undefined, long + 1);
                             break;
                         }
                     default:

@@ -782,7 +782,8 @@ export namespace hadoop {
             CreateFile = 72,
             LookupFile = 73,
             ListStatus = 74,
-            GetKeyInfo = 111
+            GetKeyInfo = 111,
+            ListStatusLight = 129
         }
 
         enum Status {
@@ -1873,6 +1874,70 @@ export namespace hadoop {
             public static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): hadoop.ozone.ListStatusResponse;
         }
 
+        interface IBasicKeyInfo {
+            keyName?: (string|null);
+            dataSize?: (Long|null);
+            creationTime?: (Long|null);
+            modificationTime?: (Long|null);
+            type?: (hadoop.hdds.ReplicationType|null);
+            factor?: (hadoop.hdds.ReplicationFactor|null);
+            ecReplicationConfig?: (hadoop.hdds.IECReplicationConfig|null);
+            eTag?: (string|null);
+            ownerName?: (string|null);
+            isEncrypted?: (boolean|null);
+            isFile?: (boolean|null);
+        }
+
+        class BasicKeyInfo implements IBasicKeyInfo {
+            constructor(properties?: hadoop.ozone.IBasicKeyInfo);
+            public keyName: string;
+            public dataSize: Long;
+            public creationTime: Long;
+            public modificationTime: Long;
+            public type: hadoop.hdds.ReplicationType;
+            public factor: hadoop.hdds.ReplicationFactor;
+            public ecReplicationConfig?: (hadoop.hdds.IECReplicationConfig|null);
+            public eTag: string;
+            public ownerName: string;
+            public isEncrypted: boolean;
+            public isFile: boolean;
+            public static create(properties?: hadoop.ozone.IBasicKeyInfo): hadoop.ozone.BasicKeyInfo;
+            public static encode(message: hadoop.ozone.IBasicKeyInfo, writer?: $protobuf.Writer): $protobuf.Writer;
+            public static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): hadoop.ozone.BasicKeyInfo;
+        }
+
+        interface IOzoneFileStatusProtoLight {
+            volumeName?: (string|null);
+            bucketName?: (string|null);
+            basicKeyInfo?: (hadoop.ozone.IBasicKeyInfo|null);
+            blockSize?: (Long|null);
+            isDirectory?: (boolean|null);
+        }
+
+        class OzoneFileStatusProtoLight implements IOzoneFileStatusProtoLight {
+            constructor(properties?: hadoop.ozone.IOzoneFileStatusProtoLight);
+            public volumeName: string;
+            public bucketName: string;
+            public basicKeyInfo?: (hadoop.ozone.IBasicKeyInfo|null);
+            public blockSize: Long;
+            public isDirectory: boolean;
+            public static create(properties?: hadoop.ozone.IOzoneFileStatusProtoLight): hadoop.ozone.OzoneFileStatusProtoLight;
+            public static encode(message: hadoop.ozone.IOzoneFileStatusProtoLight, writer?: $protobuf.Writer): $protobuf.Writer;
+            public static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): hadoop.ozone.OzoneFileStatusProtoLight;
+        }
+
+        interface IListStatusLightResponse {
+            statuses?: (hadoop.ozone.IOzoneFileStatusProtoLight[]|null);
+        }
+
+        class ListStatusLightResponse implements IListStatusLightResponse {
+            constructor(properties?: hadoop.ozone.IListStatusLightResponse);
+            public statuses: hadoop.ozone.IOzoneFileStatusProtoLight[];
+            public static create(properties?: hadoop.ozone.IListStatusLightResponse): hadoop.ozone.ListStatusLightResponse;
+            public static encode(message: hadoop.ozone.IListStatusLightResponse, writer?: $protobuf.Writer): $protobuf.Writer;
+            public static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): hadoop.ozone.ListStatusLightResponse;
+        }
+
         interface IGetKeyInfoRequest {
             keyArgs: hadoop.ozone.IKeyArgs;
             assumeS3Context?: (boolean|null);
@@ -1998,6 +2063,7 @@ export namespace hadoop {
             lookupFileResponse?: (hadoop.ozone.ILookupFileResponse|null);
             listStatusResponse?: (hadoop.ozone.IListStatusResponse|null);
             GetKeyInfoResponse?: (hadoop.ozone.IGetKeyInfoResponse|null);
+            listStatusLightResponse?: (hadoop.ozone.IListStatusLightResponse|null);
         }
 
         class OMResponse implements IOMResponse {
@@ -2030,6 +2096,7 @@ export namespace hadoop {
             public lookupFileResponse?: (hadoop.ozone.ILookupFileResponse|null);
             public listStatusResponse?: (hadoop.ozone.IListStatusResponse|null);
             public GetKeyInfoResponse?: (hadoop.ozone.IGetKeyInfoResponse|null);
+            public listStatusLightResponse?: (hadoop.ozone.IListStatusLightResponse|null);
             public static create(properties?: hadoop.ozone.IOMResponse): hadoop.ozone.OMResponse;
             public static encode(message: hadoop.ozone.IOMResponse, writer?: $protobuf.Writer): $protobuf.Writer;
             public static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): hadoop.ozone.OMResponse;
