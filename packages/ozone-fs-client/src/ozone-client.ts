@@ -41,6 +41,7 @@ import {
   type KeyEncryptionDetails,
 } from './internal/crypto/key-encryption.js';
 import type { KmsProviderOptions } from './internal/crypto/kms-key-provider.js';
+import { decodeListStatusLight, type LightStatus } from './internal/proto/decode-list-status-light.js';
 import { has, hdds, om, toBigInt, toNumber, uint64, type hadoop } from './internal/proto/wire.js';
 
 export type { ClientTlsOptions } from './internal/grpc/channel-options.js';
@@ -218,6 +219,9 @@ function checkName(what: string, value: string): void {
 }
 
 const ms = (v: Long | number | null | undefined): number => toNumber(v);
+
+/** `OMResponse.listStatusLightResponse`'s field number. */
+const LIST_STATUS_LIGHT_RESPONSE = 129;
 
 /** Buckets whose layout a client keeps for its listings. */
 const BUCKET_LAYOUTS_KEPT = 1024;
@@ -439,6 +443,11 @@ export class OzoneClient {
   #submit(...args: Parameters<OmClient['submit']>): Promise<hadoop.ozone.OMResponse> {
     if (this.#closed) return Promise.reject(new OzoneClosedError('the Ozone client'));
     return this.#ctx.om.submit(...args);
+  }
+
+  #submitTaking(...args: Parameters<OmClient['submitTaking']>): ReturnType<OmClient['submitTaking']> {
+    if (this.#closed) return Promise.reject(new OzoneClosedError('the Ozone client'));
+    return this.#ctx.om.submitTaking(...args);
   }
 
   get #user(): string {
@@ -901,22 +910,19 @@ export class OzoneClient {
         keyListing({ ...(s.keyInfo as hadoop.ozone.IKeyInfo), volumeName: volume, bucketName: bucket }),
         s.isDirectory ?? false,
       );
-    const lightStatus = (s: hadoop.ozone.IOzoneFileStatusProtoLight): FsoEntry<KeyListing> => {
-      const k = s.basicKeyInfo ?? {};
-      return entry(
+    const lightStatus = (s: LightStatus): FsoEntry<KeyListing> =>
+      entry(
         {
           volume,
           bucket,
-          name: k.keyName ?? '',
-          sizeBytes: toNumber(k.dataSize),
-          creationTimeMs: ms(k.creationTime),
-          modificationTimeMs: ms(k.modificationTime),
-          // The OM always sends the type (protobufjs gives the enum's first value if not).
-          replicationType: hdds.ReplicationType[k.type as number] ?? String(k.type),
+          name: s.keyName,
+          sizeBytes: s.dataSize,
+          creationTimeMs: s.creationTime,
+          modificationTimeMs: s.modificationTime,
+          replicationType: hdds.ReplicationType[s.type] ?? String(s.type),
         },
-        s.isDirectory ?? false,
+        s.isDirectory,
       );
-    };
     const absent = (err: unknown) =>
       err instanceof OmStatusError &&
       ['KEY_NOT_FOUND', 'FILE_NOT_FOUND', 'DIRECTORY_NOT_FOUND'].includes(err.status);
@@ -939,21 +945,25 @@ export class OzoneClient {
         // without its blocks, ACLs and metadata, a fraction of the bytes to send and decode.
         children: async (dir, startKey, limit) => {
           try {
-            const r = await this.#submit('ListStatusLight', {
-              listStatusRequest: {
-                keyArgs: keyArgs(dir),
-                recursive: false,
-                startKey,
-                numEntries: uint64(limit),
+            const { taken, address } = await this.#submitTaking(
+              'ListStatusLight',
+              {
+                listStatusRequest: {
+                  keyArgs: keyArgs(dir),
+                  recursive: false,
+                  startKey,
+                  numEntries: uint64(limit),
+                },
               },
-            });
-            const page = r.listStatusLightResponse;
-            if (!page)
+              LIST_STATUS_LIGHT_RESPONSE,
+            );
+            // The OM sends the body even for an empty page; none at all means it does not know the call.
+            if (!taken)
               throw new OzoneProtocolError(
-                this.#ctx.om.options.address,
+                address,
                 'ListStatusLight answered without listStatusLightResponse (the OM predates Ozone 1.4)',
               );
-            return (page.statuses ?? []).map(lightStatus);
+            return decodeListStatusLight(taken, address).map(lightStatus);
           } catch (err) {
             if (absent(err)) return undefined;
             throw err;

@@ -12,7 +12,7 @@ import {
 function tree(
   files: string[],
   options: { pageCap?: number } = {},
-): FsoTree<string> & { calls: number; served: number } {
+): FsoTree<string> & { calls: number; stats: number; served: number } {
   const entries = new Map<string, boolean>();
   for (const f of files) {
     const parts = f.split('/');
@@ -26,14 +26,18 @@ function tree(
   });
   const t = {
     calls: 0,
+    stats: 0,
     /** Entries answered by every children() call. */
     served: 0,
     stat(name: string) {
       t.calls++;
+      t.stats++;
       return Promise.resolve(entries.has(name) ? entry(name) : undefined);
     },
     children(dir: string, startKey: string, limit: number) {
       t.calls++;
+      // ListStatus of a file answers the file itself, as Ozone's OM does.
+      if (entries.get(dir) === false) return Promise.resolve(startKey <= dir ? [entry(dir)] : []);
       if (dir !== '' && entries.get(dir) !== true) return Promise.resolve(undefined);
       const under = dir === '' ? '' : `${dir}/`;
       const page = [...entries.keys()]
@@ -162,6 +166,20 @@ describe('listFsoKeys', () => {
       'big/k-02998',
       'big/k-02999',
     ]);
+  });
+
+  it('asks no stat of a directory for a later page of its listing', async () => {
+    const files = Array.from({ length: 30 }, (_, i) => `d/k-${String(i).padStart(2, '0')}`);
+    const t = tree([...files, 'f']);
+    expect(await list(t, 'd/', { startAfter: 'd/k-27' })).toEqual(['d/k-28', 'd/k-29']);
+    expect(await list(t, 'd/', { startAfter: 'd/' })).toEqual(files);
+    expect(t.stats).toBe(0);
+    // A prefix naming a file or nothing, with a startAfter past its own entry, lists nothing.
+    expect(await list(t, 'f/', { startAfter: 'f/' })).toEqual([]);
+    expect(await list(t, 'nope/', { startAfter: 'nope/a' })).toEqual([]);
+    // The first page still stats the directory: its own entry leads the listing.
+    expect(await list(t, 'd/', { count: 2 })).toEqual(['d/', 'd/k-00']);
+    expect(t.stats).toBe(1);
   });
 
   it('lists nothing for count 0', async () => {

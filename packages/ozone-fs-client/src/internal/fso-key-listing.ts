@@ -143,6 +143,17 @@ export async function listFsoKeys<T>(tree: FsoTree<T>, listing: FsoListing): Pro
   if (count <= 0) return out;
   const prefix = normaliseFsoPrefix(listing.prefix);
   const base = prefix.replace(/\/+$/, '');
+  if (
+    base !== '' &&
+    prefix.endsWith('/') &&
+    startAfter !== undefined &&
+    compareInWalk(`${base}/`, startAfter) <= 0
+  ) {
+    // A later page of a directory's listing: the directory's own entry came before startAfter,
+    // so it needs no stat, only what it holds (nothing when there is no such directory).
+    await walkChildren(base, seekFrom(base, ''), () => true);
+    return out;
+  }
   if (base !== '') {
     const exact = await tree.stat(base);
     if (exact !== undefined) {

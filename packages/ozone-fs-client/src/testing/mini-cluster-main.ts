@@ -1,5 +1,6 @@
 // fastpath-ozone-mini: runs the embedded mini Ozone cluster in its own process until SIGINT or
-// SIGTERM, printing the OM address (and, with --tls, the CA file) as one JSON line when ready.
+// SIGTERM, printing the OM addresses (gRPC and Hadoop RPC; with --tls, the CA file) as one JSON
+// line when ready.
 import { parseArgs } from 'node:util';
 import { startMiniOzoneCluster } from './mini-ozone-cluster.js';
 
@@ -70,7 +71,7 @@ async function main(argv: string[]): Promise<number> {
     return 1;
   }
   process.stdout.write(
-    `${JSON.stringify({ omAddress: cluster.omAddress, datanodes: cluster.datanodes.map((d) => ({ uuid: d.uuid, address: d.address, ...(d.domainSocketPath ? { domainSocketPath: d.domainSocketPath } : {}) })), dir: cluster.dir, ...(cluster.caFile ? { caFile: cluster.caFile } : {}) })}\n`,
+    `${JSON.stringify({ omAddress: cluster.omAddress, omRpcAddress: cluster.omRpcAddress, datanodes: cluster.datanodes.map((d) => ({ uuid: d.uuid, address: d.address, ...(d.domainSocketPath ? { domainSocketPath: d.domainSocketPath } : {}) })), dir: cluster.dir, ...(cluster.caFile ? { caFile: cluster.caFile } : {}) })}\n`,
   );
   await new Promise<void>((resolve) => {
     for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, () => resolve());

@@ -2,6 +2,7 @@
 // call, one logical call through the HA proxy, and the OMResponse checks.
 import { OmStatusError, OzoneProtocolError } from '../../ozone-errors.js';
 import { CLIENT_VERSION } from '../grpc/om-transport.js';
+import { takeField } from '../proto/proto-cursor.js';
 import { has, om, type hadoop } from '../proto/wire.js';
 import type { OmFailoverProxy } from './om-failover-proxy.js';
 import type { OmMetrics } from './om-metrics.js';
@@ -54,11 +55,39 @@ export class OmClient {
 
   /** Sends one OMRequest; resolves with the OMResponse when its status is OK, else throws an OmStatusError. */
   async submit(cmdType: keyof typeof om.Type, body: OmBody): Promise<hadoop.ozone.OMResponse> {
+    return (await this.#exchange(cmdType, body, undefined)).response;
+  }
+
+  /**
+   * As `submit`, with the OMResponse's field `field` (a response body) left undecoded: its bytes
+   * come back beside the rest, for a hand decoder (`taken` undefined when the OM sent none), with
+   * the address of the OM that answered for its errors.
+   */
+  async submitTaking(
+    cmdType: keyof typeof om.Type,
+    body: OmBody,
+    field: number,
+  ): Promise<{ response: hadoop.ozone.OMResponse; taken: Buffer | undefined; address: string }> {
+    return this.#exchange(cmdType, body, field);
+  }
+
+  async #exchange(
+    cmdType: keyof typeof om.Type,
+    body: OmBody,
+    take: number | undefined,
+  ): Promise<{ response: hadoop.ozone.OMResponse; taken: Buffer | undefined; address: string }> {
     const request = om.OMRequest.encode(this.envelope(cmdType, body)).finish();
     const { response: raw, node, resentAfterUnknownOutcome } = await this.#proxy.call(request);
     let response: hadoop.ozone.OMResponse;
+    let taken: Buffer | undefined;
     try {
-      response = om.OMResponse.decode(raw);
+      let rest = raw;
+      if (take !== undefined)
+        ({ rest, taken } = takeField(
+          Buffer.isBuffer(raw) ? raw : Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength),
+          take,
+        ));
+      response = om.OMResponse.decode(rest);
     } catch (cause) {
       throw new OzoneProtocolError(
         node.address,
@@ -76,11 +105,15 @@ export class OmClient {
       const status = om.Status[response.status] ?? `status ${response.status}`;
       if (resentAfterUnknownOutcome && isOwnEarlierEffect(cmdType, status)) {
         this.metrics.resendTolerated(cmdType);
-        return om.OMResponse.create({ cmdType: response.cmdType, status: om.Status.OK, success: true });
+        return {
+          response: om.OMResponse.create({ cmdType: response.cmdType, status: om.Status.OK, success: true }),
+          taken: undefined,
+          address: node.address,
+        };
       }
       throw new OmStatusError(cmdType, status, has(response, 'message') ? response.message : '');
     }
-    return response;
+    return { response, taken, address: node.address };
   }
 
   close(): void {
