@@ -1,6 +1,8 @@
 // What the client does beyond the contract suite, against the /testing server: connections per
 // server sharing one client id, refused connections, argument checks, close() not holding the process.
 import { execFile } from 'node:child_process';
+import { Socket } from 'node:net';
+import { jest } from '@jest/globals';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import {
@@ -189,6 +191,45 @@ describe('HadoopRpcClient', () => {
       .catch((e: unknown) => e);
     expect(second).toBeInstanceOf(HadoopRpcInvalidArgumentError);
     await first;
+  });
+
+  it('sends the calls made in one turn of the event loop in one write, and each alone when made apart', async () => {
+    await using server = await startHadoopRpcTestServer({ protocols: [testRpcProtocol()] });
+    await using client = createHadoopRpcClient({ user: 'alice' });
+    await contextOf(client, server.address); // connected, its handshake written
+    // The stream API's two ways down to the socket: _write for one buffered chunk, _writev for more.
+    const single = jest.spyOn(Socket.prototype, '_write');
+    const vector = jest.spyOn(Socket.prototype, '_writev');
+    try {
+      const echo = (i: number) =>
+        client.call({
+          address: server.address,
+          ...TEST_RPC_PROTOCOL,
+          method: 'echo',
+          request: m.EchoRequestProto.encode({ message: `m${i}` }).finish(),
+        });
+      const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => echo(i)));
+      expect(answers.map((a) => m.EchoResponseProto.decode(a).message)).toEqual(
+        Array.from({ length: 10 }, (_, i) => `m${i}`),
+      );
+      // The server answers on sockets of this process too: only the client's writes count.
+      const toServer = (mock: { contexts: unknown[]; calls: unknown[][] }) =>
+        mock.calls.filter((_, i) => {
+          const socket = mock.contexts[i] as Socket;
+          return `${socket.remoteAddress}:${socket.remotePort}` === server.address;
+        });
+      expect(toServer(single.mock)).toHaveLength(0);
+      expect(toServer(vector.mock)).toHaveLength(1);
+      expect((toServer(vector.mock)[0]![0] as unknown[]).length).toBe(10);
+      // One call in a turn goes out alone, at once.
+      await echo(10);
+      await echo(11);
+      expect(toServer(single.mock)).toHaveLength(2);
+      expect(toServer(vector.mock)).toHaveLength(1);
+    } finally {
+      single.mockRestore();
+      vector.mockRestore();
+    }
   });
 
   it('close() leaves nothing that keeps the process alive', async () => {

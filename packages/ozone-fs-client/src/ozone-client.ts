@@ -898,7 +898,7 @@ export class OzoneClient {
     count: number,
   ): Promise<KeyListing[]> {
     const entry = (listing: KeyListing, isDirectory: boolean): FsoEntry<KeyListing> => {
-      const name = listing.name.replace(/\/+$/, '');
+      const name = listing.name.endsWith('/') ? listing.name.replace(/\/+$/, '') : listing.name;
       return {
         name,
         isDirectory,

@@ -84,18 +84,20 @@ export async function listFsoKeys<T>(tree: FsoTree<T>, listing: FsoListing): Pro
   const { startAfter, count, pageSize } = listing;
   const full = () => out.length >= count;
 
-  // Visits an entry and, for a directory, what it holds; entries at or before startAfter are
-  // left out, and a subtree wholly before it is not walked at all.
-  const visit = async (entry: FsoEntry<T>): Promise<void> => {
+  // Lists an entry unless it comes at or before startAfter, and says whether the walk goes into it:
+  // a directory, unless it and everything under it come before startAfter. Synchronous, so that a
+  // page of files costs no promise per entry.
+  const place = (entry: FsoEntry<T>): boolean => {
     const key = entry.isDirectory ? `${entry.name}/` : entry.name;
-    if (startAfter !== undefined && compareInWalk(key, startAfter) <= 0) {
-      const holdsLater =
-        entry.isDirectory && (isAncestor(key, startAfter) || compareInWalk(key, startAfter) === 0);
-      if (!holdsLater) return;
-    } else {
-      out.push({ key, value: entry.value });
-    }
-    if (entry.isDirectory && !full()) await walkChildren(entry.name, seekFrom(entry.name, ''), () => true);
+    if (startAfter !== undefined && compareInWalk(key, startAfter) <= 0)
+      return entry.isDirectory && (isAncestor(key, startAfter) || compareInWalk(key, startAfter) === 0);
+    out.push({ key, value: entry.value });
+    return entry.isDirectory;
+  };
+
+  // Visits an entry and, for a directory, what it holds.
+  const visit = async (entry: FsoEntry<T>): Promise<void> => {
+    if (place(entry) && !full()) await walkChildren(entry.name, seekFrom(entry.name, ''), () => true);
   };
 
   // Where a directory's children start to matter: at its child on the path to startAfter when
@@ -128,7 +130,7 @@ export async function listFsoKeys<T>(tree: FsoTree<T>, listing: FsoListing): Pro
       const fresh = first ? page : page.filter((e) => e.name !== startKey);
       for (const entry of fresh) {
         if (!keep(entry)) return;
-        await visit(entry);
+        if (place(entry) && !full()) await walkChildren(entry.name, seekFrom(entry.name, ''), () => true);
         if (full()) return;
       }
       // A short page does not mean the directory is done: Ozone's OM may answer fewer entries
