@@ -141,6 +141,23 @@ describe('classifyOmFailure', () => {
     ).toEqual({ kind: 'unreachable', outcomeUnknown: true });
   });
 
+  it('an OM going down mid-call (its handler interrupted) is unreachable, outcome unknown', () => {
+    for (const className of ['java.lang.InterruptedException', 'java.io.InterruptedIOException']) {
+      expect(classifyOmFailure(remote(className, className))).toEqual({
+        kind: 'unreachable',
+        outcomeUnknown: true,
+      });
+      expect(classifyOmFailure(internal(`${className}: sleep interrupted`))).toEqual({
+        kind: 'unreachable',
+        outcomeUnknown: true,
+      });
+    }
+    // A FATAL answer stays final whatever its class.
+    expect(classifyOmFailure(remote('java.lang.InterruptedException', 'x', 'FATAL'))).toEqual({
+      kind: 'final',
+    });
+  });
+
   it('any other OM exception or gRPC status is final', () => {
     expect(classifyOmFailure(internal('java.lang.NullPointerException: boom'))).toEqual({ kind: 'final' });
     expect(

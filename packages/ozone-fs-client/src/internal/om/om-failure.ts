@@ -46,6 +46,13 @@ const RETRIABLE_EXCEPTIONS = new Set([
   'org.apache.hadoop.ipc_.RetriableException',
 ]);
 
+/**
+ * The OM interrupted the thread handling the call: it is going down (a stopped or killed OM
+ * interrupts its handlers and answers each call in hand with this). The call may already be in
+ * the Raft log, where the next leader commits it.
+ */
+const INTERRUPTED_EXCEPTIONS = new Set(['java.lang.InterruptedException', 'java.io.InterruptedIOException']);
+
 const RESET_BY_SERVER = /Received RST_STREAM with code \d|Stream removed|Connection dropped/;
 
 /** grpc-js' words for a call that found no connection (so it was never sent). */
@@ -127,6 +134,9 @@ function classifyRemote(className: string, message: string): OmFailure {
   if (className === OM_LEADER_NOT_READY_EXCEPTION) return { kind: 'leader-not-ready', message };
   // Refused before the OM looked at it: nothing was applied.
   if (RETRIABLE_EXCEPTIONS.has(className)) return { kind: 'unreachable', outcomeUnknown: false };
+  // Going down mid-call: on to the next OM; over Hadoop RPC the re-send keeps its client id and
+  // call id, so an OM that has the write from the log answers it from its retry cache.
+  if (INTERRUPTED_EXCEPTIONS.has(className)) return { kind: 'unreachable', outcomeUnknown: true };
   // Any other exception (a bug, a refused token): Ozone's client fails over on it too, but the
   // next OM is a follower that answers NotLeader and the round comes back to the same answer,
   // 500 times. Failing at once says what happened.
