@@ -268,8 +268,11 @@ describe('cookie signer secrets shared through ZooKeeper', () => {
     const log = logger.lines.join('\n');
     expect(log).toMatch(/INFO cookie signer secrets: ZooKeeper is back/);
     // It had rolled to the agreed secret while away: that rollover was written (by it or by the
-    // other), not undone by taking the older secrets back from the znode.
-    expect(log).toMatch(/the rollover made while it was away (written|was written by another instance)/);
-    expect(log).not.toMatch(/taken from ZooKeeper/);
+    // other, which may have rolled once more before this one read the znode: a loaded machine
+    // keeps ZooKeeper away for longer), not undone by taking the older secrets back.
+    expect(log).toMatch(
+      /the rollover made while it was away (written|was written by another instance)|the fleet rolled on past the rollover this server made while it was away/,
+    );
+    expect(log).not.toMatch(/the fleet rolled while this server was away/);
   }, 180_000);
 });

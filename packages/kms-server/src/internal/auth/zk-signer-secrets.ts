@@ -248,8 +248,8 @@ export class ZkSignerSecrets implements SignerSecretSource {
    * this instance fell out of step while ZooKeeper was away:
    * - the znode's next secret is this instance's current one: it rolled to the agreed secret but
    *   nobody could write the rollover; it writes it now (the proposal it could not make);
-   * - otherwise a current secret not its own: the fleet rolled without it; it adopts the znode's
-   *   secrets and schedule.
+   * - otherwise a current secret not its own: the fleet rolled on (past its own rollover, when its
+   *   secret is the znode's previous one, or without it); it adopts the znode's secrets and schedule.
    */
   async #pull(client: Client): Promise<void> {
     for (let attempt = 0; ; attempt++) {
@@ -268,13 +268,18 @@ export class ZkSignerSecrets implements SignerSecretSource {
         );
         continue;
       }
+      // Its own secret as the znode's previous one: another instance wrote the rollover it made
+      // while away and the fleet has rolled once more since; otherwise the fleet went on without it.
+      const rolledPastMine = decoded.previous !== undefined && decoded.previous.equals(mine);
       this.#current = secretOf(decoded.current);
       this.#previous = decoded.previous === undefined ? undefined : secretOf(decoded.previous);
       this.#next = decoded.next;
       this.#nextRolloverMs = this.#following(decoded.nextRolloverMs);
       this.#schedule();
       this.#o.logger.info(
-        'cookie signer secrets taken from ZooKeeper: the fleet rolled while this server was away',
+        rolledPastMine
+          ? 'cookie signer secrets taken from ZooKeeper: the fleet rolled on past the rollover this server made while it was away'
+          : 'cookie signer secrets taken from ZooKeeper: the fleet rolled while this server was away',
       );
       return;
     }
