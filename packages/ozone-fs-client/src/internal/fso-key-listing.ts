@@ -95,19 +95,19 @@ export async function listFsoKeys<T>(tree: FsoTree<T>, listing: FsoListing): Pro
     return entry.isDirectory;
   };
 
-  // Visits an entry and, for a directory, what it holds.
-  const visit = async (entry: FsoEntry<T>): Promise<void> => {
-    if (place(entry) && !full()) await walkChildren(entry.name, seekFrom(entry.name, ''), () => true);
-  };
+  // Walks what a directory the walk goes into holds.
+  const descend = (dir: FsoEntry<T>): Promise<void> =>
+    walkChildren(dir.name, seekFrom(dir.name, ''), () => true);
 
   // Where a directory's children start to matter: at its child on the path to startAfter when
   // startAfter lies under it (ListStatus's startKey is inclusive, so that child is visited again
   // and what it holds up to startAfter skipped). Everything before it in name order comes before
   // startAfter in the walk, so a caller paging a large directory by startAfter reads each page
   // once instead of the directory again from its start.
+  const afterPath = startAfter === undefined ? undefined : components(startAfter);
   const seekFrom = (dir: string, from: string): string => {
-    if (startAfter === undefined) return from;
-    const path = components(startAfter);
+    const path = afterPath;
+    if (startAfter === undefined || path === undefined) return from;
     const depth = dir === '' ? 0 : components(dir).length;
     if (path.length <= depth || (dir !== '' && !isAncestor(`${dir}/`, startAfter))) return from;
     const child = path.slice(0, depth + 1).join('/');
@@ -130,7 +130,7 @@ export async function listFsoKeys<T>(tree: FsoTree<T>, listing: FsoListing): Pro
       const fresh = first ? page : page.filter((e) => e.name !== startKey);
       for (const entry of fresh) {
         if (!keep(entry)) return;
-        if (place(entry) && !full()) await walkChildren(entry.name, seekFrom(entry.name, ''), () => true);
+        if (place(entry) && !full()) await descend(entry);
         if (full()) return;
       }
       // A short page does not mean the directory is done: Ozone's OM may answer fewer entries
@@ -159,7 +159,7 @@ export async function listFsoKeys<T>(tree: FsoTree<T>, listing: FsoListing): Pro
   if (base !== '') {
     const exact = await tree.stat(base);
     if (exact !== undefined) {
-      await visit(exact);
+      if (place(exact) && !full()) await descend(exact);
       return out;
     }
     // A prefix ending in '/' names a directory; there is none.
