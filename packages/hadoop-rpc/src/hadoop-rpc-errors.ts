@@ -268,3 +268,40 @@ export class HadoopRpcSaslQopError extends FastpathError {
     this.required = required;
   }
 }
+
+/** Why a Kerberos (SASL GSSAPI) log-in to a server failed: see {@link HadoopRpcKerberosError}. */
+export type KerberosFailureReason =
+  /** No ticket to start from: no credentials cache (`KRB5CCNAME`, `kinit`) and no client keytab. */
+  | 'no-ticket'
+  /** The ticket (or the credentials cache's TGT) has expired: `kinit` again, or use a keytab. */
+  | 'expired-ticket'
+  /** The KDC has no such service principal (the server's advertised name is not in the realm). */
+  | 'unknown-server'
+  /** No KDC of the realm answered. */
+  | 'kdc-unreachable'
+  /** The server's advertised principal is not the one configured (`…kerberos.principal`, `_HOST`). */
+  | 'server-principal'
+  /** The server did not prove it holds its key (no, or a bad, mutual-authentication reply). */
+  | 'mutual-auth'
+  /** The GSS-API addon is not built here (it needs MIT Kerberos's libkrb5-dev). */
+  | 'unavailable'
+  /** Anything else GSS-API refused; the message has its text. */
+  | 'other';
+
+/**
+ * A Kerberos (SASL GSSAPI) log-in failed on the client's side, before or during the exchange;
+ * `reason` says what is wrong. A server's refusal of a valid ticket comes as a
+ * {@link RemoteException} (`FATAL_UNAUTHORIZED`) instead, and a QOP the server does not offer as
+ * {@link HadoopRpcSaslQopError}. Messages carry GSS-API's texts, never key material.
+ */
+export class HadoopRpcKerberosError extends FastpathError {
+  /** The server (`host:port`) the log-in was for. */
+  readonly address: string;
+  /** What is wrong. */
+  readonly reason: KerberosFailureReason;
+  constructor(address: string, reason: KerberosFailureReason, message: string, cause?: unknown) {
+    super('ERR_HADOOP_RPC_KERBEROS', `${address}: Kerberos (GSSAPI): ${message}`, { cause });
+    this.address = address;
+    this.reason = reason;
+  }
+}

@@ -18,16 +18,19 @@ export {
   HadoopRpcConnectionLostError,
   HadoopRpcConnectTimeoutError,
   HadoopRpcInvalidArgumentError,
+  HadoopRpcKerberosError,
   HadoopRpcProtocolError,
   HadoopRpcResponseTooLargeError,
   HadoopRpcSaslError,
   HadoopRpcSaslQopError,
   isRetriableRemoteClass,
+  type KerberosFailureReason,
   RemoteException,
   type RemoteExceptionFields,
   type RemoteStatus,
 } from './hadoop-rpc-errors.js';
 export { classifyHadoopRpcFailure, type HadoopRpcFailure } from './hadoop-rpc-failure.js';
+export { createKerberosSaslMechanism, type KerberosSaslMechanismOptions } from './kerberos-sasl-mechanism.js';
 export {
   type SaslAuth,
   type SaslMechanism,

@@ -141,8 +141,8 @@ describe('TOKEN (DIGEST-MD5)', () => {
         const mech = real();
         return {
           ...mech,
-          evaluate: (token: Uint8Array) => ({
-            ...mech.evaluate(token),
+          evaluate: async (token: Uint8Array) => ({
+            ...(await mech.evaluate(token)),
             token: Buffer.from('rspauth=' + '0'.repeat(32)),
           }),
         };

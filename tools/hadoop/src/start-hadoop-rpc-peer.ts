@@ -37,10 +37,18 @@ export interface HadoopRpcPeerOptions {
    * (`authentication`, `integrity`, `privacy`). Default: SIMPLE only.
    */
   token?: { protection: 'authentication' | 'integrity' | 'privacy' };
+  /**
+   * Authenticate with Kerberos instead (hadoop.security.authentication=kerberos): the server logs
+   * in as `principal` (e.g. `hrpc/localhost@EXAMPLE.COM`; it offers KERBEROS with SASL protocol
+   * `hrpc` and server id `localhost`) from `keytab`, at this `hadoop.rpc.protection` (a comma list
+   * is Hadoop's list of accepted protections, in its order). `javaOptions` point the JVM at the
+   * realm (the KDC fixture's `javaOptions()`). Not together with `token`.
+   */
+  kerberos?: { protection: string; principal: string; keytab: string; javaOptions: readonly string[] };
 }
 
 /**
- * Starts Apache Hadoop's own IPC server (`RPC.Server` with `ProtobufRpcEngine2`, simple auth) on
+ * Starts Apache Hadoop's own IPC server (`RPC.Server` with `ProtobufRpcEngine2`, simple auth, or TOKEN or KERBEROS) on
  * 127.0.0.1 and a port it picks, serving `TestProtobufRpcProto` (hadoop-common's test jar) under
  * the protocol `org.apache.hadoop.ipc.TestRpcBase$TestRpcService` version 1, as
  * `java/dev/fastpath/hadoop/RpcPeerDriver.java` describes. The JVM is killed when this process exits.
@@ -58,6 +66,17 @@ export async function startHadoopRpcPeer(options: HadoopRpcPeerOptions = {}): Pr
   if (protection !== undefined && !['authentication', 'integrity', 'privacy'].includes(protection)) {
     throw new InvalidOptionError('token.protection', 'expected authentication, integrity or privacy');
   }
+  const kerberos = options.kerberos;
+  if (kerberos !== undefined) {
+    if (protection !== undefined) throw new InvalidOptionError('kerberos', 'not together with token');
+    const each = kerberos.protection.split(',').map((p) => p.trim().toLowerCase());
+    if (each.some((p) => !['authentication', 'integrity', 'privacy'].includes(p))) {
+      throw new InvalidOptionError(
+        'kerberos.protection',
+        'expected a comma list of authentication, integrity, privacy',
+      );
+    }
+  }
   const installation = await prepareHadoop();
   const rootDir = await mkdtemp(join(tmpdir(), 'fastpath-hadoop-rpc-'));
   rememberDirectory(rootDir);
@@ -69,12 +88,16 @@ export async function startHadoopRpcPeer(options: HadoopRpcPeerOptions = {}): Pr
       '-Xmx256m',
       '-XX:-UsePerfData',
       ...HADOOP_JAVA_17_OPENS,
+      ...(kerberos?.javaOptions ?? []),
       `-Djava.io.tmpdir=${rootDir}`,
       '-cp',
       [installation.driverClassesDir, ...installation.classpath].join(':'),
       MAIN_CLASS,
       portFile,
       ...(protection === undefined ? [] : ['token', protection]),
+      ...(kerberos === undefined
+        ? []
+        : ['kerberos', kerberos.protection, kerberos.principal, kerberos.keytab]),
     ],
     { cwd: rootDir, logFile, cleanupDir: rootDir },
   );

@@ -91,7 +91,9 @@ export type HadoopRpcFault =
   /** Never answers the call. */
   | 'silent'
   /** Accepts the next connection and never answers anything on it. */
-  | 'silent-handshake';
+  | 'silent-handshake'
+  /** Alters one byte of the next wrapped message it sends (on a security layer), as a man in the middle would. */
+  | 'corrupt-wrap';
 
 /**
  * A server-side SASL mechanism for tests of the client's mechanism seam: offered first in NEGOTIATE,
@@ -112,18 +114,30 @@ export interface HadoopRpcTestSaslMechanism {
   readonly serverId?: string;
   /** A first challenge sent with the NEGOTIATE offer (DIGEST-MD5 piggy-backs one). */
   readonly challenge?: Uint8Array;
-  /** Throws to refuse the client: the server answers FATAL `FATAL_UNAUTHORIZED` with the error's message. */
-  evaluate(token: Uint8Array): {
-    /** `true` ends the exchange with SUCCESS; `false` sends `token` as a CHALLENGE and awaits a RESPONSE. */
-    done: boolean;
-    /**
-     * The CHALLENGE's token (empty when absent), or the token SUCCESS carries, if any (DIGEST-MD5's
-     * `rspauth`).
-     */
-    token?: Uint8Array;
-  };
+  /**
+   * Throws (or rejects) to refuse the client: the server answers FATAL `FATAL_UNAUTHORIZED` with
+   * the error's message. May answer later (GSSAPI's acceptor works off the event loop).
+   */
+  evaluate(token: Uint8Array): HadoopRpcTestSaslStep | Promise<HadoopRpcTestSaslStep>;
   /** Read once the exchange is done. */
   readonly securityLayer?: SaslSecurityLayer | undefined;
+  /**
+   * Read once the exchange is done: the user the exchange authenticated (KERBEROS: the ticket's
+   * principal). The connection context may then name only this user as its effective user, as
+   * Hadoop's server without proxy-user rules; calls see it as their `user`. Absent: the context's.
+   */
+  readonly authenticatedUser?: string | undefined;
+}
+
+/** One answer of a {@link HadoopRpcTestSaslMechanism}. */
+export interface HadoopRpcTestSaslStep {
+  /** `true` ends the exchange with SUCCESS; `false` sends `token` as a CHALLENGE and awaits a RESPONSE. */
+  done: boolean;
+  /**
+   * The CHALLENGE's token (empty when absent), or the token SUCCESS carries, if any (DIGEST-MD5's
+   * `rspauth`).
+   */
+  token?: Uint8Array;
 }
 
 /** Options of {@link startHadoopRpcTestServer}. */
@@ -136,7 +150,8 @@ export interface HadoopRpcTestServerOptions {
   port?: number;
   /**
    * The methods the server offers, in order (Hadoop's `getAuthMethods`). Default: `['SIMPLE']`.
-   * A list without SIMPLE makes a server that refuses SIMPLE clients (FATAL, as a secure one does).
+   * A list without SIMPLE makes a server that refuses SIMPLE clients (FATAL, as a secure one does);
+   * an empty one, with a `saslMechanism`, offers that mechanism alone.
    */
   authMethods?: ReadonlyArray<'SIMPLE' | 'TOKEN' | 'KERBEROS'>;
   /**
@@ -217,7 +232,9 @@ export async function startHadoopRpcTestServer(
     protocols.set(p.name, p);
   }
   const authMethods = options.authMethods ?? ['SIMPLE'];
-  if (authMethods.length === 0) throw new InvalidOptionError('authMethods', 'expected at least one method');
+  if (authMethods.length === 0 && options.saslMechanism === undefined) {
+    throw new InvalidOptionError('authMethods', 'expected at least one method (or a saslMechanism)');
+  }
   const maxDataBytes = options.maxDataBytes ?? 134_217_728;
   checkInteger('maxDataBytes', maxDataBytes, 64, 2 ** 31 - 1);
   const state: ServerState = {
@@ -342,6 +359,7 @@ class ServerConnection {
   #saslInProgress = false;
   #layer: SaslSecurityLayer | undefined;
   #mech: HadoopRpcTestSaslMechanism | undefined;
+  #authenticatedUser: string | undefined;
   #plainReader: FrameReader | undefined;
 
   constructor(state: ServerState, socket: Socket, id: number) {
@@ -533,29 +551,22 @@ class ServerConnection {
       const started = message.state === Sasl.INITIATE && message.auths[0]?.method === mech.method;
       if (started || (message.state === Sasl.RESPONSE && this.#saslInProgress)) {
         this.#saslInProgress = true;
-        let step: { done: boolean; token?: Uint8Array };
-        try {
-          step = mech.evaluate(message.token);
-        } catch (error) {
+        const refuse = (error: unknown): void =>
           this.#fatal(
             CallIds.SASL,
             'javax.security.sasl.SaslException',
             (error as Error).message,
             'FATAL_UNAUTHORIZED',
           );
+        let step: HadoopRpcTestSaslStep | Promise<HadoopRpcTestSaslStep>;
+        try {
+          step = mech.evaluate(message.token);
+        } catch (error) {
+          refuse(error);
           return;
         }
-        if (!step.done) {
-          this.#saslReply({ state: Sasl.CHALLENGE, token: step.token ?? new Uint8Array(0) });
-          return;
-        }
-        this.#saslReply({ state: Sasl.SUCCESS, ...(step.token ? { token: step.token } : {}) });
-        this.#saslDone = true;
-        // Wrapping starts right after the final SASL message (Server.java#saslProcess).
-        if (mech.securityLayer) {
-          this.#layer = mech.securityLayer;
-          this.#plainReader = new FrameReader(this.#s.maxDataBytes);
-        }
+        if (step instanceof Promise) step.then((s) => this.#afterSaslStep(mech, s), refuse);
+        else this.#afterSaslStep(mech, step);
         return;
       }
     }
@@ -609,6 +620,22 @@ class ServerConnection {
     );
   }
 
+  #afterSaslStep(mech: HadoopRpcTestSaslMechanism, step: HadoopRpcTestSaslStep): void {
+    if (this.#socket.destroyed) return;
+    if (!step.done) {
+      this.#saslReply({ state: Sasl.CHALLENGE, token: step.token ?? new Uint8Array(0) });
+      return;
+    }
+    this.#saslReply({ state: Sasl.SUCCESS, ...(step.token ? { token: step.token } : {}) });
+    this.#saslDone = true;
+    this.#authenticatedUser = mech.authenticatedUser;
+    // Wrapping starts right after the final SASL message (Server.java#saslProcess).
+    if (mech.securityLayer) {
+      this.#layer = mech.securityLayer;
+      this.#plainReader = new FrameReader(this.#s.maxDataBytes);
+    }
+  }
+
   #onContext(payload: Uint8Array | undefined): void {
     if (!this.#saslDone) {
       this.#fatal(
@@ -632,8 +659,20 @@ class ServerConnection {
       const context = rpc.IpcConnectionContextProto.decode(payload ?? new Uint8Array(0));
       const info = context.userInfo;
       const has = (k: string): boolean => info != null && Object.prototype.hasOwnProperty.call(info, k);
+      const claimed = has('effectiveUser') ? (info?.effectiveUser ?? undefined) : undefined;
+      const authenticated = this.#authenticatedUser;
+      if (authenticated !== undefined && claimed !== undefined && claimed !== authenticated) {
+        // Hadoop's words (Server.java#authorizeConnection without a proxy-user rule for it).
+        this.#fatal(
+          CallIds.CONNECTION_CONTEXT,
+          ACCESS_CONTROL,
+          `Authenticated user (${authenticated}) doesn't match what the client claims to be (${claimed})`,
+          'FATAL_UNAUTHORIZED',
+        );
+        return;
+      }
       this.#context = {
-        user: has('effectiveUser') ? (info?.effectiveUser ?? undefined) : undefined,
+        user: authenticated ?? claimed,
         realUser: has('realUser') ? (info?.realUser ?? undefined) : undefined,
       };
     } catch (error) {
@@ -815,7 +854,11 @@ class ServerConnection {
   /** Bytes as they go on the wire: inside a WRAP message once a security layer is on (spec §3.6). */
   #wrapped(bytes: Uint8Array): Uint8Array {
     if (this.#layer === undefined) return bytes;
-    return this.#saslPacket({ state: Sasl.WRAP, token: this.#layer.wrap(bytes) });
+    const token = this.#layer.wrap(bytes);
+    if (takeFault(this.#s, ['corrupt-wrap']) !== undefined) {
+      token[token.length - 1] = (token[token.length - 1] as number) ^ 0x01;
+    }
+    return this.#saslPacket({ state: Sasl.WRAP, token });
   }
 
   #send(bytes: Uint8Array): void {

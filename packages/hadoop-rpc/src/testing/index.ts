@@ -10,6 +10,7 @@ export {
   type HadoopRpcMethod,
   type HadoopRpcTestProtocol,
   type HadoopRpcTestSaslMechanism,
+  type HadoopRpcTestSaslStep,
   type HadoopRpcTestServer,
   HadoopRpcTestServerError,
   type HadoopRpcTestServerOptions,
@@ -23,4 +24,8 @@ export {
   testRpcMessages,
   testRpcProtocol,
 } from './test-rpc-protocol.js';
+export {
+  kerberosTestSaslMechanism,
+  type KerberosTestSaslMechanismOptions,
+} from './kerberos-test-sasl-mechanism.js';
 export { tokenTestSaslMechanism, type TokenTestSaslMechanismOptions } from './token-test-sasl-mechanism.js';

@@ -52,6 +52,12 @@ import org.apache.hadoop.thirdparty.protobuf.ServiceException;
  * (DIGEST-MD5) with Hadoop's own test secret manager (TestRpcBase.TestTokenSecretManager) at that
  * protection, and writes a token it issued for the user "alice" (its URL string) to the port file's
  * name with ".token" appended, before the port file.
+ *
+ * With the arguments {@code kerberos <hadoop.rpc.protection> <principal> <keytab>} the server
+ * authenticates with Kerberos instead of SIMPLE (hadoop.security.authentication=kerberos): it logs
+ * in from the keytab as the principal (a service principal such as {@code hrpc/localhost@REALM},
+ * whose first part and host part become the SASL protocol and server id it offers), and offers
+ * KERBEROS (GSSAPI) at that protection. The JVM finds the realm through java.security.krb5.conf.
  */
 public final class RpcPeerDriver {
   private RpcPeerDriver() {}
@@ -194,14 +200,21 @@ public final class RpcPeerDriver {
 
   public static void main(String[] args) throws Exception {
     boolean token = args.length == 3 && "token".equals(args[1]);
-    if (args.length != 1 && !token) {
-      System.err.println("usage: RpcPeerDriver <port file> [token <hadoop.rpc.protection>]");
+    boolean kerberos = args.length == 5 && "kerberos".equals(args[1]);
+    if (args.length != 1 && !token && !kerberos) {
+      System.err.println(
+          "usage: RpcPeerDriver <port file> [token <hadoop.rpc.protection>"
+              + " | kerberos <hadoop.rpc.protection> <principal> <keytab>]");
       System.exit(2);
     }
     Configuration conf = new Configuration();
-    conf.set("hadoop.security.authentication", "simple");
+    conf.set("hadoop.security.authentication", kerberos ? "kerberos" : "simple");
     TestRpcBase.TestTokenSecretManager secrets = token ? new TestRpcBase.TestTokenSecretManager() : null;
-    if (token) conf.set("hadoop.rpc.protection", args[2]);
+    if (token || kerberos) conf.set("hadoop.rpc.protection", args[2]);
+    if (kerberos) {
+      UserGroupInformation.setConfiguration(conf);
+      UserGroupInformation.loginUserFromKeytab(args[3], args[4]);
+    }
     RPC.setProtocolEngine(conf, TestRpcService.class, ProtobufRpcEngine2.class);
     BlockingService service = TestProtobufRpcProto.newReflectiveBlockingService(new Service());
     RPC.Server server =
