@@ -36,6 +36,7 @@ export {
   type GssClientOptions,
   type GssServerContext,
   type KerberosModule,
+  gssErrorText,
 } from './load-kerberos.js';
 export { KerberosUnavailableError, type KerberosUnavailableReason } from './kerberos-unavailable-error.js';
 export { KerberosName } from './kerberos-name.js';

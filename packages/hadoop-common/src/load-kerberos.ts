@@ -105,3 +105,18 @@ export function loadKerberos(): Promise<KerberosModule> {
   });
   return loaded;
 }
+
+/**
+ * The first line of a GSS-API failure's message, for an error of one's own: native addons' errors
+ * may come from another realm (not `instanceof Error`), and their later lines add nothing.
+ *
+ * @example
+ * ```ts
+ * try { await client.step(''); } catch (error) { throw new Error(`log-in failed: ${gssErrorText(error)}`); }
+ * ```
+ */
+export function gssErrorText(error: unknown): string {
+  const message = (error as { message?: unknown } | null)?.message;
+  const text = typeof message === 'string' ? message : String(error);
+  return text.split('\n')[0] ?? 'GSS failure';
+}

@@ -5,10 +5,10 @@
 // optional native addon on MIT Kerberos; a process without it gets a typed error, not a crash.
 import { randomUUID } from 'node:crypto';
 import { InvalidOptionError } from '@fastpath/core';
-import { krb5DefaultRealm } from '@fastpath/hadoop-common';
+import { gssErrorText, krb5DefaultRealm } from '@fastpath/hadoop-common';
 import { HadoopRpcKerberosError, HadoopRpcSaslError, HadoopRpcSaslQopError } from './hadoop-rpc-errors.js';
 import type { SaslQop } from './internal/sasl/digest-md5.js';
-import { gssFailureReason, gssText } from './internal/sasl/gss-failure.js';
+import { gssFailureReason } from './internal/sasl/gss-failure.js';
 import { GSS_FLAGS, GssContext, type GssLogin, gssAddon } from './internal/sasl/gss-native.js';
 import {
   decodeLayerMessage,
@@ -136,7 +136,7 @@ export function createKerberosSaslMechanism(options: KerberosSaslMechanismOption
           login,
         );
       } catch (error) {
-        return fail('other', gssText(error), error);
+        return fail('other', gssErrorText(error), error);
       }
       return new GssapiSession(context, server.address, wanted);
     },
@@ -170,7 +170,7 @@ class GssapiSession implements SaslMechanismSession {
     try {
       return await this.#context.step(null);
     } catch (error) {
-      const text = gssText(error);
+      const text = gssErrorText(error);
       throw new HadoopRpcKerberosError(this.#address, gssFailureReason(text), text, error);
     }
   }
@@ -184,7 +184,7 @@ class GssapiSession implements SaslMechanismSession {
         throw new HadoopRpcKerberosError(
           this.#address,
           'mutual-auth',
-          `the server's reply does not authenticate it: ${gssText(error)}`,
+          `the server's reply does not authenticate it: ${gssErrorText(error)}`,
           error,
         );
       }
@@ -215,7 +215,7 @@ class GssapiSession implements SaslMechanismSession {
       throw new HadoopRpcKerberosError(
         this.#address,
         'mutual-auth',
-        `the server's layer offer does not unwrap: ${gssText(error)}`,
+        `the server's layer offer does not unwrap: ${gssErrorText(error)}`,
         error,
       );
     }

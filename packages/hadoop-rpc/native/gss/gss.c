@@ -97,6 +97,20 @@ static void finalize_handle(napi_env env, void *data, void *hint) {
   free(h);
 }
 
+// A handle with no context, name or credentials yet; NULL (with an error thrown) when out of memory.
+static gss_handle *alloc_handle(napi_env env, bool initiator) {
+  gss_handle *h = calloc(1, sizeof *h);
+  if (!h) {
+    napi_throw_error(env, "ERR_GSS", "out of memory");
+    return NULL;
+  }
+  h->initiator = initiator;
+  h->ctx = GSS_C_NO_CONTEXT;
+  h->target = GSS_C_NO_NAME;
+  h->cred = GSS_C_NO_CREDENTIAL;
+  return h;
+}
+
 static napi_value new_handle(napi_env env, gss_handle *h) {
   napi_value external;
   if (napi_create_external(env, h, finalize_handle, NULL, &external) != napi_ok) {
@@ -164,12 +178,8 @@ static napi_value initiate(napi_env env, napi_callback_info info) {
     napi_throw_type_error(env, "ERR_INVALID_ARG_TYPE", usage);
     return NULL;
   }
-  gss_handle *h = calloc(1, sizeof *h);
-  if (!h) {
-    napi_throw_error(env, "ERR_GSS", "out of memory");
-    return NULL;
-  }
-  h->cred = GSS_C_NO_CREDENTIAL;
+  gss_handle *h = alloc_handle(env, true);
+  if (!h) return NULL;
   if (!optional_string(env, argv[2], "principal", &h->principal) ||
       !optional_string(env, argv[2], "keytab", &h->keytab) ||
       !optional_string(env, argv[2], "ccache", &h->ccache)) {
@@ -177,10 +187,7 @@ static napi_value initiate(napi_env env, napi_callback_info info) {
     napi_throw_type_error(env, "ERR_INVALID_ARG_TYPE", usage);
     return NULL;
   }
-  h->initiator = true;
   h->req_flags = flags;
-  h->ctx = GSS_C_NO_CONTEXT;
-  h->target = GSS_C_NO_NAME;
   gss_buffer_desc name = {len, target};
   OM_uint32 minor, major = gss_import_name(&minor, &name, GSS_C_NT_HOSTBASED_SERVICE, &h->target);
   if (GSS_ERROR(major)) {
@@ -201,14 +208,8 @@ static napi_value accept_ctx(napi_env env, napi_callback_info info) {
     napi_throw_type_error(env, "ERR_INVALID_ARG_TYPE", "accept(login: { keytab? })");
     return NULL;
   }
-  gss_handle *h = calloc(1, sizeof *h);
-  if (!h) {
-    napi_throw_error(env, "ERR_GSS", "out of memory");
-    return NULL;
-  }
-  h->ctx = GSS_C_NO_CONTEXT;
-  h->target = GSS_C_NO_NAME;
-  h->cred = GSS_C_NO_CREDENTIAL;
+  gss_handle *h = alloc_handle(env, false);
+  if (!h) return NULL;
   if (!optional_string(env, argv[0], "keytab", &h->keytab)) {
     finalize_handle(env, h, NULL);
     napi_throw_type_error(env, "ERR_INVALID_ARG_TYPE", "accept(login: { keytab? })");

@@ -3,7 +3,12 @@
 // Kerberos (not SPNEGO-wrapped) GSS exchange in OPTIONS legs asking for mutual authentication;
 // the server's last token must complete the context (it proves the server holds the service
 // key), and the `hadoop.auth` cookie it sets is what later calls carry until it is refused.
-import { loadKerberos, type GssClientContext, type KerberosModule } from '@fastpath/hadoop-common';
+import {
+  gssErrorText,
+  loadKerberos,
+  type GssClientContext,
+  type KerberosModule,
+} from '@fastpath/hadoop-common';
 
 /** How the client logs in: from the ticket cache, or from a keytab for a principal. */
 export interface KerberosLoginOptions {
@@ -122,7 +127,7 @@ export class SpnegoSession {
     try {
       token = await context.step('');
     } catch (error) {
-      throw new SpnegoLoginFailure(gssText(error));
+      throw new SpnegoLoginFailure(gssErrorText(error));
     }
     for (;;) {
       const leg = await exchange({
@@ -145,7 +150,7 @@ export class SpnegoSession {
       try {
         token = await context.step(answer.slice(NEGOTIATE.length).trim());
       } catch (error) {
-        throw new SpnegoLoginFailure(`the server's reply does not authenticate it: ${gssText(error)}`);
+        throw new SpnegoLoginFailure(`the server's reply does not authenticate it: ${gssErrorText(error)}`);
       }
       if (context.contextComplete) {
         if (!isSuccess(leg.status))
@@ -178,14 +183,7 @@ export class SpnegoSession {
         ...(this.#options.principal === undefined ? {} : { principal: this.#options.principal }),
       });
     } catch (error) {
-      throw new SpnegoLoginFailure(gssText(error));
+      throw new SpnegoLoginFailure(gssErrorText(error));
     }
   }
-}
-
-function gssText(error: unknown): string {
-  // Not instanceof Error: the native addon's errors may come from another realm.
-  const message = (error as { message?: unknown } | null)?.message;
-  const text = typeof message === 'string' ? message : String(error);
-  return text.split('\n')[0] ?? 'GSS failure';
 }

@@ -14,10 +14,3 @@ export function gssFailureReason(text: string): KerberosFailureReason {
   for (const [pattern, reason] of REASONS) if (pattern.test(text)) return reason;
   return 'other';
 }
-
-/** The first line of a native error's message (errors from the addon may come from another realm). */
-export function gssText(error: unknown): string {
-  const message = (error as { message?: unknown } | null)?.message;
-  const text = typeof message === 'string' ? message : String(error);
-  return text.split('\n')[0] ?? 'GSS failure';
-}
