@@ -5,6 +5,13 @@
  * @module @fastpath/hadoop-common
  */
 export { WireFormatError } from './wire-format-error.js';
+export {
+  CREDENTIALS_MAX_ENTRIES,
+  CREDENTIALS_MAX_FILE_BYTES,
+  CREDENTIALS_MAX_SECRET_BYTES,
+  Credentials,
+  type CredentialsFormat,
+} from './credentials.js';
 export { DataInput, TEXT_DEFAULT_MAX_LEN } from './data-input.js';
 export { DataOutput } from './data-output.js';
 export {

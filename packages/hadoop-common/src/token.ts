@@ -95,11 +95,17 @@ export class Token {
   /** Reads a token that must fill `bytes` exactly. */
   static decode(bytes: Uint8Array): Token {
     const input = new DataInput(bytes);
+    const token = Token.read(input);
+    input.expectEnd();
+    return token;
+  }
+
+  /** Reads one token's Writable bytes from `input` (as inside a Credentials file), leaving what follows. */
+  static read(input: DataInput): Token {
     const identifier = readLengthPrefixed(input, 'token identifier', TOKEN_MAX_IDENTIFIER_BYTES);
     const password = readLengthPrefixed(input, 'token password', TOKEN_MAX_PASSWORD_BYTES);
     const kind = input.readText(TEXT_DEFAULT_MAX_LEN);
     const service = input.readText(TEXT_DEFAULT_MAX_LEN);
-    input.expectEnd();
     return new Token({ identifier, password: new Redacted(password), kind, service });
   }
 

@@ -1,5 +1,6 @@
 import { Redacted } from '@fastpath/core';
 import fc from 'fast-check';
+import { Credentials } from './credentials.js';
 import { DelegationKey } from './delegation-key.js';
 import { DelegationTokenIdentifier } from './delegation-token-identifier.js';
 import { decodeSharedCount, encodeSharedCount } from './shared-count.js';
@@ -55,6 +56,36 @@ const decoders: Decoder[] = [
       })
       .map((f) => new Token({ ...f, password: new Redacted(Buffer.from(f.password)) }).encode()),
   },
+  ...(['writable', 'protobuf'] as const).map((format): Decoder => ({
+    name: `Credentials.decode (${format})`,
+    run(bytes) {
+      const credentials = Credentials.decode(bytes);
+      expect(Credentials.decode(credentials.encode(format)).encode(format)).toEqual(
+        credentials.encode(format),
+      );
+    },
+    valid: fc
+      .array(
+        fc.record({
+          alias: text,
+          identifier: fc.uint8Array({ maxLength: 20 }),
+          password: fc.uint8Array({ maxLength: 12 }),
+          kind: text,
+          service: text,
+        }),
+        { maxLength: 3 },
+      )
+      .map((entries) =>
+        new Credentials({
+          tokens: new Map(
+            entries.map((e) => [
+              e.alias,
+              new Token({ ...e, password: new Redacted(Buffer.from(e.password)) }),
+            ]),
+          ),
+        }).encode(format),
+      ),
+  })),
   {
     name: 'DelegationKey.decode',
     run(bytes) {

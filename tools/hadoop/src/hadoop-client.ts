@@ -56,6 +56,15 @@ export type HadoopClientRequest = {
   | { op: 'getDelegationToken'; renewer?: string }
   | { op: 'renewDelegationToken' | 'cancelDelegationToken'; urlString: string }
   | { op: 'readToken'; urlString: string }
+  /** Hadoop's `Credentials.writeTokenStorageFile` of these tokens (URL strings) by alias, without a server. */
+  | {
+      op: 'writeCredentials';
+      path: string;
+      format?: 'writable' | 'protobuf';
+      tokens: ReadonlyArray<{ alias: string; urlString: string }>;
+    }
+  /** Hadoop's `Credentials.readTokenStorageFile`: answers `tokens`, `{ alias, urlString }` each. */
+  | { op: 'readCredentials'; path: string }
   /**
    * AES/CTR/NoPadding by Hadoop's JceAesCtrCryptoCodec, without a server: `calculateIV` for each
    * counter (decimal, unsigned 64-bit), CryptoOutputStream over `plaintext`, and CryptoInputStream

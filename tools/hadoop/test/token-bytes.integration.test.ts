@@ -1,10 +1,14 @@
 // Byte-level cross-checks of delegation token identifiers and Token URL strings: what Hadoop's
 // Token and AbstractDelegationTokenIdentifier write, fastpath (@fastpath/hadoop-common) decodes
-// and writes again to the same bytes; and the other way round. Over a generated set: the edge
+// and writes again to the same bytes; and the other way round; and Credentials token files (both
+// formats) read by the other side and written to the same bytes. Over a generated set: the edge
 // values of every field (VLong/VInt length boundaries, the Java int and long ranges), Unicode
 // names, long strings (up to one byte under Hadoop's Text limit), empty and long passwords.
 import { Redacted } from '@fastpath/core';
-import { DelegationTokenIdentifier, Token, TEXT_DEFAULT_MAX_LEN } from '@fastpath/hadoop-common';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Credentials, DelegationTokenIdentifier, Token, TEXT_DEFAULT_MAX_LEN } from '@fastpath/hadoop-common';
 import { prepareHadoop, runHadoopClient, type HadoopInstallation } from '@fastpath/hadoop-fixture';
 import { ok } from './support.js';
 
@@ -235,6 +239,44 @@ describe('delegation tokens, byte for byte between Hadoop and fastpath', () => {
       expect(answer['urlString']).toBe(token.toUrlString());
     });
   });
+
+  it.each<['writable' | 'protobuf']>([['writable'], ['protobuf']])(
+    'Credentials token files (%s): Hadoop reads what fastpath writes, and fastpath writes the bytes Hadoop writes',
+    async (format) => {
+      const dir = await mkdtemp(join(tmpdir(), 'credentials-'));
+      try {
+        const tokens = all
+          .slice(0, 40)
+          .map((c, i) => ({ alias: `${c.service}#${i}`, token: fastpathToken(c) }));
+        const ours = new Credentials({ tokens: new Map(tokens.map((t) => [t.alias, t.token])) });
+        const oursPath = join(dir, 'fastpath.tokens');
+        const theirsPath = join(dir, 'hadoop.tokens');
+        await ours.writeFile(oursPath, format);
+        const [read, written] = await runHadoopClient(installation, 'kms://http@127.0.0.1:1/kms', [
+          { op: 'readCredentials', path: oursPath },
+          {
+            op: 'writeCredentials',
+            path: theirsPath,
+            format,
+            tokens: tokens.map((t) => ({ alias: t.alias, urlString: t.token.toUrlString() })),
+          },
+        ]);
+        const byAlias = new Map(
+          (ok(read)['tokens'] as { alias: string; urlString: string }[]).map((t) => [t.alias, t.urlString]),
+        );
+        expect(byAlias).toEqual(new Map(tokens.map((t) => [t.alias, t.token.toUrlString()])));
+        ok(written);
+        const theirs = await readFile(theirsPath);
+        const decoded = Credentials.decode(theirs);
+        expect(new Map([...decoded.tokens].map(([a, t]) => [a, t.toUrlString()]))).toEqual(byAlias);
+        // Hadoop keeps its tokens in a HashMap: the order of its file is its own. Written again in
+        // that order, fastpath's bytes are Hadoop's.
+        expect(decoded.encode(format).equals(theirs)).toBe(true);
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    },
+  );
 
   it('both refuse a field of Hadoop Text limit length (1 MiB): Hadoop will not write it, fastpath neither', async () => {
     const tooLong = 'z'.repeat(TEXT_DEFAULT_MAX_LEN + 1);

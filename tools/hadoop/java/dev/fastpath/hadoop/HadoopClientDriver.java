@@ -28,6 +28,7 @@ import org.apache.hadoop.crypto.key.kms.KMSClientProvider;
 import org.apache.hadoop.crypto.key.kms.KMSDelegationToken;
 import org.apache.hadoop.io.DataOutputBuffer;
 import org.apache.hadoop.io.Text;
+import org.apache.hadoop.security.Credentials;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.security.token.Token;
 import org.apache.hadoop.security.token.delegation.web.DelegationTokenIdentifier;
@@ -81,6 +82,10 @@ public final class HadoopClientDriver {
         return writeToken(request);
       case "readToken":
         return readToken(request.path("urlString").asText());
+      case "writeCredentials":
+        return writeCredentials(request);
+      case "readCredentials":
+        return readCredentials(request.path("path").asText());
       case "ctrCodec":
         return CtrCodecVectors.compute(request);
       case "waitUntil": {
@@ -241,6 +246,35 @@ public final class HadoopClientDriver {
   }
 
   /** Decodes a Token URL string with Hadoop's classes and writes it again. */
+  /** Hadoop's Credentials token storage file of the given tokens (by alias) in the given format. */
+  private ObjectNode writeCredentials(JsonNode r) throws Exception {
+    Credentials credentials = new Credentials();
+    for (JsonNode entry : r.get("tokens")) {
+      credentials.addToken(new Text(entry.get("alias").asText()), parseToken(entry.get("urlString").asText()));
+    }
+    credentials.writeTokenStorageFile(
+        new org.apache.hadoop.fs.Path("file://" + r.get("path").asText()),
+        conf,
+        "protobuf".equals(r.path("format").asText())
+            ? Credentials.SerializedFormat.PROTOBUF
+            : Credentials.SerializedFormat.WRITABLE);
+    return JSON.createObjectNode();
+  }
+
+  /** The tokens of a Credentials token storage file, by alias, as URL strings. */
+  private ObjectNode readCredentials(String path) throws Exception {
+    Credentials credentials = Credentials.readTokenStorageFile(new java.io.File(path), conf);
+    ObjectNode answer = JSON.createObjectNode();
+    ArrayNode tokens = answer.putArray("tokens");
+    for (Map.Entry<Text, Token<? extends org.apache.hadoop.security.token.TokenIdentifier>> e :
+        credentials.getTokenMap().entrySet()) {
+      ObjectNode entry = tokens.addObject();
+      entry.put("alias", e.getKey().toString());
+      entry.put("urlString", e.getValue().encodeToUrlString());
+    }
+    return answer;
+  }
+
   private static ObjectNode readToken(String urlString) throws Exception {
     return describeToken(JSON.createObjectNode(), parseToken(urlString));
   }
