@@ -25,6 +25,11 @@ export interface SaslServerInfo {
   readonly host: string;
   /** The TCP port of `address`, 1-65535. */
   readonly port: number;
+  /**
+   * The IP address the socket is connected to (`host` resolved): what Hadoop names a server by in
+   * a token's service (`hadoop.security.token.service.use_ip`, on by default).
+   */
+  readonly remoteIp: string;
   /** The IPC protocol name of the connection (e.g. `org.apache.hadoop.hdfs.protocol.ClientProtocol`). */
   readonly protocol: string;
 }

@@ -45,18 +45,23 @@ const MAX_BUF_BYTES = 65536;
 
 /**
  * The token for a server as Hadoop selects it: the first token (of `kind`, if given) whose service
- * names the address being connected. A service may list several `ip:port`s joined with `,` (OM HA,
- * spec §6.4); each is compared exactly, not as a substring as Hadoop's selector does, so
- * `0.0.0.1:9862` never selects a token for `10.0.0.1:9862`.
+ * names the address being connected, as `ip:port` (Hadoop's default, `use_ip`) or as the
+ * `host:port` given. A service may list several joined with `,` (OM HA, spec §6.4); each is
+ * compared exactly, not as a substring as Hadoop's selector does, so `0.0.0.1:9862` never selects
+ * a token for `10.0.0.1:9862`.
  */
 export function selectToken(
   tokens: readonly Token[],
-  server: SaslServerInfo,
+  server: Pick<SaslServerInfo, 'host' | 'port'> & { remoteIp?: string },
   kind?: string,
 ): Token | undefined {
-  const key = `${server.host}:${server.port}`;
+  const bracket = (h: string): string => (h.includes(':') ? `[${h}]` : h);
+  const keys = new Set([`${server.host}:${server.port}`, `${bracket(server.host)}:${server.port}`]);
+  if (server.remoteIp !== undefined) {
+    keys.add(`${server.remoteIp}:${server.port}`).add(`${bracket(server.remoteIp)}:${server.port}`);
+  }
   return tokens.find(
-    (t) => (kind === undefined || t.kind === kind) && t.service.split(',').some((s) => s.trim() === key),
+    (t) => (kind === undefined || t.kind === kind) && t.service.split(',').some((s) => keys.has(s.trim())),
   );
 }
 

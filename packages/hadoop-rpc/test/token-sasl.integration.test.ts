@@ -89,6 +89,12 @@ describe('TOKEN (DIGEST-MD5)', () => {
       ],
     });
     expect(await echo(client, server.address, 'picked')).toBe('picked');
+    // Connected by name, the token for the resolved ip:port is the one (Hadoop's use_ip default).
+    await using byName = createHadoopRpcClient({
+      authProtocol: 'sasl',
+      saslMechanisms: [createTokenSaslMechanism({ tokens: [tokenFor(server.address)] })],
+    });
+    expect(await echo(byName, `localhost:${server.port}`, 'by name')).toBe('by name');
   });
 
   it('a wrong token password: the server refuses (FATAL), and the password appears nowhere in the error', async () => {

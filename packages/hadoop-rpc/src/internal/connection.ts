@@ -175,6 +175,7 @@ export class Connection {
           address: this.#c.address,
           host: this.#c.host,
           port: this.#c.port,
+          remoteIp: socket.remoteAddress ?? this.#c.host,
           protocol: this.#c.protocol,
         });
         contextUser = outcome.contextUser;

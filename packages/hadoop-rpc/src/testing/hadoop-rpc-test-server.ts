@@ -33,6 +33,8 @@ export interface HadoopRpcCallContext {
   readonly method: string;
   /** A number for the connection the call came on, counting from 1. */
   readonly connectionId: number;
+  /** How the connection authenticated: `SIMPLE`, or the SASL method (`TOKEN`, `KERBEROS`). */
+  readonly authMethod: string;
 }
 
 /** A method: request message bytes in, response message bytes out. */
@@ -360,6 +362,7 @@ class ServerConnection {
   #layer: SaslSecurityLayer | undefined;
   #mech: HadoopRpcTestSaslMechanism | undefined;
   #authenticatedUser: string | undefined;
+  #authMethod: string | undefined;
   #plainReader: FrameReader | undefined;
 
   constructor(state: ServerState, socket: Socket, id: number) {
@@ -439,6 +442,7 @@ class ServerConnection {
         return false;
       }
       this.#saslDone = true;
+      this.#authMethod = 'SIMPLE';
       return true;
     }
     if (auth === 0xdf) {
@@ -576,6 +580,7 @@ class ServerConnection {
       // A SIMPLE-only server answers SUCCESS at once (Server.java#buildNegotiateResponse).
       if (mech === undefined && this.#s.authMethods.length === 1 && this.#s.authMethods[0] === 'SIMPLE') {
         this.#saslDone = true;
+        this.#authMethod = 'SIMPLE';
         this.#saslReply({ state: Sasl.SUCCESS });
         return;
       }
@@ -602,6 +607,7 @@ class ServerConnection {
       const method = message.auths[0]?.method ?? '';
       if (method === 'SIMPLE' && this.#s.authMethods.includes('SIMPLE')) {
         this.#saslDone = true;
+        this.#authMethod = 'SIMPLE';
         return;
       }
       this.#fatal(
@@ -628,6 +634,7 @@ class ServerConnection {
     }
     this.#saslReply({ state: Sasl.SUCCESS, ...(step.token ? { token: step.token } : {}) });
     this.#saslDone = true;
+    this.#authMethod = mech.method;
     this.#authenticatedUser = mech.authenticatedUser;
     // Wrapping starts right after the final SASL message (Server.java#saslProcess).
     if (mech.securityLayer) {
@@ -740,6 +747,7 @@ class ServerConnection {
       protocol: protocolName,
       method: engine.methodName,
       connectionId: this.#id,
+      authMethod: this.#authMethod ?? 'SIMPLE',
     };
     let response: Uint8Array;
     try {

@@ -3355,6 +3355,422 @@ $root.hadoop = (function() {
             return TokenProto;
         })();
 
+        common.GetDelegationTokenRequestProto = (function() {
+
+            function GetDelegationTokenRequestProto(properties) {
+                if (properties)
+                    for (var keys = Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            }
+
+            GetDelegationTokenRequestProto.prototype.renewer = "";
+
+            GetDelegationTokenRequestProto.create = function create(properties) {
+                return new GetDelegationTokenRequestProto(properties);
+            };
+
+            GetDelegationTokenRequestProto.encode = function encode(message, writer, q) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                writer.uint32(10).string(message.renewer);
+                return writer;
+            };
+
+            GetDelegationTokenRequestProto.decode = function decode(reader, length, error, long) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (long === undefined)
+                    long = 0;
+                if (long > $Reader.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var end, message;
+                if (length === undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = new $root.hadoop.common.GetDelegationTokenRequestProto();
+                while (reader.pos < end) {
+                    var tag = reader.uint32();
+                    if (tag === error)
+                        break;
+                    switch (tag >>> 3) {
+                    case 1: {
+                            message.renewer = reader.string();
+                            break;
+                        }
+                    default:
+                        reader.skipType(tag & 7, long);
+                        break;
+                    }
+                }
+                if (length !== undefined) {
+                    if (reader.pos !== end)
+                        throw RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (!Object.hasOwnProperty.call(message, "renewer"))
+                    throw $util.ProtocolError("missing required 'renewer'", { instance: message });
+                return message;
+            };
+
+            return GetDelegationTokenRequestProto;
+        })();
+
+        common.GetDelegationTokenResponseProto = (function() {
+
+            function GetDelegationTokenResponseProto(properties) {
+                if (properties)
+                    for (var keys = Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            }
+
+            GetDelegationTokenResponseProto.prototype.token = null;
+
+            GetDelegationTokenResponseProto.create = function create(properties) {
+                return new GetDelegationTokenResponseProto(properties);
+            };
+
+            GetDelegationTokenResponseProto.encode = function encode(message, writer, q) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                if (message.token != null && Object.hasOwnProperty.call(message, "token"))
+                    $root.hadoop.common.TokenProto.encode(message.token, writer.uint32(10).fork(), q + 1).ldelim();
+                return writer;
+            };
+
+            GetDelegationTokenResponseProto.decode = function decode(reader, length, error, long) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (long === undefined)
+                    long = 0;
+                if (long > $Reader.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var end, message;
+                if (length === undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = new $root.hadoop.common.GetDelegationTokenResponseProto();
+                while (reader.pos < end) {
+                    var tag = reader.uint32();
+                    if (tag === error)
+                        break;
+                    switch (tag >>> 3) {
+                    case 1: {
+                            message.token = $root.hadoop.common.TokenProto.decode(reader, reader.uint32(), undefined, long + 1);
+                            break;
+                        }
+                    default:
+                        reader.skipType(tag & 7, long);
+                        break;
+                    }
+                }
+                if (length !== undefined) {
+                    if (reader.pos !== end)
+                        throw RangeError("index out of range");
+                    reader.len = length;
+                }
+                return message;
+            };
+
+            return GetDelegationTokenResponseProto;
+        })();
+
+        common.RenewDelegationTokenRequestProto = (function() {
+
+            function RenewDelegationTokenRequestProto(properties) {
+                if (properties)
+                    for (var keys = Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            }
+
+            RenewDelegationTokenRequestProto.prototype.token = null;
+
+            RenewDelegationTokenRequestProto.create = function create(properties) {
+                return new RenewDelegationTokenRequestProto(properties);
+            };
+
+            RenewDelegationTokenRequestProto.encode = function encode(message, writer, q) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                $root.hadoop.common.TokenProto.encode(message.token, writer.uint32(10).fork(), q + 1).ldelim();
+                return writer;
+            };
+
+            RenewDelegationTokenRequestProto.decode = function decode(reader, length, error, long) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (long === undefined)
+                    long = 0;
+                if (long > $Reader.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var end, message;
+                if (length === undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = new $root.hadoop.common.RenewDelegationTokenRequestProto();
+                while (reader.pos < end) {
+                    var tag = reader.uint32();
+                    if (tag === error)
+                        break;
+                    switch (tag >>> 3) {
+                    case 1: {
+                            message.token = $root.hadoop.common.TokenProto.decode(reader, reader.uint32(), undefined, long + 1);
+                            break;
+                        }
+                    default:
+                        reader.skipType(tag & 7, long);
+                        break;
+                    }
+                }
+                if (length !== undefined) {
+                    if (reader.pos !== end)
+                        throw RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (!Object.hasOwnProperty.call(message, "token"))
+                    throw $util.ProtocolError("missing required 'token'", { instance: message });
+                return message;
+            };
+
+            return RenewDelegationTokenRequestProto;
+        })();
+
+        common.RenewDelegationTokenResponseProto = (function() {
+
+            function RenewDelegationTokenResponseProto(properties) {
+                if (properties)
+                    for (var keys = Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            }
+
+            RenewDelegationTokenResponseProto.prototype.newExpiryTime = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            RenewDelegationTokenResponseProto.create = function create(properties) {
+                return new RenewDelegationTokenResponseProto(properties);
+            };
+
+            RenewDelegationTokenResponseProto.encode = function encode(message, writer, q) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                writer.uint32(8).uint64(message.newExpiryTime);
+                return writer;
+            };
+
+            RenewDelegationTokenResponseProto.decode = function decode(reader, length, error, long) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (long === undefined)
+                    long = 0;
+                if (long > $Reader.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var end, message;
+                if (length === undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = new $root.hadoop.common.RenewDelegationTokenResponseProto();
+                while (reader.pos < end) {
+                    var tag = reader.uint32();
+                    if (tag === error)
+                        break;
+                    switch (tag >>> 3) {
+                    case 1: {
+                            message.newExpiryTime = reader.uint64();
+                            break;
+                        }
+                    default:
+                        reader.skipType(tag & 7, long);
+                        break;
+                    }
+                }
+                if (length !== undefined) {
+                    if (reader.pos !== end)
+                        throw RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (!Object.hasOwnProperty.call(message, "newExpiryTime"))
+                    throw $util.ProtocolError("missing required 'newExpiryTime'", { instance: message });
+                return message;
+            };
+
+            return RenewDelegationTokenResponseProto;
+        })();
+
+        common.CancelDelegationTokenRequestProto = (function() {
+
+            function CancelDelegationTokenRequestProto(properties) {
+                if (properties)
+                    for (var keys = Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            }
+
+            CancelDelegationTokenRequestProto.prototype.token = null;
+
+            CancelDelegationTokenRequestProto.create = function create(properties) {
+                return new CancelDelegationTokenRequestProto(properties);
+            };
+
+            CancelDelegationTokenRequestProto.encode = function encode(message, writer, q) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                $root.hadoop.common.TokenProto.encode(message.token, writer.uint32(10).fork(), q + 1).ldelim();
+                return writer;
+            };
+
+            CancelDelegationTokenRequestProto.decode = function decode(reader, length, error, long) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (long === undefined)
+                    long = 0;
+                if (long > $Reader.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var end, message;
+                if (length === undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = new $root.hadoop.common.CancelDelegationTokenRequestProto();
+                while (reader.pos < end) {
+                    var tag = reader.uint32();
+                    if (tag === error)
+                        break;
+                    switch (tag >>> 3) {
+                    case 1: {
+                            message.token = $root.hadoop.common.TokenProto.decode(reader, reader.uint32(), undefined, long + 1);
+                            break;
+                        }
+                    default:
+                        reader.skipType(tag & 7, long);
+                        break;
+                    }
+                }
+                if (length !== undefined) {
+                    if (reader.pos !== end)
+                        throw RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (!Object.hasOwnProperty.call(message, "token"))
+                    throw $util.ProtocolError("missing required 'token'", { instance: message });
+                return message;
+            };
+
+            return CancelDelegationTokenRequestProto;
+        })();
+
+        common.CancelDelegationTokenResponseProto = (function() {
+
+            function CancelDelegationTokenResponseProto(properties) {
+                if (properties)
+                    for (var keys = Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            }
+
+            CancelDelegationTokenResponseProto.create = function create(properties) {
+                return new CancelDelegationTokenResponseProto(properties);
+            };
+
+            CancelDelegationTokenResponseProto.encode = function encode(message, writer, q) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                return writer;
+            };
+
+            CancelDelegationTokenResponseProto.decode = function decode(reader, length, error, long) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (long === undefined)
+                    long = 0;
+                if (long > $Reader.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var end, message;
+                if (length === undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = new $root.hadoop.common.CancelDelegationTokenResponseProto();
+                while (reader.pos < end) {
+                    var tag = reader.uint32();
+                    if (tag === error)
+                        break;
+                    switch (tag >>> 3) {
+                    default:
+                        reader.skipType(tag & 7, long);
+                        break;
+                    }
+                }
+                if (length !== undefined) {
+                    if (reader.pos !== end)
+                        throw RangeError("index out of range");
+                    reader.len = length;
+                }
+                return message;
+            };
+
+            return CancelDelegationTokenResponseProto;
+        })();
+
         return common;
     })();
 
@@ -3381,6 +3797,9 @@ $root.hadoop = (function() {
             values[valuesById[36] = "CommitKey"] = 36;
             values[valuesById[37] = "AllocateBlock"] = 37;
             values[valuesById[51] = "ServiceList"] = 51;
+            values[valuesById[61] = "GetDelegationToken"] = 61;
+            values[valuesById[62] = "RenewDelegationToken"] = 62;
+            values[valuesById[63] = "CancelDelegationToken"] = 63;
             values[valuesById[70] = "GetFileStatus"] = 70;
             values[valuesById[71] = "CreateDirectory"] = 71;
             values[valuesById[72] = "CreateFile"] = 72;
@@ -9071,6 +9490,9 @@ $root.hadoop = (function() {
             OMRequest.prototype.commitKeyRequest = null;
             OMRequest.prototype.allocateBlockRequest = null;
             OMRequest.prototype.serviceListRequest = null;
+            OMRequest.prototype.getDelegationTokenRequest = null;
+            OMRequest.prototype.renewDelegationTokenRequest = null;
+            OMRequest.prototype.cancelDelegationTokenRequest = null;
             OMRequest.prototype.getFileStatusRequest = null;
             OMRequest.prototype.createDirectoryRequest = null;
             OMRequest.prototype.createFileRequest = null;
@@ -9131,6 +9553,12 @@ $root.hadoop = (function() {
                     $root.hadoop.ozone.AllocateBlockRequest.encode(message.allocateBlockRequest, writer.uint32(298).fork(), q + 1).ldelim();
                 if (message.serviceListRequest != null && Object.hasOwnProperty.call(message, "serviceListRequest"))
                     $root.hadoop.ozone.ServiceListRequest.encode(message.serviceListRequest, writer.uint32(410).fork(), q + 1).ldelim();
+                if (message.getDelegationTokenRequest != null && Object.hasOwnProperty.call(message, "getDelegationTokenRequest"))
+                    $root.hadoop.common.GetDelegationTokenRequestProto.encode(message.getDelegationTokenRequest, writer.uint32(490).fork(), q + 1).ldelim();
+                if (message.renewDelegationTokenRequest != null && Object.hasOwnProperty.call(message, "renewDelegationTokenRequest"))
+                    $root.hadoop.common.RenewDelegationTokenRequestProto.encode(message.renewDelegationTokenRequest, writer.uint32(498).fork(), q + 1).ldelim();
+                if (message.cancelDelegationTokenRequest != null && Object.hasOwnProperty.call(message, "cancelDelegationTokenRequest"))
+                    $root.hadoop.common.CancelDelegationTokenRequestProto.encode(message.cancelDelegationTokenRequest, writer.uint32(506).fork(), q + 1).ldelim();
                 if (message.getFileStatusRequest != null && Object.hasOwnProperty.call(message, "getFileStatusRequest"))
                     $root.hadoop.ozone.GetFileStatusRequest.encode(message.getFileStatusRequest, writer.uint32(562).fork(), q + 1).ldelim();
                 if (message.createDirectoryRequest != null && Object.hasOwnProperty.call(message, "createDirectoryRequest"))
@@ -9257,6 +9685,18 @@ $root.hadoop = (function() {
                             message.serviceListRequest = $root.hadoop.ozone.ServiceListRequest.decode(reader, reader.uint32(), undefined, long + 1);
                             break;
                         }
+                    case 61: {
+                            message.getDelegationTokenRequest = $root.hadoop.common.GetDelegationTokenRequestProto.decode(reader, reader.uint32(), undefined, long + 1);
+                            break;
+                        }
+                    case 62: {
+                            message.renewDelegationTokenRequest = $root.hadoop.common.RenewDelegationTokenRequestProto.decode(reader, reader.uint32(), undefined, long + 1);
+                            break;
+                        }
+                    case 63: {
+                            message.cancelDelegationTokenRequest = $root.hadoop.common.CancelDelegationTokenRequestProto.decode(reader, reader.uint32(), undefined, long + 1);
+                            break;
+                        }
                     case 70: {
                             message.getFileStatusRequest = $root.hadoop.ozone.GetFileStatusRequest.decode(reader, reader.uint32(), undefined, long + 1);
                             break;
@@ -9332,6 +9772,9 @@ $root.hadoop = (function() {
             OMResponse.prototype.commitKeyResponse = null;
             OMResponse.prototype.allocateBlockResponse = null;
             OMResponse.prototype.ServiceListResponse = null;
+            OMResponse.prototype.getDelegationTokenResponse = null;
+            OMResponse.prototype.renewDelegationTokenResponse = null;
+            OMResponse.prototype.cancelDelegationTokenResponse = null;
             OMResponse.prototype.getFileStatusResponse = null;
             OMResponse.prototype.createDirectoryResponse = null;
             OMResponse.prototype.createFileResponse = null;
@@ -9393,6 +9836,12 @@ $root.hadoop = (function() {
                     $root.hadoop.ozone.AllocateBlockResponse.encode(message.allocateBlockResponse, writer.uint32(298).fork(), q + 1).ldelim();
                 if (message.ServiceListResponse != null && Object.hasOwnProperty.call(message, "ServiceListResponse"))
                     $root.hadoop.ozone.ServiceListResponse.encode(message.ServiceListResponse, writer.uint32(410).fork(), q + 1).ldelim();
+                if (message.getDelegationTokenResponse != null && Object.hasOwnProperty.call(message, "getDelegationTokenResponse"))
+                    $root.hadoop.ozone.GetDelegationTokenResponseProto.encode(message.getDelegationTokenResponse, writer.uint32(490).fork(), q + 1).ldelim();
+                if (message.renewDelegationTokenResponse != null && Object.hasOwnProperty.call(message, "renewDelegationTokenResponse"))
+                    $root.hadoop.ozone.RenewDelegationTokenResponseProto.encode(message.renewDelegationTokenResponse, writer.uint32(498).fork(), q + 1).ldelim();
+                if (message.cancelDelegationTokenResponse != null && Object.hasOwnProperty.call(message, "cancelDelegationTokenResponse"))
+                    $root.hadoop.ozone.CancelDelegationTokenResponseProto.encode(message.cancelDelegationTokenResponse, writer.uint32(506).fork(), q + 1).ldelim();
                 if (message.getFileStatusResponse != null && Object.hasOwnProperty.call(message, "getFileStatusResponse"))
                     $root.hadoop.ozone.GetFileStatusResponse.encode(message.getFileStatusResponse, writer.uint32(562).fork(), q + 1).ldelim();
                 if (message.createDirectoryResponse != null && Object.hasOwnProperty.call(message, "createDirectoryResponse"))
@@ -9521,6 +9970,18 @@ $root.hadoop = (function() {
                             message.ServiceListResponse = $root.hadoop.ozone.ServiceListResponse.decode(reader, reader.uint32(), undefined, long + 1);
                             break;
                         }
+                    case 61: {
+                            message.getDelegationTokenResponse = $root.hadoop.ozone.GetDelegationTokenResponseProto.decode(reader, reader.uint32(), undefined, long + 1);
+                            break;
+                        }
+                    case 62: {
+                            message.renewDelegationTokenResponse = $root.hadoop.ozone.RenewDelegationTokenResponseProto.decode(reader, reader.uint32(), undefined, long + 1);
+                            break;
+                        }
+                    case 63: {
+                            message.cancelDelegationTokenResponse = $root.hadoop.ozone.CancelDelegationTokenResponseProto.decode(reader, reader.uint32(), undefined, long + 1);
+                            break;
+                        }
                     case 70: {
                             message.getFileStatusResponse = $root.hadoop.ozone.GetFileStatusResponse.decode(reader, reader.uint32(), undefined, long + 1);
                             break;
@@ -9587,6 +10048,399 @@ $root.hadoop = (function() {
             }, "name", { value: "submitRequest" });
 
             return OzoneManagerService;
+        })();
+
+        ozone.GetDelegationTokenResponseProto = (function() {
+
+            function GetDelegationTokenResponseProto(properties) {
+                if (properties)
+                    for (var keys = Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            }
+
+            GetDelegationTokenResponseProto.prototype.response = null;
+
+            GetDelegationTokenResponseProto.create = function create(properties) {
+                return new GetDelegationTokenResponseProto(properties);
+            };
+
+            GetDelegationTokenResponseProto.encode = function encode(message, writer, q) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                if (message.response != null && Object.hasOwnProperty.call(message, "response"))
+                    $root.hadoop.common.GetDelegationTokenResponseProto.encode(message.response, writer.uint32(18).fork(), q + 1).ldelim();
+                return writer;
+            };
+
+            GetDelegationTokenResponseProto.decode = function decode(reader, length, error, long) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (long === undefined)
+                    long = 0;
+                if (long > $Reader.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var end, message;
+                if (length === undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = new $root.hadoop.ozone.GetDelegationTokenResponseProto();
+                while (reader.pos < end) {
+                    var tag = reader.uint32();
+                    if (tag === error)
+                        break;
+                    switch (tag >>> 3) {
+                    case 2: {
+                            message.response = $root.hadoop.common.GetDelegationTokenResponseProto.decode(reader, reader.uint32(), undefined, long + 1);
+                            break;
+                        }
+                    default:
+                        reader.skipType(tag & 7, long);
+                        break;
+                    }
+                }
+                if (length !== undefined) {
+                    if (reader.pos !== end)
+                        throw RangeError("index out of range");
+                    reader.len = length;
+                }
+                return message;
+            };
+
+            return GetDelegationTokenResponseProto;
+        })();
+
+        ozone.RenewDelegationTokenResponseProto = (function() {
+
+            function RenewDelegationTokenResponseProto(properties) {
+                if (properties)
+                    for (var keys = Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            }
+
+            RenewDelegationTokenResponseProto.prototype.response = null;
+
+            RenewDelegationTokenResponseProto.create = function create(properties) {
+                return new RenewDelegationTokenResponseProto(properties);
+            };
+
+            RenewDelegationTokenResponseProto.encode = function encode(message, writer, q) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                if (message.response != null && Object.hasOwnProperty.call(message, "response"))
+                    $root.hadoop.common.RenewDelegationTokenResponseProto.encode(message.response, writer.uint32(18).fork(), q + 1).ldelim();
+                return writer;
+            };
+
+            RenewDelegationTokenResponseProto.decode = function decode(reader, length, error, long) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (long === undefined)
+                    long = 0;
+                if (long > $Reader.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var end, message;
+                if (length === undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = new $root.hadoop.ozone.RenewDelegationTokenResponseProto();
+                while (reader.pos < end) {
+                    var tag = reader.uint32();
+                    if (tag === error)
+                        break;
+                    switch (tag >>> 3) {
+                    case 2: {
+                            message.response = $root.hadoop.common.RenewDelegationTokenResponseProto.decode(reader, reader.uint32(), undefined, long + 1);
+                            break;
+                        }
+                    default:
+                        reader.skipType(tag & 7, long);
+                        break;
+                    }
+                }
+                if (length !== undefined) {
+                    if (reader.pos !== end)
+                        throw RangeError("index out of range");
+                    reader.len = length;
+                }
+                return message;
+            };
+
+            return RenewDelegationTokenResponseProto;
+        })();
+
+        ozone.CancelDelegationTokenResponseProto = (function() {
+
+            function CancelDelegationTokenResponseProto(properties) {
+                if (properties)
+                    for (var keys = Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            }
+
+            CancelDelegationTokenResponseProto.prototype.response = null;
+
+            CancelDelegationTokenResponseProto.create = function create(properties) {
+                return new CancelDelegationTokenResponseProto(properties);
+            };
+
+            CancelDelegationTokenResponseProto.encode = function encode(message, writer, q) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                if (message.response != null && Object.hasOwnProperty.call(message, "response"))
+                    $root.hadoop.common.CancelDelegationTokenResponseProto.encode(message.response, writer.uint32(18).fork(), q + 1).ldelim();
+                return writer;
+            };
+
+            CancelDelegationTokenResponseProto.decode = function decode(reader, length, error, long) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (long === undefined)
+                    long = 0;
+                if (long > $Reader.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var end, message;
+                if (length === undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = new $root.hadoop.ozone.CancelDelegationTokenResponseProto();
+                while (reader.pos < end) {
+                    var tag = reader.uint32();
+                    if (tag === error)
+                        break;
+                    switch (tag >>> 3) {
+                    case 2: {
+                            message.response = $root.hadoop.common.CancelDelegationTokenResponseProto.decode(reader, reader.uint32(), undefined, long + 1);
+                            break;
+                        }
+                    default:
+                        reader.skipType(tag & 7, long);
+                        break;
+                    }
+                }
+                if (length !== undefined) {
+                    if (reader.pos !== end)
+                        throw RangeError("index out of range");
+                    reader.len = length;
+                }
+                return message;
+            };
+
+            return CancelDelegationTokenResponseProto;
+        })();
+
+        ozone.OMTokenProto = (function() {
+
+            function OMTokenProto(properties) {
+                if (properties)
+                    for (var keys = Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            }
+
+            OMTokenProto.prototype.type = 1;
+            OMTokenProto.prototype.version = 0;
+            OMTokenProto.prototype.owner = "";
+            OMTokenProto.prototype.renewer = "";
+            OMTokenProto.prototype.realUser = "";
+            OMTokenProto.prototype.issueDate = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            OMTokenProto.prototype.maxDate = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            OMTokenProto.prototype.sequenceNumber = 0;
+            OMTokenProto.prototype.masterKeyId = 0;
+            OMTokenProto.prototype.expiryDate = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            OMTokenProto.prototype.omCertSerialId = "";
+            OMTokenProto.prototype.accessKeyId = "";
+            OMTokenProto.prototype.signature = "";
+            OMTokenProto.prototype.strToSign = "";
+            OMTokenProto.prototype.omServiceId = "";
+            OMTokenProto.prototype.secretKeyId = "";
+
+            OMTokenProto.create = function create(properties) {
+                return new OMTokenProto(properties);
+            };
+
+            OMTokenProto.encode = function encode(message, writer, q) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                writer.uint32(8).int32(message.type);
+                if (message.version != null && Object.hasOwnProperty.call(message, "version"))
+                    writer.uint32(16).uint32(message.version);
+                if (message.owner != null && Object.hasOwnProperty.call(message, "owner"))
+                    writer.uint32(26).string(message.owner);
+                if (message.renewer != null && Object.hasOwnProperty.call(message, "renewer"))
+                    writer.uint32(34).string(message.renewer);
+                if (message.realUser != null && Object.hasOwnProperty.call(message, "realUser"))
+                    writer.uint32(42).string(message.realUser);
+                if (message.issueDate != null && Object.hasOwnProperty.call(message, "issueDate"))
+                    writer.uint32(48).uint64(message.issueDate);
+                if (message.maxDate != null && Object.hasOwnProperty.call(message, "maxDate"))
+                    writer.uint32(56).uint64(message.maxDate);
+                if (message.sequenceNumber != null && Object.hasOwnProperty.call(message, "sequenceNumber"))
+                    writer.uint32(64).uint32(message.sequenceNumber);
+                if (message.masterKeyId != null && Object.hasOwnProperty.call(message, "masterKeyId"))
+                    writer.uint32(72).uint32(message.masterKeyId);
+                if (message.expiryDate != null && Object.hasOwnProperty.call(message, "expiryDate"))
+                    writer.uint32(80).uint64(message.expiryDate);
+                if (message.omCertSerialId != null && Object.hasOwnProperty.call(message, "omCertSerialId"))
+                    writer.uint32(90).string(message.omCertSerialId);
+                if (message.accessKeyId != null && Object.hasOwnProperty.call(message, "accessKeyId"))
+                    writer.uint32(98).string(message.accessKeyId);
+                if (message.signature != null && Object.hasOwnProperty.call(message, "signature"))
+                    writer.uint32(106).string(message.signature);
+                if (message.strToSign != null && Object.hasOwnProperty.call(message, "strToSign"))
+                    writer.uint32(114).string(message.strToSign);
+                if (message.omServiceId != null && Object.hasOwnProperty.call(message, "omServiceId"))
+                    writer.uint32(122).string(message.omServiceId);
+                if (message.secretKeyId != null && Object.hasOwnProperty.call(message, "secretKeyId"))
+                    writer.uint32(130).string(message.secretKeyId);
+                return writer;
+            };
+
+            OMTokenProto.decode = function decode(reader, length, error, long) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (long === undefined)
+                    long = 0;
+                if (long > $Reader.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var end, message;
+                if (length === undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = new $root.hadoop.ozone.OMTokenProto();
+                while (reader.pos < end) {
+                    var tag = reader.uint32();
+                    if (tag === error)
+                        break;
+                    switch (tag >>> 3) {
+                    case 1: {
+                            message.type = reader.int32();
+                            break;
+                        }
+                    case 2: {
+                            message.version = reader.uint32();
+                            break;
+                        }
+                    case 3: {
+                            message.owner = reader.string();
+                            break;
+                        }
+                    case 4: {
+                            message.renewer = reader.string();
+                            break;
+                        }
+                    case 5: {
+                            message.realUser = reader.string();
+                            break;
+                        }
+                    case 6: {
+                            message.issueDate = reader.uint64();
+                            break;
+                        }
+                    case 7: {
+                            message.maxDate = reader.uint64();
+                            break;
+                        }
+                    case 8: {
+                            message.sequenceNumber = reader.uint32();
+                            break;
+                        }
+                    case 9: {
+                            message.masterKeyId = reader.uint32();
+                            break;
+                        }
+                    case 10: {
+                            message.expiryDate = reader.uint64();
+                            break;
+                        }
+                    case 11: {
+                            message.omCertSerialId = reader.string();
+                            break;
+                        }
+                    case 12: {
+                            message.accessKeyId = reader.string();
+                            break;
+                        }
+                    case 13: {
+                            message.signature = reader.string();
+                            break;
+                        }
+                    case 14: {
+                            message.strToSign = reader.string();
+                            break;
+                        }
+                    case 15: {
+                            message.omServiceId = reader.string();
+                            break;
+                        }
+                    case 16: {
+                            message.secretKeyId = reader.string();
+                            break;
+                        }
+                    default:
+                        reader.skipType(tag & 7, long);
+                        break;
+                    }
+                }
+                if (length !== undefined) {
+                    if (reader.pos !== end)
+                        throw RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (!Object.hasOwnProperty.call(message, "type"))
+                    throw $util.ProtocolError("missing required 'type'", { instance: message });
+                return message;
+            };
+
+            OMTokenProto.Type = (function() {
+                var valuesById = {}, values = Object.create(valuesById);
+                values[valuesById[1] = "DELEGATION_TOKEN"] = 1;
+                values[valuesById[2] = "S3AUTHINFO"] = 2;
+                return values;
+            })();
+
+            return OMTokenProto;
         })();
 
         return ozone;

@@ -755,6 +755,76 @@ export namespace hadoop {
             public static encode(message: hadoop.common.ITokenProto, writer?: $protobuf.Writer): $protobuf.Writer;
             public static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): hadoop.common.TokenProto;
         }
+
+        interface IGetDelegationTokenRequestProto {
+            renewer: string;
+        }
+
+        class GetDelegationTokenRequestProto implements IGetDelegationTokenRequestProto {
+            constructor(properties?: hadoop.common.IGetDelegationTokenRequestProto);
+            public renewer: string;
+            public static create(properties?: hadoop.common.IGetDelegationTokenRequestProto): hadoop.common.GetDelegationTokenRequestProto;
+            public static encode(message: hadoop.common.IGetDelegationTokenRequestProto, writer?: $protobuf.Writer): $protobuf.Writer;
+            public static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): hadoop.common.GetDelegationTokenRequestProto;
+        }
+
+        interface IGetDelegationTokenResponseProto {
+            token?: (hadoop.common.ITokenProto|null);
+        }
+
+        class GetDelegationTokenResponseProto implements IGetDelegationTokenResponseProto {
+            constructor(properties?: hadoop.common.IGetDelegationTokenResponseProto);
+            public token?: (hadoop.common.ITokenProto|null);
+            public static create(properties?: hadoop.common.IGetDelegationTokenResponseProto): hadoop.common.GetDelegationTokenResponseProto;
+            public static encode(message: hadoop.common.IGetDelegationTokenResponseProto, writer?: $protobuf.Writer): $protobuf.Writer;
+            public static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): hadoop.common.GetDelegationTokenResponseProto;
+        }
+
+        interface IRenewDelegationTokenRequestProto {
+            token: hadoop.common.ITokenProto;
+        }
+
+        class RenewDelegationTokenRequestProto implements IRenewDelegationTokenRequestProto {
+            constructor(properties?: hadoop.common.IRenewDelegationTokenRequestProto);
+            public token: hadoop.common.ITokenProto;
+            public static create(properties?: hadoop.common.IRenewDelegationTokenRequestProto): hadoop.common.RenewDelegationTokenRequestProto;
+            public static encode(message: hadoop.common.IRenewDelegationTokenRequestProto, writer?: $protobuf.Writer): $protobuf.Writer;
+            public static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): hadoop.common.RenewDelegationTokenRequestProto;
+        }
+
+        interface IRenewDelegationTokenResponseProto {
+            newExpiryTime: Long;
+        }
+
+        class RenewDelegationTokenResponseProto implements IRenewDelegationTokenResponseProto {
+            constructor(properties?: hadoop.common.IRenewDelegationTokenResponseProto);
+            public newExpiryTime: Long;
+            public static create(properties?: hadoop.common.IRenewDelegationTokenResponseProto): hadoop.common.RenewDelegationTokenResponseProto;
+            public static encode(message: hadoop.common.IRenewDelegationTokenResponseProto, writer?: $protobuf.Writer): $protobuf.Writer;
+            public static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): hadoop.common.RenewDelegationTokenResponseProto;
+        }
+
+        interface ICancelDelegationTokenRequestProto {
+            token: hadoop.common.ITokenProto;
+        }
+
+        class CancelDelegationTokenRequestProto implements ICancelDelegationTokenRequestProto {
+            constructor(properties?: hadoop.common.ICancelDelegationTokenRequestProto);
+            public token: hadoop.common.ITokenProto;
+            public static create(properties?: hadoop.common.ICancelDelegationTokenRequestProto): hadoop.common.CancelDelegationTokenRequestProto;
+            public static encode(message: hadoop.common.ICancelDelegationTokenRequestProto, writer?: $protobuf.Writer): $protobuf.Writer;
+            public static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): hadoop.common.CancelDelegationTokenRequestProto;
+        }
+
+        interface ICancelDelegationTokenResponseProto {
+        }
+
+        class CancelDelegationTokenResponseProto implements ICancelDelegationTokenResponseProto {
+            constructor(properties?: hadoop.common.ICancelDelegationTokenResponseProto);
+            public static create(properties?: hadoop.common.ICancelDelegationTokenResponseProto): hadoop.common.CancelDelegationTokenResponseProto;
+            public static encode(message: hadoop.common.ICancelDelegationTokenResponseProto, writer?: $protobuf.Writer): $protobuf.Writer;
+            public static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): hadoop.common.CancelDelegationTokenResponseProto;
+        }
     }
 
     namespace ozone {
@@ -777,6 +847,9 @@ export namespace hadoop {
             CommitKey = 36,
             AllocateBlock = 37,
             ServiceList = 51,
+            GetDelegationToken = 61,
+            RenewDelegationToken = 62,
+            CancelDelegationToken = 63,
             GetFileStatus = 70,
             CreateDirectory = 71,
             CreateFile = 72,
@@ -1991,6 +2064,9 @@ export namespace hadoop {
             commitKeyRequest?: (hadoop.ozone.ICommitKeyRequest|null);
             allocateBlockRequest?: (hadoop.ozone.IAllocateBlockRequest|null);
             serviceListRequest?: (hadoop.ozone.IServiceListRequest|null);
+            getDelegationTokenRequest?: (hadoop.common.IGetDelegationTokenRequestProto|null);
+            renewDelegationTokenRequest?: (hadoop.common.IRenewDelegationTokenRequestProto|null);
+            cancelDelegationTokenRequest?: (hadoop.common.ICancelDelegationTokenRequestProto|null);
             getFileStatusRequest?: (hadoop.ozone.IGetFileStatusRequest|null);
             createDirectoryRequest?: (hadoop.ozone.ICreateDirectoryRequest|null);
             createFileRequest?: (hadoop.ozone.ICreateFileRequest|null);
@@ -2023,6 +2099,9 @@ export namespace hadoop {
             public commitKeyRequest?: (hadoop.ozone.ICommitKeyRequest|null);
             public allocateBlockRequest?: (hadoop.ozone.IAllocateBlockRequest|null);
             public serviceListRequest?: (hadoop.ozone.IServiceListRequest|null);
+            public getDelegationTokenRequest?: (hadoop.common.IGetDelegationTokenRequestProto|null);
+            public renewDelegationTokenRequest?: (hadoop.common.IRenewDelegationTokenRequestProto|null);
+            public cancelDelegationTokenRequest?: (hadoop.common.ICancelDelegationTokenRequestProto|null);
             public getFileStatusRequest?: (hadoop.ozone.IGetFileStatusRequest|null);
             public createDirectoryRequest?: (hadoop.ozone.ICreateDirectoryRequest|null);
             public createFileRequest?: (hadoop.ozone.ICreateFileRequest|null);
@@ -2057,6 +2136,9 @@ export namespace hadoop {
             commitKeyResponse?: (hadoop.ozone.ICommitKeyResponse|null);
             allocateBlockResponse?: (hadoop.ozone.IAllocateBlockResponse|null);
             ServiceListResponse?: (hadoop.ozone.IServiceListResponse|null);
+            getDelegationTokenResponse?: (hadoop.ozone.IGetDelegationTokenResponseProto|null);
+            renewDelegationTokenResponse?: (hadoop.ozone.IRenewDelegationTokenResponseProto|null);
+            cancelDelegationTokenResponse?: (hadoop.ozone.ICancelDelegationTokenResponseProto|null);
             getFileStatusResponse?: (hadoop.ozone.IGetFileStatusResponse|null);
             createDirectoryResponse?: (hadoop.ozone.ICreateDirectoryResponse|null);
             createFileResponse?: (hadoop.ozone.ICreateFileResponse|null);
@@ -2090,6 +2172,9 @@ export namespace hadoop {
             public commitKeyResponse?: (hadoop.ozone.ICommitKeyResponse|null);
             public allocateBlockResponse?: (hadoop.ozone.IAllocateBlockResponse|null);
             public ServiceListResponse?: (hadoop.ozone.IServiceListResponse|null);
+            public getDelegationTokenResponse?: (hadoop.ozone.IGetDelegationTokenResponseProto|null);
+            public renewDelegationTokenResponse?: (hadoop.ozone.IRenewDelegationTokenResponseProto|null);
+            public cancelDelegationTokenResponse?: (hadoop.ozone.ICancelDelegationTokenResponseProto|null);
             public getFileStatusResponse?: (hadoop.ozone.IGetFileStatusResponse|null);
             public createDirectoryResponse?: (hadoop.ozone.ICreateDirectoryResponse|null);
             public createFileResponse?: (hadoop.ozone.ICreateFileResponse|null);
@@ -2112,6 +2197,92 @@ export namespace hadoop {
         namespace OzoneManagerService {
 
             type submitRequestCallback = (error: (Error|null), response?: hadoop.ozone.OMResponse) => void;
+        }
+
+        interface IGetDelegationTokenResponseProto {
+            response?: (hadoop.common.IGetDelegationTokenResponseProto|null);
+        }
+
+        class GetDelegationTokenResponseProto implements IGetDelegationTokenResponseProto {
+            constructor(properties?: hadoop.ozone.IGetDelegationTokenResponseProto);
+            public response?: (hadoop.common.IGetDelegationTokenResponseProto|null);
+            public static create(properties?: hadoop.ozone.IGetDelegationTokenResponseProto): hadoop.ozone.GetDelegationTokenResponseProto;
+            public static encode(message: hadoop.ozone.IGetDelegationTokenResponseProto, writer?: $protobuf.Writer): $protobuf.Writer;
+            public static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): hadoop.ozone.GetDelegationTokenResponseProto;
+        }
+
+        interface IRenewDelegationTokenResponseProto {
+            response?: (hadoop.common.IRenewDelegationTokenResponseProto|null);
+        }
+
+        class RenewDelegationTokenResponseProto implements IRenewDelegationTokenResponseProto {
+            constructor(properties?: hadoop.ozone.IRenewDelegationTokenResponseProto);
+            public response?: (hadoop.common.IRenewDelegationTokenResponseProto|null);
+            public static create(properties?: hadoop.ozone.IRenewDelegationTokenResponseProto): hadoop.ozone.RenewDelegationTokenResponseProto;
+            public static encode(message: hadoop.ozone.IRenewDelegationTokenResponseProto, writer?: $protobuf.Writer): $protobuf.Writer;
+            public static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): hadoop.ozone.RenewDelegationTokenResponseProto;
+        }
+
+        interface ICancelDelegationTokenResponseProto {
+            response?: (hadoop.common.ICancelDelegationTokenResponseProto|null);
+        }
+
+        class CancelDelegationTokenResponseProto implements ICancelDelegationTokenResponseProto {
+            constructor(properties?: hadoop.ozone.ICancelDelegationTokenResponseProto);
+            public response?: (hadoop.common.ICancelDelegationTokenResponseProto|null);
+            public static create(properties?: hadoop.ozone.ICancelDelegationTokenResponseProto): hadoop.ozone.CancelDelegationTokenResponseProto;
+            public static encode(message: hadoop.ozone.ICancelDelegationTokenResponseProto, writer?: $protobuf.Writer): $protobuf.Writer;
+            public static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): hadoop.ozone.CancelDelegationTokenResponseProto;
+        }
+
+        interface IOMTokenProto {
+            type: hadoop.ozone.OMTokenProto.Type;
+            version?: (number|null);
+            owner?: (string|null);
+            renewer?: (string|null);
+            realUser?: (string|null);
+            issueDate?: (Long|null);
+            maxDate?: (Long|null);
+            sequenceNumber?: (number|null);
+            masterKeyId?: (number|null);
+            expiryDate?: (Long|null);
+            omCertSerialId?: (string|null);
+            accessKeyId?: (string|null);
+            signature?: (string|null);
+            strToSign?: (string|null);
+            omServiceId?: (string|null);
+            secretKeyId?: (string|null);
+        }
+
+        class OMTokenProto implements IOMTokenProto {
+            constructor(properties?: hadoop.ozone.IOMTokenProto);
+            public type: hadoop.ozone.OMTokenProto.Type;
+            public version: number;
+            public owner: string;
+            public renewer: string;
+            public realUser: string;
+            public issueDate: Long;
+            public maxDate: Long;
+            public sequenceNumber: number;
+            public masterKeyId: number;
+            public expiryDate: Long;
+            public omCertSerialId: string;
+            public accessKeyId: string;
+            public signature: string;
+            public strToSign: string;
+            public omServiceId: string;
+            public secretKeyId: string;
+            public static create(properties?: hadoop.ozone.IOMTokenProto): hadoop.ozone.OMTokenProto;
+            public static encode(message: hadoop.ozone.IOMTokenProto, writer?: $protobuf.Writer): $protobuf.Writer;
+            public static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): hadoop.ozone.OMTokenProto;
+        }
+
+        namespace OMTokenProto {
+
+            enum Type {
+                DELEGATION_TOKEN = 1,
+                S3AUTHINFO = 2
+            }
         }
     }
 }
