@@ -7,6 +7,7 @@ import { useKdc } from '@fastpath/kerberos-fixture/jest';
 import {
   createHadoopRpcClient,
   createKerberosSaslMechanism,
+  createTokenSaslMechanism,
   type HadoopRpcProtection,
   HadoopRpcProtocolError,
   HadoopRpcSaslQopError,
@@ -14,9 +15,12 @@ import {
   RPC_PROTECTION_QOP,
   SIMPLE_SASL_MECHANISM,
 } from '@fastpath/hadoop-rpc';
+import { Redacted } from '@fastpath/core';
+import { Token } from '@fastpath/hadoop-common';
 import {
   kerberosTestSaslMechanism,
   startHadoopRpcTestServer,
+  tokenTestSaslMechanism,
   TEST_RPC_PROTOCOL,
   testRpcMessages as m,
   testRpcProtocol,
@@ -126,4 +130,47 @@ it('a wrapped answer altered on the way is refused, not read', async () => {
   const error = await call().catch((e: unknown) => e);
   expect(error).toBeInstanceOf(HadoopRpcProtocolError);
   expect((error as Error).message).toMatch(/did not unwrap/);
+});
+
+it('a server offering [TOKEN, KERBEROS] as a secure Hadoop server does: a token holder uses its token, the rest Kerberos', async () => {
+  const principal = kdc.principal('hrpc/localhost');
+  const password = Buffer.from('token-password');
+  await using server = await startHadoopRpcTestServer({
+    protocols: [testRpcProtocol()],
+    authMethods: [],
+    saslMechanisms: [
+      tokenTestSaslMechanism({
+        retrievePassword: (id) => (id.toString() === 'id-of-bob' ? password : undefined),
+        userOf: (id) => id.toString().slice('id-of-'.length),
+      }),
+      kerberosTestSaslMechanism({ principal, keytab: await kdc.keytab([principal]) }),
+    ],
+  });
+  const whoAmI = async (client: ReturnType<typeof createHadoopRpcClient>) =>
+    m.UserResponseProto.decode(
+      await client.call({
+        address: server.address,
+        ...TEST_RPC_PROTOCOL,
+        method: 'getAuthUser',
+        request: empty,
+      }),
+    ).user;
+  await using kerberosOnly = kerberosClient(['authentication']);
+  expect(await whoAmI(kerberosOnly)).toBe(kdc.principal('alice'));
+  const token = new Token({
+    identifier: Buffer.from('id-of-bob'),
+    password: new Redacted(password),
+    kind: 'TEST',
+    service: server.address,
+  });
+  await using withToken = createHadoopRpcClient({
+    authProtocol: 'sasl',
+    saslMechanisms: [
+      createTokenSaslMechanism({ tokens: [token] }),
+      createKerberosSaslMechanism({ serverPrincipal: `hrpc/_HOST@${kdc.realm}` }),
+    ],
+  });
+  // The token's user, not a Kerberos principal: the token was used.
+  expect(await whoAmI(withToken)).toBe('bob');
+  expect(server.connectionsAccepted).toBe(2);
 });

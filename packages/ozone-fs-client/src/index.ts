@@ -69,6 +69,12 @@ export {
   UnsupportedOperationError,
 } from './fs/file-system-errors.js';
 export { KeyOutputStream } from './key-output-stream.js';
+export type { OzoneSecurityOptions } from './internal/om/om-sasl.js';
+export {
+  decodeOzoneTokenIdentifier,
+  OZONE_TOKEN_KIND,
+  type OzoneTokenIdentifier,
+} from './ozone-token-identifier.js';
 export type { ChecksumTypeName } from './internal/checksum.js';
 export type { DatanodeAddress } from './internal/pipeline.js';
 export {

@@ -3,6 +3,7 @@ import { userInfo } from 'node:os';
 import { startWarmup } from '@fastpath/client-warmup';
 import { createHadoopRpcClient, type HadoopRpcClient } from '@fastpath/hadoop-rpc';
 import { InvalidOptionError, MetricsRegistry, systemClock, type Clock } from '@fastpath/core';
+import type { Token } from '@fastpath/hadoop-common';
 import {
   OmStatusError,
   OzoneClosedError,
@@ -28,6 +29,13 @@ import type { DatanodeStreamStats } from './internal/grpc/datanode-stream-pool.j
 import { GrpcOmTransport } from './internal/grpc/om-transport.js';
 import { HadoopRpcOmTransport } from './internal/om/hadoop-rpc-om-transport.js';
 import { OmClient } from './internal/om/om-client.js';
+import {
+  cancelOmDelegationToken,
+  getOmDelegationToken,
+  omTokenService,
+  renewOmDelegationToken,
+} from './internal/om/om-delegation-tokens.js';
+import { omSaslSettings, type OzoneSecurityOptions } from './internal/om/om-sasl.js';
 import { OmFailoverProxy, type OmLeader, type OmNode } from './internal/om/om-failover-proxy.js';
 import { OmMetrics, type OmCallStats } from './internal/om/om-metrics.js';
 import { resolveOmTarget } from './internal/om/om-service-config.js';
@@ -97,6 +105,13 @@ export interface OzoneClientOptions {
    * `kerberos`, `doAs`, `ca`, timeouts. Default: simple authentication as `userName`.
    */
   kms?: KmsProviderOptions;
+  /**
+   * How the client logs in to the OM over Hadoop RPC on a secure cluster: Kerberos (from the
+   * ticket cache or a keytab) and delegation tokens held (`credentials`). Default: Kerberos from
+   * the ticket cache when `hadoop.security.authentication` is `kerberos`, no tokens; with neither,
+   * SIMPLE authentication as `userName`. See docs/ozone.md, "Secure clusters".
+   */
+  security?: OzoneSecurityOptions;
 }
 
 /** The defaults of the {@link OzoneClientOptions} that are not Ozone settings. */
@@ -309,10 +324,19 @@ export class OzoneClient {
     // One id for every OM node: over Hadoop RPC the OM's retry cache keys on it.
     const clientId = randomBytes(16);
     const userName = options.userName ?? userInfo().username;
+    const sasl = omSaslSettings(options.security, lookup);
+    if (transport !== 'hadoop-rpc' && sasl.authProtocol === 'sasl') {
+      throw new InvalidOptionError(
+        'security',
+        'Kerberos and delegation tokens reach the OM over Hadoop RPC only (ozone.om.transport.class); the OM gRPC port has no SASL',
+      );
+    }
     const rpc =
       transport === 'hadoop-rpc'
         ? createHadoopRpcClient({
             user: userName,
+            authProtocol: sasl.authProtocol,
+            ...(sasl.saslMechanisms === undefined ? {} : { saslMechanisms: sasl.saslMechanisms }),
             clientId,
             connectTimeoutMs: omTimeoutMs,
             callTimeoutMs: omTimeoutMs,
@@ -371,6 +395,37 @@ export class OzoneClient {
     // Once per process, and never in the caller's way: see @fastpath/client-warmup.
     if (this.config.warmupEnabled)
       startWarmup(clientWarmupPlan({ config: this.config, tls: options.tls, datanodes }));
+  }
+
+  /**
+   * Gets a delegation token from the OM (OM `GetDelegationToken`), for a process that will hold
+   * only the token (a YARN or Spark task): kind `OzoneToken`, its service the `ip:port` of every OM
+   * of the service sorted and joined with `,` as Ozone's Java client sets it, so either client can
+   * use it. Needs a Kerberos log-in (the OM gives no token to a token); `renewer` is the short name
+   * of who may renew it (default `''`: nobody). Resolves `undefined` when the OM runs no secret
+   * manager (security off).
+   *
+   * @throws OmStatusError `ERR_OZONE_INVALID_AUTH_METHOD` over a connection not authenticated by Kerberos
+   */
+  async getDelegationToken(renewer = ''): Promise<Token | undefined> {
+    if (this.#closed) throw new OzoneClosedError('the Ozone client');
+    const service = await omTokenService(this.#ctx.om.proxy.nodes.map((n) => n.address));
+    return getOmDelegationToken(this.#ctx.om, renewer, service);
+  }
+
+  /**
+   * Renews an OM delegation token (OM `RenewDelegationToken`) as its renewer, over Kerberos;
+   * resolves with its new expiry time in ms since the epoch (never past its maximum date).
+   */
+  async renewDelegationToken(token: Token): Promise<number> {
+    if (this.#closed) throw new OzoneClosedError('the Ozone client');
+    return renewOmDelegationToken(this.#ctx.om, token);
+  }
+
+  /** Cancels an OM delegation token (OM `CancelDelegationToken`), as its owner or renewer. */
+  async cancelDelegationToken(token: Token): Promise<void> {
+    if (this.#closed) throw new OzoneClosedError('the Ozone client');
+    await cancelOmDelegationToken(this.#ctx.om, token);
   }
 
   /** The user this client names in every OMRequest. */

@@ -167,6 +167,12 @@ export interface HadoopRpcTestServerOptions {
    * Default: none.
    */
   saslMechanism?: HadoopRpcTestSaslMechanism | (() => HadoopRpcTestSaslMechanism);
+  /**
+   * Several mechanisms, offered in this order before `authMethods` (as a secure Hadoop server
+   * offers `[TOKEN, KERBEROS]`); the one the client's INITIATE names runs. Each is an object or a
+   * per-connection factory, as `saslMechanism`. Not together with `saslMechanism`. Default: none.
+   */
+  saslMechanisms?: ReadonlyArray<HadoopRpcTestSaslMechanism | (() => HadoopRpcTestSaslMechanism)>;
   /** Largest request frame accepted, in bytes; above it the connection is closed. Default: 134 217 728 (`ipc.maximum.data.length`). */
   maxDataBytes?: number;
 }
@@ -234,7 +240,12 @@ export async function startHadoopRpcTestServer(
     protocols.set(p.name, p);
   }
   const authMethods = options.authMethods ?? ['SIMPLE'];
-  if (authMethods.length === 0 && options.saslMechanism === undefined) {
+  if (options.saslMechanism !== undefined && options.saslMechanisms !== undefined) {
+    throw new InvalidOptionError('saslMechanisms', 'not together with saslMechanism');
+  }
+  const saslMechanisms =
+    options.saslMechanisms ?? (options.saslMechanism === undefined ? [] : [options.saslMechanism]);
+  if (authMethods.length === 0 && saslMechanisms.length === 0) {
     throw new InvalidOptionError('authMethods', 'expected at least one method (or a saslMechanism)');
   }
   const maxDataBytes = options.maxDataBytes ?? 134_217_728;
@@ -251,7 +262,7 @@ export async function startHadoopRpcTestServer(
     pings: 0,
     calls: 0,
     wraps: 0,
-    saslMechanism: options.saslMechanism,
+    saslMechanisms,
   };
   const server = createServer((socket) => {
     state.accepted++;
@@ -280,7 +291,7 @@ interface ServerState {
   pings: number;
   calls: number;
   wraps: number;
-  saslMechanism: HadoopRpcTestSaslMechanism | (() => HadoopRpcTestSaslMechanism) | undefined;
+  saslMechanisms: ReadonlyArray<HadoopRpcTestSaslMechanism | (() => HadoopRpcTestSaslMechanism)>;
 }
 
 class RunningTestServer implements HadoopRpcTestServer {
@@ -360,6 +371,8 @@ class ServerConnection {
   #closing = false;
   #saslInProgress = false;
   #layer: SaslSecurityLayer | undefined;
+  // The mechanisms offered on this connection, and the one the client chose (at INITIATE).
+  readonly #mechs: readonly HadoopRpcTestSaslMechanism[];
   #mech: HadoopRpcTestSaslMechanism | undefined;
   #authenticatedUser: string | undefined;
   #authMethod: string | undefined;
@@ -370,8 +383,7 @@ class ServerConnection {
     this.#socket = socket;
     this.#id = id;
     this.#reader = new FrameReader(state.maxDataBytes);
-    const mech = state.saslMechanism;
-    this.#mech = typeof mech === 'function' ? mech() : mech;
+    this.#mechs = state.saslMechanisms.map((m) => (typeof m === 'function' ? m() : m));
     this.#silent = takeFault(state, ['silent-handshake']) !== undefined;
     socket.on('data', (chunk: Buffer) => this.#onData(chunk));
   }
@@ -538,6 +550,9 @@ class ServerConnection {
       );
       return;
     }
+    if (message.state === Sasl.INITIATE && !this.#saslDone && this.#mech === undefined) {
+      this.#mech = this.#mechs.find((m) => m.method === message.auths[0]?.method);
+    }
     const mech = this.#mech;
     if (message.state === Sasl.WRAP && this.#layer !== undefined && this.#plainReader !== undefined) {
       this.#s.wraps++;
@@ -574,11 +589,12 @@ class ServerConnection {
         return;
       }
     }
-    const methods = [...(mech ? [mech.method] : []), ...this.#s.authMethods];
+    const offered = this.#mechs;
+    const methods = [...offered.map((m) => m.method), ...this.#s.authMethods];
     const available = `[${methods.join(', ')}]`;
     if (message.state === Sasl.NEGOTIATE && !this.#saslDone) {
       // A SIMPLE-only server answers SUCCESS at once (Server.java#buildNegotiateResponse).
-      if (mech === undefined && this.#s.authMethods.length === 1 && this.#s.authMethods[0] === 'SIMPLE') {
+      if (offered.length === 0 && this.#s.authMethods.length === 1 && this.#s.authMethods[0] === 'SIMPLE') {
         this.#saslDone = true;
         this.#authMethod = 'SIMPLE';
         this.#saslReply({ state: Sasl.SUCCESS });
@@ -587,17 +603,13 @@ class ServerConnection {
       this.#saslReply({
         state: Sasl.NEGOTIATE,
         auths: [
-          ...(mech
-            ? [
-                {
-                  method: mech.method,
-                  mechanism: mech.mechanism,
-                  ...(mech.protocol === undefined ? {} : { protocol: mech.protocol }),
-                  ...(mech.serverId === undefined ? {} : { serverId: mech.serverId }),
-                  ...(mech.challenge === undefined ? {} : { challenge: mech.challenge }),
-                },
-              ]
-            : []),
+          ...offered.map((m) => ({
+            method: m.method,
+            mechanism: m.mechanism,
+            ...(m.protocol === undefined ? {} : { protocol: m.protocol }),
+            ...(m.serverId === undefined ? {} : { serverId: m.serverId }),
+            ...(m.challenge === undefined ? {} : { challenge: m.challenge }),
+          })),
           ...this.#s.authMethods.map((m) => AUTH_OFFER[m] as hadoop.common.RpcSaslProto.ISaslAuth),
         ],
       });

@@ -25,6 +25,11 @@ export interface TokenTestSaslMechanismOptions {
   retrievePassword(identifier: Buffer): Buffer | undefined;
   /** The QOPs offered, in the server's order. Default: `['auth']` (`hadoop.rpc.protection=authentication`). */
   qop?: readonly SaslQop[];
+  /**
+   * The user a token authenticates, from its identifier bytes (a delegation token's owner), as
+   * the connection's user. Default: none (calls see the connection context's user).
+   */
+  userOf?(identifier: Buffer): string;
 }
 
 const REALM = 'default';
@@ -37,7 +42,11 @@ export function tokenTestSaslMechanism(
   return () => {
     const nonce = newNonce();
     let layer: SaslSecurityLayer | undefined;
+    let user: string | undefined;
     return {
+      get authenticatedUser() {
+        return user;
+      },
       method: 'TOKEN',
       mechanism: 'DIGEST-MD5',
       protocol: '',
@@ -56,6 +65,7 @@ export function tokenTestSaslMechanism(
         const username = d.get('username') ?? '';
         const password = options.retrievePassword(Buffer.from(username, 'base64'));
         if (password === undefined) throw new Error('token is not known to the secret manager');
+        const identifier = Buffer.from(username, 'base64');
         const params: DigestParams = {
           username,
           realm: d.get('realm') ?? '',
@@ -70,6 +80,7 @@ export function tokenTestSaslMechanism(
         if (!sameDigest(d.get('response') ?? '', digestResponse(params)))
           throw new Error('DIGEST-MD5: digest response format violation. Mismatched response.');
         if (qop !== 'auth') layer = digestSecurityLayer(params, 'server');
+        user = options.userOf?.(identifier);
         return { done: true, token: Buffer.from(`rspauth=${digestRspAuth(params)}`, 'utf8') };
       },
     };
