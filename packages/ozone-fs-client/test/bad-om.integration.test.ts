@@ -35,10 +35,10 @@ describe('OM statuses', () => {
   );
 
   it('a status without a code of its own is ERR_OZONE_OM_ERROR naming it', async () => {
-    cluster.om.injectFault({ command: 'InfoVolume', times: 1, status: 'TOKEN_EXPIRED' });
+    cluster.om.injectFault({ command: 'InfoVolume', times: 1, status: 'TENANT_NOT_FOUND' });
     await expect(client.getVolume('vol1')).rejects.toMatchObject({
       code: 'ERR_OZONE_OM_ERROR',
-      status: 'TOKEN_EXPIRED',
+      status: 'TENANT_NOT_FOUND',
     });
   });
 });

@@ -1,7 +1,7 @@
 // The process entry of `fastpath-ozone`.
-import { runFsCli } from './fs-cli.js';
+import { runOzoneCli } from '../cli/ozone-cli.js';
 
-process.exitCode = await runFsCli(process.argv.slice(2), {
+process.exitCode = await runOzoneCli(process.argv.slice(2), {
   stdout: process.stdout,
   stderr: process.stderr,
   env: process.env,

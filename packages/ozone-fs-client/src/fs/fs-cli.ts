@@ -11,6 +11,7 @@ import type { FileStatus } from './file-status.js';
 import { newFileSystemInstance } from './file-system-cache.js';
 import type { OzoneFileSystem } from './ozone-file-system.js';
 import { parseOzoneUri } from './ozone-path.js';
+import { cliSecurity } from '../cli/cli-security.js';
 
 export const FS_CLI_USAGE = `Usage: fastpath-ozone fs [-D key=value]... [--conf ozone-site.xml]... COMMAND
 Commands (paths are ofs://<om>/<volume>/<bucket>/<key> or o3fs://<bucket>.<volume>.<om>/<key> URIs,
@@ -27,7 +28,9 @@ Options:
   -D key=value               an Ozone setting (e.g. -D ozone.client.verify.checksum=false)
   --conf <file>              an ozone-site.xml to read (later files and -D win)
   --no-progress              no progress lines for large transfers
-The user is HADOOP_USER_NAME, else the OS user. Exit status: 0 done, 1 failed, 2 usage.`;
+The user is HADOOP_USER_NAME, else the OS user. On a secure cluster: Kerberos from the ticket cache
+when hadoop.security.authentication is kerberos, and the OM tokens of HADOOP_TOKEN_FILE_LOCATION.
+Exit status: 0 done, 1 failed, 2 usage.`;
 
 /** Where the CLI writes; a test passes its own. */
 export interface FsCliIo {
@@ -171,6 +174,7 @@ export async function runFsCli(argv: readonly string[], io: FsCliIo): Promise<nu
     const properties: Record<string, string> = {};
     for (const key of conf.keys()) properties[key] = conf.get(key) as string;
     const userName = io.env.HADOOP_USER_NAME || userInfo().username;
+    const security = await cliSecurity(io.env, (line) => io.stderr.write(`fastpath-ozone: ${line}\n`));
     const defaultFs = properties['fs.defaultFS'];
     const qualify = (path: string): string => {
       if (path.includes('://')) return path;
@@ -183,7 +187,7 @@ export async function runFsCli(argv: readonly string[], io: FsCliIo): Promise<nu
       const key = `${authority.scheme}://${authority.omHost}/${authority.volume ?? ''}/${authority.bucket ?? ''}`;
       let fs = systems.get(key);
       if (!fs) {
-        fs = newFileSystemInstance(uri, { userName, properties });
+        fs = newFileSystemInstance(uri, { userName, properties, security });
         systems.set(key, fs);
       }
       return fs;

@@ -2,6 +2,7 @@
 // analogues) over fastpath's Ozone client. Each instance has its own client and so its own
 // configuration, which is what makes setVerifyChecksum per instance (HDDS-16783): every stream
 // captures the instance's flag when it is opened.
+import type { OzoneSecurityOptions } from '../internal/om/om-sasl.js';
 import { posix } from 'node:path';
 import { InvalidOptionError } from '@fastpath/core';
 import {
@@ -48,6 +49,8 @@ export interface OzoneFileSystemOptions {
   config?: Partial<OzoneClientConfig>;
   /** TLS for the OM and datanode channels of this instance's client. Default: plaintext. */
   tls?: ClientTlsOptions;
+  /** How the client logs in to a secure OM (Kerberos, delegation tokens): see `OzoneClientOptions.security`. */
+  security?: OzoneSecurityOptions;
   /** Directory that relative paths resolve against. Default: '/'. */
   workingDirectory?: string;
 }
@@ -139,6 +142,7 @@ export class OzoneFileSystem {
       ...(options.properties !== undefined ? { properties: options.properties } : {}),
       ...(options.config !== undefined ? { config: options.config } : {}),
       ...(options.tls !== undefined ? { tls: options.tls } : {}),
+      ...(options.security !== undefined ? { security: options.security } : {}),
     });
     this.userName = options.userName ?? this.#client.userName;
     this.#verifyChecksum = this.#client.config.verifyChecksum;

@@ -18,6 +18,7 @@ import {
 } from '../internal/om/hadoop-rpc-om-transport.js';
 import { om, type hadoop } from '../internal/proto/wire.js';
 import type { MiniOm, MiniOmRpcCall } from './mini-om.js';
+import type { MiniOmSecurity } from './mini-om-security.js';
 
 type GrpcStyleHandler = MiniOm['handle'];
 
@@ -59,20 +60,54 @@ function javaException(err: Partial<ServerErrorResponse> | null | undefined): Ja
     : new JavaExceptionReply('java.io.IOException', details);
 }
 
-/** Serves `handle` as OzoneManagerProtocol on 127.0.0.1:`port` (0: a free one). */
-export function serveOmOverHadoopRpc(handle: GrpcStyleHandler, port: number): Promise<HadoopRpcTestServer> {
-  return startHadoopRpcTestServer({
+const TOKEN_CALLS = new Set<number>([
+  om.Type.GetDelegationToken,
+  om.Type.RenewDelegationToken,
+  om.Type.CancelDelegationToken,
+]);
+
+/**
+ * Serves `handle` as OzoneManagerProtocol on 127.0.0.1:`port` (0: a free one); with `security`,
+ * as a secure OM: TOKEN and KERBEROS only, and the delegation token calls answered by it.
+ */
+export async function serveOmOverHadoopRpc(
+  handle: GrpcStyleHandler,
+  port: number,
+  security?: MiniOmSecurity,
+): Promise<HadoopRpcTestServer> {
+  let self = '';
+  const server = await startHadoopRpcTestServer({
     port,
     // Ozone 2.2.0 forked Hadoop's IPC classes into `ipc_`: its OM names them so.
     ipcPackage: 'org.apache.hadoop.ipc_',
+    ...(security === undefined ? {} : { authMethods: [], saslMechanisms: security.saslMechanisms() }),
     protocols: [
       {
         name: OM_PROTOCOL_NAME,
         version: OM_PROTOCOL_VERSION,
         methods: {
-          [OM_SUBMIT_REQUEST_METHOD]: (request, context) => submitOverHadoopRpc(handle, request, context),
+          [OM_SUBMIT_REQUEST_METHOD]: (request, context) => {
+            if (security !== undefined) {
+              const decoded = decodeOr(request);
+              // The OM names itself in a token's service; clients put their own there.
+              if (decoded !== undefined && TOKEN_CALLS.has(decoded.cmdType)) {
+                return Promise.resolve(security.answer(decoded, context, self));
+              }
+            }
+            return submitOverHadoopRpc(handle, request, context);
+          },
         },
       },
     ],
   });
+  self = server.address;
+  return server;
+}
+
+function decodeOr(request: Uint8Array): hadoop.ozone.OMRequest | undefined {
+  try {
+    return om.OMRequest.decode(request);
+  } catch {
+    return undefined;
+  }
 }

@@ -13,6 +13,7 @@ import type { ShortCircuitFault } from './mini-domain-socket-server.js';
 import { MiniOm } from './mini-om.js';
 import { MiniOmHa } from './mini-om-ha.js';
 import { serveOmOverHadoopRpc } from './mini-om-rpc.js';
+import { MiniOmSecurity, type MiniOmSecurityOptions } from './mini-om-security.js';
 import { MiniOmEncryption } from './mini-om-encryption.js';
 import type { KmsProviderOptions } from '../internal/crypto/kms-key-provider.js';
 import { miniOmHsyncSettings } from './mini-om-hsync.js';
@@ -58,6 +59,13 @@ export interface MiniOzoneClusterOptions {
    * them through `cluster.omClientProperties` and the service id. Default: 0 (one OM, no HA).
    */
   omHa?: number;
+  /**
+   * A secure OM on the Hadoop RPC port, as `ozone.security.enabled` makes it: SIMPLE refused,
+   * TOKEN (its own delegation tokens) and KERBEROS (`kerberos.principal` with its `keytab`, e.g.
+   * from `@fastpath/kerberos-fixture`) offered at `protection`, and the delegation token calls
+   * answered with Ozone's rules. The gRPC port stays as it is. Default: none (SIMPLE).
+   */
+  security?: MiniOmSecurityOptions;
   /** The OM service id in HA mode (`ozone.om.service.ids`). Default: `omservice`. */
   omServiceId?: string;
   /**
@@ -140,6 +148,7 @@ export class MiniOzoneCluster {
   #omRpcServer: HadoopRpcTestServer | undefined;
   #omRpcClosed: Promise<void> | undefined;
   readonly #omRpcPort: number;
+  readonly #security: MiniOmSecurity | undefined;
   readonly #credentials: ServerCredentials;
   readonly #ownsDir: boolean;
   /** OM HA mode: the nodes, their leader, and each node's server. */
@@ -159,8 +168,10 @@ export class MiniOzoneCluster {
     datanodes: MiniDatanode[];
     ratis: MiniRatisPipelines;
     caFile: string | undefined;
+    security: MiniOmSecurity | undefined;
     ha?: { group: MiniOmHa; servers: Map<string, HaNodeServer> };
   }) {
+    this.#security = parts.security;
     this.#ha = parts.ha;
     this.ratis = parts.ratis;
     this.dir = parts.dir;
@@ -325,14 +336,14 @@ export class MiniOzoneCluster {
       const handler = this.#ha.group.handler(nodeId as string);
       s.server = (await serveOm(handler, this.#credentials, s.port)).server;
       await s.rpcClosed;
-      s.rpc = await serveOmOverHadoopRpc(handler, s.rpcPort);
+      s.rpc = await serveOmOverHadoopRpc(handler, s.rpcPort, this.#security);
       this.#ha.group.started(nodeId as string);
       return;
     }
     if (this.#omServer) return;
     this.#omServer = await serveOm(this.om.handle, this.#credentials, this.#omPort).then((r) => r.server);
     await this.#omRpcClosed;
-    this.#omRpcServer = await serveOmOverHadoopRpc(this.om.handle, this.#omRpcPort);
+    this.#omRpcServer = await serveOmOverHadoopRpc(this.om.handle, this.#omRpcPort, this.#security);
   }
 
   #haServer(nodeId: string | undefined): HaNodeServer {
@@ -459,6 +470,7 @@ export async function startMiniOzoneCluster(
   let ratis: MiniRatisPipelines | undefined;
   const haServers = new Map<string, HaNodeServer>();
   let omRpcServer: HadoopRpcTestServer | undefined;
+  const security = options.security === undefined ? undefined : new MiniOmSecurity(options.security);
   try {
     let credentials = ServerCredentials.createInsecure();
     let caFile: string | undefined;
@@ -502,14 +514,14 @@ export async function startMiniOzoneCluster(
         const { server, port } = await serveOm(group.handler(nodeId), credentials, 0);
         const node: HaNodeServer = { server, port, rpc: undefined, rpcPort: 0 };
         haServers.set(nodeId, node);
-        node.rpc = await serveOmOverHadoopRpc(group.handler(nodeId), 0);
+        node.rpc = await serveOmOverHadoopRpc(group.handler(nodeId), 0, security);
         node.rpcPort = node.rpc.port;
       }
       ha = { group, servers: haServers };
     }
     // The last step that can fail; serveOm cleans up after itself. In HA mode the first node.
     const first = haServers.values().next().value;
-    if (!ha) omRpcServer = await serveOmOverHadoopRpc(om.handle, options.omRpcPort ?? 0);
+    if (!ha) omRpcServer = await serveOmOverHadoopRpc(om.handle, options.omRpcPort ?? 0, security);
     const served = first
       ? { server: undefined, port: first.port }
       : await serveOm(om.handle, credentials, options.omPort ?? 0);
@@ -526,6 +538,7 @@ export async function startMiniOzoneCluster(
       datanodes: started,
       ratis: pipelines,
       caFile,
+      security,
     });
   } catch (err) {
     for (const s of haServers.values()) {

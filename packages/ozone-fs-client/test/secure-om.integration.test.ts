@@ -1,0 +1,171 @@
+// The client against a secure embedded OM (TOKEN and KERBEROS on its Hadoop RPC port, SIMPLE
+// refused) on a real MIT KDC: a Kerberos user works; it gets a delegation token, which a second
+// client holding only that token (through a Credentials file, no Kerberos ticket) uses to read
+// and write; Ozone's token rules hold (no token for a token, renew by the renewer only, cancel
+// ends it); and the refusals are typed, with nothing written: SIMPLE, a forged token, a token for
+// another OM, a cancelled token.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redacted } from '@fastpath/core';
+import { Credentials, Token } from '@fastpath/hadoop-common';
+import { HadoopRpcSaslError, RemoteException } from '@fastpath/hadoop-rpc';
+import { setNativeEnvironment } from '@fastpath/kerberos-fixture';
+import { useKdc } from '@fastpath/kerberos-fixture/jest';
+import {
+  createOzoneClient,
+  decodeOzoneTokenIdentifier,
+  OmStatusError,
+  OZONE_TOKEN_KIND,
+  type OzoneClient,
+  type OzoneSecurityOptions,
+} from '@fastpath/ozone-fs-client';
+import { type MiniOzoneCluster, startMiniOzoneCluster } from '@fastpath/ozone-fs-client/testing';
+
+jest.setTimeout(120_000);
+
+const kdc = useKdc({ processEnv: true });
+let cluster: MiniOzoneCluster;
+let dir: string;
+const clients: OzoneClient[] = [];
+
+function client(security: OzoneSecurityOptions, properties: Record<string, string> = {}): OzoneClient {
+  const c = createOzoneClient({
+    properties: {
+      'ozone.om.address': cluster.omRpcAddress,
+      'ozone.om.kerberos.principal': `om/_HOST@${kdc.realm}`,
+      'hadoop.rpc.protection': 'privacy',
+      ...properties,
+    },
+    omTimeoutMs: 10_000,
+    security,
+  });
+  clients.push(c);
+  return c;
+}
+
+const noTicket = () => setNativeEnvironment({ KRB5CCNAME: `FILE:${dir}/no-ticket` });
+const asUser = async (user: string) => setNativeEnvironment({ KRB5CCNAME: await kdc.kinit(user) });
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'secure-om-'));
+  const principal = kdc.principal('om/localhost');
+  cluster = await startMiniOzoneCluster({
+    security: { kerberos: { principal, keytab: await kdc.keytab([principal]) }, protection: ['privacy'] },
+  });
+});
+
+afterAll(async () => {
+  for (const c of clients) c.close();
+  await cluster?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function refusal(p: Promise<unknown>): Promise<unknown> {
+  return p.then(
+    () => 'succeeded',
+    (e: unknown) => e,
+  );
+}
+
+it('a Kerberos user writes and reads; a delegation token from it serves a process with no ticket', async () => {
+  await asUser('alice');
+  const alice = client({ kerberos: true });
+  await alice.createVolume('secvol');
+  await alice.createBucket('secvol', 'bkt');
+  await alice.writeKey('secvol', 'bkt', 'by-kerberos', Buffer.from('written with a Kerberos ticket'));
+
+  const token = (await alice.getDelegationToken('alice')) as Token;
+  expect(token.kind).toBe(OZONE_TOKEN_KIND);
+  expect(token.service).toBe(cluster.omRpcAddress);
+  const id = decodeOzoneTokenIdentifier(token.identifier);
+  expect(id).toMatchObject({ type: 'DELEGATION_TOKEN', owner: kdc.principal('alice'), renewer: 'alice' });
+  expect(id.maxDate).toBeGreaterThan(Date.now());
+
+  // The file a YARN container would be given, and a process with nothing else.
+  const file = join(dir, 'tokens');
+  await new Credentials({ tokens: new Map([[token.service, token]]) }).writeFile(file);
+  await noTicket();
+  const task = client({ credentials: await Credentials.readFile(file) });
+  expect((await task.readKey('secvol', 'bkt', 'by-kerberos')).toString()).toBe(
+    'written with a Kerberos ticket',
+  );
+  await task.writeKey('secvol', 'bkt', 'by-token', Buffer.from('written with a token'));
+  expect((await alice.readKey('secvol', 'bkt', 'by-token')).toString()).toBe('written with a token');
+
+  // No token for a token (Ozone's rule); the connection authenticated by the token is refused.
+  const again = await refusal(task.getDelegationToken('alice'));
+  expect(again).toBeInstanceOf(OmStatusError);
+  expect(again).toMatchObject({ code: 'ERR_OZONE_INVALID_AUTH_METHOD' });
+  const renewedByToken = await refusal(task.renewDelegationToken(token));
+  expect(renewedByToken).toMatchObject({ code: 'ERR_OZONE_INVALID_AUTH_METHOD' });
+
+  // Renewed by its renewer, over Kerberos; not by another user.
+  await asUser('alice');
+  const expiry = await alice.renewDelegationToken(token);
+  expect(expiry).toBeGreaterThan(Date.now());
+  expect(expiry).toBeLessThanOrEqual(id.maxDate);
+  await asUser('bob');
+  const bob = client({ kerberos: true });
+  expect(await refusal(bob.renewDelegationToken(token))).toMatchObject({ code: 'ERR_OZONE_TOKEN_ERROR' });
+  expect(await refusal(bob.cancelDelegationToken(token))).toMatchObject({ code: 'ERR_OZONE_TOKEN_ERROR' });
+
+  // Cancelled by its owner: it authenticates no more.
+  await asUser('alice');
+  await alice.cancelDelegationToken(token);
+  await noTicket();
+  const late = client({ credentials: await Credentials.readFile(file) });
+  const refused = await refusal(late.writeKey('secvol', 'bkt', 'after-cancel', Buffer.from('x')));
+  expect(refused).toBeInstanceOf(RemoteException);
+  expect((refused as RemoteException).errorDetail).toBe('FATAL_UNAUTHORIZED');
+  await asUser('alice');
+  expect(await refusal(alice.getKeyInfo('secvol', 'bkt', 'after-cancel'))).toMatchObject({
+    code: 'ERR_OZONE_KEY_NOT_FOUND',
+  });
+});
+
+it('refuses SIMPLE, a forged token and a token for another OM, with nothing written', async () => {
+  await asUser('alice');
+  const alice = client({ kerberos: true });
+  await alice.createVolume('secvol2');
+  await alice.createBucket('secvol2', 'bkt');
+  const token = (await alice.getDelegationToken('')) as Token;
+  await noTicket();
+
+  const simple = client({}, { 'hadoop.rpc.protection': 'authentication' });
+  const bySimple = await refusal(simple.writeKey('secvol2', 'bkt', 'simple', Buffer.from('x')));
+  expect(bySimple).toBeInstanceOf(RemoteException);
+  expect((bySimple as RemoteException).message).toMatch(/SIMPLE authentication is not enabled/);
+
+  const forged = new Token({
+    identifier: token.identifier,
+    password: new Redacted(Buffer.alloc(32, 7)),
+    kind: token.kind,
+    service: token.service,
+  });
+  const byForged = await refusal(
+    client({ credentials: new Credentials({ tokens: new Map([['f', forged]]) }) }).writeKey(
+      'secvol2',
+      'bkt',
+      'forged',
+      Buffer.from('x'),
+    ),
+  );
+  expect(byForged).toBeInstanceOf(RemoteException);
+  expect((byForged as RemoteException).errorDetail).toBe('FATAL_UNAUTHORIZED');
+  expect(String(byForged)).not.toContain(Buffer.alloc(32, 7).toString('base64'));
+
+  const elsewhere = new Token({ ...token, password: token.password, service: '10.1.2.3:9862' });
+  const byOther = await refusal(
+    client({ credentials: new Credentials({ tokens: new Map([['o', elsewhere]]) }) }).writeKey(
+      'secvol2',
+      'bkt',
+      'other-om',
+      Buffer.from('x'),
+    ),
+  );
+  expect(byOther).toBeInstanceOf(HadoopRpcSaslError);
+
+  await asUser('alice');
+  expect((await alice.listKeys('secvol2', 'bkt')).map((k) => k.name)).toEqual([]);
+});
