@@ -311,21 +311,23 @@ export class OzoneClient {
       files.get(key);
     // ozone.om.transport.class, when set, decides how every address is read; unset, a host:port
     // omAddress stays the gRPC address it always was, and a service id or ozone.om.address is
-    // reached over Hadoop RPC, Ozone's default.
+    // reached over Hadoop RPC, Ozone's default. A secure client (Kerberos, tokens) reaches every
+    // OM over Hadoop RPC, the only port where the OM speaks SASL: ofs://om:9862 as in Java.
+    const sasl = omSaslSettings(options.security, lookup);
+    const secure = sasl.authProtocol === 'sasl';
     const target = resolveOmTarget(
       options.omAddress,
       lookup,
       this.config.omGrpcPort,
-      this.config.omTransport ?? 'grpc',
+      this.config.omTransport ?? (secure ? 'hadoop-rpc' : 'grpc'),
     );
-    const transport = this.config.omTransport ?? (target.byAddress ? 'grpc' : 'hadoop-rpc');
+    const transport = this.config.omTransport ?? (target.byAddress && !secure ? 'grpc' : 'hadoop-rpc');
     this.omTransport = transport;
     this.metrics = options.metrics ?? new MetricsRegistry();
     // One id for every OM node: over Hadoop RPC the OM's retry cache keys on it.
     const clientId = randomBytes(16);
     const userName = options.userName ?? userInfo().username;
-    const sasl = omSaslSettings(options.security, lookup);
-    if (transport !== 'hadoop-rpc' && sasl.authProtocol === 'sasl') {
+    if (transport !== 'hadoop-rpc' && secure) {
       throw new InvalidOptionError(
         'security',
         'Kerberos and delegation tokens reach the OM over Hadoop RPC only (ozone.om.transport.class); the OM gRPC port has no SASL',

@@ -21,6 +21,8 @@ import {
   type OzoneSecurityOptions,
 } from '@fastpath/ozone-fs-client';
 import { type MiniOzoneCluster, startMiniOzoneCluster } from '@fastpath/ozone-fs-client/testing';
+import { PassThrough } from 'node:stream';
+import { runOzoneCli } from '../src/cli/ozone-cli.js';
 
 jest.setTimeout(120_000);
 
@@ -168,4 +170,71 @@ it('refuses SIMPLE, a forged token and a token for another OM, with nothing writ
 
   await asUser('alice');
   expect((await alice.listKeys('secvol2', 'bkt')).map((k) => k.name)).toEqual([]);
+});
+
+/** Runs `fastpath-ozone` in this process (the Kerberos environment is this process's). */
+async function cli(
+  argv: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  stdout.on('data', (c: Buffer) => out.push(c));
+  stderr.on('data', (c: Buffer) => err.push(c));
+  const code = await runOzoneCli(argv, { stdout, stderr, env });
+  return { code, stdout: Buffer.concat(out).toString(), stderr: Buffer.concat(err).toString() };
+}
+
+it('fastpath-ozone dtutil get/print/renew/cancel, and fs with only HADOOP_TOKEN_FILE_LOCATION', async () => {
+  await asUser('alice');
+  const alice = client({ kerberos: true });
+  await alice.createVolume('dtvol');
+  await alice.createBucket('dtvol', 'bkt');
+  await alice.writeKey('dtvol', 'bkt', 'k', Buffer.from('read through a token file'));
+  const conf = [
+    '-D',
+    `ozone.om.address=${cluster.omRpcAddress}`,
+    '-D',
+    'hadoop.security.authentication=kerberos',
+    '-D',
+    `ozone.om.kerberos.principal=om/_HOST@${kdc.realm}`,
+    '-D',
+    'hadoop.rpc.protection=privacy',
+  ];
+  const file = join(dir, 'cli.tokens');
+  const got = await cli(['dtutil', ...conf, 'get', '-renewer', 'alice', file]);
+  expect(got).toMatchObject({ code: 0, stderr: '' });
+  const printed = await cli(['dtutil', 'print', file]);
+  expect(printed.code).toBe(0);
+  expect(printed.stdout).toContain(
+    `OzoneToken\t${cluster.omRpcAddress}\towner=${kdc.principal('alice')} renewer=alice`,
+  );
+  const password = (await Credentials.readFile(file)).tokens.get(cluster.omRpcAddress)?.password.unwrap();
+  expect(printed.stdout).not.toContain(password?.toString('base64'));
+
+  await noTicket();
+  const uri = `ofs://${cluster.omRpcAddress}/dtvol/bkt/k`;
+  const fsConf = conf
+    .filter((a) => a !== 'hadoop.security.authentication=kerberos' && a !== '-D')
+    .flatMap((a) => ['-D', a]);
+  const read = await cli(['fs', ...fsConf, '-cat', uri], { HADOOP_TOKEN_FILE_LOCATION: file });
+  expect(read).toMatchObject({ stderr: '', code: 0, stdout: 'read through a token file' });
+
+  await asUser('alice');
+  const renewed = await cli(['dtutil', ...conf, 'renew', file]);
+  expect(renewed.code).toBe(0);
+  expect(renewed.stdout).toMatch(/renewed until \d{4}-/);
+  const cancelled = await cli(['dtutil', ...conf, 'cancel', file]);
+  expect(cancelled).toMatchObject({ code: 0 });
+  expect((await Credentials.readFile(file)).tokens.size).toBe(0);
+
+  // The cancelled token is gone from the file; a copy of it authenticates no more.
+  await noTicket();
+  const after = await cli(['fs', ...fsConf, '-cat', uri], { HADOOP_TOKEN_FILE_LOCATION: file });
+  expect(after.code).toBe(1);
+  // Bad command lines are refused before anything is asked of the OM.
+  expect((await cli(['dtutil', 'get'])).code).toBe(2);
+  expect((await cli(['dtutil', 'renew', '-format', 'x', file])).code).toBe(2);
 });
