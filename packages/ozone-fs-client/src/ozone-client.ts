@@ -196,7 +196,10 @@ export interface KeyDetails extends KeyListing {
 
 /** Per-key write settings; each defaults to the client's configuration. */
 export interface CreateKeyOptions {
-  /** Expected size in bytes (`KeyArgs.dataSize`); the OM preallocates blocks for it, and the stream gathers a small key in a buffer of its size. Default: 0 (unknown). */
+  /**
+   * Expected size in bytes (`KeyArgs.dataSize`); the OM preallocates blocks for it, and the stream
+   * gathers a small key in a buffer of its size. Default: 0 (unknown).
+   */
   sizeBytes?: number;
   /** Checksum of the key's data (`ozone.client.checksum.type`). Default: the client's, CRC32 unless configured. */
   checksumType?: ChecksumTypeName;
