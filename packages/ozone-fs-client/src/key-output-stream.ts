@@ -28,7 +28,12 @@ export interface OpenKeySession {
   clientId: bigint;
   preallocated: hadoop.ozone.IKeyLocation[];
   factor: 'ONE' | 'THREE';
+  /** The size CreateKey was given (0: unknown), for sizing the buffer writes are gathered in. */
+  expectedBytes: number;
 }
+
+/** The smallest buffer writes are gathered in: a small key's bytes, without a chunk's worth of memory. */
+const MIN_FILL_BYTES = 64 * 1024;
 
 interface OpenBlock {
   ref: BlockRef;
@@ -57,8 +62,15 @@ export class KeyOutputStream {
   readonly #session: OpenKeySession;
   readonly #layout: KeyWriteLayout;
   readonly #committed: Array<{ ref: BlockRef; offsetInKey: number; lengthBytes: number }> = [];
+  /** Data accepted and not yet sent, in order: buffers of the stream's own, never the caller's. */
   #pending: Buffer[] = [];
   #pendingBytes = 0;
+  /**
+   * The buffer that `write` copies into, sized to end at a chunk boundary, so that a chunk is a
+   * view of it and the caller's bytes are copied once on their way to the datanodes. Its part
+   * filled and not yet taken (`from` to `to`) is the last entry of `#pending`.
+   */
+  #fill: { buffer: Buffer; from: number; to: number } | undefined;
   #block: OpenBlock | undefined;
   #written = 0;
   #closed = false;
@@ -90,8 +102,14 @@ export class KeyOutputStream {
       // The block is taken (and its pipeline checked) at the first byte, not when a whole chunk
       // is buffered: a write that cannot go anywhere fails at once.
       if (data.length > 0) await this.#currentBlock();
-      this.#pending.push(this.#encryptor ? this.#encryptor.update(data) : Buffer.from(data));
-      this.#pendingBytes += data.length;
+      if (this.#encryptor) {
+        // Ciphertext is a buffer of the stream's own already.
+        this.#pending.push(this.#encryptor.update(data));
+        this.#fill = undefined;
+        this.#pendingBytes += data.length;
+      } else {
+        this.#append(data);
+      }
       while (this.#pendingBytes >= this.#nextChunkBytes()) await this.#flushChunk(this.#nextChunkBytes());
     } catch (err) {
       this.#failed = { error: err };
@@ -218,13 +236,67 @@ export class KeyOutputStream {
     return Math.min(this.#layout.chunkSizeBytes, inBlock);
   }
 
+  /** Copies `data` into the fill buffer, starting a new one (or growing a small one) when it is full. */
+  #append(data: Uint8Array): void {
+    let at = 0;
+    while (at < data.length) {
+      let fill = this.#fill;
+      if (!fill || fill.to === fill.buffer.length) fill = this.#newFill(data.length - at);
+      const n = Math.min(data.length - at, fill.buffer.length - fill.to);
+      fill.buffer.set(data.subarray(at, at + n), fill.to);
+      const view = fill.buffer.subarray(fill.from, fill.to + n);
+      // The untaken part of the fill buffer is the last pending entry (none when it is all taken).
+      if (fill.to > fill.from) this.#pending[this.#pending.length - 1] = view;
+      else this.#pending.push(view);
+      fill.to += n;
+      at += n;
+      this.#pendingBytes += n;
+    }
+  }
+
+  /**
+   * A fill buffer that ends where the chunk being gathered ends, or sooner: at the key's expected
+   * end (CreateKey's size), or at least 64 KiB past `incoming` when the size is unknown. A full
+   * small one holding all that is pending, that more data follows, grows to the chunk's end (its
+   * bytes copied once more, at most what fit in it).
+   */
+  #newFill(incoming: number): { buffer: Buffer; from: number; to: number } {
+    const chunk = this.#nextChunkBytes();
+    const last = this.#fill;
+    if (last && last.from === 0 && last.buffer.length < chunk && this.#pendingBytes === last.to) {
+      const grown = { buffer: Buffer.allocUnsafe(chunk), from: 0, to: last.to };
+      grown.buffer.set(last.buffer.subarray(0, last.to), 0);
+      this.#pending[this.#pending.length - 1] = grown.buffer.subarray(0, last.to);
+      this.#fill = grown;
+      return grown;
+    }
+    const chunkLeft = chunk - (this.#pendingBytes % chunk);
+    const expectedLeft = this.#session.expectedBytes - this.bytesWritten;
+    const wanted = Math.max(incoming, expectedLeft > 0 ? expectedLeft : 0, MIN_FILL_BYTES);
+    const fill = { buffer: Buffer.allocUnsafe(Math.min(chunkLeft, wanted)), from: 0, to: 0 };
+    this.#fill = fill;
+    return fill;
+  }
+
+  /** The first `n` pending bytes: a view when they lie in one buffer (a chunk gathered whole), else joined. */
   #take(n: number): Buffer {
-    const all = this.#pending.length === 1 ? (this.#pending[0] as Buffer) : Buffer.concat(this.#pending);
-    const out = all.subarray(0, n);
+    const first = this.#pending[0] as Buffer;
+    const fill = this.#fill;
+    if (first.length >= n) {
+      // By the invariant, a lone pending entry with untaken fill bytes is the fill buffer's.
+      if (fill && fill.to > fill.from && this.#pending.length === 1) fill.from += n;
+      if (first.length > n) this.#pending[0] = first.subarray(n);
+      else this.#pending.shift();
+      this.#pendingBytes -= n;
+      return first.subarray(0, n);
+    }
+    const all = Buffer.concat(this.#pending);
     const rest = all.subarray(n);
     this.#pending = rest.length > 0 ? [rest] : [];
     this.#pendingBytes = rest.length;
-    return out;
+    // The fill buffer's bytes were joined: later writes start a new one.
+    this.#fill = undefined;
+    return all.subarray(0, n);
   }
 
   async #flushChunk(n: number): Promise<void> {

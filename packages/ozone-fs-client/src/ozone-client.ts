@@ -211,7 +211,10 @@ export interface KeyDetails extends KeyListing {
 
 /** Per-key write settings; each defaults to the client's configuration. */
 export interface CreateKeyOptions {
-  /** Expected size in bytes (`KeyArgs.dataSize`); the OM preallocates blocks for it. Default: 0. */
+  /**
+   * Expected size in bytes (`KeyArgs.dataSize`); the OM preallocates blocks for it, and the stream
+   * gathers a small key in a buffer of its size. Default: 0 (unknown).
+   */
   sizeBytes?: number;
   /** Checksum of the key's data (`ozone.client.checksum.type`). Default: the client's, CRC32 unless configured. */
   checksumType?: ChecksumTypeName;
@@ -819,6 +822,7 @@ export class OzoneClient {
         key,
         clientId: toBigInt(body.ID),
         preallocated,
+        expectedBytes: options.sizeBytes ?? 0,
         // What the OM chose: the key's own, the bucket's default or the OM's.
         factor:
           options.replication ?? (body.keyInfo?.factor === hdds.ReplicationFactor.ONE ? 'ONE' : 'THREE'),

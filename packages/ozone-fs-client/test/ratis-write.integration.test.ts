@@ -3,7 +3,7 @@
 // state machine applies every command to each member's replica). These tests use its fault hooks:
 // a follower answering NotLeader, a container that refuses a command. (A follower and the leader
 // stopped mid-write are cases of the shared write suite, run in embedded-contract.)
-import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { createOzoneClient, DatanodeResultError, type OzoneClient } from '@fastpath/ozone-fs-client';
 import {
   miniPipelineId,
@@ -11,6 +11,7 @@ import {
   type MiniOzoneCluster,
 } from '@fastpath/ozone-fs-client/testing';
 import { contractKeyBytes } from '@fastpath/ozone-fs-client/testing/contract';
+import * as checksum from '../src/internal/checksum.js';
 
 const KiB = 1024;
 
@@ -125,4 +126,79 @@ describe("writes through the embedded pipelines' Raft groups", () => {
     expect(cluster.datanodes[0]?.counters.byCommand['WriteChunk']).toBe(6);
     expect(await client.listKeys('vol1', 'bucket1')).toEqual([]);
   });
+
+  it.each([
+    ['its size given to CreateKey', true],
+    ['no size given', false],
+  ])(
+    'copy each written byte once, into the chunk it is sent in, and checksum each chunk once (%s)',
+    async (_, sizeKnown) => {
+      const data = contractKeyBytes(300 * KiB + 5, 8);
+      // The caller's buffers, each with a memory of its own, cut where no chunk ends.
+      const pieces: Uint8Array[] = [];
+      for (let o = 0; o < data.length; o += 20 * KiB) pieces.push(data.slice(o, o + 20 * KiB));
+      const callers = new Set<ArrayBufferLike>(pieces.map((p) => p.buffer));
+      const out = await client.createKey('vol1', 'bucket1', `once-${sizeKnown}`, {
+        ...(sizeKnown ? { sizeBytes: data.length } : {}),
+      });
+      const set = jest.spyOn(Uint8Array.prototype, 'set');
+      const copy = jest.spyOn(Buffer.prototype, 'copy');
+      const concat = jest.spyOn(Buffer, 'concat');
+      const from = jest.spyOn(Buffer, 'from');
+      const slice = jest.spyOn(Uint8Array.prototype, 'slice');
+      const sums = jest.spyOn(checksum, 'computeChecksums');
+      try {
+        for (const piece of pieces) await out.write(piece);
+        await out.close();
+        // Every copy in the process meanwhile (the embedded datanodes' too), by its source.
+        const copies: Array<{ source: Uint8Array; target: ArrayBufferLike | undefined; bytes: number }> = [
+          ...set.mock.calls.map((args, i) => {
+            const source = args[0] as Uint8Array;
+            const target = (set.mock.contexts[i] as Uint8Array).buffer;
+            return { source, target, bytes: source.length };
+          }),
+          ...copy.mock.calls.map((args, i) => {
+            const source = copy.mock.contexts[i] as Buffer;
+            const [target, , start, end] = args as unknown as [Uint8Array, number?, number?, number?];
+            return { source, target: target.buffer, bytes: (end ?? source.length) - (start ?? 0) };
+          }),
+          ...concat.mock.calls.flatMap((args) =>
+            [...args[0]].map((source) => ({ source, target: undefined, bytes: source.length })),
+          ),
+          // Buffer.from of a view copies it (of an ArrayBuffer it does not); slice copies.
+          ...from.mock.calls
+            .map((args) => args[0])
+            .filter((source): source is Uint8Array => source instanceof Uint8Array)
+            .map((source) => ({ source, target: undefined, bytes: source.length })),
+          ...slice.mock.results.map((r, i) => ({
+            source: slice.mock.contexts[i] as Uint8Array,
+            target: undefined,
+            bytes: (r.value as Uint8Array).length,
+          })),
+        ];
+        const fromCaller = copies.filter((c) => callers.has(c.source.buffer));
+        expect(fromCaller.reduce((n, c) => n + c.bytes, 0)).toBe(data.length);
+        // What they were copied into (the chunks' memory) is never copied from again.
+        const chunkMemory = new Set(fromCaller.map((c) => c.target));
+        expect(chunkMemory.has(undefined)).toBe(false);
+        expect(copies.filter((c) => chunkMemory.has(c.source.buffer))).toEqual([]);
+        // 4 chunks of 64 KiB and one of 44 KiB + 5, each checksummed once, where it lies.
+        const chunkSums = sums.mock.calls.filter(([, , chunk]) => chunkMemory.has(chunk.buffer));
+        expect(chunkSums.map(([, , chunk]) => chunk.length)).toEqual([
+          ...Array<number>(4).fill(64 * KiB),
+          44 * KiB + 5,
+        ]);
+        expect(
+          new Set(
+            chunkSums.map(([, , chunk]) => `${chunk.byteOffset}@${[...chunkMemory].indexOf(chunk.buffer)}`),
+          ).size,
+        ).toBe(5);
+      } finally {
+        for (const spy of [set, copy, concat, from, slice, sums]) spy.mockRestore();
+      }
+      expect(Buffer.from(await client.readKey('vol1', 'bucket1', `once-${sizeKnown}`)).equals(data)).toBe(
+        true,
+      );
+    },
+  );
 });

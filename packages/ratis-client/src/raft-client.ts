@@ -1,6 +1,6 @@
-import * as grpc from '@grpc/grpc-js';
 import { MetricsRegistry } from '@fastpath/core';
 import { ClientMetrics } from './internal/client-metrics.js';
+import { GrpcStreamChannel } from './internal/grpc-stream-channel.js';
 import { type ratis, toNumber, uint64 } from './internal/proto/wire.js';
 import { REPLICATION_NUMBERS } from './internal/replication.js';
 import { commitInfosOf } from './internal/reply-outcome.js';
@@ -102,7 +102,7 @@ export class RaftClient implements AsyncDisposable {
   readonly #clientIdBytes: Buffer;
   readonly #groupIdBytes: Buffer;
   readonly #peers: RaftPeer[];
-  readonly #channels = new Map<string, grpc.Client>();
+  readonly #channels = new Map<string, GrpcStreamChannel>();
   readonly #peerIdBytes = new Map<string, Buffer>();
   readonly #ordered: RequestPipeline;
   readonly #unordered: RequestPipeline;
@@ -156,7 +156,8 @@ export class RaftClient implements AsyncDisposable {
   /**
    * Writes `content` to the group's state machine (a Ratis write on the ordered stream). Resolves
    * once the entry is committed on a majority and applied on the leader, with the state
-   * machine's answer and the entry's log index.
+   * machine's answer and the entry's log index. The content's pieces go to HTTP/2 as they are,
+   * not copied, and again on a re-send: keep them unchanged until this settles.
    */
   async send(
     content: Uint8Array | readonly Uint8Array[],
@@ -311,15 +312,12 @@ export class RaftClient implements AsyncDisposable {
     else this.#outstanding--;
   }
 
-  #channel(peer: RaftPeer): grpc.Client {
+  #channel(peer: RaftPeer): GrpcStreamChannel {
     let channel = this.#channels.get(peer.address);
     if (!channel) {
-      channel = new grpc.Client(peer.address, grpc.credentials.createInsecure(), {
-        'grpc.max_receive_message_length': this.#options.maxMessageBytes,
-        'grpc.max_send_message_length': this.#options.maxMessageBytes,
-        // A restarted member is found again within a retry pause, not after gRPC's backoff grew.
-        'grpc.initial_reconnect_backoff_ms': Math.max(100, this.#options.retryPauseMs),
-        'grpc.max_reconnect_backoff_ms': Math.max(1000, this.#options.retryPauseMs),
+      channel = new GrpcStreamChannel(peer.address, {
+        maxReceiveMessageBytes: this.#options.maxMessageBytes,
+        maxSendMessageBytes: this.#options.maxMessageBytes,
       });
       this.#channels.set(peer.address, channel);
     }
@@ -400,7 +398,7 @@ export function createRaftClient(options: RaftClientOptions): RaftClient {
   return new RaftClient(options);
 }
 
-/** The message content as pieces (one request buffer is written from them, no joined copy first). */
+/** The message content as pieces (written to the stream as they are, never joined). */
 function contentPieces(content: Uint8Array | readonly Uint8Array[]): readonly Uint8Array[] {
   const pieces = content instanceof Uint8Array ? [content] : content;
   if (!Array.isArray(pieces) || !pieces.every((p) => p instanceof Uint8Array))

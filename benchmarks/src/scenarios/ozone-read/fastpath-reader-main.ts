@@ -3,7 +3,6 @@
 // with the file's known content. The scenario drives it phase by phase (open, warm-up, measure,
 // close); between phases no read is in flight, so counters read in between cover one phase exactly.
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
 import { LatencyRecorder } from '@fastpath/core';
 import {
   newFileSystemInstance,
@@ -15,8 +14,8 @@ import { serveCalls } from '../../harness/index.js';
 import type { WindowCounts } from './read-accounting.js';
 import { readPositions, readerSeed } from './read-offsets.js';
 import { predictFetchedBytes, type WideningLayout } from './widening.js';
-import type { ProfileSummary } from './cpu-profile-summary.js';
-import { summarizeThreadProfiles, withThreadProfiles } from './thread-profiles.js';
+import type { ProfileSummary } from '../../harness/cpu-profile-summary.js';
+import { runProfiled } from '../../harness/thread-profiles.js';
 
 export interface FileSetSpec {
   /** ofs paths below the file system's root: `/<volume>/<bucket>/<key>`. */
@@ -238,21 +237,10 @@ function calibrateCheck(fileSizeBytes: number): number {
   return best;
 }
 
-/**
- * A window run under V8's sampling profiler on every thread of the reader (500 µs between
- * samples): the main thread's profile written to `path`, each worker thread's (read workers)
- * beside it as `<name>.worker-<n>.cpuprofile`, and all summed by category. A window of its own,
- * after the measured one, so that the profiler's cost is in no measured figure.
- */
+/** A window of its own under the profiler on every thread of the reader (see {@link runProfiled}). */
 async function profiled(call: Extract<ReaderCall, { op: 'run' }>, path: string): Promise<RunResult> {
-  const { result, profiles } = await withThreadProfiles(500, () => run(call));
-  profiles.forEach((profile, i) =>
-    writeFileSync(
-      i === 0 ? path : path.replace(/\.cpuprofile$/, `.worker-${i}.cpuprofile`),
-      JSON.stringify(profile),
-    ),
-  );
-  return { ...result, profile: summarizeThreadProfiles(profiles) };
+  const { result, profile } = await runProfiled(path, () => run(call));
+  return { ...result, profile };
 }
 
 function closeAll(): void {

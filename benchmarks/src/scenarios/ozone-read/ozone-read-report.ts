@@ -22,7 +22,7 @@ import type { CaseResult, CaseRound } from './ozone-read-scenario.js';
 import type { OzoneReadSettings } from './ozone-read-settings.js';
 import type { ShortCircuitAvailability } from './short-circuit-availability.js';
 import { expectedWidenedBytes } from './widening.js';
-import { PROFILE_CATEGORIES } from './cpu-profile-summary.js';
+import { PROFILE_CATEGORIES } from '../../harness/cpu-profile-summary.js';
 
 export interface ReportContext {
   cluster: string;

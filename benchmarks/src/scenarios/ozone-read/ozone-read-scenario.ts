@@ -18,7 +18,7 @@ import { headlineEntries } from './ozone-read-results.js';
 import { readPathProperties, type ShortCircuitAvailability } from './short-circuit-availability.js';
 import { startJavaReader } from './java-reader.js';
 import { startS3Reader } from './s3-reader.js';
-import type { ProfileSummary } from './cpu-profile-summary.js';
+import type { ProfileSummary } from '../../harness/cpu-profile-summary.js';
 
 /** One measured window of one case. */
 export interface CaseRound {

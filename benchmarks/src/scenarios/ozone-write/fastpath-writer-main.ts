@@ -6,6 +6,7 @@
 import { createOzoneClient, OmStatusError, type OzoneClient } from '@fastpath/ozone-fs-client';
 import { contractKeyBytes } from '@fastpath/ozone-fs-client/testing';
 import { serveCalls } from '../../harness/index.js';
+import { runProfiled } from '../../harness/thread-profiles.js';
 import type { PassSample } from './pass-figures.js';
 import type { VerifyCounts } from './ozone-write-results.js';
 
@@ -25,6 +26,8 @@ export type WriterCall =
       sizeBytes: number;
       writeBytes: number;
       replication: 'ONE' | 'THREE';
+      /** Run the pass under the CPU profiler, its profile written here. */
+      profilePath?: string;
     }
   | { op: 'verify'; keys: KeySpec[]; sizeBytes: number }
   | { op: 'delete'; names: string[] }
@@ -167,8 +170,11 @@ serveCalls(async (call: WriterCall) => {
       }
       return { ms: performance.now() - started };
     }
-    case 'write':
-      return write(call);
+    case 'write': {
+      if (call.profilePath === undefined) return write(call);
+      const { result, profile } = await runProfiled(call.profilePath, () => write(call));
+      return { ...result, profile };
+    }
     case 'verify':
       return verify(call);
     case 'delete':

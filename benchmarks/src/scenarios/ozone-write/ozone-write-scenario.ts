@@ -1,4 +1,5 @@
 import os from 'node:os';
+import { formatProfileShares, type ProfileSummary } from '../../harness/cpu-profile-summary.js';
 import {
   barChartSvg,
   BenchmarkCheckError,
@@ -71,10 +72,12 @@ async function runPass(
   shape: RowShape,
   row: RowId | 'warmup',
   pass: number,
-): Promise<ClientPass> {
+  profileFile?: string,
+): Promise<ClientPass & { profile?: ProfileSummary }> {
   const s = ctx.flags;
-  const keys = passKeys(client, pass === 0 ? 'warmup' : `p${pass}`, shape, row);
-  const what = `${pass === 0 ? 'warm-up' : `pass ${pass}/${s.passes}`} · ${rowLabel(shape)} · ${client}`;
+  const label = profileFile ? 'profile' : pass === 0 ? 'warmup' : `p${pass}`;
+  const keys = passKeys(client, label, shape, row);
+  const what = `${profileFile ? 'profiled pass' : pass === 0 ? 'warm-up' : `pass ${pass}/${s.passes}`} · ${rowLabel(shape)} · ${client}`;
   const write: Extract<WriterCall, { op: 'write' }> = {
     op: 'write',
     keys,
@@ -82,13 +85,14 @@ async function runPass(
     sizeBytes: shape.keySizeBytes,
     writeBytes: s.writeBytes,
     replication: s.replication,
+    ...(profileFile ? { profilePath: ctx.results.path(profileFile) } : {}),
   };
   ctx.progress.setDetail(`${what} · writing`);
   const sample = (
     client === 'fastpath'
       ? await writers.fastpath.call(write, { timeoutMs: CALL_TIMEOUT_MS })
       : await writers.java!.call(write, CALL_TIMEOUT_MS)
-  ) as PassSample;
+  ) as PassSample & { profile?: ProfileSummary };
   ctx.progress.setDetail(`${what} · reading back`);
   const verify = { op: 'verify', keys, sizeBytes: shape.keySizeBytes } as const;
   const readBack = (await writers.fastpath.call(verify, { timeoutMs: CALL_TIMEOUT_MS })) as VerifyCounts;
@@ -100,14 +104,21 @@ async function runPass(
     { op: 'delete', names: keys.map((k) => k.name) },
     { timeoutMs: CALL_TIMEOUT_MS },
   );
-  const { latenciesUs: _latencies, ...counts } = sample;
+  const { latenciesUs: _latencies, profile, ...counts } = sample;
   for (const [label, problem] of [
     ['write', sample.firstError],
     ['read-back', readBack.firstError],
     ["Java's read-back", crossRead?.firstError],
   ] as const)
     if (problem) ctx.note(`${what}: ${label} failed: ${problem.split('\n')[0]}`);
-  return { pass, sample: counts, figures: passFigures(sample), readBack, crossRead };
+  return {
+    pass,
+    sample: counts,
+    figures: passFigures(sample),
+    readBack,
+    crossRead,
+    ...(profile ? { profile } : {}),
+  };
 }
 
 export const ozoneWriteScenario: Scenario<OzoneWriteSettings> = {
@@ -135,7 +146,8 @@ export const ozoneWriteScenario: Scenario<OzoneWriteSettings> = {
     ctx.progress.begin(
       'ozone-write',
       setupUnits +
-        clients.length * (warmupUnits + s.passes * shapes.reduce((ms, sh) => ms + estimatePassMs(sh), 0)),
+        clients.length * (warmupUnits + s.passes * shapes.reduce((ms, sh) => ms + estimatePassMs(sh), 0)) +
+        (s.profile ? shapes.reduce((ms, sh) => ms + estimatePassMs(sh), 0) : 0),
     );
     ctx.progress.setDetail(`starting the ${s.cluster} cluster`);
     await using cluster = await startWriteCluster(ctx);
@@ -227,6 +239,24 @@ export const ozoneWriteScenario: Scenario<OzoneWriteSettings> = {
           ctx.results.recordComparison(shape.id, c);
           ctx.progress.advance(estimatePassMs(shape));
         }
+      }
+    }
+    if (s.profile) {
+      for (const shape of shapes) {
+        if (ctx.signal.aborted || measured.get(shape.id)!.fastpath!.error !== undefined) continue;
+        const file = `profiles/${shape.id}-fastpath.cpuprofile`;
+        try {
+          const p = await runPass(ctx, writers, 'fastpath', shape, shape.id, s.passes + 1, file);
+          if (p.profile) {
+            ctx.note(`${rowLabel(shape)}: fastpath's profile: ${formatProfileShares(p.profile)} (${file})`);
+            ctx.results.writeJson(`profiles/${shape.id}-fastpath.json`, { ...p.profile, file });
+          }
+        } catch (err) {
+          ctx.note(
+            `${rowLabel(shape)}: fastpath's profiled pass failed: ${(err as Error).message.split('\n')[0]}`,
+          );
+        }
+        ctx.progress.advance(estimatePassMs(shape));
       }
     }
     ctx.progress.end();

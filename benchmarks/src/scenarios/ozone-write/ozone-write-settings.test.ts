@@ -25,7 +25,12 @@ describe('parseOzoneWriteFlags', () => {
       java: false,
       crossRead: false,
       replication: 'THREE',
+      profile: false,
     });
+    expect(parseOzoneWriteFlags(['--profile'], true).profile).toBe(true);
+    expect(estimateRunMs(parseOzoneWriteFlags(['--profile'], true))).toBeGreaterThan(
+      estimateRunMs(parseOzoneWriteFlags([], true)),
+    );
     expect(s.shapes.single).toEqual({ id: 'single', writers: 1, keySizeBytes: 256 * MiB, keysPerWriter: 1 });
     expect(s.shapes.parallel).toMatchObject({ writers: 16, keySizeBytes: 16 * MiB });
     expect(s.shapes['small-files']).toMatchObject({ writers: 16, keySizeBytes: 64 * 1024 });

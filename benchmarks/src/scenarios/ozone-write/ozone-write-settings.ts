@@ -32,6 +32,8 @@ export interface OzoneWriteSettings {
   /** RATIS/THREE for both clients (the table's subject: writes through a 3-member Raft group). */
   replication: 'THREE';
   datanodes: number;
+  /** After the passes, one more fastpath pass per row under the CPU profiler (not measured). */
+  profile: boolean;
 }
 
 const KiB = 1024;
@@ -106,6 +108,11 @@ export const OZONE_WRITE_FLAGS = {
     type: 'boolean',
     description: "with --cluster real: skip Ozone's Java client reading back the keys fastpath wrote",
   },
+  profile: {
+    type: 'boolean',
+    description:
+      "after the passes, one more pass of fastpath's writer per row under the CPU profiler, not measured: profiles/<row>-fastpath.cpuprofile",
+  },
 } as const;
 
 /** Parses the scenario's flags; bad or unknown flags throw `BenchmarkUsageError`. */
@@ -156,6 +163,7 @@ export function parseOzoneWriteFlags(args: readonly string[], quick: boolean): O
     warmup: f['no-warmup'] ? null : { ...(quick ? QUICK_WARMUP : DEFAULT_WARMUP) },
     replication: 'THREE',
     datanodes: 3,
+    profile: f.profile === true,
   };
 }
 
@@ -202,5 +210,5 @@ export function estimateRunMs(s: OzoneWriteSettings): number {
   const perPass = s.rows.reduce((ms, id) => ms + estimatePassMs(s.shapes[id]), 0);
   const warmup = s.warmup ? estimatePassMs(s.warmup) : 0;
   const setup = s.cluster === 'real' ? 90_000 : 10_000;
-  return setup + clients * (warmup + s.passes * perPass);
+  return setup + clients * (warmup + s.passes * perPass) + (s.profile ? perPass : 0);
 }

@@ -4,11 +4,12 @@
 import { randomBytes } from 'node:crypto';
 import { createRaftClient, type RaftClient, type RaftPeer } from '@fastpath/ratis-client';
 import { serveCalls } from '../../harness/index.js';
+import { runProfiled } from '../../harness/thread-profiles.js';
 import type { LoadSample } from './load-figures.js';
 
 export type WriterCall =
   | { op: 'open'; groupId: string; peers: RaftPeer[]; window: number }
-  | { op: 'load'; sizeBytes: number; writes: number; window: number }
+  | { op: 'load'; sizeBytes: number; writes: number; window: number; profilePath?: string }
   | { op: 'close' };
 
 let client: RaftClient | undefined;
@@ -48,8 +49,12 @@ serveCalls(async (call: WriterCall) => {
         maxOutstandingRequests: call.window,
       });
       return { clientId: client.clientId };
-    case 'load':
-      return load(call.sizeBytes, call.writes, call.window);
+    case 'load': {
+      const work = (): Promise<LoadSample> => load(call.sizeBytes, call.writes, call.window);
+      if (call.profilePath === undefined) return work();
+      const { result, profile } = await runProfiled(call.profilePath, work);
+      return { ...result, profile };
+    }
     case 'close':
       await client?.close();
       client = undefined;

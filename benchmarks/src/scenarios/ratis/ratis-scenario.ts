@@ -1,5 +1,6 @@
 import os from 'node:os';
 import { startRatisGroup, startRatisJavaClient } from '@fastpath/ratis-fixture';
+import { formatProfileShares, type ProfileSummary } from '../../harness/cpu-profile-summary.js';
 import { barChartSvg, startChild, type Scenario, type ScenarioContext } from '../../harness/index.js';
 import type { WriterCall } from './fastpath-writer-main.js';
 import { clientOrder, loadFigures, type LoadSample } from './load-figures.js';
@@ -20,9 +21,9 @@ import {
   type WriteSize,
 } from './ratis-settings.js';
 
-/** Progress units: a group's start counts as much as one load. */
+/** Progress units: a group's start counts as much as one load, the profiled load as one more. */
 function plannedUnits(s: RatisSettings): number {
-  return s.sizes.length * (1 + (s.rounds + 1) * CLIENTS.length);
+  return s.sizes.length * (1 + (s.rounds + 1) * CLIENTS.length + (s.profile ? 1 : 0));
 }
 
 /** One size: a fresh group (deleted after, so the disk holds one size's log at a time), both clients, every round. */
@@ -105,6 +106,22 @@ async function runSize(
       ctx.progress.advance(1, what);
     }
   }
+  let profile: (ProfileSummary & { file: string }) | undefined;
+  if (s.profile && !ctx.signal.aborted && measured.fastpath.error === undefined) {
+    const file = `profiles/${size}-fastpath.cpuprofile`;
+    ctx.progress.setDetail(`${size} · fastpath · profiled load`);
+    try {
+      const profiled = (await writer.call(
+        { op: 'load', sizeBytes, writes, window, profilePath: ctx.results.path(file) },
+        { timeoutMs: loadTimeoutMs },
+      )) as LoadSample & { profile: ProfileSummary };
+      profile = { ...profiled.profile, file };
+      ctx.note(`${size}: fastpath's profile: ${formatProfileShares(profiled.profile)} (${file})`);
+    } catch (err) {
+      ctx.note(`${size}: fastpath's profiled load failed: ${(err as Error).message.split('\n')[0]}`);
+    }
+    ctx.progress.advance(1, `${size} · fastpath · profiled load`);
+  }
   await writer.call({ op: 'close' }, { timeoutMs: 30_000 }).catch(() => undefined);
   for (const client of CLIENTS) {
     ctx.results.writeCase(`${size}-${client}`, {
@@ -116,6 +133,7 @@ async function runSize(
       rounds: measured[client].rounds,
       error: measured[client].error ?? null,
       samples: samples[client],
+      ...(client === 'fastpath' && profile ? { profile } : {}),
     });
   }
   return compareSize({ size, sizeBytes, window, writesPerRound: writes }, measured);

@@ -21,6 +21,7 @@ describe('parseRatisFlags', () => {
       writes: { '1KiB': 200, '64KiB': 50, '4MiB': 4 },
     });
     expect(parseRatisFlags(['--writes-scale', '1'], true).writes['4MiB']).toBe(1); // never 0
+    expect(parseRatisFlags(['--profile'], false).profile).toBe(true);
   });
 
   it('rejects unknown flags, sizes and out-of-range numbers', () => {

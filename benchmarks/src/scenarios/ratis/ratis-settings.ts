@@ -24,6 +24,8 @@ export interface RatisSettings {
   maxOutstandingMiB: number;
   /** Java heap of each peer of the group, MiB (a leader holds a window of 4 MiB writes). */
   peerHeapMb: number;
+  /** After the rounds, one more fastpath load per size under the CPU profiler (not measured). */
+  profile: boolean;
 }
 
 export const DEFAULT_RATIS_SETTINGS: Readonly<RatisSettings> = Object.freeze({
@@ -33,6 +35,7 @@ export const DEFAULT_RATIS_SETTINGS: Readonly<RatisSettings> = Object.freeze({
   window: 32,
   maxOutstandingMiB: 32,
   peerHeapMb: 512,
+  profile: false,
 });
 
 export const QUICK_RATIS_SETTINGS: Readonly<Pick<RatisSettings, 'rounds' | 'writes'>> = Object.freeze({
@@ -74,6 +77,11 @@ export const RATIS_FLAGS = {
     value: '<MiB>',
     description: `Java heap of each Ratis peer (default ${DEFAULT_RATIS_SETTINGS.peerHeapMb})`,
   },
+  profile: {
+    type: 'boolean',
+    description:
+      "after the rounds, one more load of fastpath's client per size under the CPU profiler, not measured: profiles/<size>-fastpath.cpuprofile",
+  },
 } as const;
 
 /** Parses the scenario's flags; bad or unknown flags throw `BenchmarkUsageError`. */
@@ -100,6 +108,7 @@ export function parseRatisFlags(args: readonly string[], quick: boolean): RatisS
       min: 128,
       max: 16_384,
     }),
+    profile: flags.profile === true,
   };
 }
 

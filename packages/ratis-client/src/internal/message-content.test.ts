@@ -1,8 +1,11 @@
 import fc from 'fast-check';
-import { withMessageContent } from './message-content.js';
+import { requestPiecesWithContent } from './message-content.js';
 import { raft, toNumber, uint64 } from './proto/wire.js';
 
-describe('withMessageContent', () => {
+const withMessageContent = (head: Uint8Array, pieces: readonly Uint8Array[], tail: Uint8Array): Buffer =>
+  Buffer.concat(requestPiecesWithContent(head, pieces, tail));
+
+describe('requestPiecesWithContent', () => {
   it('decodes as the generated codec decodes the same request with the content joined', () => {
     fc.assert(
       fc.property(
@@ -48,5 +51,18 @@ describe('withMessageContent', () => {
       ),
     );
     expect(Buffer.from(decoded.message?.content ?? []).equals(big)).toBe(true);
+  });
+
+  it('hands the content on as the very pieces it was given, not copies', () => {
+    const data = Buffer.alloc(1 << 20, 3);
+    const other = new Uint8Array([1, 2, 3]);
+    const tail = raft.RaftClientRequestProto.encode({ write: {} }).finish();
+    const pieces = requestPiecesWithContent(new Uint8Array([10, 0]), [data, new Uint8Array(0), other], tail);
+    expect(pieces).toHaveLength(4);
+    expect(pieces[1]).toBe(data);
+    expect(pieces[2]).toBe(other);
+    expect(pieces[3]).toBe(tail);
+    // Only the lead is new: the head, the message's two tags and two lengths.
+    expect(pieces[0]!.length).toBe(2 + 1 + 3 + 1 + 3);
   });
 });

@@ -1,11 +1,16 @@
-import type * as grpc from '@grpc/grpc-js';
-import { status as grpcStatus } from '@grpc/grpc-js';
 import type { RaftPeer } from '../raft-client-options.js';
 import { RaftClientClosedError, RaftProtocolError, RaftTimeoutError } from '../raft-client-errors.js';
+import {
+  GRPC_STATUS,
+  type GrpcStreamCall,
+  type GrpcStreamChannel,
+  type StreamError,
+  type StreamStatus,
+} from './grpc-stream-channel.js';
 import { RAFT_CLIENT_PROTOCOL_SERVICE } from './proto/grpc-methods.js';
 import { type ratis, raft, toNumber, uint64 } from './proto/wire.js';
 import { replyOutcome } from './reply-outcome.js';
-import { withMessageContent } from './message-content.js';
+import { requestPiecesWithContent } from './message-content.js';
 import { streamFailure } from './stream-failure.js';
 
 /** One request from submit to its final answer, across every stream it is sent on. */
@@ -14,7 +19,7 @@ export interface PendingRequest {
   readonly kind: 'write' | 'read' | 'watch';
   /** The request without its `rpcRequest` header and its message: the type. */
   readonly body: Omit<ratis.common.IRaftClientRequestProto, 'rpcRequest' | 'message'>;
-  /** The message's content in pieces (written after the rest, see {@link withMessageContent}); none for a watch. */
+  /** The message's content in pieces (written as they are, see {@link requestPiecesWithContent}); none for a watch. */
   readonly content: readonly Uint8Array[] | undefined;
   readonly timeoutMs: number;
   /** `Date.now()` after which it fails with a timeout. */
@@ -33,7 +38,7 @@ export interface PendingRequest {
 /** What a pipeline needs of its client: where the leader is, channels, and the retry policy. */
 export interface PipelineContext {
   leader(): RaftPeer;
-  channel(peer: RaftPeer): grpc.Client;
+  channel(peer: RaftPeer): GrpcStreamChannel;
   rpcHeader(peer: RaftPeer, callId: number): ratis.common.IRaftRpcRequestProto;
   /** A member answered NotLeader: move to `suggested` (or the next member). True when the next send should wait. */
   notLeader(from: RaftPeer, suggested: RaftPeer | undefined): boolean;
@@ -57,7 +62,7 @@ class StreamSession {
   readonly ended: Promise<void>;
   constructor(
     readonly peer: RaftPeer,
-    readonly call: grpc.ClientDuplexStream<Buffer, Buffer>,
+    readonly call: GrpcStreamCall,
   ) {
     this.ended = new Promise((resolve) => call.on('status', () => resolve()));
   }
@@ -128,15 +133,12 @@ export class RequestPipeline {
 
   #open(): StreamSession {
     const peer = this.ctx.leader();
-    const method = RAFT_CLIENT_PROTOCOL_SERVICE[this.method];
-    const call = this.ctx
-      .channel(peer)
-      .makeBidiStreamRequest(method.path, method.requestSerialize, method.responseDeserialize);
+    const call = this.ctx.channel(peer).openStream(RAFT_CLIENT_PROTOCOL_SERVICE[this.method].path);
     const session = new StreamSession(peer, call);
     call.on('data', (bytes: Buffer) => this.#onData(session, bytes));
-    call.on('error', (error: grpc.ServiceError) => this.#onFailed(session, error));
-    call.on('status', (status: grpc.StatusObject) => {
-      if (status.code === grpcStatus.OK) this.#onFailed(session, undefined);
+    call.on('error', (error: StreamError) => this.#onFailed(session, error));
+    call.on('status', (status: StreamStatus) => {
+      if (status.code === GRPC_STATUS.OK) this.#onFailed(session, undefined);
     });
     return session;
   }
@@ -149,19 +151,17 @@ export class RequestPipeline {
         ? { seqNum: uint64(session.nextSeq++), isFirst: true }
         : { seqNum: uint64(session.nextSeq++) };
     }
-    const bytes = request.content
-      ? withMessageContent(
+    const pieces = request.content
+      ? requestPiecesWithContent(
           raft.RaftClientRequestProto.encode({ rpcRequest }).finish(),
           request.content,
           raft.RaftClientRequestProto.encode(request.body).finish(),
         )
-      : raft.RaftClientRequestProto.encode({ rpcRequest, ...request.body }).finish();
+      : [raft.RaftClientRequestProto.encode({ rpcRequest, ...request.body }).finish()];
     request.session = session;
     request.sentAt = Date.now();
     session.sent.set(request.callId, request);
-    session.call.write(
-      Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
-    );
+    session.call.write(pieces);
   }
 
   #onData(session: StreamSession, bytes: Buffer): void {
@@ -212,7 +212,7 @@ export class RequestPipeline {
     this.#pump();
   }
 
-  #onFailed(session: StreamSession, error: grpc.ServiceError | undefined): void {
+  #onFailed(session: StreamSession, error: StreamError | undefined): void {
     if (session.done) return;
     session.done = true;
     if (session !== this.#session || this.#closed) return;

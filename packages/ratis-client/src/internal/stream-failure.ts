@@ -1,6 +1,6 @@
-import type * as grpc from '@grpc/grpc-js';
 import { status as grpcStatus } from '@grpc/grpc-js';
 import { RaftServerError } from '../raft-client-errors.js';
+import type { StreamError } from './grpc-stream-channel.js';
 
 // Exceptions a Ratis server fails a whole stream with that a re-send cannot change: the request
 // names a group the server does not have, or it cannot be read. Anything else (a server not ready
@@ -18,7 +18,7 @@ const FINAL_STATUSES = new Set([
 
 /** What a failed stream means: the error to report and whether re-sending its requests can help. */
 export function streamFailure(
-  error: grpc.ServiceError | undefined,
+  error: StreamError | undefined,
   peerId: string,
 ): { error: RaftServerError; retriable: boolean } {
   if (!error) {
@@ -43,7 +43,7 @@ export function streamFailure(
   };
 }
 
-function firstString(values: grpc.MetadataValue[] | undefined): string | undefined {
+function firstString(values: Array<string | Buffer> | undefined): string | undefined {
   const v = values?.[0];
   if (v === undefined) return undefined;
   return typeof v === 'string' ? v : v.toString('utf8');

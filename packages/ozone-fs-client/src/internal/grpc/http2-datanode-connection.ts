@@ -12,8 +12,11 @@ import { OzoneTlsConfigError } from '../../ozone-errors.js';
 import type { ClientTlsOptions } from './channel-options.js';
 import type { DatanodeCall, DatanodeConnection } from './datanode-call.js';
 import { DATANODE_SEND_PATH } from './datanode-stream.js';
-import type { GrpcFramingError } from './grpc-message-reader.js';
-import { GrpcMessageReader, grpcMessagePrefix } from './grpc-message-reader.js';
+import {
+  type GrpcFramingError,
+  GrpcMessageReader,
+  grpcMessagePrefix,
+} from '@fastpath/ratis-client/grpc-framing';
 
 export interface Http2DatanodeConnectionOptions {
   /** The largest message accepted (a bigger one fails its call with RESOURCE_EXHAUSTED). */

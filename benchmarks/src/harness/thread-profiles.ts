@@ -2,7 +2,9 @@
 // inspector, and each worker thread (fastpath's read workers) through the inspector's NodeWorker
 // domain, which relays protocol messages to a worker's own inspector. A thread's profile holds
 // only that thread's samples, so the reader's CPU is the sum over all of them.
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
+import path from 'node:path';
 import {
   PROFILE_CATEGORIES,
   summarizeCpuProfile,
@@ -108,4 +110,25 @@ export function summarizeThreadProfiles(
   ) as ProfileSummary['shares'];
   const threads = summaries.filter((s) => s.busyMs >= 0.01 * busyMs).length;
   return { busyMs, shares, threads };
+}
+
+/**
+ * Runs `work` under V8's sampling profiler on every thread (500 µs between samples): the main
+ * thread's profile written to `file`, each worker thread's beside it as
+ * `<name>.worker-<n>.cpuprofile`, and all summed by category. Run it in a window of its own, after
+ * the measured ones, so that the profiler's cost is in no measured figure.
+ */
+export async function runProfiled<T>(
+  file: string,
+  work: () => Promise<T>,
+): Promise<{ result: T; profile: ProfileSummary & { threads: number } }> {
+  const { result, profiles } = await withThreadProfiles(500, work);
+  mkdirSync(path.dirname(file), { recursive: true });
+  profiles.forEach((profile, i) =>
+    writeFileSync(
+      i === 0 ? file : file.replace(/\.cpuprofile$/, `.worker-${i}.cpuprofile`),
+      JSON.stringify(profile),
+    ),
+  );
+  return { result, profile: summarizeThreadProfiles(profiles) };
 }

@@ -1,4 +1,4 @@
-// Where a reader's CPU went, from a V8 CPU profile (`.cpuprofile`, as `node --cpu-prof` or the
+// Where a client's CPU went, from a V8 CPU profile (`.cpuprofile`, as `node --cpu-prof` or the
 // inspector's Profiler writes it): each sample's own frame (self time) put in a category by the
 // code it runs, as shares of the busy samples (idle samples left out).
 
@@ -14,6 +14,7 @@ export const PROFILE_CATEGORIES = [
   'grpc-js',
   'garbage collection',
   'protobufjs',
+  'Buffer copies and allocation',
   'checksums',
   'fastpath client',
   'benchmark reader',
@@ -28,6 +29,17 @@ export interface ProfileSummary {
   shares: Record<ProfileCategory, number>;
 }
 
+// Buffer's native halves, which appear without a script: copies (`copy`, `Buffer.concat`'s and
+// `TypedArray.prototype.set`'s), fills and allocations.
+const NATIVE_BUFFER_FUNCTIONS = new Set([
+  'copy',
+  'copyImpl',
+  'set',
+  'fill',
+  'createUnsafeBuffer',
+  'allocUnsafe',
+]);
+
 /** The category of one frame (the function a sample was taken in). */
 export function categoryOf(functionName: string, url: string): ProfileCategory | 'idle' {
   if (functionName === '(idle)') return 'idle';
@@ -41,7 +53,13 @@ export function categoryOf(functionName: string, url: string): ProfileCategory |
     (url === '' && /^crc32c?$/.test(functionName))
   )
     return 'checksums';
-  if (url.includes('ozone-fs-client/')) return 'fastpath client';
+  if (
+    url === 'node:buffer' ||
+    url === 'node:internal/buffer' ||
+    (url === '' && NATIVE_BUFFER_FUNCTIONS.has(functionName))
+  )
+    return 'Buffer copies and allocation';
+  if (url.includes('ozone-fs-client/') || url.includes('ratis-client/')) return 'fastpath client';
   if (url.includes('/benchmarks/')) return 'benchmark reader';
   if (
     /^node:(internal\/)?(http2|stream|net|_stream|internal\/streams|internal\/stream_base_commons|events|buffer|internal\/http2)/.test(
@@ -73,4 +91,50 @@ export function summarizeCpuProfile(profile: CpuProfile): ProfileSummary {
     PROFILE_CATEGORIES.map((c) => [c, busy > 0 ? (micros.get(c) ?? 0) / busy : 0]),
   ) as Record<ProfileCategory, number>;
   return { busyMs: busy / 1000, shares };
+}
+
+/** One function's self time in a profile. */
+export interface ProfileFunction {
+  functionName: string;
+  url: string;
+  category: ProfileCategory;
+  /** Share of the busy time, 0-1. */
+  share: number;
+}
+
+/** The `count` functions with the most self time (same name and script summed), busiest first. */
+export function topSelfFunctions(profile: CpuProfile, count: number): ProfileFunction[] {
+  const frameById = new Map(profile.nodes.map((n) => [n.id, n.callFrame]));
+  const micros = new Map<string, { functionName: string; url: string; us: number }>();
+  const samples = profile.samples ?? [];
+  const deltas = profile.timeDeltas ?? [];
+  let busy = 0;
+  for (let i = 0; i < samples.length; i++) {
+    const frame = frameById.get(samples[i] as number);
+    if (!frame || categoryOf(frame.functionName, frame.url) === 'idle') continue;
+    const us = Math.max(0, deltas[i] ?? 0);
+    busy += us;
+    const key = `${frame.functionName}\u0000${frame.url}`;
+    const entry = micros.get(key) ?? { functionName: frame.functionName, url: frame.url, us: 0 };
+    entry.us += us;
+    micros.set(key, entry);
+  }
+  return [...micros.values()]
+    .sort((a, b) => b.us - a.us)
+    .slice(0, count)
+    .map((e) => ({
+      functionName: e.functionName,
+      url: e.url,
+      category: categoryOf(e.functionName, e.url) as ProfileCategory,
+      share: busy > 0 ? e.us / busy : 0,
+    }));
+}
+
+/** The categories of a summary, busiest first, as one line (`protobufjs 31%, grpc-js 12%, …`); shares under 1% left out. */
+export function formatProfileShares(summary: ProfileSummary): string {
+  return [...PROFILE_CATEGORIES]
+    .filter((c) => summary.shares[c] >= 0.01)
+    .sort((a, b) => summary.shares[b] - summary.shares[a])
+    .map((c) => `${c} ${Math.round(summary.shares[c] * 100)}%`)
+    .join(', ');
 }

@@ -1,6 +1,20 @@
-// gRPC's message framing over HTTP/2 DATA: each message is a 1-byte compressed flag, a 4-byte
-// big-endian length and the message. HTTP/2 cuts the byte stream anywhere, so a message comes in
-// pieces or several come in one piece.
+/**
+ * gRPC's message framing over HTTP/2 DATA, for fastpath's own HTTP/2 gRPC calls (the Ratis
+ * client's streams, Ozone's datanode transport): each message is a 1-byte compressed flag, a
+ * 4-byte big-endian length and the message. HTTP/2 cuts the byte stream anywhere, so a message
+ * comes in pieces or several come in one piece.
+ *
+ * @example
+ * ```ts
+ * import { GrpcMessageReader, grpcMessagePrefix } from '@fastpath/ratis-client/grpc-framing';
+ * const reader = new GrpcMessageReader(64 << 20, (message) => handle(message));
+ * stream.on('data', (piece: Buffer) => reader.push(piece));
+ * stream.write(grpcMessagePrefix(body.length));
+ * stream.write(body);
+ * ```
+ *
+ * @module @fastpath/ratis-client/grpc-framing
+ */
 
 /** The 5-byte prefix of an uncompressed message of `length` bytes. */
 export function grpcMessagePrefix(length: number): Buffer {

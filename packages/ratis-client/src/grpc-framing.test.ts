@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { GrpcFramingError, GrpcMessageReader, grpcMessagePrefix } from './grpc-message-reader.js';
+import { GrpcFramingError, GrpcMessageReader, grpcMessagePrefix } from './grpc-framing.js';
 
 function framed(messages: Buffer[]): Buffer {
   return Buffer.concat(messages.flatMap((m) => [grpcMessagePrefix(m.length), m]));

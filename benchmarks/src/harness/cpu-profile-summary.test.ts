@@ -1,4 +1,9 @@
-import { categoryOf, summarizeCpuProfile } from './cpu-profile-summary.js';
+import {
+  categoryOf,
+  formatProfileShares,
+  summarizeCpuProfile,
+  topSelfFunctions,
+} from './cpu-profile-summary.js';
 
 describe('CPU profile summary', () => {
   it('puts frames in categories by the code they run', () => {
@@ -16,6 +21,12 @@ describe('CPU profile summary', () => {
     expect(categoryOf('read', 'file:///x/packages/ozone-fs-client/src/key-input-stream.ts')).toBe(
       'fastpath client',
     );
+    expect(categoryOf('#send', 'file:///x/packages/ratis-client/src/internal/request-pipeline.ts')).toBe(
+      'fastpath client',
+    );
+    expect(categoryOf('_copyActual', 'node:buffer')).toBe('Buffer copies and allocation');
+    expect(categoryOf('createUnsafeBuffer', 'node:internal/buffer')).toBe('Buffer copies and allocation');
+    expect(categoryOf('copy', '')).toBe('Buffer copies and allocation');
     expect(categoryOf('(garbage collector)', '')).toBe('garbage collection');
     expect(categoryOf('(idle)', '')).toBe('idle');
     expect(categoryOf('(program)', '')).toBe('other Node and V8');
@@ -36,5 +47,28 @@ describe('CPU profile summary', () => {
     expect(s.shares['garbage collection']).toBeCloseTo(0.25);
     expect(s.shares['grpc-js']).toBeCloseTo(0.75);
     expect(s.shares['fastpath client']).toBe(0);
+  });
+
+  it('lists the functions with the most self time, busiest first, idle left out', () => {
+    const profile = {
+      nodes: [
+        { id: 1, callFrame: { functionName: '(idle)', url: '' } },
+        { id: 2, callFrame: { functionName: '_copyActual', url: 'node:buffer' } },
+        { id: 3, callFrame: { functionName: 'encode', url: 'file:///x/protobufjs/src/writer.js' } },
+        { id: 4, callFrame: { functionName: '_copyActual', url: 'node:buffer' } },
+      ],
+      samples: [1, 2, 3, 4, 4],
+      timeDeltas: [900, 100, 100, 100, 100],
+    };
+    const top = topSelfFunctions(profile, 5);
+    expect(top.map((f) => [f.functionName, f.category])).toEqual([
+      ['_copyActual', 'Buffer copies and allocation'],
+      ['encode', 'protobufjs'],
+    ]);
+    expect(top[0]!.share).toBeCloseTo(0.75);
+    expect(topSelfFunctions(profile, 1)).toHaveLength(1);
+    expect(formatProfileShares(summarizeCpuProfile(profile))).toBe(
+      'Buffer copies and allocation 75%, protobufjs 25%',
+    );
   });
 });
