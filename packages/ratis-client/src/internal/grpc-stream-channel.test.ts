@@ -1,4 +1,5 @@
 import { once } from 'node:events';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import * as grpc from '@grpc/grpc-js';
 import {
   GRPC_STATUS,
@@ -193,6 +194,29 @@ describe('GrpcStreamChannel', () => {
       expect(seen.errors).toHaveLength(1);
     } finally {
       channel.close();
+    }
+  });
+
+  it('gives up on a server that accepts and never speaks HTTP/2: UNAVAILABLE after connectTimeoutMs', async () => {
+    const sockets: Socket[] = [];
+    const silent = createServer((socket) => sockets.push(socket));
+    silent.listen(0, '127.0.0.1');
+    await once(silent, 'listening');
+    const { port } = silent.address() as AddressInfo;
+    const channel = new GrpcStreamChannel(`127.0.0.1:${port}`, { ...SIZES, connectTimeoutMs: 300 });
+    try {
+      const seen = record(channel.openStream(ECHO_PATH));
+      const status = await seen.status;
+      expect(status.code).toBe(GRPC_STATUS.UNAVAILABLE);
+      expect(sockets).toHaveLength(1);
+      // The session was dropped: a later call opens a new connection (and fails the same way).
+      const again = record(channel.openStream(ECHO_PATH));
+      expect((await again.status).code).toBe(GRPC_STATUS.UNAVAILABLE);
+      expect(sockets).toHaveLength(2);
+    } finally {
+      channel.close();
+      for (const socket of sockets) socket.destroy();
+      silent.close();
     }
   });
 });

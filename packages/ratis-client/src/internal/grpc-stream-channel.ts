@@ -69,7 +69,16 @@ export interface GrpcStreamChannelOptions {
   maxReceiveMessageBytes: number;
   /** The largest message written: a larger one fails its call with RESOURCE_EXHAUSTED, unsent. */
   maxSendMessageBytes: number;
+  /**
+   * How long a new session may take to connect and hear the server's HTTP/2 settings, in ms;
+   * past it the session is dropped and its calls fail with UNAVAILABLE (a member whose host
+   * drops packets, or a port that accepts and never speaks HTTP/2). Default: 20 000, grpc-js's.
+   */
+  connectTimeoutMs?: number;
 }
+
+/** The default of {@link GrpcStreamChannelOptions.connectTimeoutMs}. */
+export const DEFAULT_GRPC_CONNECT_TIMEOUT_MS = 20_000;
 
 /**
  * Calls to one server address over one HTTP/2 session, opened with the first call and again
@@ -136,6 +145,14 @@ export class GrpcStreamChannel {
     const session = http2.connect(`http://${hostPort(this.address)}`, { settings: { enablePush: false } });
     // A session's error reaches each of its streams as a close; the session itself needs a listener.
     session.on('error', () => {});
+    const timeoutMs = this.options.connectTimeoutMs ?? DEFAULT_GRPC_CONNECT_TIMEOUT_MS;
+    const deadline = setTimeout(
+      () => session.destroy(new Error(`no HTTP/2 handshake with ${this.address} within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
+    deadline.unref();
+    session.once('remoteSettings', () => clearTimeout(deadline));
+    session.once('close', () => clearTimeout(deadline));
     const lost = (): void => {
       if (this.#session === session) this.#session = undefined;
     };
