@@ -1,11 +1,19 @@
-// Streaming ReadBlock on the embedded mini cluster, whose datanodes answer it as Ozone 2.2.0's do,
-// down to the behaviours a client must steer around (an offset at the block's end gets no answer
-// at all; a stream keeps the block file its first ReadBlock opened).
+// Streaming ReadBlock on the embedded mini cluster, whose datanodes answer it as Ozone 2.2.0's do:
+// the shared ReadBlock suite over grpc-js and over fastpath's own HTTP/2 session, then what only
+// the embedded cluster can show: a datanode that stalls mid-stream, and the 2.2.0 behaviours the
+// client must steer around (an offset at the block's end gets no answer at all; a stream keeps
+// the block file its first ReadBlock opened).
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Client, credentials, Metadata } from '@grpc/grpc-js';
 import { createOzoneClient, type OzoneClient } from '@fastpath/ozone-fs-client';
 import { startMiniOzoneCluster, type MiniOzoneCluster } from '@fastpath/ozone-fs-client/testing';
-import { contractKeyBytes } from '@fastpath/ozone-fs-client/testing/contract';
+import {
+  contractKeyBytes,
+  describeReadBlockReads,
+  MINI_CLUSTER_CAPABILITIES,
+  miniClusterAdapter,
+  withDatanodeTransport,
+} from '@fastpath/ozone-fs-client/testing/contract';
 import { encodeRequest, getBlockRequest, readBlockRequest } from '../src/internal/block-requests.js';
 import { DATANODE_SEND_PATH } from '../src/internal/grpc/datanode-channel.js';
 import {
@@ -23,6 +31,83 @@ describe('streaming ReadBlock on the embedded mini cluster', () => {
   });
   afterAll(async () => {
     await cluster?.close();
+  });
+
+  describe.each(['stream-pool', 'http2-stream-pool'] as const)('the ReadBlock suite over %s', (transport) => {
+    describeReadBlockReads(
+      withDatanodeTransport(() => miniClusterAdapter(cluster), transport),
+      MINI_CLUSTER_CAPABILITIES,
+    );
+  });
+
+  it('no read of the suites asked a datanode for an offset at or past a block end', () => {
+    const pastEnd = cluster.counters().reduce((n, c) => n + c.readBlockPastEnd, 0);
+    const pieces = cluster.counters().reduce((n, c) => n + c.readBlockPieces, 0);
+    expect(pieces).toBeGreaterThan(0);
+    expect(pastEnd).toBe(0);
+  });
+
+  describe('a datanode that stalls mid-stream', () => {
+    let client: OzoneClient;
+    beforeAll(async () => {
+      client = createOzoneClient({
+        omAddress: cluster.omAddress,
+        userName: 'stall',
+        config: { streamReadBlockEnabled: true, streamReadTimeoutMs: 1_000, readRetryIntervalMs: 0 },
+      });
+      await client.createVolume('rbstall');
+      await client.createBucket('rbstall', 'bucket');
+      const out = await client.createKey('rbstall', 'bucket', 'k', {
+        chunkSizeBytes: MiB,
+        blockSizeBytes: 4 * MiB,
+      });
+      await out.write(contractKeyBytes(3 * MiB, 71));
+      await out.close();
+    });
+    afterAll(() => client?.close());
+
+    it('fails that stream with DEADLINE_EXCEEDED after ozone.client.stream.read.timeout and reads from the next replica', async () => {
+      const first = cluster.om.blockAt('rbstall', 'bucket', 'k', 0).datanodes[0] as string;
+      cluster.injectFault(first, { command: 'ReadBlock', response: 'stall', times: 1 });
+      const stream = await client.openKey('rbstall', 'bucket', 'k');
+      try {
+        const got = Buffer.alloc(3 * MiB);
+        await stream.read(0, got, 0, got.length);
+        expect(got.equals(contractKeyBytes(3 * MiB, 71))).toBe(true);
+        expect(stream.stats).toMatchObject({ failovers: 1, readBlockCalls: 2, readChunkCalls: 0 });
+      } finally {
+        stream.close();
+      }
+    });
+
+    it('every replica stalling: the read fails with a typed error whose attempts are the deadlines', async () => {
+      const solo = createOzoneClient({
+        omAddress: cluster.omAddress,
+        userName: 'stall',
+        config: {
+          streamReadBlockEnabled: true,
+          streamReadTimeoutMs: 500,
+          readRetryIntervalMs: 0,
+          readMaxRetries: 0,
+        },
+      });
+      try {
+        for (const d of cluster.datanodes)
+          cluster.injectFault(d.uuid, { command: 'ReadBlock', response: 'stall', times: 1 });
+        const stream = await solo.openKey('rbstall', 'bucket', 'k');
+        const err = await stream.read(0, Buffer.alloc(3 * MiB), 0, 3 * MiB).catch((e: unknown) => e);
+        expect(err).toMatchObject({ code: 'ERR_OZONE_REPLICAS_EXHAUSTED' });
+        const attempts = (err as { attempts: readonly { code: string }[] }).attempts;
+        expect(attempts.map((a) => a.code)).toEqual([
+          'ERR_OZONE_DEADLINE_EXCEEDED',
+          'ERR_OZONE_DEADLINE_EXCEEDED',
+          'ERR_OZONE_DEADLINE_EXCEEDED',
+        ]);
+        stream.close();
+      } finally {
+        solo.close();
+      }
+    });
   });
 
   describe("the 2.2.0 datanode's ReadBlock, as the embedded datanode reproduces it", () => {
