@@ -29,7 +29,6 @@ import {
 } from './internal/block-requests.js';
 import { BlockStreamReader } from './internal/block-stream-reader.js';
 import {
-  READ_BLOCK_POSITIONAL_MIN_BYTES,
   readBlockFallback,
   readBlockRange,
   STREAMING_BYTES_PER_CHUNK,
@@ -334,7 +333,7 @@ export class KeyInputStream {
     }
     if (
       !block.local &&
-      (sequential || length >= READ_BLOCK_POSITIONAL_MIN_BYTES) &&
+      (sequential || length >= this.#ctx.config.streamReadBlockPositionalMinBytes) &&
       this.#streamable(block, chunks)
     )
       return this.#streamRead(block, chunks, known, startInBlock, length, target, targetOffset, sequential);

@@ -50,6 +50,7 @@ describe('OzoneClientConfig', () => {
       streamReadResponseDataSizeBytes: 1_048_576,
       streamReadPreReadSizeBytes: 33_554_432,
       streamReadTimeoutMs: 10_000,
+      streamReadBlockPositionalMinBytes: 1_048_576,
     });
   });
 
@@ -172,12 +173,14 @@ describe('OzoneClientConfig', () => {
         'ozone.client.stream.read.response-data-size': '256KB',
         'ozone.client.stream.read.pre-read-size': '0',
         'ozone.client.stream.read.timeout': '1500',
+        'ozone.client.stream.readblock.positional.min.size': '0',
       }),
     ).toMatchObject({
       streamReadBlockEnabled: true,
       streamReadResponseDataSizeBytes: 256 * 1024,
       streamReadPreReadSizeBytes: 0,
       streamReadTimeoutMs: 1_500,
+      streamReadBlockPositionalMinBytes: 0,
     });
     const refused: [string, string][] = [
       ['ozone.client.stream.readblock.enable', 'on'],
@@ -186,6 +189,7 @@ describe('OzoneClientConfig', () => {
       ['ozone.client.stream.read.pre-read-size', '-1'],
       ['ozone.client.stream.read.timeout', '0s'],
       ['ozone.client.stream.read.timeout', 'soon'],
+      ['ozone.client.stream.readblock.positional.min.size', 'big'],
     ];
     for (const [key, value] of refused) {
       let thrown: unknown;

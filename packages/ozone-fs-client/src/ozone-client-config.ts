@@ -164,6 +164,12 @@ export interface OzoneClientConfig {
    * a stream that stalls longer fails with DEADLINE_EXCEEDED and the read goes to the next replica.
    */
   streamReadTimeoutMs: number;
+  /**
+   * `ozone.client.stream.readblock.positional.min.size` (fastpath's own key), default 1MB: with
+   * ReadBlock on, a positional (not sequential) read of at least this many bytes of one block is
+   * streamed; smaller ones use ReadChunk. 0 streams every read.
+   */
+  streamReadBlockPositionalMinBytes: number;
 }
 
 /** How the client reaches the OM (`ozone.om.transport.class`). */
@@ -223,6 +229,7 @@ export const DEFAULT_OZONE_CLIENT_CONFIG: Readonly<OzoneClientConfig> = Object.f
   streamReadResponseDataSizeBytes: MB,
   streamReadPreReadSizeBytes: 32 * MB,
   streamReadTimeoutMs: 10_000,
+  streamReadBlockPositionalMinBytes: MB,
 });
 
 /** The configuration key of each setting. */
@@ -262,6 +269,7 @@ export const OZONE_CLIENT_CONFIG_KEYS: Readonly<Record<keyof OzoneClientConfig, 
   streamReadResponseDataSizeBytes: 'ozone.client.stream.read.response-data-size',
   streamReadPreReadSizeBytes: 'ozone.client.stream.read.pre-read-size',
   streamReadTimeoutMs: 'ozone.client.stream.read.timeout',
+  streamReadBlockPositionalMinBytes: 'ozone.client.stream.readblock.positional.min.size',
 });
 
 /** The largest ReadBlock piece the client asks for (`ozone.client.stream.read.response-data-size`). */
@@ -462,6 +470,8 @@ export function ozoneClientConfigFromProperties(
   // Ozone reads the key as a Duration: a bare number is milliseconds.
   if ((v = get('streamReadTimeoutMs')) !== undefined)
     c.streamReadTimeoutMs = parseDurationMs(K.streamReadTimeoutMs, v);
+  if ((v = get('streamReadBlockPositionalMinBytes')) !== undefined)
+    c.streamReadBlockPositionalMinBytes = parseStorageSize(K.streamReadBlockPositionalMinBytes, v);
   return validateOzoneClientConfig(c);
 }
 
@@ -549,5 +559,7 @@ export function validateOzoneClientConfig(config: OzoneClientConfig): OzoneClien
     throw new InvalidOptionError(K.streamReadPreReadSizeBytes, 'must be an integer ≥ 0');
   if (!(c.streamReadTimeoutMs > 0) || !Number.isFinite(c.streamReadTimeoutMs))
     throw new InvalidOptionError(K.streamReadTimeoutMs, 'must be a positive, finite duration');
+  if (!Number.isSafeInteger(c.streamReadBlockPositionalMinBytes) || c.streamReadBlockPositionalMinBytes < 0)
+    throw new InvalidOptionError(K.streamReadBlockPositionalMinBytes, 'must be an integer ≥ 0');
   return c;
 }

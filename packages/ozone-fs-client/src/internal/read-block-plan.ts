@@ -13,12 +13,6 @@ export const STREAM_BLOCK_DATANODE_VERSION = 3;
  */
 export const STREAMING_BYTES_PER_CHUNK = 64 * 1024;
 
-/**
- * Positional reads of at least this many bytes of one block use ReadBlock (when it is on and the
- * block allows it); smaller ones keep ReadChunk. Sequential reads use it whatever their size.
- */
-export const READ_BLOCK_POSITIONAL_MIN_BYTES = 1024 * 1024;
-
 /** Why a block is read with ReadChunk although ReadBlock is on. */
 export type ReadBlockFallback = 'empty-block' | 'uneven-chunks' | 'old-datanode';
 

@@ -146,6 +146,23 @@ export function describeReadBlockReads(
     }
   });
 
+  it('ozone.client.stream.readblock.positional.min.size 0 streams a small positional read too, one window', async () => {
+    const stream = await open(reader({ streamReadBlockPositionalMinBytes: 0 }), BLOCKS);
+    try {
+      const small = Buffer.alloc(10_000);
+      await stream.read(3 * MiB + 5, small, 0, small.length);
+      expect(small.equals(expected(BLOCKS, small.length, 3 * MiB + 5))).toBe(true);
+      expect(stream.stats).toMatchObject({
+        readBlockCalls: 1,
+        readChunkCalls: 0,
+        readBlockPieces: 1,
+        bytesStreamed: 16 * KiB,
+      });
+    } finally {
+      stream.close();
+    }
+  });
+
   it("reads that end on a block's and the key's last byte never ask for an offset at the end (no stall, no failover)", async () => {
     // A request at a block's end would get nothing from a 2.2.0 datanode: with a short piece
     // deadline it would show as a failover.
