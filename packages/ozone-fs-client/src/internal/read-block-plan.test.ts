@@ -66,14 +66,17 @@ describe('readBlockFallback', () => {
 describe('readBlockRange', () => {
   const bpc = 16 * KiB;
 
-  it('aligns the start to its window, asks whole windows and pieces no larger than the read', () => {
+  it('aligns the start to its window, asks whole windows, and splits them into pieces as even as windows allow', () => {
+    // 97 windows in pieces of at most 64: two pieces of 49 (one window past the 97), not 64 + 64.
     expect(readBlockRange(100_000, 1.5 * MiB, 2 * MiB, bpc, MiB)).toEqual({
       offset: 100_000,
       length: 1.5 * MiB,
       alignedOffset: 98_304,
       end: 98_304 + 97 * bpc,
-      responseDataSize: MiB,
+      responseDataSize: 49 * bpc,
     });
+    // 65 windows (a 1 MiB read off the window): 33 + 33, where 64 + 64 would send 63 windows more.
+    expect(readBlockRange(5, MiB, 8 * MiB, bpc, MiB)).toMatchObject({ responseDataSize: 33 * bpc });
     // A small read: one piece of its own windows, not 1 MiB.
     expect(readBlockRange(20_000, 1000, 2 * MiB, bpc, MiB)).toMatchObject({
       alignedOffset: bpc,

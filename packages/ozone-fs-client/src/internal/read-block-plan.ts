@@ -64,7 +64,11 @@ export interface ReadBlockRange {
   offset: number;
   /** The request's `length`: never past the replica's length. */
   length: number;
-  /** The request's `responseDataSize`: a multiple of the window, no larger than what is sent. */
+  /**
+   * The request's `responseDataSize`: whole windows, at most the configured size, and as even a
+   * split of the asked windows as windows allow, so that the last piece (which the datanode fills
+   * to this size whatever was asked) carries less than a window per piece beyond them.
+   */
   responseDataSize: number;
   /** Where the first piece starts: `offset` moved back to its window. */
   alignedOffset: number;
@@ -92,10 +96,12 @@ export function readBlockRange(
   const rounded = Math.ceil((clamped + (offset - alignedOffset)) / windowBytes) * windowBytes;
   const end = Math.min(alignedOffset + rounded, replicaLength);
   const maxPiece = Math.max(windowBytes, Math.floor(maxPieceBytes / windowBytes) * windowBytes);
+  const pieces = Math.ceil(rounded / maxPiece);
+  const responseDataSize = Math.ceil(rounded / pieces / windowBytes) * windowBytes;
   return {
     offset,
     length: clamped,
-    responseDataSize: Math.min(maxPiece, rounded),
+    responseDataSize,
     alignedOffset,
     end,
   };

@@ -129,13 +129,13 @@ export function describeReadBlockReads(
       const got = Buffer.alloc(length);
       expect(await stream.read(position, got, 0, length)).toBe(length);
       expect(got.equals(expected(BLOCKS, length, position))).toBe(true);
-      // Aligned to 98304; whole 1 MiB pieces, the second cut short by the block's end (2 MiB):
-      // the datanode sends pieces of exactly responseDataSize until the asked range is covered.
+      // Aligned to 98304, 97 windows of 16 KiB asked: two pieces of 49 windows (the datanode
+      // sends whole pieces of responseDataSize until the asked windows are covered).
       expect(stream.stats).toMatchObject({
         readBlockCalls: 1,
         readChunkCalls: 0,
         readBlockPieces: 2,
-        bytesStreamed: 2 * MiB - 98_304,
+        bytesStreamed: 2 * 49 * 16 * KiB,
       });
       const small = Buffer.alloc(10_000);
       await stream.read(3 * MiB + 5, small, 0, small.length);
