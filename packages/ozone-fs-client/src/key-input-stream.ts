@@ -29,6 +29,7 @@ import {
 } from './internal/block-requests.js';
 import { BlockStreamReader } from './internal/block-stream-reader.js';
 import {
+  positionalReadBlockPays,
   readBlockFallback,
   readBlockRange,
   STREAMING_BYTES_PER_CHUNK,
@@ -333,7 +334,7 @@ export class KeyInputStream {
     }
     if (
       !block.local &&
-      (sequential || length >= this.#ctx.config.streamReadBlockPositionalMinBytes) &&
+      (sequential || this.#streamsPositional(chunks, startInBlock, length, known)) &&
       this.#streamable(block, chunks)
     )
       return this.#streamRead(block, chunks, known, startInBlock, length, target, targetOffset, sequential);
@@ -356,6 +357,21 @@ export class KeyInputStream {
       );
     }
     await Promise.all(work);
+  }
+
+  /**
+   * Whether a positional read is streamed: at least `ozone.client.stream.readblock.positional.min.size`
+   * bytes (0: every read, whatever it fetches), and not fetching much more than ReadChunk would.
+   */
+  #streamsPositional(chunks: readonly ChunkEntry[], start: number, length: number, known: number): boolean {
+    const min = this.#ctx.config.streamReadBlockPositionalMinBytes;
+    if (length < min) return false;
+    if (min === 0) return true;
+    const cd = chunks[0]?.info.checksumData;
+    if (!cd) return false;
+    const none = checksumTypeName(cd.type) === 'NONE';
+    const windowBytes = none ? STREAMING_BYTES_PER_CHUNK : cd.bytesPerChecksum;
+    return positionalReadBlockPays(start, length, known, windowBytes, this.verifyChecksum && !none);
   }
 
   /** Whether ReadBlock is on and the block may be streamed; a block that may not is counted once. */

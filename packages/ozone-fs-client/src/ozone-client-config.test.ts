@@ -50,7 +50,7 @@ describe('OzoneClientConfig', () => {
       streamReadResponseDataSizeBytes: 1_048_576,
       streamReadPreReadSizeBytes: 33_554_432,
       streamReadTimeoutMs: 10_000,
-      streamReadBlockPositionalMinBytes: 1_048_576,
+      streamReadBlockPositionalMinBytes: 268_435_456,
     });
   });
 

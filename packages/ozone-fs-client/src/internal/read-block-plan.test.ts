@@ -1,5 +1,6 @@
 import { CHECKSUM_TYPE_VALUES } from './checksum.js';
 import {
+  positionalReadBlockPays,
   readBlockFallback,
   readBlockRange,
   STREAM_BLOCK_DATANODE_VERSION,
@@ -60,6 +61,19 @@ describe('readBlockFallback', () => {
     expect(readBlockFallback(even, [{ currentVersion: 3 }, { currentVersion: 2 }])).toBe('old-datanode');
     expect(readBlockFallback(even, [{ currentVersion: 3 }, {}])).toBe('old-datanode');
     expect(STREAM_BLOCK_DATANODE_VERSION).toBe(3);
+  });
+});
+
+describe('positionalReadBlockPays', () => {
+  it('always when verifying (ReadChunk fetches the same windows), else when the windows add at most an eighth', () => {
+    expect(positionalReadBlockPays(5, 64 * KiB, 8 * MiB, MiB, true)).toBe(true);
+    // Verification off, 1 MiB windows: a 1 MiB read off the boundary streams 2 MiB.
+    expect(positionalReadBlockPays(5, MiB, 8 * MiB, MiB, false)).toBe(false);
+    expect(positionalReadBlockPays(0, MiB, 8 * MiB, MiB, false)).toBe(true);
+    // 16 KiB windows: 1 MiB off the boundary streams 65 windows, 1/64 more.
+    expect(positionalReadBlockPays(5, MiB, 8 * MiB, 16 * KiB, false)).toBe(true);
+    expect(positionalReadBlockPays(5, 64 * KiB, 8 * MiB, 16 * KiB, false)).toBe(false);
+    expect(positionalReadBlockPays(8 * MiB, MiB, 8 * MiB, 16 * KiB, false)).toBe(false);
   });
 });
 

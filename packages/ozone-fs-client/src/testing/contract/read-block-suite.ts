@@ -97,6 +97,18 @@ export function describeReadBlockReads(
     writer?.close();
   });
 
+  it('by default a large positional read stays ReadChunk (positional.min.size is 256 MiB)', async () => {
+    const stream = await open(reader(), BLOCKS);
+    try {
+      const got = Buffer.alloc(1.5 * MiB);
+      await stream.read(100_000, got, 0, got.length);
+      expect(got.equals(expected(BLOCKS, got.length, 100_000))).toBe(true);
+      expect(stream.stats).toMatchObject({ readBlockCalls: 0, readChunkCalls: 2 });
+    } finally {
+      stream.close();
+    }
+  });
+
   it('a key read in order in 256 KiB reads: one ReadBlock per block (the pre-read serves the rest), no ReadChunk, the bytes right', async () => {
     const stream = await open(reader(), BLOCKS);
     try {
@@ -120,8 +132,8 @@ export function describeReadBlockReads(
     }
   });
 
-  it('a large positional read streams only its aligned range, in pieces of the response size; a small one stays ReadChunk', async () => {
-    const c = reader();
+  it('with positional.min.size 1 MiB a 1.5 MiB positional read streams only its aligned range, in pieces of the response size; a small one stays ReadChunk', async () => {
+    const c = reader({ streamReadBlockPositionalMinBytes: MiB });
     const stream = await open(c, BLOCKS);
     try {
       const position = 100_000;
@@ -166,7 +178,10 @@ export function describeReadBlockReads(
   it("reads that end on a block's and the key's last byte never ask for an offset at the end (no stall, no failover)", async () => {
     // A request at a block's end would get nothing from a 2.2.0 datanode: with a short piece
     // deadline it would show as a failover.
-    const stream = await open(reader({ streamReadTimeoutMs: 3_000 }), BLOCKS);
+    const stream = await open(
+      reader({ streamReadTimeoutMs: 3_000, streamReadBlockPositionalMinBytes: MiB }),
+      BLOCKS,
+    );
     try {
       const lengths = [2 * MiB - 5, 5, 2 * MiB, MiB + 3];
       let at = 0;
