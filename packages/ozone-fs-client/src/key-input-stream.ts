@@ -136,7 +136,10 @@ export interface KeyInputStreamStats {
  * GetBlock once per block, ReadChunk V1 per chunk range widened to checksum windows when
  * verification is on, verified per window, and the next replica tried when one fails. It keeps no
  * cursor, so concurrent reads on one stream do not interfere. `verifyChecksum` is captured at
- * open and kept for the stream's life.
+ * open and kept for the stream's life. With `ozone.client.stream.readblock.enable`, a read that
+ * starts where the last one ended (and a positional read of at least
+ * `ozone.client.stream.readblock.positional.min.size`) is one streaming ReadBlock per block instead,
+ * where the block allows it.
  */
 export class KeyInputStream {
   /** The key's length in bytes (`KeyInfo.dataSize` when opened); reads stop there. */
