@@ -20,7 +20,21 @@ import {
 import type { KeyDecryptor } from './internal/crypto/key-decryptor.js';
 import type { ReadContext } from './internal/read-context.js';
 import type { ReadWorkerPool, WorkerKeyStream } from './internal/workers/read-worker-pool.js';
-import { getBlockRequest, readChunkRequest, type BlockRef } from './internal/block-requests.js';
+import {
+  encodeRequest,
+  getBlockRequest,
+  readBlockRequest,
+  readChunkRequest,
+  type BlockRef,
+} from './internal/block-requests.js';
+import { BlockStreamReader } from './internal/block-stream-reader.js';
+import {
+  positionalReadBlockPays,
+  readBlockFallback,
+  readBlockRange,
+  STREAMING_BYTES_PER_CHUNK,
+  type ReadBlockFallback,
+} from './internal/read-block-plan.js';
 import { pipelineDatanodes, type DatanodeAddress } from './internal/pipeline.js';
 import { orderReplicas } from './internal/replica-order.js';
 import type { LocalBlockFile } from './internal/short-circuit/local-block-file.js';
@@ -79,6 +93,10 @@ interface BlockState {
   preferredUuid?: string;
   /** The block file a local datanode passed (short-circuit), while its reads succeed. */
   local?: { file: LocalBlockFile; datanode: DatanodeAddress } | undefined;
+  /** With ReadBlock on: whether the block is streamed, or why not; decided once its chunks are known. */
+  streaming?: ReadBlockFallback | 'yes' | undefined;
+  /** The ReadBlock stream an earlier read left with bytes still to come (a sequential read's pre-read). */
+  stream?: { reader: BlockStreamReader; datanode: DatanodeAddress } | undefined;
 }
 
 /** What a read asked the datanodes for, per chunk request (for tests and metrics). */
@@ -103,6 +121,14 @@ export interface KeyInputStreamStats {
   bytesReadShortCircuit: number;
   /** Short-circuit failures that sent a read to gRPC (and disabled short-circuit for that datanode). */
   shortCircuitFallbacks: number;
+  /** Streaming `ReadBlock` requests sent (one per stream, per replica tried). */
+  readBlockCalls: number;
+  /** ReadBlock pieces received and accepted. */
+  readBlockPieces: number;
+  /** Bytes received in ReadBlock pieces (counted in bytesFetched too). */
+  bytesStreamed: number;
+  /** Blocks read with ReadChunk although ReadBlock is on (uneven chunks, an empty block, a datanode older than version 3). */
+  readBlockFallbacks: number;
 }
 
 /**
@@ -110,7 +136,10 @@ export interface KeyInputStreamStats {
  * GetBlock once per block, ReadChunk V1 per chunk range widened to checksum windows when
  * verification is on, verified per window, and the next replica tried when one fails. It keeps no
  * cursor, so concurrent reads on one stream do not interfere. `verifyChecksum` is captured at
- * open and kept for the stream's life.
+ * open and kept for the stream's life. With `ozone.client.stream.readblock.enable`, a read that
+ * starts where the last one ended (and a positional read of at least
+ * `ozone.client.stream.readblock.positional.min.size`) is one streaming ReadBlock per block instead,
+ * where the block allows it.
  */
 export class KeyInputStream {
   /** The key's length in bytes (`KeyInfo.dataSize` when opened); reads stop there. */
@@ -129,6 +158,10 @@ export class KeyInputStream {
     shortCircuitReads: 0,
     bytesReadShortCircuit: 0,
     shortCircuitFallbacks: 0,
+    readBlockCalls: 0,
+    readBlockPieces: 0,
+    bytesStreamed: 0,
+    readBlockFallbacks: 0,
   };
   /** Replicas found corrupt by this stream's reads, in the order found. */
   readonly badReplicas: BadReplicaReport[] = [];
@@ -141,6 +174,8 @@ export class KeyInputStream {
   readonly #windows = new Map<ChunkEntry, CachedWindow>();
   #cachedBytes = 0;
   #closed = false;
+  /** Where the last read ended in the key: a read that starts there is sequential. */
+  #lastEnd = 0;
   /** An encrypted key's data key: reads fetch ciphertext (checked against its checksums) and decrypt it last. */
   readonly #decryptor: KeyDecryptor | undefined;
 
@@ -171,10 +206,14 @@ export class KeyInputStream {
     return this.#workers ? this.#workers.cachedBytes : this.#cachedBytes;
   }
 
-  /** Drops every cached window (Hadoop's `unbuffer`); the stream stays open. */
+  /** Drops every cached window and ends the ReadBlock streams left open (Hadoop's `unbuffer`); the stream stays open. */
   unbuffer(): void {
     this.#windows.clear();
     this.#cachedBytes = 0;
+    for (const b of this.#blocks) {
+      b.stream?.reader.close();
+      b.stream = undefined;
+    }
     this.#workers?.unbuffer();
   }
 
@@ -264,6 +303,8 @@ export class KeyInputStream {
       await this.#workers.read(position, target, offset, end - position);
       return;
     }
+    const sequential = position === this.#lastEnd;
+    this.#lastEnd = end;
     const work: Promise<void>[] = [];
     for (const block of this.#blocks) {
       const bStart = block.location.offsetInKey;
@@ -271,7 +312,9 @@ export class KeyInputStream {
       if (bEnd <= position || bStart >= end) continue;
       const from = Math.max(position, bStart);
       const to = Math.min(end, bEnd);
-      work.push(this.#readBlock(block, from - bStart, to - from, target, offset + (from - position)));
+      work.push(
+        this.#readBlock(block, from - bStart, to - from, target, offset + (from - position), sequential),
+      );
     }
     await Promise.all(work);
   }
@@ -282,6 +325,7 @@ export class KeyInputStream {
     length: number,
     target: Uint8Array,
     targetOffset: number,
+    sequential: boolean,
   ): Promise<void> {
     const chunks = await this.#chunks(block);
     const known = chunks.reduce((n, c) => n + c.length, 0);
@@ -291,6 +335,12 @@ export class KeyInputStream {
         `block ${block.location.containerId}/${block.location.localId} has ${known} bytes in its chunks, the OM lists ${block.location.lengthBytes}`,
       );
     }
+    if (
+      !block.local &&
+      (sequential || this.#streamsPositional(chunks, startInBlock, length, known)) &&
+      this.#streamable(block, chunks)
+    )
+      return this.#streamRead(block, chunks, known, startInBlock, length, target, targetOffset, sequential);
     const end = startInBlock + length;
     const work: Promise<void>[] = [];
     for (const chunk of chunks) {
@@ -310,6 +360,142 @@ export class KeyInputStream {
       );
     }
     await Promise.all(work);
+  }
+
+  /**
+   * Whether a positional read is streamed: at least `ozone.client.stream.readblock.positional.min.size`
+   * bytes (0: every read, whatever it fetches), and not fetching much more than ReadChunk would.
+   */
+  #streamsPositional(chunks: readonly ChunkEntry[], start: number, length: number, known: number): boolean {
+    const min = this.#ctx.config.streamReadBlockPositionalMinBytes;
+    if (length < min) return false;
+    if (min === 0) return true;
+    const cd = chunks[0]?.info.checksumData;
+    if (!cd) return false;
+    const none = checksumTypeName(cd.type) === 'NONE';
+    const windowBytes = none ? STREAMING_BYTES_PER_CHUNK : cd.bytesPerChecksum;
+    return positionalReadBlockPays(start, length, known, windowBytes, this.verifyChecksum && !none);
+  }
+
+  /** Whether ReadBlock is on and the block may be streamed; a block that may not is counted once. */
+  #streamable(block: BlockState, chunks: readonly ChunkEntry[]): boolean {
+    if (!this.#ctx.config.streamReadBlockEnabled) return false;
+    // An unknown checksum type: ReadChunk's path refuses it (or reads it unverified).
+    if (chunks[0] && checksumTypeName(chunks[0].info.checksumData.type) === undefined) return false;
+    if (block.streaming === undefined) {
+      const fallback = readBlockFallback(
+        chunks.map((c) => ({ offset: c.info.offset, len: c.length, checksumData: c.info.checksumData })),
+        block.location.datanodes,
+      );
+      if (fallback) this.stats.readBlockFallbacks++;
+      block.streaming = fallback ?? 'yes';
+    }
+    return block.streaming === 'yes';
+  }
+
+  /**
+   * Block bytes [start, start + length) from a streaming ReadBlock: from the stream an earlier
+   * sequential read left open when it holds them, else from a new one on the first replica that
+   * serves it. A sequential read asks `ozone.client.stream.read.pre-read-size` bytes more (never
+   * past the block's end) and leaves the stream for the next read.
+   */
+  async #streamRead(
+    block: BlockState,
+    chunks: readonly ChunkEntry[],
+    known: number,
+    start: number,
+    length: number,
+    target: Uint8Array,
+    targetOffset: number,
+    sequential: boolean,
+  ): Promise<void> {
+    const config = this.#ctx.config;
+    const cd = (chunks[0] as ChunkEntry).info.checksumData;
+    const type = checksumTypeName(cd.type) ?? 'NONE';
+    const windowBytes = type === 'NONE' ? STREAMING_BYTES_PER_CHUNK : cd.bytesPerChecksum;
+    const failures: Error[] = [];
+    let skipUuid: string | undefined;
+    const held = block.stream;
+    block.stream = undefined;
+    if (held?.reader.canServe(start, length)) {
+      try {
+        await held.reader.read(start, target, targetOffset, length);
+        this.#keepStream(block, held);
+        return;
+      } catch (err) {
+        held.reader.close();
+        if (!(err instanceof OzoneError)) throw err;
+        this.#streamFailed(held.datanode, err);
+        this.stats.failovers++;
+        failures.push(err);
+        skipUuid = held.datanode.uuid;
+      }
+    } else held?.reader.close();
+    const want = sequential ? length + config.streamReadPreReadSizeBytes : length;
+    const range = readBlockRange(start, want, known, windowBytes, config.streamReadResponseDataSizeBytes);
+    // start + length ≤ known was checked: there is always something to ask for.
+    if (!range) throw new OzoneInvalidArgumentError(`nothing to stream at ${start} of ${known} bytes`);
+    await this.#withReplicas(
+      block,
+      'ReadBlock',
+      async (dn) => {
+        this.stats.readBlockCalls++;
+        const reader = new BlockStreamReader(this.#ctx.datanodes.channel(dn.address).openStream(), {
+          address: dn.address,
+          request: encodeRequest(
+            readBlockRequest(this.#ref(block), range.offset, range.length, range.responseDataSize, dn.uuid),
+          ),
+          range,
+          checksumType: type,
+          bytesPerChecksum: cd.bytesPerChecksum,
+          verify: this.verifyChecksum,
+          pieceTimeoutMs: config.streamReadTimeoutMs,
+          locate: (at) => this.#locate(block, chunks, at),
+          onPiece: (bytes) => {
+            this.stats.readBlockPieces++;
+            this.stats.bytesStreamed += bytes;
+            this.stats.bytesFetched += bytes;
+            if (this.verifyChecksum && type !== 'NONE') this.stats.bytesVerified += bytes;
+          },
+        });
+        try {
+          await reader.read(start, target, targetOffset, length);
+        } catch (err) {
+          reader.close();
+          if (err instanceof OzoneError) this.#streamFailed(dn, err);
+          throw err;
+        }
+        this.#keepStream(block, { reader, datanode: dn });
+      },
+      { skipUuid, failures },
+    );
+  }
+
+  /** Leaves a stream with bytes still to come for the block's next read, unless one is left already. */
+  #keepStream(block: BlockState, stream: { reader: BlockStreamReader; datanode: DatanodeAddress }): void {
+    if (this.#closed || stream.reader.drained || block.stream !== undefined) stream.reader.close();
+    else block.stream = stream;
+  }
+
+  /** A replica whose stream failed a checksum is reported, as ReadChunk's are. */
+  #streamFailed(datanode: DatanodeAddress, err: OzoneError): void {
+    if (err instanceof ChecksumMismatchError)
+      this.badReplicas.push({
+        datanodeUuid: datanode.uuid,
+        address: datanode.address,
+        location: err.location,
+      });
+  }
+
+  /** The chunk holding a block offset, for a checksum error found in a ReadBlock piece. */
+  #locate(block: BlockState, chunks: readonly ChunkEntry[], at: number): ChunkLocation {
+    const chunk = chunks.find((c) => at >= c.start && at < c.start + c.length) ?? chunks[chunks.length - 1];
+    return {
+      containerId: block.location.containerId,
+      localId: block.location.localId,
+      chunkName: chunk?.info.chunkName ?? '',
+      offsetInChunk: at - (chunk?.start ?? 0),
+    };
   }
 
   #chunks(block: BlockState): Promise<ChunkEntry[]> {

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { InvalidOptionError } from '@fastpath/core';
 import { HadoopConfigurationError } from '@fastpath/hadoop-common';
 import { createOzoneClient } from './ozone-client.js';
 import {
@@ -45,6 +46,11 @@ describe('OzoneClientConfig', () => {
       datanodeHttp2MaxFrameBytes: 1_048_576,
       readWorkerThreads: 0,
       keyProviderPath: undefined,
+      streamReadBlockEnabled: false,
+      streamReadResponseDataSizeBytes: 1_048_576,
+      streamReadPreReadSizeBytes: 33_554_432,
+      streamReadTimeoutMs: 10_000,
+      streamReadBlockPositionalMinBytes: 268_435_456,
     });
   });
 
@@ -158,6 +164,43 @@ describe('OzoneClientConfig', () => {
       expect(() =>
         ozoneClientConfigFromProperties({ 'ozone.client.datanode.http2.max.frame.size': bad }),
       ).toThrow(/ozone\.client\.datanode\.http2\.max\.frame\.size/);
+  });
+
+  it("reads the streaming ReadBlock settings under Ozone's keys, refusing bad values naming the key", () => {
+    expect(
+      ozoneClientConfigFromProperties({
+        'ozone.client.stream.readblock.enable': 'TRUE',
+        'ozone.client.stream.read.response-data-size': '256KB',
+        'ozone.client.stream.read.pre-read-size': '0',
+        'ozone.client.stream.read.timeout': '1500',
+        'ozone.client.stream.readblock.positional.min.size': '0',
+      }),
+    ).toMatchObject({
+      streamReadBlockEnabled: true,
+      streamReadResponseDataSizeBytes: 256 * 1024,
+      streamReadPreReadSizeBytes: 0,
+      streamReadTimeoutMs: 1_500,
+      streamReadBlockPositionalMinBytes: 0,
+    });
+    const refused: [string, string][] = [
+      ['ozone.client.stream.readblock.enable', 'on'],
+      ['ozone.client.stream.read.response-data-size', '0'],
+      ['ozone.client.stream.read.response-data-size', '17MB'],
+      ['ozone.client.stream.read.pre-read-size', '-1'],
+      ['ozone.client.stream.read.timeout', '0s'],
+      ['ozone.client.stream.read.timeout', 'soon'],
+      ['ozone.client.stream.readblock.positional.min.size', 'big'],
+    ];
+    for (const [key, value] of refused) {
+      let thrown: unknown;
+      try {
+        ozoneClientConfigFromProperties({ [key]: value });
+      } catch (err) {
+        thrown = err;
+      }
+      expect(thrown).toBeInstanceOf(InvalidOptionError);
+      expect((thrown as InvalidOptionError).option).toBe(key);
+    }
   });
 
   it("reads the short-circuit settings under Ozone's keys (a bare disable interval is seconds)", () => {

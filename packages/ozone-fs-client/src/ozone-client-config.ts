@@ -141,6 +141,37 @@ export interface OzoneClientConfig {
    * `kms://http@h1;h2:9600/kms`). Only encrypted keys need it.
    */
   keyProviderPath: string | undefined;
+  /**
+   * `ozone.client.stream.readblock.enable`, default false: read a block's range with one streaming
+   * ReadBlock request (Ozone 2.2.0) instead of a ReadChunk per chunk range, where the block allows
+   * it (see the package README for when the client falls back to ReadChunk).
+   */
+  streamReadBlockEnabled: boolean;
+  /**
+   * `ozone.client.stream.read.response-data-size`, default 1MB: the most bytes per ReadBlock
+   * piece; each request rounds it down to a multiple of the block's bytes per checksum (at least
+   * one window) and no larger than the read needs.
+   */
+  streamReadResponseDataSizeBytes: number;
+  /**
+   * `ozone.client.stream.read.pre-read-size`, default 32MB: a read that continues where the last
+   * one on its block ended asks this many bytes more than it needs (never past the block's end);
+   * the next read in line takes them from the same stream.
+   */
+  streamReadPreReadSizeBytes: number;
+  /**
+   * `ozone.client.stream.read.timeout`, default 10s: the longest wait for the next ReadBlock piece;
+   * a stream that stalls longer fails with DEADLINE_EXCEEDED and the read goes to the next replica.
+   */
+  streamReadTimeoutMs: number;
+  /**
+   * `ozone.client.stream.readblock.positional.min.size` (fastpath's own key), default 256MB: with
+   * ReadBlock on, a positional (not sequential) read of at least this many bytes of one block is
+   * streamed; smaller ones use ReadChunk. 0 streams every read. The default keeps positional reads
+   * on ReadChunk: measured from 64 KiB to 8 MiB (the ozone-read benchmark), ReadBlock did not read
+   * them faster on Ozone 2.2.0's datanodes.
+   */
+  streamReadBlockPositionalMinBytes: number;
 }
 
 /** How the client reaches the OM (`ozone.om.transport.class`). */
@@ -196,6 +227,11 @@ export const DEFAULT_OZONE_CLIENT_CONFIG: Readonly<OzoneClientConfig> = Object.f
   datanodeHttp2MaxFrameBytes: MB,
   readWorkerThreads: 0,
   keyProviderPath: undefined,
+  streamReadBlockEnabled: false,
+  streamReadResponseDataSizeBytes: MB,
+  streamReadPreReadSizeBytes: 32 * MB,
+  streamReadTimeoutMs: 10_000,
+  streamReadBlockPositionalMinBytes: 256 * MB,
 });
 
 /** The configuration key of each setting. */
@@ -231,7 +267,15 @@ export const OZONE_CLIENT_CONFIG_KEYS: Readonly<Record<keyof OzoneClientConfig, 
   datanodeHttp2MaxFrameBytes: 'ozone.client.datanode.http2.max.frame.size',
   readWorkerThreads: 'ozone.client.read.worker.threads',
   keyProviderPath: 'hadoop.security.key.provider.path',
+  streamReadBlockEnabled: 'ozone.client.stream.readblock.enable',
+  streamReadResponseDataSizeBytes: 'ozone.client.stream.read.response-data-size',
+  streamReadPreReadSizeBytes: 'ozone.client.stream.read.pre-read-size',
+  streamReadTimeoutMs: 'ozone.client.stream.read.timeout',
+  streamReadBlockPositionalMinBytes: 'ozone.client.stream.readblock.positional.min.size',
 });
+
+/** The largest ReadBlock piece the client asks for (`ozone.client.stream.read.response-data-size`). */
+export const MAX_STREAM_READ_RESPONSE_DATA_SIZE_BYTES = 16 * MB;
 
 /** The most read worker threads one client may start (`ozone.client.read.worker.threads`). */
 export const MAX_READ_WORKER_THREADS = 64;
@@ -419,6 +463,17 @@ export function ozoneClientConfigFromProperties(
     c.readWorkerThreads = parseInteger(K.readWorkerThreads, v, 0);
   // An empty value is Hadoop's "no provider".
   if ((v = get('keyProviderPath')) !== undefined) c.keyProviderPath = v.trim() === '' ? undefined : v.trim();
+  if ((v = get('streamReadBlockEnabled')) !== undefined)
+    c.streamReadBlockEnabled = parseBoolean(K.streamReadBlockEnabled, v);
+  if ((v = get('streamReadResponseDataSizeBytes')) !== undefined)
+    c.streamReadResponseDataSizeBytes = parseStorageSize(K.streamReadResponseDataSizeBytes, v);
+  if ((v = get('streamReadPreReadSizeBytes')) !== undefined)
+    c.streamReadPreReadSizeBytes = parseStorageSize(K.streamReadPreReadSizeBytes, v);
+  // Ozone reads the key as a Duration: a bare number is milliseconds.
+  if ((v = get('streamReadTimeoutMs')) !== undefined)
+    c.streamReadTimeoutMs = parseDurationMs(K.streamReadTimeoutMs, v);
+  if ((v = get('streamReadBlockPositionalMinBytes')) !== undefined)
+    c.streamReadBlockPositionalMinBytes = parseStorageSize(K.streamReadBlockPositionalMinBytes, v);
   return validateOzoneClientConfig(c);
 }
 
@@ -492,5 +547,21 @@ export function validateOzoneClientConfig(config: OzoneClientConfig): OzoneClien
     );
   if (c.keyProviderPath !== undefined && (typeof c.keyProviderPath !== 'string' || c.keyProviderPath === ''))
     throw new InvalidOptionError(K.keyProviderPath, 'must be a non-empty kms:// URI');
+  // Ozone resets bad values of the three streaming-read sizes to their defaults with a warning;
+  // here they are refused, as every other bad value is.
+  if (typeof c.streamReadBlockEnabled !== 'boolean')
+    throw new InvalidOptionError(K.streamReadBlockEnabled, 'must be a boolean');
+  if (
+    !Number.isInteger(c.streamReadResponseDataSizeBytes) ||
+    c.streamReadResponseDataSizeBytes <= 0 ||
+    c.streamReadResponseDataSizeBytes > MAX_STREAM_READ_RESPONSE_DATA_SIZE_BYTES
+  )
+    throw new InvalidOptionError(K.streamReadResponseDataSizeBytes, 'must be an integer from 1 to 16MB');
+  if (!Number.isSafeInteger(c.streamReadPreReadSizeBytes) || c.streamReadPreReadSizeBytes < 0)
+    throw new InvalidOptionError(K.streamReadPreReadSizeBytes, 'must be an integer ≥ 0');
+  if (!(c.streamReadTimeoutMs > 0) || !Number.isFinite(c.streamReadTimeoutMs))
+    throw new InvalidOptionError(K.streamReadTimeoutMs, 'must be a positive, finite duration');
+  if (!Number.isSafeInteger(c.streamReadBlockPositionalMinBytes) || c.streamReadBlockPositionalMinBytes < 0)
+    throw new InvalidOptionError(K.streamReadBlockPositionalMinBytes, 'must be an integer ≥ 0');
   return c;
 }

@@ -8,12 +8,15 @@
 // on disk, a datanode down and the retry bound, in every datanode transport. The stream pool
 // (over grpc-js and over fastpath's own HTTP/2 session): requests matched in order on long-lived
 // streams, streams failed, killed and stalled, a datanode restarted mid-read, idle streams closed.
+// Streaming ReadBlock (opt-in) against the real datanodes' ReadBlock, over grpc-js and fastpath's
+// own HTTP/2 session: streamed blocks and ranges, a corrupt replica, uneven chunks on ReadChunk.
 import { afterAll, beforeAll, describe } from '@jest/globals';
 import { createOzoneClient, type OzoneClient } from '@fastpath/ozone-fs-client';
 import {
   describeDatanodeStreams,
   describeFileSystemReads,
   describeOzoneContract,
+  describeReadBlockReads,
   withDatanodeTransport,
   type OzoneClusterAdapter,
 } from '@fastpath/ozone-fs-client/testing/contract';
@@ -52,6 +55,12 @@ describe('real MiniOzoneCluster (Apache Ozone 2.2.0)', () => {
       );
     },
   );
+  describe.each(['stream-pool', 'http2-stream-pool'] as const)('streaming ReadBlock over %s', (transport) => {
+    describeReadBlockReads(
+      withDatanodeTransport(() => adapter, transport),
+      REAL_CLUSTER_CAPABILITIES,
+    );
+  });
   describe.each(['stream-pool', 'http2-stream-pool'] as const)(
     'datanode stream pool over %s',
     (transport) => {

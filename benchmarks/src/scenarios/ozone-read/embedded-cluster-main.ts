@@ -26,7 +26,7 @@ export interface ClusterInfo {
 }
 
 export interface ClusterCounters {
-  /** ReadChunk data bytes sent over gRPC, all datanodes. */
+  /** ReadChunk and ReadBlock data bytes sent over gRPC, all datanodes. */
   bytesRead: number;
   requests: number;
   byCommand: Record<string, number>;
@@ -85,7 +85,7 @@ serveCalls<ClusterCall, ClusterInfo | ClusterCounters | { bytes: number }>(async
     for (const [k, v] of Object.entries(c.byCommand)) byCommand[k] = (byCommand[k] ?? 0) + v;
   const sum = (f: (c: (typeof all)[number]) => number): number => all.reduce((n, c) => n + f(c), 0);
   return {
-    bytesRead: sum((c) => c.bytesRead),
+    bytesRead: sum((c) => c.bytesRead + c.bytesStreamed),
     requests: sum((c) => c.requests),
     byCommand,
     shortCircuitRequests: sum((c) => c.shortCircuitRequests),

@@ -98,6 +98,7 @@ function clientTotals(): Required<NonNullable<WindowCounts['client']>> {
     bytesVerified: 0,
     bytesFromCache: 0,
     readChunkCalls: 0,
+    readBlockCalls: 0,
     shortCircuitReads: 0,
     shortCircuitFallbacks: 0,
   };
@@ -108,6 +109,7 @@ function clientTotals(): Required<NonNullable<WindowCounts['client']>> {
     t.bytesVerified += s.stats.bytesVerified;
     t.bytesFromCache += s.stats.bytesFromCache;
     t.readChunkCalls += s.stats.readChunkCalls;
+    t.readBlockCalls += s.stats.readBlockCalls;
   }
   return t;
 }
@@ -204,6 +206,7 @@ async function run(call: Extract<ReaderCall, { op: 'run' }>): Promise<RunResult>
     bytesVerified: after.bytesVerified - before.bytesVerified,
     bytesFromCache: after.bytesFromCache - before.bytesFromCache,
     readChunkCalls: after.readChunkCalls - before.readChunkCalls,
+    readBlockCalls: after.readBlockCalls - before.readBlockCalls,
     shortCircuitReads: after.shortCircuitReads - before.shortCircuitReads,
     shortCircuitFallbacks: after.shortCircuitFallbacks - before.shortCircuitFallbacks,
   };

@@ -150,6 +150,7 @@ export async function startJavaReader(
         paths: set.paths,
         verify: c.column.verify,
         how: c.column.how,
+        properties: c.readBlock ? { 'ozone.client.stream.readblock.enable': 'true' } : {},
       });
       streamClass = opened.fileSystem;
       const phase = (p: 'warmup' | 'measure', durationMs: number): Record<string, unknown> => ({

@@ -1,7 +1,8 @@
 // The matrix of the source's table: rows are a read path and a bytes-per-checksum, columns how
 // verification is set; plus the 64 KiB-aligned cases the report adds beside the byte-random ones,
 // and fastpath's gRPC rows once per datanode transport (pooled long-lived streams, a call per request)
-// and once per count of read worker threads.
+// and once per count of read worker threads; and fastpath's and Java's gRPC rows once more with
+// streaming ReadBlock (`ozone.client.stream.readblock.enable`) when that mode is asked for.
 import type { DatanodeTransport } from '@fastpath/ozone-fs-client';
 
 export const ROW_IDS = ['grpc-1m', 'grpc-16k', 'sc-1m', 'sc-16k'] as const;
@@ -97,7 +98,16 @@ export interface ReadCase {
   transport: DatanodeTransport;
   /** fastpath's read worker threads (`ozone.client.read.worker.threads`); 0: reads on the reader's thread. */
   readWorkers: number;
+  /**
+   * Reads with streaming ReadBlock (`ozone.client.stream.readblock.enable=true`; fastpath's reads
+   * streamed whatever their size), else with ReadChunk (the default of both clients).
+   */
+  readBlock: boolean;
 }
+
+/** How a gRPC row's reads reach the datanode: ReadChunk per chunk range, or one streaming ReadBlock. */
+export const READ_MODES = ['readchunk', 'readblock'] as const;
+export type ReadMode = (typeof READ_MODES)[number];
 
 /** The columns measured in the 64 KiB-aligned variant of a row: enough for its off/on ratio. */
 export const ALIGNED_COLUMNS: readonly ColumnId[] = ['on', 'off-instance'];
@@ -126,18 +136,21 @@ export function caseId(
   aligned: boolean,
   transport: DatanodeTransport = DEFAULT_TRANSPORT,
   readWorkers = 0,
+  readBlock = false,
 ): string {
   const mark = TRANSPORT_MARKS[transport].id;
   const calls = reader === 'fastpath' && mark ? `-${mark}` : '';
   const workers = reader === 'fastpath' && readWorkers > 0 ? `-w${readWorkers}` : '';
-  return `${reader === 'fastpath' ? '' : `${reader}-`}${row}-${column}${aligned ? '-aligned' : ''}${calls}${workers}`;
+  return `${reader === 'fastpath' ? '' : `${reader}-`}${row}-${column}${aligned ? '-aligned' : ''}${calls}${workers}${readBlock ? '-rb' : ''}`;
 }
 
 /**
  * Every case of one round, in a fixed order (rounds rotate it). fastpath's gRPC rows come once per
  * transport in `transports` (default: the stream pool), on the reader's thread, and once per count
  * of read worker threads above 0 in `readWorkers` with the first transport; short-circuit and
- * aligned cases use the first transport on the reader's thread.
+ * aligned cases use the first transport on the reader's thread. With `readblock` in `readModes`,
+ * fastpath's and Java's gRPC rows (random offsets) come once more reading with ReadBlock,
+ * fastpath's on the first transport and the reader's thread.
  */
 export function planCases(options: {
   rows: readonly RowId[];
@@ -145,14 +158,23 @@ export function planCases(options: {
   readers: readonly ReaderKind[];
   transports?: readonly DatanodeTransport[];
   readWorkers?: readonly number[];
+  readModes?: readonly ReadMode[];
 }): ReadCase[] {
   const transports = options.transports?.length ? options.transports : [DEFAULT_TRANSPORT];
   const first = transports[0] as DatanodeTransport;
-  const variants: Array<{ transport: DatanodeTransport; readWorkers: number }> = [
-    ...transports.map((transport) => ({ transport, readWorkers: 0 })),
-    ...(options.readWorkers ?? [])
-      .filter((n) => n > 0)
-      .map((readWorkers) => ({ transport: first, readWorkers })),
+  const modes = options.readModes?.length ? options.readModes : (['readchunk'] as const);
+  const chunkRows = modes.includes('readchunk');
+  const blockRow = modes.includes('readblock') ? [{ transport: first, readWorkers: 0, readBlock: true }] : [];
+  const variants: Array<{ transport: DatanodeTransport; readWorkers: number; readBlock: boolean }> = [
+    ...(chunkRows
+      ? [
+          ...transports.map((transport) => ({ transport, readWorkers: 0, readBlock: false })),
+          ...(options.readWorkers ?? [])
+            .filter((n) => n > 0)
+            .map((readWorkers) => ({ transport: first, readWorkers, readBlock: false })),
+        ]
+      : []),
+    ...blockRow,
   ];
   const cases: ReadCase[] = [];
   for (const rowId of options.rows) {
@@ -160,20 +182,26 @@ export function planCases(options: {
     for (const reader of options.readers) {
       // Java and the S3 gateway read the gRPC rows only (short-circuit needs native Hadoop on the datanode).
       if (reader !== 'fastpath' && row.path !== 'grpc') continue;
+      const plain = { transport: first, readWorkers: 0, readBlock: false };
       const own =
-        reader === 'fastpath' && row.path === 'grpc' ? variants : [{ transport: first, readWorkers: 0 }];
-      for (const { transport, readWorkers } of own)
+        reader === 'fastpath' && row.path === 'grpc'
+          ? variants
+          : reader === 'java'
+            ? [...(chunkRows ? [plain] : []), ...blockRow]
+            : [plain];
+      for (const { transport, readWorkers, readBlock } of own)
         for (const columnId of reader === 's3' ? S3_COLUMNS : COLUMN_IDS)
           cases.push({
-            id: caseId(reader, rowId, columnId, false, transport, readWorkers),
+            id: caseId(reader, rowId, columnId, false, transport, readWorkers, readBlock),
             reader,
             row,
             column: READ_COLUMNS[columnId],
             aligned: false,
             transport,
             readWorkers,
+            readBlock,
           });
-      if (options.aligned && reader === 'fastpath')
+      if (options.aligned && reader === 'fastpath' && chunkRows)
         for (const columnId of ALIGNED_COLUMNS)
           cases.push({
             id: caseId(reader, rowId, columnId, true, first),
@@ -183,6 +211,7 @@ export function planCases(options: {
             aligned: true,
             transport: first,
             readWorkers: 0,
+            readBlock: false,
           });
     }
   }

@@ -56,7 +56,8 @@ const medianOf = (rounds: readonly CaseRound[], f: (r: CaseRound) => number | nu
 const rowLabel = (t: TableRow): string =>
   `${READER_PREFIX[t.reader]}${READ_ROWS[t.row].label}${t.aligned ? ', 64 KiB-aligned' : ''}` +
   `${t.transport ? TRANSPORT_MARKS[t.transport].label : ''}` +
-  `${t.readWorkers ? `, ${t.readWorkers} read worker thread${t.readWorkers === 1 ? '' : 's'}` : ''}`;
+  `${t.readWorkers ? `, ${t.readWorkers} read worker thread${t.readWorkers === 1 ? '' : 's'}` : ''}` +
+  `${t.readBlock ? ', streaming ReadBlock' : ''}`;
 /** The GC share of the reader's CPU in a case's profiled window (all its threads). */
 const gcShare = (c: CaseResult): string => {
   const p = c.rounds.find((r) => r.profile)?.profile;
@@ -244,7 +245,8 @@ export function goals(rows: readonly TableRow[], results: readonly CaseResult[])
         t.row === row &&
         !t.aligned &&
         (t.transport === null || t.transport === DEFAULT_TRANSPORT) &&
-        !t.readWorkers,
+        !t.readWorkers &&
+        !t.readBlock,
     );
   const out: Goal[] = [];
   const g1 = find('fastpath', 'grpc-1m');
@@ -365,7 +367,9 @@ export async function ozoneReadReport(
       `fastpath's gRPC rows come once per datanode transport: long-lived pooled \`send\` streams (\`ozone.client.datanode.transport=stream-pool\`, the default) ` +
       `, ", a call per request" (a stream per request, as Ozone's Java client does) and ", fastpath's own HTTP/2 session" (the pooled streams on Node's \`http2\` ` +
       `with gRPC's framing done by fastpath, \`ozone.client.datanode.transport=http2-stream-pool\`), and with the first transport once per count of read worker threads ` +
-      `(", N read worker threads": \`ozone.client.read.worker.threads=N\`, each read's datanode side on a worker thread; the CPU is the whole process's, every thread).\n\n${mainTable(random)}`,
+      `(", N read worker threads": \`ozone.client.read.worker.threads=N\`, each read's datanode side on a worker thread; the CPU is the whole process's, every thread). ` +
+      `Rows marked ", streaming ReadBlock" read with \`ozone.client.stream.readblock.enable=true\`: fastpath's on the first transport with every read streamed ` +
+      `(\`ozone.client.stream.readblock.positional.min.size=0\`, so the row measures ReadBlock itself at this read size), Java's with the same key in its configuration.\n\n${mainTable(random)}`,
   );
   const missing: string[] = [];
   for (const id of s.rows)

@@ -21,6 +21,8 @@ export interface TableRow {
   transport: DatanodeTransport | null;
   /** fastpath's read worker threads (0: the reader's thread; null for the Java client's rows). */
   readWorkers: number | null;
+  /** Whether the row read with streaming ReadBlock. */
+  readBlock: boolean;
   /** ops: operations/s; cpu: the reader's CPU per read in µs. */
   cells: Partial<Record<ColumnId, { ops: Summary; cpu: Summary; rounds: number[]; result: CaseResult }>>;
   /** off/on, with verify off by configuration and by the instance switch; instance/global. */
@@ -40,10 +42,11 @@ export function rowKey(
   aligned: boolean,
   transport: DatanodeTransport | null = null,
   readWorkers: number | null = null,
+  readBlock = false,
 ): string {
   return (
     `${reader}/${row}${aligned ? '/aligned' : ''}${transport && TRANSPORT_MARKS[transport].id ? `/${TRANSPORT_MARKS[transport].id}` : ''}` +
-    `${readWorkers ? `/w${readWorkers}` : ''}`
+    `${readWorkers ? `/w${readWorkers}` : ''}${readBlock ? '/readblock' : ''}`
   );
 }
 
@@ -55,7 +58,9 @@ export function tableRows(results: readonly CaseResult[]): TableRow[] {
     const transport = c.reader === 'fastpath' ? c.transport : null;
     // Results written before the worker rows existed have no count: the reader's thread.
     const readWorkers = c.reader === 'fastpath' ? (c.readWorkers ?? 0) : null;
-    const key = rowKey(c.reader, c.row, c.aligned, transport, readWorkers);
+    // Results written before the ReadBlock rows existed have no mode: ReadChunk.
+    const readBlock = c.readBlock === true;
+    const key = rowKey(c.reader, c.row, c.aligned, transport, readWorkers, readBlock);
     let row = rows.get(key);
     if (!row) {
       row = {
@@ -65,6 +70,7 @@ export function tableRows(results: readonly CaseResult[]): TableRow[] {
         aligned: c.aligned,
         transport,
         readWorkers,
+        readBlock,
         cells: {},
         offGlobalOverOn: null,
         offInstanceOverOn: null,
@@ -103,6 +109,7 @@ export function headlineEntries(results: readonly CaseResult[]): Record<string, 
           aligned: t.aligned,
           transport: t.transport,
           readWorkers: t.readWorkers,
+          readBlock: t.readBlock,
           unit: 'operations/s',
           verifyOn: med('on'),
           verifyOffGlobal: med('off-global'),

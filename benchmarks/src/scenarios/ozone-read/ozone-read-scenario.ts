@@ -49,6 +49,8 @@ export interface CaseResult {
   aligned: boolean;
   transport: ReadCase['transport'];
   readWorkers: ReadCase['readWorkers'];
+  /** Read with streaming ReadBlock (absent in results written before the ReadBlock rows: ReadChunk). */
+  readBlock?: ReadCase['readBlock'];
   rounds: CaseRound[];
 }
 
@@ -101,6 +103,7 @@ export const ozoneReadScenario: Scenario<OzoneReadSettings> = {
       readers,
       transports: s.transports,
       readWorkers: s.readWorkers,
+      readModes: s.readModes,
     });
     ctx.results.writeConfig({
       scenario: 'ozone-read',
@@ -183,6 +186,7 @@ export const ozoneReadScenario: Scenario<OzoneReadSettings> = {
           aligned: c.aligned,
           transport: c.transport,
           readWorkers: c.readWorkers,
+          readBlock: c.readBlock,
           rounds: [],
         },
       ]),
@@ -243,6 +247,7 @@ function caseEntry(c: CaseResult): Record<string, unknown> {
     aligned: c.aligned,
     transport: c.reader === 'fastpath' ? c.transport : null,
     readWorkers: c.reader === 'fastpath' ? c.readWorkers : null,
+    readBlock: c.readBlock === true,
     rounds: c.rounds.length,
     cpuMicrosPerRead: c.rounds.map((r) => r.figures.cpuMicrosPerOp),
     opsPerSec: ops,
@@ -275,6 +280,13 @@ async function runFastpathCase(
       ...readPathProperties(sc, c.row.path),
       'ozone.client.datanode.transport': c.transport,
       'ozone.client.read.worker.threads': String(c.readWorkers),
+      // The ReadBlock rows stream every read, whatever its size: they measure ReadBlock itself.
+      ...(c.readBlock
+        ? {
+            'ozone.client.stream.readblock.enable': 'true',
+            'ozone.client.stream.readblock.positional.min.size': '0',
+          }
+        : {}),
       ...(s.http2MaxFrameBytes === undefined
         ? {}
         : { 'ozone.client.datanode.http2.max.frame.size': String(s.http2MaxFrameBytes) }),
@@ -328,6 +340,15 @@ async function runFastpathCase(
     throw new BenchmarkCheckError(
       `${c.id}: not a short-circuit window (${client.shortCircuitReads ?? 0} short-circuit reads, ` +
         `${client.shortCircuitFallbacks ?? 0} fallbacks, ${client.readChunkCalls} ReadChunk calls, ${grpcBytesSent ?? '?'} bytes over gRPC)`,
+    );
+  // A ReadBlock case must have streamed every read, a ReadChunk case none.
+  if (
+    client &&
+    !shortCircuit &&
+    (c.readBlock ? !client.readBlockCalls || client.readChunkCalls : client.readBlockCalls)
+  )
+    throw new BenchmarkCheckError(
+      `${c.id}: not a ${c.readBlock ? 'ReadBlock' : 'ReadChunk'} window (${client.readBlockCalls ?? 0} ReadBlock, ${client.readChunkCalls} ReadChunk calls)`,
     );
   if (!shortCircuit && client?.shortCircuitReads)
     throw new BenchmarkCheckError(

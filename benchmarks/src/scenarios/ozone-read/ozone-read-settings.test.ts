@@ -112,6 +112,51 @@ describe('ozone-read cases', () => {
     ]);
   });
 
+  it('adds a ReadBlock row per gRPC row for fastpath (first transport, reader thread) and Java, none for short-circuit or S3', () => {
+    const cases = planCases({
+      rows: ['grpc-1m', 'sc-1m'],
+      aligned: true,
+      readers: ['fastpath', 'java', 's3'],
+      transports: ['http2-stream-pool', 'stream-pool'],
+      readWorkers: [0, 2],
+      readModes: ['readchunk', 'readblock'],
+    });
+    expect(
+      cases.filter((c) => c.column.id === 'on').map((c) => [c.id, c.transport, c.readWorkers, c.readBlock]),
+    ).toEqual([
+      ['grpc-1m-on-h2', 'http2-stream-pool', 0, false],
+      ['grpc-1m-on', 'stream-pool', 0, false],
+      ['grpc-1m-on-h2-w2', 'http2-stream-pool', 2, false],
+      ['grpc-1m-on-h2-rb', 'http2-stream-pool', 0, true],
+      ['grpc-1m-on-aligned-h2', 'http2-stream-pool', 0, false],
+      ['java-grpc-1m-on', 'http2-stream-pool', 0, false],
+      ['java-grpc-1m-on-rb', 'http2-stream-pool', 0, true],
+      ['s3-grpc-1m-on', 'http2-stream-pool', 0, false],
+      ['sc-1m-on-h2', 'http2-stream-pool', 0, false],
+      ['sc-1m-on-aligned-h2', 'http2-stream-pool', 0, false],
+    ]);
+    const onlyBlock = planCases({
+      rows: ['grpc-16k'],
+      aligned: true,
+      readers: ['fastpath', 'java'],
+      readModes: ['readblock'],
+    }).map((c) => c.id);
+    expect(onlyBlock).toEqual([
+      'grpc-16k-on-rb',
+      'grpc-16k-off-global-rb',
+      'grpc-16k-off-instance-rb',
+      'java-grpc-16k-on-rb',
+      'java-grpc-16k-off-global-rb',
+      'java-grpc-16k-off-instance-rb',
+    ]);
+  });
+
+  it('reads the read modes, both by default, refusing an unknown one', () => {
+    expect(parseOzoneReadFlags([], false).readModes).toEqual(['readchunk', 'readblock']);
+    expect(parseOzoneReadFlags(['--read-modes', 'readblock'], true).readModes).toEqual(['readblock']);
+    expect(() => parseOzoneReadFlags(['--read-modes', 'streaming'], false)).toThrow(/--read-modes/);
+  });
+
   it('reads the read worker counts and the reader CPUs, refusing what it cannot use', () => {
     expect(parseOzoneReadFlags([], false)).toMatchObject({ readWorkers: [0, 2], readerCpus: undefined });
     expect(parseOzoneReadFlags(['--read-workers', '0,1,2,1', '--reader-cpus', '0'], true)).toMatchObject({

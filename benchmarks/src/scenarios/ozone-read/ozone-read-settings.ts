@@ -1,7 +1,7 @@
 import { BenchmarkUsageError, integerFlag, listFlag, parseScenarioFlags } from '../../harness/index.js';
 import { secondsFlagMs } from '../../harness/mixed-load/mixed-load-flags.js';
 import { MAX_READ_WORKER_THREADS, type DatanodeTransport } from '@fastpath/ozone-fs-client';
-import { ROW_IDS, type RowId } from './ozone-read-cases.js';
+import { READ_MODES, ROW_IDS, type ReadMode, type RowId } from './ozone-read-cases.js';
 
 export const TRANSPORTS: readonly DatanodeTransport[] = [
   'stream-pool',
@@ -59,6 +59,11 @@ export interface OzoneReadSettings {
    * DATA frame the datanodes may send (none: the client's default, 1 MiB).
    */
   http2MaxFrameBytes: number | undefined;
+  /**
+   * How the gRPC rows read: `readchunk` (the rows above), `readblock` (fastpath's and Java's gRPC
+   * rows once more with `ozone.client.stream.readblock.enable=true`).
+   */
+  readModes: ReadMode[];
 }
 
 const MiB = 1024 * 1024;
@@ -87,6 +92,7 @@ export const DEFAULT_OZONE_READ_SETTINGS: Readonly<OzoneReadSettings> = Object.f
   readWorkers: [0, 2],
   readerCpus: undefined,
   http2MaxFrameBytes: undefined,
+  readModes: [...READ_MODES],
 });
 
 const QUICK = Object.freeze({ files: 4, fileSizeBytes: 8 * MiB, warmupMs: 1000, measureMs: 2000, rounds: 1 });
@@ -169,6 +175,11 @@ export const OZONE_READ_FLAGS = {
     description:
       "pin fastpath's reader process to these CPUs (taskset -a -c), e.g. 0 for one core (default: every CPU)",
   },
+  'read-modes': {
+    type: 'string',
+    value: '<list>',
+    description: `how the gRPC rows read: ReadChunk, and/or streaming ReadBlock (ozone.client.stream.readblock.enable) for fastpath and Java (default ${READ_MODES.join(',')})`,
+  },
   'h2-frame-size': {
     type: 'string',
     value: '<size>',
@@ -247,12 +258,14 @@ export function parseOzoneReadFlags(args: readonly string[], quick: boolean): Oz
         rows: [...ROW_IDS],
         transports: [...TRANSPORTS],
         readWorkers: [...DEFAULT_OZONE_READ_SETTINGS.readWorkers],
+        readModes: [...READ_MODES],
       }
     : {
         ...DEFAULT_OZONE_READ_SETTINGS,
         rows: [...ROW_IDS],
         transports: [...TRANSPORTS],
         readWorkers: [...DEFAULT_OZONE_READ_SETTINGS.readWorkers],
+        readModes: [...READ_MODES],
       };
   const kind = clusterFlag(name, f.cluster, base.cluster);
   const defaultRows: RowId[] = kind === 'real' ? ['grpc-1m', 'grpc-16k'] : base.rows;
@@ -302,6 +315,7 @@ export function parseOzoneReadFlags(args: readonly string[], quick: boolean): Oz
     profile: !f['no-profile'],
     readWorkers: readWorkersFlag(name, f['read-workers'], base.readWorkers),
     readerCpus: cpuListFlag(name, f['reader-cpus']),
+    readModes: listFlag(name, 'read-modes', f['read-modes'], base.readModes, READ_MODES),
     http2MaxFrameBytes:
       f['h2-frame-size'] === undefined
         ? undefined

@@ -55,6 +55,7 @@ export const ozoneReadSummary: ScenarioSummary<OzoneReadSettings> = {
       readers: summaryReaders(flags),
       transports: flags.transports,
       readWorkers: flags.readWorkers,
+      readModes: flags.readModes,
     }).length * flags.rounds,
   estimateMs: (flags) => {
     const cases = planCases({
@@ -63,6 +64,7 @@ export const ozoneReadSummary: ScenarioSummary<OzoneReadSettings> = {
       readers: summaryReaders(flags),
       transports: flags.transports,
       readWorkers: flags.readWorkers,
+      readModes: flags.readModes,
     }).length;
     const sets = new Set(flags.rows.map((r) => READ_ROWS[r].bytesPerChecksum)).size;
     return (

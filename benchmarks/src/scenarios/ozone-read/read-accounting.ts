@@ -23,6 +23,8 @@ export interface WindowCounts {
     bytesVerified: number;
     bytesFromCache: number;
     readChunkCalls: number;
+    /** Streaming ReadBlock requests (the ReadBlock rows). */
+    readBlockCalls?: number;
     /** Chunk ranges read from a block file passed over the datanode's domain socket. */
     shortCircuitReads?: number;
     /** Short-circuit failures that sent a read to gRPC. */

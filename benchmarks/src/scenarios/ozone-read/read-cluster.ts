@@ -39,7 +39,7 @@ export interface ReadCluster extends AsyncDisposable {
   readonly shortCircuit: ShortCircuitAvailability;
   /** Writes a file set: through `writer` (fastpath's client) on the embedded cluster, Ozone's Java client on the real one. */
   writeSet(set: FileSetSpec, writer: ChildHandle<ReaderCall, unknown>): Promise<WriteResult & { by: string }>;
-  /** ReadChunk bytes the datanodes sent so far, or null where the cluster has no counters. */
+  /** ReadChunk and ReadBlock bytes the datanodes sent so far, or null where the cluster has no counters. */
   bytesSent(): Promise<number | null>;
   /** Reads every file of the cluster's data once (page cache); bytes read, or null when not done. */
   warm(): Promise<number | null>;

@@ -72,6 +72,30 @@ export function readChunkRequest(
   };
 }
 
+/** A request as it goes on the wire (for a stream that is not a channel's round trip). */
+export function encodeRequest(request: hadoop.hdds.datanode.IContainerCommandRequestProto): Buffer {
+  return Buffer.from(dn.ContainerCommandRequestProto.encode(request).finish());
+}
+
+/** A streaming ReadBlock of `length` bytes at `offset` of the block, in pieces of `responseDataSize` bytes. */
+export function readBlockRequest(
+  block: BlockRef,
+  offset: number,
+  length: number,
+  responseDataSize: number,
+  datanodeUuid: string,
+): hadoop.hdds.datanode.IContainerCommandRequestProto {
+  return {
+    ...envelope('ReadBlock', block, datanodeUuid),
+    readBlock: {
+      blockID: datanodeBlockId(block),
+      offset: uint64(offset),
+      length: uint64(length),
+      responseDataSize,
+    },
+  };
+}
+
 export function writeChunkRequest(
   block: BlockRef,
   chunk: hadoop.hdds.datanode.IChunkInfo,

@@ -39,7 +39,8 @@ export type CommandName = keyof typeof dn.Type;
  *   (bytes that are not a protobuf message), `truncated` (the real answer cut short),
  *   `short-data` (ReadChunk returns one byte less), `drop-checksum` (GetBlock lists one checksum
  *   less per chunk), `unknown-result` (a Result number the protocol does not define),
- *   `grpc-error` (a gRPC INTERNAL status).
+ *   `grpc-error` (a gRPC INTERNAL status), `stall` (ReadBlock sends its first piece, then nothing:
+ *   the stream is held open).
  */
 export interface DatanodeFault {
   /** The command it applies to. Default: every command. */
@@ -62,7 +63,8 @@ export interface DatanodeFault {
     | 'short-data'
     | 'drop-checksum'
     | 'unknown-result'
-    | 'grpc-error';
+    | 'grpc-error'
+    | 'stall';
 }
 
 /** What a datanode served. */
@@ -75,6 +77,15 @@ export interface DatanodeCounters {
   requests: number;
   /** Requests received per command (gRPC). */
   byCommand: Record<string, number>;
+  /** Data bytes sent in ReadBlock pieces. */
+  bytesStreamed: number;
+  /** ReadBlock pieces sent. */
+  readBlockPieces: number;
+  /**
+   * ReadBlock requests whose offset was at or past the block's end: Ozone 2.2.0's datanode sends
+   * nothing for them and the client waits out its deadline (HDDS-16207), and so does this one.
+   */
+  readBlockPastEnd: number;
   /** Requests received on the domain socket (short-circuit GetBlock and Echo). */
   shortCircuitRequests: number;
   /** Block file descriptors passed to clients with SCM_RIGHTS. */
@@ -133,6 +144,9 @@ export class MiniDatanode {
   readonly counters: DatanodeCounters = {
     bytesRead: 0,
     bytesWritten: 0,
+    bytesStreamed: 0,
+    readBlockPieces: 0,
+    readBlockPastEnd: 0,
     requests: 0,
     byCommand: {},
     shortCircuitRequests: 0,
@@ -311,11 +325,12 @@ export class MiniDatanode {
     // next is read: a request that never gets an answer holds every later one on the stream, and
     // once the stream failed or ended the requests still on it are never served.
     let stopped = false;
+    const state: StreamState = { readBlockFile: undefined };
     call.on('data', (raw: Buffer) => {
       pending = pending
         .then(async () => {
           if (stopped) return;
-          if ((await this.#onRequest(call, raw)) === 'stop') stopped = true;
+          if ((await this.#onRequest(call, raw, state)) === 'stop') stopped = true;
         })
         .catch(() => undefined);
     });
@@ -332,7 +347,11 @@ export class MiniDatanode {
   }
 
   /** Serves one request of a stream; 'stop' when the stream serves no more (held, ended or failed). */
-  async #onRequest(call: ServerDuplexStream<Buffer, Buffer>, raw: Buffer): Promise<'stop' | undefined> {
+  async #onRequest(
+    call: ServerDuplexStream<Buffer, Buffer>,
+    raw: Buffer,
+    state: StreamState,
+  ): Promise<'stop' | undefined> {
     this.received.push(Buffer.from(raw));
     if (this.received.length > 64) this.received.shift();
     if (this.#paused) await new Promise<void>((resolve) => this.#paused?.push(resolve));
@@ -365,6 +384,24 @@ export class MiniDatanode {
     if (fault?.response === 'garbage') {
       call.write(Buffer.from([0xff, 0xff, 0xff, 0xff, 0x0f, 0x07]));
       return undefined;
+    }
+    if (request.cmdType === dn.Type.ReadBlock && !fault?.result && fault?.response !== 'unknown-result') {
+      // A stream of pieces, or one error response; the stream stays open either way.
+      try {
+        return await this.#readBlock(call, request, state, fault);
+      } catch (err) {
+        if (!(err instanceof DatanodeFailure)) throw err;
+        call.write(
+          Buffer.from(
+            dn.ContainerCommandResponseProto.encode({
+              cmdType: request.cmdType,
+              result: dn.Result[err.result],
+              message: err.message,
+            }).finish(),
+          ),
+        );
+        return undefined;
+      }
     }
     let response: hadoop.hdds.datanode.IContainerCommandResponseProto;
     if (fault?.result) {
@@ -565,7 +602,11 @@ export class MiniDatanode {
    */
   #checkReplicaIndex(r: hadoop.hdds.datanode.ContainerCommandRequestProto): void {
     const id =
-      r.writeChunk?.blockID ?? r.putBlock?.blockData.blockID ?? r.getBlock?.blockID ?? r.readChunk?.blockID;
+      r.writeChunk?.blockID ??
+      r.putBlock?.blockData.blockID ??
+      r.getBlock?.blockID ??
+      r.readChunk?.blockID ??
+      r.readBlock?.blockID;
     const asked = id?.replicaIndex ?? 0;
     if (!id || asked === 0) return;
     const containerId = toBigInt(id.containerID);
@@ -649,7 +690,144 @@ export class MiniDatanode {
     }
     return { readChunk: { blockID: q.blockID, chunkData, data } };
   }
+
+  /**
+   * ReadBlock as Ozone 2.2.0's KeyValueHandler#readBlockImpl serves it: the offset moved back to a
+   * checksum window, `required` = min(roundUp(length + that shift, bpc), block size − aligned
+   * offset), then pieces of exactly `responseDataSize` bytes (0 means 1 MiB) read from the file until
+   * `required` bytes are sent, short only at the file's end, each with the stored checksums of its
+   * windows picked as getChecksums picks them (chunk = offset / first chunk's length). An offset at
+   * or past the block's end leaves `required` ≤ 0: nothing is sent, not even an error (HDDS-16207).
+   * A failure of getChecksums' assumptions (uneven chunks, HDDS-15857) after some pieces went is
+   * one error response after them, CONTAINER_INTERNAL_ERROR, as Java's assertion failures become.
+   */
+  async #readBlock(
+    call: ServerDuplexStream<Buffer, Buffer>,
+    request: hadoop.hdds.datanode.ContainerCommandRequestProto,
+    state: StreamState,
+    fault: DatanodeFault | undefined,
+  ): Promise<'stop' | undefined> {
+    if (request.datanodeUuid !== this.uuid)
+      throw new DatanodeFailure(
+        'INVALID_ARGUMENT',
+        `request for datanode ${request.datanodeUuid} reached ${this.uuid}`,
+      );
+    const q = request.readBlock;
+    if (!q) throw new DatanodeFailure('MALFORMED_REQUEST', 'the request body for its cmdType is missing');
+    this.#checkReplicaIndex(request);
+    const containerId = toBigInt(q.blockID.containerID);
+    const localId = toBigInt(q.blockID.localID);
+    state.readBlockFile ??= this.#blockFile(containerId, localId);
+    const blockData = this.#blockData(q.blockID);
+    const chunks = blockData.chunks;
+    const blockSize = chunks.reduce((n, c) => n + toNumber(c.len), 0);
+    const first = chunks[0];
+    if (!first)
+      throw new DatanodeFailure('CONTAINER_INTERNAL_ERROR', `block ${containerId}/${localId} has no chunks`);
+    const responseDataSize = q.responseDataSize || 1024 * 1024;
+    const bytesPerChunk = toNumber(first.len);
+    const type = first.checksumData.type;
+    const none = type === dn.ChecksumType.NONE;
+    const bpc = none ? STREAMING_BYTES_PER_CHUNK : first.checksumData.bytesPerChecksum;
+    const offset = toNumber(q.offset);
+    const length = toNumber(q.length ?? 0);
+    let at = offset - (offset % bpc);
+    const rounded = Math.ceil((length + (offset % bpc)) / bpc) * bpc;
+    const required = Math.min(rounded, blockSize - at);
+    if (required <= 0) this.counters.readBlockPastEnd++;
+    const fh = await open(state.readBlockFile, 'r');
+    try {
+      for (let sent = 0; sent < required;) {
+        if (call.cancelled || call.destroyed) return 'stop';
+        const buffer = Buffer.alloc(responseDataSize);
+        let filled = 0;
+        while (filled < responseDataSize) {
+          const { bytesRead } = await fh.read(buffer, filled, responseDataSize - filled, at + filled);
+          if (bytesRead === 0) break;
+          filled += bytesRead;
+        }
+        if (filled === 0) break;
+        const data = buffer.subarray(0, filled);
+        const checksumData: hadoop.hdds.datanode.IChecksumData = none
+          ? { type, bytesPerChecksum: 0 }
+          : {
+              type,
+              bytesPerChecksum: bpc,
+              checksums: pieceChecksums(at, filled, bytesPerChunk, bpc, chunks),
+            };
+        call.write(
+          Buffer.from(
+            dn.ContainerCommandResponseProto.encode({
+              cmdType: request.cmdType,
+              result: dn.Result.SUCCESS,
+              readBlock: { checksumData, offset: uint64(at), data },
+            }).finish(),
+          ),
+        );
+        this.counters.readBlockPieces++;
+        this.counters.bytesStreamed += filled;
+        at += filled;
+        sent += filled;
+        if (fault?.response === 'stall') {
+          (call as { __fastpathHeld?: boolean }).__fastpathHeld = true;
+          return 'stop';
+        }
+      }
+    } finally {
+      await fh.close();
+    }
+    return undefined;
+  }
 }
+
+/**
+ * The stored checksums of a piece's windows, picked as Ozone 2.2.0's KeyValueHandler#getChecksums
+ * picks them, with its assertions: chunk = window offset / the first chunk's length, every chunk
+ * but the last as long as the first, and every chunk with the first one's bytes per checksum.
+ */
+function pieceChecksums(
+  blockOffset: number,
+  readLength: number,
+  bytesPerChunk: number,
+  bpc: number,
+  chunks: readonly hadoop.hdds.datanode.IChunkInfo[],
+): Uint8Array[] {
+  const fail = (what: string): never => {
+    throw new DatanodeFailure('CONTAINER_INTERNAL_ERROR', `Failed to readBlock: ${what}`);
+  };
+  if (blockOffset % bpc !== 0) fail(`blockOffset % bytesPerChecksum = ${blockOffset % bpc}`);
+  const out: Uint8Array[] = [];
+  const windows = 1 + Math.floor((readLength - 1) / bpc);
+  for (let i = 0; i < windows; i++) {
+    const offset = blockOffset + i * bpc;
+    const c = Math.floor(offset / bytesPerChunk);
+    const csi = Math.floor((offset % bytesPerChunk) / bpc);
+    const chunk = chunks[c];
+    if (!chunk) return fail(`chunkIndex = ${c} >= chunk.size()${chunks.length}`);
+    if (c < chunks.length - 1 && toNumber(chunk.len) !== bytesPerChunk)
+      fail(`bytesPerChunk: expected ${bytesPerChunk}, got ${toNumber(chunk.len)}`);
+    if (chunk.checksumData.bytesPerChecksum !== bpc)
+      fail(`bytesPerChecksum: expected ${bpc}, got ${chunk.checksumData.bytesPerChecksum}`);
+    const list = chunk.checksumData.checksums ?? [];
+    const sum = list[csi];
+    if (!sum) return fail(`checksumIndex = ${csi} >= checksumsList.size()${list.length}`);
+    out.push(sum);
+  }
+  return out;
+}
+
+/** What one `send` stream holds between its requests. */
+interface StreamState {
+  /**
+   * The block file the stream's first ReadBlock opened. Ozone 2.2.0's datanode keeps one handle per
+   * stream and reads every later ReadBlock of the stream from it, whatever block it names: one
+   * stream serves one block.
+   */
+  readBlockFile: string | undefined;
+}
+
+/** The bytes per checksum a block without checksums is streamed in (KeyValueHandler's STREAMING_BYTES_PER_CHUNK). */
+const STREAMING_BYTES_PER_CHUNK = 64 * 1024;
 
 function need<T>(body: T | null | undefined): T {
   if (body == null)

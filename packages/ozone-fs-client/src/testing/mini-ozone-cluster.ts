@@ -280,6 +280,9 @@ export class MiniOzoneCluster {
     for (const d of this.datanodes) {
       d.counters.bytesRead = 0;
       d.counters.bytesWritten = 0;
+      d.counters.bytesStreamed = 0;
+      d.counters.readBlockPieces = 0;
+      d.counters.readBlockPastEnd = 0;
       d.counters.requests = 0;
       d.counters.byCommand = {};
       d.counters.shortCircuitRequests = 0;

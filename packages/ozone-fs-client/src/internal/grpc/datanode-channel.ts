@@ -7,6 +7,7 @@ import { rpcError } from './grpc-errors.js';
 import { rawBytes } from './raw-bytes.js';
 import { InFlightLimiter } from './in-flight-limiter.js';
 import { DATANODE_SEND_PATH } from './datanode-stream.js';
+import type { DatanodeCall } from './datanode-call.js';
 import { DatanodeStreamPool, type DatanodeStreamStats } from './datanode-stream-pool.js';
 import { GrpcJsConnection } from './grpc-js-connection.js';
 import { Http2DatanodeConnection } from './http2-datanode-connection.js';
@@ -74,6 +75,7 @@ export class DatanodeChannel {
   readonly #limiter: InFlightLimiter;
   readonly #pool: DatanodeStreamPool | undefined;
   readonly #connection: Http2DatanodeConnection | undefined;
+  #grpcJs: GrpcJsConnection | undefined;
   constructor(
     readonly address: string,
     options: DatanodeChannelOptions,
@@ -84,9 +86,10 @@ export class DatanodeChannel {
     });
     this.#limiter = new InFlightLimiter(options.maxInFlight);
     const pooled = { size: options.streamsPerChannel ?? 1, idleMs: options.streamIdleMs ?? 1000 };
-    if (options.transport === 'stream-pool')
-      this.#pool = new DatanodeStreamPool(new GrpcJsConnection(this.#client), address, pooled);
-    else if (options.transport === 'http2-stream-pool') {
+    if (options.transport === 'stream-pool') {
+      this.#grpcJs = new GrpcJsConnection(this.#client);
+      this.#pool = new DatanodeStreamPool(this.#grpcJs, address, pooled);
+    } else if (options.transport === 'http2-stream-pool') {
       this.#connection = new Http2DatanodeConnection(address, {
         maxReceiveBytes: options.maxReceiveBytes,
         maxFrameBytes: options.http2MaxFrameBytes ?? DEFAULT_HTTP2_MAX_FRAME_BYTES,
@@ -105,6 +108,16 @@ export class DatanodeChannel {
   /** The stream pool's counters (`stream-pool` only). */
   get streamStats(): Readonly<DatanodeStreamStats> | undefined {
     return this.#pool?.stats;
+  }
+
+  /**
+   * A `send` stream of its own, outside the pool and the in-flight bound, for a streaming ReadBlock:
+   * the datanode ties the stream to the block its first ReadBlock names and answers with many
+   * messages, so it cannot carry other requests. On fastpath's own HTTP/2 session with
+   * `http2-stream-pool`, else through grpc-js. No deadline: its reader bounds the wait per piece.
+   */
+  openStream(): DatanodeCall {
+    return (this.#connection ?? (this.#grpcJs ??= new GrpcJsConnection(this.#client))).openCall();
   }
 
   /** Cancels the pool's streams; the requests waiting on them are sent again on fresh ones (tests). */

@@ -10,6 +10,7 @@ export { contractKeyBytes } from './contract-key-bytes.js';
 export { describeOzoneContract } from './ozone-contract-suite.js';
 export { describeFileSystemReads } from './file-system-read-suite.js';
 export { describeDatanodeStreams } from './datanode-stream-suite.js';
+export { describeReadBlockReads } from './read-block-suite.js';
 export { describeOzoneWrites } from './ozone-write-suite.js';
 export {
   contractKeySha256,

@@ -107,6 +107,10 @@ public final class OzoneReadBench {
         boolean verify = req.get("verify").asBoolean();
         String how = req.get("how").asText();
         if (!verify && how.equals("configuration")) conf.setBoolean("ozone.client.verify.checksum", false);
+        // The case's own client settings (ozone.client.stream.readblock.enable for the ReadBlock rows).
+        JsonNode properties = req.get("properties");
+        if (properties != null)
+          properties.fields().forEachRemaining(e -> conf.set(e.getKey(), e.getValue().asText()));
         fs = FileSystem.newInstance(new URI("ofs://" + omRpcAddress + "/"), conf);
         // Ozone 2.2.0's ofs does not override setVerifyChecksum: Hadoop's FileSystem ignores the
         // call, which is what HDDS-16783 is about. It is made anyway, as HBase makes it.
