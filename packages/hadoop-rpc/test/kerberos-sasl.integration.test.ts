@@ -26,6 +26,7 @@ import {
   testRpcProtocol,
 } from '@fastpath/hadoop-rpc/testing';
 import type { SaslQop } from '../src/internal/sasl/digest-md5.js';
+import { sendingAsKerberos, tapped } from './support/kerberos-attacks.js';
 
 const kdc = useKdc({ processEnv: true });
 const empty = new Uint8Array(0);
@@ -173,4 +174,30 @@ it('a server offering [TOKEN, KERBEROS] as a secure Hadoop server does: a token 
   // The token's user, not a Kerberos principal: the token was used.
   expect(await whoAmI(withToken)).toBe('bob');
   expect(server.connectionsAccepted).toBe(2);
+});
+
+it('a replayed GSSAPI token (an AP-REQ captured from another connection) is refused, and the server stays up', async () => {
+  await using server = await startServer(['auth']);
+  const taken: Uint8Array[] = [];
+  const real = createKerberosSaslMechanism({ serverPrincipal: `hrpc/_HOST@${kdc.realm}` });
+  await using genuine = createHadoopRpcClient({
+    authProtocol: 'sasl',
+    saslMechanisms: [tapped(real, taken)],
+  });
+  await genuine.call({ address: server.address, ...TEST_RPC_PROTOCOL, method: 'ping', request: empty });
+  expect(taken[0]?.length).toBeGreaterThan(100);
+  // The attacker sends the captured AP-REQ on a connection of its own.
+  await using attacker = createHadoopRpcClient({
+    authProtocol: 'sasl',
+    saslMechanisms: [sendingAsKerberos(taken[0] as Uint8Array)],
+  });
+  const refused = await attacker
+    .call({ address: server.address, ...TEST_RPC_PROTOCOL, method: 'ping', request: empty })
+    .catch((e: unknown) => e);
+  expect(refused).toBeInstanceOf(RemoteException);
+  expect((refused as RemoteException).errorDetail).toBe('FATAL_UNAUTHORIZED');
+  expect((refused as RemoteException).errorMessage).toMatch(/replay/i);
+  expect(server.callsReceived).toBe(1);
+  // Still serving the genuine client.
+  await genuine.call({ address: server.address, ...TEST_RPC_PROTOCOL, method: 'ping', request: empty });
 });

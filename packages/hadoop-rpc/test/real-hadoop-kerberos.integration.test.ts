@@ -13,8 +13,11 @@ import {
   HadoopRpcKerberosError,
   HadoopRpcSaslQopError,
   type KerberosSaslMechanismOptions,
+  RemoteException,
 } from '@fastpath/hadoop-rpc';
 import { TEST_RPC_PROTOCOL, testRpcMessages as m } from '@fastpath/hadoop-rpc/testing';
+import { randomBytes } from 'node:crypto';
+import { sendingAsKerberos, tapped } from './support/kerberos-attacks.js';
 
 const kdc = useKdc({ processEnv: true });
 const empty = new Uint8Array(0);
@@ -134,6 +137,30 @@ describe('KERBEROS refusals, against Apache Hadoop’s RPC.Server (hadoop.rpc.pr
     expect(after.slice(before.length).filter((l) => l.includes('TGS_REQ'))).toEqual([]);
     // The pattern form accepts it.
     expect(await ping({ serverPrincipalPattern: `hrpc/*@${kdc.realm}` })).toBe('answered');
+  });
+
+  it('a replayed AP-REQ and garbage in its place are refused by Hadoop (FATAL); the server serves on', async () => {
+    await loggedInAs('alice');
+    const taken: Uint8Array[] = [];
+    const real = createKerberosSaslMechanism({ serverPrincipal: `hrpc/_HOST@${kdc.realm}` });
+    await using genuine = createHadoopRpcClient({
+      authProtocol: 'sasl',
+      saslMechanisms: [tapped(real, taken)],
+    });
+    const ping = (client: typeof genuine) =>
+      client.call({ address: peer.address, ...TEST_RPC_PROTOCOL, method: 'ping', request: empty });
+    await ping(genuine);
+    for (const token of [taken[0] as Uint8Array, randomBytes(600), new Uint8Array(0)]) {
+      await using attacker = createHadoopRpcClient({
+        authProtocol: 'sasl',
+        saslMechanisms: [sendingAsKerberos(token)],
+      });
+      const refused = await ping(attacker).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(RemoteException);
+      expect((refused as RemoteException).errorDetail).toBe('FATAL_UNAUTHORIZED');
+    }
+    await using later = clientFor({});
+    expect(await ping(later)).toBeDefined();
   });
 
   it('a client requiring privacy refuses a server offering only authentication (no downgrade)', async () => {
