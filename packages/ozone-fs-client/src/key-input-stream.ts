@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { encodedBlockToken } from './internal/block-token.js';
 import { FastpathError } from '@fastpath/core';
 import {
   ChecksumMismatchError,
@@ -58,6 +59,8 @@ export interface KeyBlockLocation {
   lengthBytes: number;
   /** The replicas: the block's pipeline members in the pipeline's order (the client picks the order it tries them in). */
   datanodes: readonly DatanodeAddress[];
+  /** The block token every command on the block carries (`hdds.block.token.enabled`); `undefined` when the OM sent none. */
+  encodedToken?: string | undefined;
 }
 
 interface ChunkEntry {
@@ -702,6 +705,7 @@ export class KeyInputStream {
       containerId: block.location.containerId,
       localId: block.location.localId,
       blockCommitSequenceId: block.location.blockCommitSequenceId,
+      encodedToken: block.location.encodedToken,
     };
   }
 
@@ -766,6 +770,7 @@ export function keyBlockLocations(info: hadoop.ozone.IKeyInfo, from: string): Ke
       offsetInKey,
       lengthBytes,
       datanodes: pipelineDatanodes(loc.pipeline, from),
+      encodedToken: encodedBlockToken(loc),
     };
     offsetInKey += lengthBytes;
     return block;

@@ -1,4 +1,5 @@
 import { OzoneClosedError, OzoneHsyncUnsupportedError, OzoneProtocolError } from './ozone-errors.js';
+import { encodedBlockToken } from './internal/block-token.js';
 import { CHECKSUM_TYPE_VALUES, computeChecksums, type ChecksumTypeName } from './internal/checksum.js';
 import type { ClientContext } from './internal/client-context.js';
 import type { BlockRef } from './internal/block-requests.js';
@@ -359,6 +360,7 @@ export class KeyOutputStream {
       containerId: toBigInt(location.blockID.containerBlockID.containerID),
       localId: toBigInt(location.blockID.containerBlockID.localID),
       blockCommitSequenceId: toBigInt(location.blockID.blockCommitSequenceId),
+      encodedToken: encodedBlockToken(location),
     };
     const from = this.#ctx.om.options.address;
     const datanodes = pipelineDatanodes(location.pipeline, from);

@@ -23,6 +23,8 @@ import {
 import { type MiniOzoneCluster, startMiniOzoneCluster } from '@fastpath/ozone-fs-client/testing';
 import { PassThrough } from 'node:stream';
 import { runOzoneCli } from '../src/cli/ozone-cli.js';
+import { getBlockRequest } from '../src/internal/block-requests.js';
+import { DatanodeClientManager } from '../src/internal/grpc/datanode-client-manager.js';
 
 jest.setTimeout(120_000);
 
@@ -53,7 +55,11 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'secure-om-'));
   const principal = kdc.principal('om/localhost');
   cluster = await startMiniOzoneCluster({
-    security: { kerberos: { principal, keytab: await kdc.keytab([principal]) }, protection: ['privacy'] },
+    security: {
+      kerberos: { principal, keytab: await kdc.keytab([principal]) },
+      protection: ['privacy'],
+      blockTokens: true,
+    },
   });
 });
 
@@ -238,3 +244,50 @@ it('fastpath-ozone dtutil get/print/renew/cancel, and fs with only HADOOP_TOKEN_
   expect((await cli(['dtutil', 'get'])).code).toBe(2);
   expect((await cli(['dtutil', 'renew', '-format', 'x', file])).code).toBe(2);
 });
+
+it('block tokens: every command of the client carries its block’s; a datanode refuses none, another block’s, a forged one', async () => {
+  await asUser('alice');
+  const alice = client({ kerberos: true });
+  await alice.createVolume('tokvol');
+  await alice.createBucket('tokvol', 'bkt');
+  cluster.resetCounters();
+  await alice.writeKey('tokvol', 'bkt', 'a', Buffer.from('block a'));
+  await alice.writeKey('tokvol', 'bkt', 'b', Buffer.from('block b'));
+  expect((await alice.readKey('tokvol', 'bkt', 'a')).toString()).toBe('block a');
+  const refusals = () => cluster.datanodes.reduce((n, d) => n + d.counters.blockTokenRefusals, 0);
+  expect(refusals()).toBe(0);
+
+  const [a] = (await alice.getKeyInfo('tokvol', 'bkt', 'a')).blocks;
+  const [b] = (await alice.getKeyInfo('tokvol', 'bkt', 'b')).blocks;
+  if (a === undefined || b === undefined) throw new Error('no blocks');
+  expect(a.encodedToken).toMatch(/^[A-Za-z0-9_-]+$/);
+  const target = a.datanodes[0] as { uuid: string; address: string };
+  const manager = new DatanodeClientManager({
+    maxReceiveBytes: 1 << 20,
+    maxInFlight: 4,
+    tls: undefined,
+    reconnectBackoffMs: 1000,
+  });
+  try {
+    const channel = manager.channel(target.address);
+    const ref = { containerId: a.containerId, localId: a.localId, blockCommitSequenceId: 0n };
+    const getBlock = (encodedToken: string | undefined) =>
+      channel.send(getBlockRequest({ ...ref, encodedToken }, target.uuid), 5000).then(
+        () => 'served',
+        (e: unknown) => String(e),
+      );
+    expect(await getBlock(a.encodedToken)).toBe('served');
+    for (const bad of [undefined, b.encodedToken, forge(a.encodedToken as string)]) {
+      expect(await getBlock(bad)).toMatch(/BLOCK_TOKEN_VERIFICATION_FAILED/);
+    }
+    expect(refusals()).toBe(3);
+  } finally {
+    manager.close();
+  }
+});
+
+/** A block token with its password replaced. */
+function forge(encoded: string): string {
+  const t = Token.fromUrlString(encoded);
+  return new Token({ ...t, password: new Redacted(Buffer.alloc(32, 1)) }).toUrlString();
+}

@@ -6,6 +6,8 @@ export interface BlockRef {
   containerId: bigint;
   localId: bigint;
   blockCommitSequenceId: bigint;
+  /** The block token from the OM (`encodedBlockToken`), sent with every command on the block; absent when the OM sent none. */
+  encodedToken?: string | undefined;
 }
 
 export function datanodeBlockId(block: BlockRef): hadoop.hdds.datanode.IDatanodeBlockID {
@@ -26,6 +28,7 @@ function envelope(
     containerID: int64(block.containerId),
     datanodeUuid,
     version: CLIENT_VERSION,
+    ...(block.encodedToken === undefined ? {} : { encodedToken: block.encodedToken }),
   };
 }
 

@@ -10,6 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { ServerCredentials } from '@grpc/grpc-js';
 import type { Server, ServerDuplexStream } from '@grpc/grpc-js';
 import { MiniClusterError } from '../ozone-errors.js';
+import type { MiniBlockTokens } from './mini-block-tokens.js';
 import { serveRawGrpc } from './serve-raw-grpc.js';
 import { rawMethod } from '../internal/grpc/raw-bytes.js';
 import { checksumTypeName, findChecksumMismatch } from '../internal/checksum.js';
@@ -90,6 +91,8 @@ export interface DatanodeCounters {
   shortCircuitRequests: number;
   /** Block file descriptors passed to clients with SCM_RIGHTS. */
   shortCircuitFdsPassed: number;
+  /** Block commands refused for their block token (missing, forged, for another block, expired). */
+  blockTokenRefusals: number;
 }
 
 export interface MiniDatanodeOptions {
@@ -100,6 +103,8 @@ export interface MiniDatanodeOptions {
    * becomes the datanode's standalone port). Default: none.
    */
   domainSocketPath?: string;
+  /** Require a valid block token on every block command (`hdds.block.token.enabled`). Default: none required. */
+  blockTokens?: MiniBlockTokens;
 }
 
 const serviceDefinition = { send: rawMethod(DATANODE_SEND_PATH, true, true) };
@@ -127,6 +132,7 @@ export class MiniDatanode {
   readonly uuid: string;
   readonly #dir: string;
   readonly #credentials: ServerCredentials;
+  readonly #blockTokens: MiniBlockTokens | undefined;
   readonly #domainSocketTemplate: string | undefined;
   #server: Server | undefined;
   #domainSocket: MiniDomainSocketServer | undefined;
@@ -151,9 +157,11 @@ export class MiniDatanode {
     byCommand: {},
     shortCircuitRequests: 0,
     shortCircuitFdsPassed: 0,
+    blockTokenRefusals: 0,
   };
 
   constructor(options: MiniDatanodeOptions) {
+    this.#blockTokens = options.blockTokens;
     this.#dir = options.dir;
     this.#credentials = options.credentials;
     this.#domainSocketTemplate = options.domainSocketPath;
@@ -484,6 +492,7 @@ export class MiniDatanode {
           },
         };
       const g = need(request.getBlock);
+      this.#checkBlockToken(request);
       const blockData = this.#blockData(g.blockID);
       const file = this.#blockFile(toBigInt(g.blockID.containerID), toBigInt(g.blockID.localID));
       return {
@@ -493,6 +502,30 @@ export class MiniDatanode {
     } catch (err) {
       if (!(err instanceof DatanodeFailure)) throw err;
       return { response: { cmdType: request.cmdType, result: dn.Result[err.result], message: err.message } };
+    }
+  }
+
+  /** With block tokens on, a block command without a valid token for its block and mode is refused (as Ozone's TokenVerifier). */
+  #checkBlockToken(r: hadoop.hdds.datanode.ContainerCommandRequestProto): void {
+    const tokens = this.#blockTokens;
+    if (tokens === undefined) return;
+    const write = r.cmdType === dn.Type.WriteChunk || r.cmdType === dn.Type.PutBlock;
+    const id =
+      r.writeChunk?.blockID ??
+      r.putBlock?.blockData?.blockID ??
+      r.getBlock?.blockID ??
+      r.readChunk?.blockID ??
+      r.readBlock?.blockID;
+    if (id === undefined || id === null) return;
+    const refusal = tokens.refusal(
+      has(r, 'encodedToken') ? r.encodedToken : '',
+      toBigInt(id.containerID),
+      toBigInt(id.localID),
+      write ? 'WRITE' : 'READ',
+    );
+    if (refusal !== undefined) {
+      this.counters.blockTokenRefusals++;
+      throw new DatanodeFailure('BLOCK_TOKEN_VERIFICATION_FAILED', refusal);
     }
   }
 
@@ -506,6 +539,7 @@ export class MiniDatanode {
         `request for datanode ${r.datanodeUuid} reached ${this.uuid}`,
       );
     this.#checkReplicaIndex(r);
+    this.#checkBlockToken(r);
     switch (r.cmdType) {
       case dn.Type.WriteChunk:
         return this.#writeChunk(need(r.writeChunk));
@@ -714,6 +748,7 @@ export class MiniDatanode {
       );
     const q = request.readBlock;
     if (!q) throw new DatanodeFailure('MALFORMED_REQUEST', 'the request body for its cmdType is missing');
+    this.#checkBlockToken(request);
     this.#checkReplicaIndex(request);
     const containerId = toBigInt(q.blockID.containerID);
     const localId = toBigInt(q.blockID.localID);

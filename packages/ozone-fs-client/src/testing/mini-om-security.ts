@@ -26,6 +26,12 @@ export interface MiniOmSecurityOptions {
   tokenRenewIntervalMs?: number;
   /** Past this (from issue) a token cannot be renewed, in ms. Default: seven days, as Ozone's. */
   tokenMaxLifetimeMs?: number;
+  /**
+   * Block tokens (`hdds.block.token.enabled`): the OM hands one out with every block location and
+   * the datanodes refuse a block command without a valid one (BLOCK_TOKEN_VERIFICATION_FAILED).
+   * Default: false, as Ozone's.
+   */
+  blockTokens?: boolean;
 }
 
 const QOP: Readonly<Record<HadoopRpcProtection, 'auth' | 'auth-int' | 'auth-conf'>> = {
@@ -129,10 +135,14 @@ export class MiniOmSecurity {
         );
       }
       if (issued.renewer === '' || issued.renewer !== this.#short(user)) {
-        throw new TokenCallRefused('TOKEN_ERROR_OTHER', `${user} tries to renew a token with renewer ${issued.renewer}`);
+        throw new TokenCallRefused(
+          'TOKEN_ERROR_OTHER',
+          `${user} tries to renew a token with renewer ${issued.renewer}`,
+        );
       }
       const now = Date.now();
-      if (now > issued.maxDate) throw new TokenCallRefused('TOKEN_EXPIRED', 'the token is past its maximum date');
+      if (now > issued.maxDate)
+        throw new TokenCallRefused('TOKEN_EXPIRED', 'the token is past its maximum date');
       issued.expiry = Math.min(issued.maxDate, now + this.#renewInterval);
       return { renewDelegationTokenResponse: { response: { newExpiryTime: uint64(issued.expiry) } } };
     }

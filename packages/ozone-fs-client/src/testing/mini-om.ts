@@ -1,6 +1,7 @@
 // The Ozone Manager of the embedded mini cluster: the OM calls the client makes, answered from
 // an in-memory namespace that is saved to a JSON file after every change, so a cluster restarted
 // on the same directory keeps its volumes, buckets and keys.
+import type { MiniBlockTokens } from './mini-block-tokens.js';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -186,6 +187,8 @@ export class MiniOm {
     },
     /** The OM's key provider (`hadoop.security.key.provider.path`); none: encrypted buckets are refused. */
     readonly encryption?: MiniOmEncryption,
+    /** Block tokens to hand out with every block location (`hdds.block.token.enabled`); none: no tokens. */
+    private readonly blockTokens?: MiniBlockTokens,
   ) {
     this.#file = join(dir, 'om-namespace.json');
     this.#state = existsSync(this.#file)
@@ -702,6 +705,9 @@ export class MiniOm {
       offset: uint64(0),
       length: uint64(block.length),
       createVersion: uint64(0),
+      ...(this.blockTokens === undefined
+        ? {}
+        : { token: this.blockTokens.issue(BigInt(block.containerId), BigInt(block.localId), '') }),
       pipeline: {
         members,
         id: { id: pipelineId, uuid128: uuidBits(pipelineId) },

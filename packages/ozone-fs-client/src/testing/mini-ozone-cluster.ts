@@ -13,6 +13,7 @@ import type { ShortCircuitFault } from './mini-domain-socket-server.js';
 import { MiniOm } from './mini-om.js';
 import { MiniOmHa } from './mini-om-ha.js';
 import { serveOmOverHadoopRpc } from './mini-om-rpc.js';
+import { MiniBlockTokens } from './mini-block-tokens.js';
 import { MiniOmSecurity, type MiniOmSecurityOptions } from './mini-om-security.js';
 import { MiniOmEncryption } from './mini-om-encryption.js';
 import type { KmsProviderOptions } from '../internal/crypto/kms-key-provider.js';
@@ -287,6 +288,7 @@ export class MiniOzoneCluster {
       d.counters.byCommand = {};
       d.counters.shortCircuitRequests = 0;
       d.counters.shortCircuitFdsPassed = 0;
+      d.counters.blockTokenRefusals = 0;
     }
   }
 
@@ -474,6 +476,7 @@ export async function startMiniOzoneCluster(
   const haServers = new Map<string, HaNodeServer>();
   let omRpcServer: HadoopRpcTestServer | undefined;
   const security = options.security === undefined ? undefined : new MiniOmSecurity(options.security);
+  const blockTokens = options.security?.blockTokens === true ? new MiniBlockTokens() : undefined;
   try {
     let credentials = ServerCredentials.createInsecure();
     let caFile: string | undefined;
@@ -490,6 +493,7 @@ export async function startMiniOzoneCluster(
       const d = new MiniDatanode({
         dir: join(dir, `datanode-${i}`),
         credentials,
+        ...(blockTokens === undefined ? {} : { blockTokens }),
         ...(options.domainSocketPath !== undefined ? { domainSocketPath: options.domainSocketPath } : {}),
       });
       await d.start(0);
@@ -504,6 +508,7 @@ export async function startMiniOzoneCluster(
       () => started.map((d) => ({ uuid: d.uuid, port: d.port, ratisPort: pipelines.ratisPort(d.uuid) })),
       hsyncSettings,
       encryption,
+      blockTokens,
     );
     let ha: { group: MiniOmHa; servers: Map<string, HaNodeServer> } | undefined;
     if (omHa > 0) {

@@ -1164,6 +1164,146 @@ $root.hadoop = (function() {
             return ExcludeListProto;
         })();
 
+        hdds.BlockTokenSecretProto = (function() {
+
+            function BlockTokenSecretProto(properties) {
+                this.modes = [];
+                if (properties)
+                    for (var keys = Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            }
+
+            BlockTokenSecretProto.prototype.ownerId = "";
+            BlockTokenSecretProto.prototype.blockId = "";
+            BlockTokenSecretProto.prototype.expiryDate = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            BlockTokenSecretProto.prototype.omCertSerialId = "";
+            BlockTokenSecretProto.prototype.modes = $util.emptyArray;
+            BlockTokenSecretProto.prototype.maxLength = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            BlockTokenSecretProto.prototype.secretKeyId = null;
+
+            BlockTokenSecretProto.create = function create(properties) {
+                return new BlockTokenSecretProto(properties);
+            };
+
+            BlockTokenSecretProto.encode = function encode(message, writer, q) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                writer.uint32(10).string(message.ownerId);
+                writer.uint32(18).string(message.blockId);
+                writer.uint32(24).uint64(message.expiryDate);
+                if (message.omCertSerialId != null && Object.hasOwnProperty.call(message, "omCertSerialId"))
+                    writer.uint32(34).string(message.omCertSerialId);
+                if (message.modes != null && message.modes.length)
+                    for (var i = 0; i < message.modes.length; ++i)
+                        writer.uint32(40).int32(message.modes[i]);
+                writer.uint32(48).uint64(message.maxLength);
+                if (message.secretKeyId != null && Object.hasOwnProperty.call(message, "secretKeyId"))
+                    $root.hadoop.hdds.UUID.encode(message.secretKeyId, writer.uint32(58).fork(), q + 1).ldelim();
+                return writer;
+            };
+
+            BlockTokenSecretProto.decode = function decode(reader, length, error, long) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (long === undefined)
+                    long = 0;
+                if (long > $Reader.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var end, message;
+                if (length === undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = new $root.hadoop.hdds.BlockTokenSecretProto();
+                while (reader.pos < end) {
+                    var tag = reader.uint32();
+                    if (tag === error)
+                        break;
+                    switch (tag >>> 3) {
+                    case 1: {
+                            message.ownerId = reader.string();
+                            break;
+                        }
+                    case 2: {
+                            message.blockId = reader.string();
+                            break;
+                        }
+                    case 3: {
+                            message.expiryDate = reader.uint64();
+                            break;
+                        }
+                    case 4: {
+                            message.omCertSerialId = reader.string();
+                            break;
+                        }
+                    case 5: {
+                            if (!(message.modes && message.modes.length))
+                                message.modes = [];
+                            if ((tag & 7) === 2) {
+                                var end2 = reader.uint32() + reader.pos;
+                                if (end2 > reader.len)
+                                    throw RangeError("index out of range");
+                                reader.len = end2;
+                                while (reader.pos < end2)
+                                    message.modes.push(reader.int32());
+                                if (reader.pos !== end2)
+                                    throw RangeError("index out of range");
+                                reader.len = end;
+                            } else
+                                message.modes.push(reader.int32());
+                            break;
+                        }
+                    case 6: {
+                            message.maxLength = reader.uint64();
+                            break;
+                        }
+                    case 7: {
+                            message.secretKeyId = $root.hadoop.hdds.UUID.decode(reader, reader.uint32(), undefined, long + 1);
+                            break;
+                        }
+                    default:
+                        reader.skipType(tag & 7, long);
+                        break;
+                    }
+                }
+                if (length !== undefined) {
+                    if (reader.pos !== end)
+                        throw RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (!Object.hasOwnProperty.call(message, "ownerId"))
+                    throw $util.ProtocolError("missing required 'ownerId'", { instance: message });
+                if (!Object.hasOwnProperty.call(message, "blockId"))
+                    throw $util.ProtocolError("missing required 'blockId'", { instance: message });
+                if (!Object.hasOwnProperty.call(message, "expiryDate"))
+                    throw $util.ProtocolError("missing required 'expiryDate'", { instance: message });
+                if (!Object.hasOwnProperty.call(message, "maxLength"))
+                    throw $util.ProtocolError("missing required 'maxLength'", { instance: message });
+                return message;
+            };
+
+            BlockTokenSecretProto.AccessModeProto = (function() {
+                var valuesById = {}, values = Object.create(valuesById);
+                values[valuesById[1] = "READ"] = 1;
+                values[valuesById[2] = "WRITE"] = 2;
+                values[valuesById[3] = "COPY"] = 3;
+                values[valuesById[4] = "DELETE"] = 4;
+                return values;
+            })();
+
+            return BlockTokenSecretProto;
+        })();
+
         hdds.datanode = (function() {
 
             var datanode = {};

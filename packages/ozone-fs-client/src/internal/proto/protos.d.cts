@@ -251,6 +251,40 @@ export namespace hadoop {
             public static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): hadoop.hdds.ExcludeListProto;
         }
 
+        interface IBlockTokenSecretProto {
+            ownerId: string;
+            blockId: string;
+            expiryDate: Long;
+            omCertSerialId?: (string|null);
+            modes?: (hadoop.hdds.BlockTokenSecretProto.AccessModeProto[]|null);
+            maxLength: Long;
+            secretKeyId?: (hadoop.hdds.IUUID|null);
+        }
+
+        class BlockTokenSecretProto implements IBlockTokenSecretProto {
+            constructor(properties?: hadoop.hdds.IBlockTokenSecretProto);
+            public ownerId: string;
+            public blockId: string;
+            public expiryDate: Long;
+            public omCertSerialId: string;
+            public modes: hadoop.hdds.BlockTokenSecretProto.AccessModeProto[];
+            public maxLength: Long;
+            public secretKeyId?: (hadoop.hdds.IUUID|null);
+            public static create(properties?: hadoop.hdds.IBlockTokenSecretProto): hadoop.hdds.BlockTokenSecretProto;
+            public static encode(message: hadoop.hdds.IBlockTokenSecretProto, writer?: $protobuf.Writer): $protobuf.Writer;
+            public static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): hadoop.hdds.BlockTokenSecretProto;
+        }
+
+        namespace BlockTokenSecretProto {
+
+            enum AccessModeProto {
+                READ = 1,
+                WRITE = 2,
+                COPY = 3,
+                DELETE = 4
+            }
+        }
+
         namespace datanode {
 
             enum Type {
