@@ -73,7 +73,6 @@ export const OM_STATUS_ERRORS = Object.freeze({
   KEY_NOT_FOUND: omStatus('ERR_OZONE_KEY_NOT_FOUND', false),
   /** A key name the OM refuses (empty, or a path the bucket layout cannot hold). */
   INVALID_KEY_NAME: omStatus('ERR_OZONE_INVALID_KEY_NAME', false),
-  /** The OM's authorization check refused the caller. */
   /**
    * Getting or renewing a delegation token over a connection not authenticated by Kerberos (one
    * authenticated by a token cannot get another, as Ozone's OM rules).
@@ -85,6 +84,7 @@ export const OM_STATUS_ERRORS = Object.freeze({
   TOKEN_EXPIRED: omStatus('ERR_OZONE_TOKEN_EXPIRED', false),
   /** A delegation token call the OM refused otherwise: renewing as someone not the renewer, cancelling as neither owner nor renewer, a cancelled token. */
   TOKEN_ERROR_OTHER: omStatus('ERR_OZONE_TOKEN_ERROR', false),
+  /** The OM's authorization check refused the caller. */
   ACCESS_DENIED: omStatus('ERR_OZONE_ACCESS_DENIED', false),
   /** The caller lacks a right the call needs (an ACL right when `ozone.acl.enabled` is on, or admin rights). */
   PERMISSION_DENIED: omStatus('ERR_OZONE_PERMISSION_DENIED', false),

@@ -16,10 +16,13 @@ export interface OzoneTokenIdentifier {
   readonly renewer: string;
   /** The real user behind a proxy user; `''` when none. */
   readonly realUser: string;
+  /** When the OM issued it. */
   readonly issueDate: number;
   /** Past this the token cannot be renewed any more. */
   readonly maxDate: number;
+  /** The OM's number for the token, unique per OM service. */
   readonly sequenceNumber: number;
+  /** The OM master key it was signed under (older OMs; current ones name `secretKeyId`). */
   readonly masterKeyId: number;
   /** The SCM secret key that signs it (current OMs); `undefined` for tokens signed otherwise. */
   readonly secretKeyId: string | undefined;

@@ -44,12 +44,19 @@ export async function getOmDelegationToken(
   const t = inner !== undefined && inner !== null && has(inner, 'token') ? inner.token : undefined;
   if (t === undefined || t === null) return undefined;
   // The OM names itself in the service; Java's client puts the service of the whole OM service.
-  return new Token({ identifier: t.identifier, password: new Redacted(Buffer.from(t.password)), kind: t.kind, service });
+  return new Token({
+    identifier: t.identifier,
+    password: new Redacted(Buffer.from(t.password)),
+    kind: t.kind,
+    service,
+  });
 }
 
 /** RenewDelegationToken: the token's new expiry, in ms since the epoch. */
 export async function renewOmDelegationToken(om: OmClient, token: Token): Promise<number> {
-  const r = await om.submit('RenewDelegationToken', { renewDelegationTokenRequest: { token: tokenProto(token) } });
+  const r = await om.submit('RenewDelegationToken', {
+    renewDelegationTokenRequest: { token: tokenProto(token) },
+  });
   const inner = r.renewDelegationTokenResponse?.response;
   if (inner === undefined || inner === null || !has(inner, 'newExpiryTime')) {
     throw new OzoneProtocolError(om.options.address, 'RenewDelegationToken answered no new expiry time');

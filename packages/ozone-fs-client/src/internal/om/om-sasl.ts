@@ -21,7 +21,14 @@ export interface OzoneSecurityOptions {
    * `{ principal?, keytab? }` from a keytab (a new ticket got by itself whenever one ends). Default:
    * on, from the ticket cache, when `hadoop.security.authentication` is `kerberos`; else off.
    */
-  kerberos?: boolean | { principal?: string; keytab?: string };
+  kerberos?:
+    | boolean
+    | {
+        /** The client principal (`etl@EXAMPLE.COM`). Default: the keytab's first, or the cache's. */
+        principal?: string;
+        /** The keytab to log in from. Default: none, the ticket cache. */
+        keytab?: string;
+      };
   /**
    * Delegation tokens held (e.g. `await Credentials.readFile(process.env.HADOOP_TOKEN_FILE_LOCATION)`):
    * an `OzoneToken` whose service names the OM is used before Kerberos. Default: none.
@@ -46,7 +53,10 @@ function protections(value: string | undefined): HadoopRpcProtection[] {
     .filter((p) => p !== '');
   const bad = list.find((p) => !PROTECTIONS.includes(p as HadoopRpcProtection));
   if (bad !== undefined || list.length === 0) {
-    throw new InvalidOptionError('hadoop.rpc.protection', `expected a comma list of ${PROTECTIONS.join(', ')}`);
+    throw new InvalidOptionError(
+      'hadoop.rpc.protection',
+      `expected a comma list of ${PROTECTIONS.join(', ')}`,
+    );
   }
   return list as HadoopRpcProtection[];
 }
@@ -61,13 +71,16 @@ export function omSaslSettings(
     throw new InvalidOptionError('hadoop.security.authentication', 'expected simple or kerberos');
   }
   const login = security?.kerberos ?? authentication === 'kerberos';
-  const tokens = [...(security?.credentials?.tokens.values() ?? [])].filter((t) => t.kind === OZONE_TOKEN_KIND);
+  const tokens = [...(security?.credentials?.tokens.values() ?? [])].filter(
+    (t) => t.kind === OZONE_TOKEN_KIND,
+  );
   if (login === false && tokens.length === 0) {
     return { authProtocol: 'none', saslMechanisms: undefined, kerberos: false };
   }
   const protection = protections(lookup('hadoop.rpc.protection'));
   const mechanisms: SaslMechanism[] = [];
-  if (tokens.length > 0) mechanisms.push(createTokenSaslMechanism({ tokens, kind: OZONE_TOKEN_KIND, protection }));
+  if (tokens.length > 0)
+    mechanisms.push(createTokenSaslMechanism({ tokens, kind: OZONE_TOKEN_KIND, protection }));
   if (login !== false) {
     const serverPrincipal = lookup('ozone.om.kerberos.principal');
     const serverPrincipalPattern = lookup('ozone.om.kerberos.principal.pattern');
