@@ -102,9 +102,13 @@ export interface JavaKeyInspection {
 export interface JavaBlockToken {
   /** `HDDS_BLOCK_TOKEN`. */
   readonly kind: string;
-  /** `conID: <containerId> locID: <localId>`. */
+  /**
+   * The token's service as the OM sent it: `conID: <containerId> locID: <localId>`, then NUL
+   * characters (Ozone sends the whole backing array of the service's Hadoop `Text`).
+   */
   readonly service: string;
   readonly ownerId: string;
+  /** The block the identifier names, `conID: <containerId> locID: <localId>`. */
   readonly blockId: string;
   /** The token's end, ms since the epoch. */
   readonly expiryDateMs: number;
