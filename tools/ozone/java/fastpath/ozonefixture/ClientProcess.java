@@ -36,7 +36,8 @@ public final class ClientProcess {
         new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8);
     System.setOut(System.err);
     if (args.length != 5 || !(args[0].equals("token") || args[0].equals("simple"))) {
-      System.err.println("usage: ClientProcess <token|simple> <ozone-site.xml> <volume> <bucket> <key>");
+      System.err.println(
+          "usage: ClientProcess <token|simple> <ozone-site.xml> <volume> <bucket> <key>");
       System.exit(2);
     }
     ObjectNode answer = JsonNodeFactory.instance.objectNode();

@@ -96,10 +96,12 @@ final class KeyReader {
       OmKeyInfo info = ((RpcClient) client.getProxy()).getOzoneManagerClient().lookupKey(args);
       answer.put("owner", info.getOwnerName());
       answer.put("clientUser", UserGroupInformation.getCurrentUser().getUserName());
-      answer.put(
-          "clientAuthMethod", UserGroupInformation.getCurrentUser().getAuthenticationMethod().name());
+      UserGroupInformation.AuthenticationMethod method =
+          UserGroupInformation.getCurrentUser().getAuthenticationMethod();
+      answer.put("clientAuthMethod", method.name());
       ArrayNode blocks = answer.putArray("blocks");
-      for (OmKeyLocationInfo location : info.getLatestVersionLocations().getBlocksLatestVersionOnly()) {
+      var locations = info.getLatestVersionLocations().getBlocksLatestVersionOnly();
+      for (OmKeyLocationInfo location : locations) {
         ObjectNode block = blocks.addObject();
         block.put("containerId", Long.toString(location.getContainerID()));
         block.put("localId", Long.toString(location.getLocalID()));

@@ -68,11 +68,11 @@ import org.apache.ozone.test.GenericTestUtils;
  * <p>With --secure (the security keys themselves come as --conf), the cluster is built the way
  * Ozone's own secure tests build theirs: through the HA builder with an SCM service id of one SCM,
  * whose init creates the root CA and the SCM's certificate (the plain builder never runs that
- * init, and a secure SCM without it does not start). Every daemon logs in as the one service
- * principal (UGI's login is one per JVM). The Java client of the ops above runs as the client
- * principal, logged in from its keytab (a UGI of its own, beside the daemons' login), and DIR
- * receives what a client in another process needs: the cluster's configuration as
- * ozone-site.xml and the CA certificates the OM hands its clients, as ca.pem.
+ * init, and without it a secure SCM has no certificate client when it sets up its CA). Every
+ * daemon logs in as the one service principal (UGI's login is one per JVM). The Java client of the
+ * ops above runs as the client principal, logged in from its keytab (a UGI of its own, beside the
+ * daemons' login), and DIR receives what a client in another process needs: the cluster's
+ * configuration as ozone-site.xml and the CA certificates the OM hands its clients, as ca.pem.
  */
 public final class OzoneClusterLauncher {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -203,7 +203,9 @@ public final class OzoneClusterLauncher {
     ObjectNode security = null;
     try {
       if (secureDir != null) {
-        user = new ClientUser(UserGroupInformation.loginUserFromKeytabAndReturnUGI(clientPrincipal, clientKeytab));
+        user =
+            new ClientUser(
+                UserGroupInformation.loginUserFromKeytabAndReturnUGI(clientPrincipal, clientKeytab));
         security = writeClientFiles(cluster, Path.of(secureDir));
         security.put("clientUser", user.ugi().getUserName());
         security.put("serviceUser", UserGroupInformation.getLoginUser().getUserName());
@@ -388,7 +390,7 @@ public final class OzoneClusterLauncher {
     System.exit(0);
   }
 
-  /** Runs an op of Ozone's Java client as the client user (with --secure), else as the JVM's user. */
+  /** Runs an op of Ozone's Java client as the client user (--secure), else as the JVM's user. */
   private record ClientUser(UserGroupInformation ugi) {
     <T> T run(PrivilegedExceptionAction<T> action) throws Exception {
       if (ugi == null) return action.run();
