@@ -6,8 +6,22 @@ export {
   type RealOzoneClusterOptions,
 } from './real-ozone-cluster-options.js';
 export {
+  OZONE_CLIENT_PRINCIPAL,
+  OZONE_DATANODE_TLS_HOST,
+  OZONE_SERVICE_PRINCIPAL,
+  secureOzoneConfiguration,
+  type OzoneSecurityKdc,
+  type RealOzoneSecurityOptions,
+} from './secure-ozone-configuration.js';
+export {
   startRealOzoneCluster,
+  type JavaBlockToken,
+  type JavaKeyInspection,
   type JavaKeyLookup,
+  type JavaProcessCredentials,
+  type JavaProcessKeyRead,
+  type OzoneDelegationTokenFile,
+  type RealOzoneSecurity,
   type JavaKeyRead,
   type RealDatanodeCounters,
   type RealOzoneCluster,

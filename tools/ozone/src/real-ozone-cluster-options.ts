@@ -1,4 +1,5 @@
 import { checkInteger, checkNonEmptyString, InvalidOptionError } from '@fastpath/core';
+import type { RealOzoneSecurityOptions } from './secure-ozone-configuration.js';
 
 /** Options of {@link startRealOzoneCluster}; every field has a default. */
 export interface RealOzoneClusterOptions {
@@ -32,6 +33,13 @@ export interface RealOzoneClusterOptions {
   omHa?: number;
   /** The OM service id in HA mode (`ozone.om.service.ids`). Default: `omservice`. */
   omServiceId?: string;
+  /**
+   * A secure cluster: Kerberos for SCM, OM and datanodes against `security.kdc` (principals and
+   * keytabs made there per start), block and container tokens, the SCM's CA, and with
+   * `security.tls` gRPC TLS and RPC privacy. Ozone's Java client of the cluster's calls then runs
+   * as the client principal. Default: none (security off).
+   */
+  security?: RealOzoneSecurityOptions;
   /** Progress of a first jar resolution. Default: stderr. */
   onProgress?: (line: string) => void;
 }
@@ -67,7 +75,7 @@ export const DEFAULT_OZONE_CLUSTER_CONFIGURATION: Readonly<Record<string, string
 });
 
 export const DEFAULT_REAL_OZONE_CLUSTER_OPTIONS: Readonly<
-  Required<Omit<RealOzoneClusterOptions, 'onProgress'>>
+  Required<Omit<RealOzoneClusterOptions, 'onProgress' | 'security'>>
 > = Object.freeze({
   datanodes: 3,
   heapMb: 768,
@@ -98,6 +106,7 @@ export interface ResolvedRealOzoneClusterOptions {
   readonly configuration: Readonly<Record<string, string>>;
   readonly omHa: number;
   readonly omServiceId: string;
+  readonly security: Readonly<Required<RealOzoneSecurityOptions>> | undefined;
 }
 
 /** Checks every option before anything is started; throws `InvalidOptionError` naming the field. */
@@ -125,7 +134,21 @@ export function resolveRealOzoneClusterOptions(
   const omServiceId = checkNonEmptyString('omServiceId', options.omServiceId ?? d.omServiceId);
   if (!/^[A-Za-z0-9][A-Za-z0-9-]*$/.test(omServiceId))
     throw new InvalidOptionError('omServiceId', 'letters, digits and dashes');
+  let security: Readonly<Required<RealOzoneSecurityOptions>> | undefined;
+  if (options.security !== undefined) {
+    const { kdc, tls = false } = options.security;
+    if (typeof kdc?.keytab !== 'function' || typeof kdc.realm !== 'string')
+      throw new InvalidOptionError(
+        'security.kdc',
+        'expected a KDC (realm, principal(), keytab(), javaOptions())',
+      );
+    if (typeof tls !== 'boolean') throw new InvalidOptionError('security.tls', 'expected a boolean');
+    if (options.s3Gateway === true)
+      throw new InvalidOptionError('s3Gateway', 'the S3 gateway runs only on a cluster without security');
+    security = Object.freeze({ kdc, tls });
+  }
   return {
+    security,
     datanodes: checkInteger('datanodes', options.datanodes ?? d.datanodes, 1, 9),
     heapMb: checkInteger(
       'heapMb',

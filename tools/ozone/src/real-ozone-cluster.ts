@@ -1,10 +1,10 @@
 import { closeSync, openSync, readFileSync } from 'node:fs';
-import { mkdtemp, open, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, mkdtemp, open, readdir, rm, writeFile } from 'node:fs/promises';
+import { hostname, networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { checkInteger, InvalidOptionError } from '@fastpath/core';
-import { logTail } from '@fastpath/jvm-fixture';
+import { logTail, runProcess } from '@fastpath/jvm-fixture';
 import { spawnLauncher, type LauncherProcess } from './internal/launcher-process.js';
 import { checkKeysToWrite, checkOzoneName, type KeyToWrite, type WrittenKey } from './key-spec.js';
 import {
@@ -23,6 +23,12 @@ import {
   type RealOzoneClusterOptions,
   type ResolvedRealOzoneClusterOptions,
 } from './real-ozone-cluster-options.js';
+import {
+  OZONE_CLIENT_PRINCIPAL,
+  OZONE_DATANODE_TLS_HOST,
+  OZONE_SERVICE_PRINCIPAL,
+  secureOzoneConfiguration,
+} from './secure-ozone-configuration.js';
 
 /** What the OM holds of a committed key, as Ozone's Java side reads it. */
 export type JavaKeyLookup =
@@ -45,6 +51,102 @@ export interface JavaKeyRead {
   readonly bytesRead: number;
   /** SHA-256 of the bytes read, lower-case hex. */
   readonly sha256: string;
+}
+
+/** What a client needs of a secure cluster (`RealOzoneCluster.security`). */
+export interface RealOzoneSecurity {
+  readonly realm: string;
+  /** The principal SCM, OM and every datanode log in as (`om/localhost@<realm>`). */
+  readonly servicePrincipal: string;
+  /** The OM's principal as a client must name it (`ozone.om.kerberos.principal`): the service principal. */
+  readonly omPrincipal: string;
+  /** The user principal the cluster's Java client runs as (`test@<realm>`). */
+  readonly userPrincipal: string;
+  /** The user principal's keytab (in the KDC's folder). */
+  readonly userKeytab: string;
+  /** The user's name as Hadoop shortens it, what the OM records as a key's owner (`test`). */
+  readonly userShortName: string;
+  /** Whether gRPC TLS is on (`hdds.grpc.tls.enabled`). */
+  readonly tls: boolean;
+  /** `hadoop.rpc.protection` of every Hadoop RPC server: `privacy` with `tls`, else `authentication`. */
+  readonly rpcProtection: 'authentication' | 'privacy';
+  /**
+   * PEM file of the CA certificates the OM hands its clients in its service list (the SCM's root
+   * CA), what a client trusts for the datanodes' TLS.
+   */
+  readonly caCertificatePath: string;
+  /** The cluster's configuration as an `ozone-site.xml` for a client in another process. */
+  readonly clientConfigPath: string;
+  /** The Ozone keys the fixture set for security (see `secureOzoneConfiguration`); keytab paths included, no key material. */
+  readonly configuration: Readonly<Record<string, string>>;
+  /** JVM flags a Java client needs for the realm (`-Djava.security.krb5.conf=…`). */
+  readonly javaOptions: readonly string[];
+}
+
+/** A key as the OM answers a client's lookup: the owner it recorded and every block's token, decoded. */
+export interface JavaKeyInspection {
+  /** The owner the OM recorded (the writer's short user name). */
+  readonly owner: string;
+  /** The user the inspecting Java client ran as, and how it authenticated (`KERBEROS`, `SIMPLE`). */
+  readonly clientUser: string;
+  readonly clientAuthMethod: string;
+  readonly blocks: ReadonlyArray<{
+    readonly containerId: bigint;
+    readonly localId: bigint;
+    /** The block token (`undefined` when the OM issued none: block tokens off). */
+    readonly token: JavaBlockToken | undefined;
+  }>;
+}
+
+/** A block token as the Java client decodes it (`OzoneBlockTokenIdentifier`); its password is never reported, only its length. */
+export interface JavaBlockToken {
+  /** `HDDS_BLOCK_TOKEN`. */
+  readonly kind: string;
+  /**
+   * The token's service as the OM sent it: `conID: <containerId> locID: <localId>`, then NUL
+   * characters (Ozone sends the whole backing array of the service's Hadoop `Text`).
+   */
+  readonly service: string;
+  readonly ownerId: string;
+  /** The block the identifier names, `conID: <containerId> locID: <localId>`. */
+  readonly blockId: string;
+  /** The token's end, ms since the epoch. */
+  readonly expiryDateMs: number;
+  readonly maxLengthBytes: number;
+  /** The SCM secret key that signed it. */
+  readonly secretKeyId: string | null;
+  /** `READ`, `WRITE`, … */
+  readonly modes: readonly string[];
+  readonly passwordBytes: number;
+}
+
+/** An OM delegation token written to a Hadoop token storage file (`RealOzoneCluster.fetchDelegationToken`). */
+export interface OzoneDelegationTokenFile {
+  /** The file (`HDTS`, Writable format, alias = service): what `HADOOP_TOKEN_FILE_LOCATION` names. */
+  readonly tokenFile: string;
+  /** `OzoneToken`. */
+  readonly kind: string;
+  /** What the Java client set: the OM's `ip:port` (HA: every OM's, sorted, comma-joined). */
+  readonly service: string;
+  readonly owner: string;
+  readonly renewer: string;
+  readonly realUser: string;
+  readonly issueDateMs: number;
+  readonly maxDateMs: number;
+  readonly sequenceNumber: number;
+}
+
+/** Credentials of {@link RealOzoneCluster.readKeyInJavaProcess}'s process: a token file only, or none (SIMPLE). */
+export type JavaProcessCredentials = { tokenFile: string } | { simpleUser: string };
+
+/** What a Java client process read, and who it was. */
+export interface JavaProcessKeyRead extends JavaKeyRead {
+  /** The process's Hadoop user and how it authenticated (`TOKEN` for a token-only login). */
+  readonly user: string;
+  readonly authMethod: string;
+  readonly hasKerberosCredentials: boolean;
+  /** Tokens the process's login user held. */
+  readonly tokens: number;
 }
 
 /** A datanode of the real cluster, as the launcher reported it when the cluster was ready. */
@@ -188,6 +290,37 @@ export interface RealOzoneCluster extends AsyncDisposable {
    * checksum mismatch or any other read failure rejects with {@link OzoneKeyReadError}.
    */
   readKeyWithJava(volume: string, bucket: string, key: string): Promise<JavaKeyRead>;
+  /** With `security`: what the fixture set up and what a client needs; else `undefined`. */
+  readonly security: RealOzoneSecurity | undefined;
+  /**
+   * Looks a key up through Ozone's Java client (over the OM's Hadoop RPC, as the cluster's client
+   * user): its owner and every block's token as the OM handed it out.
+   *
+   * @throws OzoneKeyReadError when the OM refuses the lookup
+   */
+  inspectKeyWithJava(volume: string, bucket: string, key: string): Promise<JavaKeyInspection>;
+  /**
+   * With `security`: has Ozone's Java client (as the client principal, Kerberos) fetch an OM
+   * delegation token and write it to a Hadoop token storage file (`file`, default a new file under
+   * `rootDir`), for a process that holds only that file (`HADOOP_TOKEN_FILE_LOCATION`).
+   *
+   * @throws OzoneFixtureStateError on a cluster without security, or when the OM issues none
+   */
+  fetchDelegationToken(options?: { renewer?: string; file?: string }): Promise<OzoneDelegationTokenFile>;
+  /**
+   * With `security`: reads a whole key with Ozone's Java client in a fresh JVM of its own, with
+   * no Kerberos ticket, and either only a token file (`{ tokenFile }`, as
+   * `HADOOP_TOKEN_FILE_LOCATION`) or no credentials and SIMPLE authentication
+   * (`{ simpleUser }`, as `HADOOP_USER_NAME`).
+   *
+   * @throws OzoneKeyReadError with the Java exception chain when the cluster refuses it
+   */
+  readKeyInJavaProcess(
+    volume: string,
+    bucket: string,
+    key: string,
+    credentials: JavaProcessCredentials,
+  ): Promise<JavaProcessKeyRead>;
   /** Lists a bucket's keys under `prefix` with Ozone's own Java client (`OzoneBucket#listKeys`): name and size each, in its order. */
   listKeysWithJava(
     volume: string,
@@ -227,6 +360,22 @@ interface ReadyLine {
   datanodes: Array<Omit<RealOzoneDatanode, 'standaloneAddress'>>;
   omServiceId?: string;
   oms?: RealOzoneManager[];
+  security?: {
+    clientConfigPath: string;
+    caCertificatePath: string;
+    caCertificates: number;
+    clientUser: string;
+    serviceUser: string;
+  };
+}
+
+/** Keytabs and the configuration of a secure start, made before the JVM is spawned. */
+interface SecureStart {
+  readonly realm: string;
+  readonly userKeytab: string;
+  readonly configuration: Readonly<Record<string, string>>;
+  readonly javaOptions: readonly string[];
+  readonly tls: boolean;
 }
 
 /** A block as the launcher prints it: ids as decimal strings. */
@@ -272,9 +421,22 @@ export async function startRealOzoneCluster(
   const jars = await prepareOzoneJars(
     options.onProgress === undefined ? {} : { onProgress: options.onProgress },
   );
+  let secure: SecureStart | undefined;
+  if (resolved.security !== undefined) {
+    const { kdc, tls } = resolved.security;
+    const serviceKeytab = await kdc.keytab([kdc.principal(OZONE_SERVICE_PRINCIPAL)]);
+    const userKeytab = await kdc.keytab([kdc.principal(OZONE_CLIENT_PRINCIPAL)]);
+    secure = {
+      realm: kdc.realm,
+      userKeytab,
+      configuration: secureOzoneConfiguration({ realm: kdc.realm, serviceKeytab, tls }),
+      javaOptions: kdc.javaOptions(),
+      tls,
+    };
+  }
   for (let attempt = 0; ; attempt++) {
     try {
-      const cluster = await launchCluster(resolved, jars);
+      const cluster = await launchCluster(resolved, jars, secure);
       if (resolved.s3Gateway) {
         try {
           await cluster.startS3Gateway();
@@ -295,23 +457,66 @@ export async function startRealOzoneCluster(
 async function launchCluster(
   resolved: ResolvedRealOzoneClusterOptions,
   jars: OzoneJars,
+  secure: SecureStart | undefined,
 ): Promise<RealOzoneCluster> {
   const rootDir = await mkdtemp(join(tmpdir(), 'fastpath-ozone-'));
   const logFile = join(rootDir, 'cluster.log');
+  // The security keys go first, so that the caller's `configuration` can still change one.
+  const configuration = { ...(secure?.configuration ?? {}), ...resolved.configuration };
+  let classpath = jars.classpath;
+  const tlsJavaOptions: string[] = [];
+  const siteKey = 'hdds.datanode.use.datanode.hostname';
+  if (secure?.tls === true) {
+    const siteDir = join(rootDir, 'site');
+    await mkdir(siteDir);
+    // Ozone's Ratis helper reads hdds.datanode.use.datanode.hostname from a configuration of its
+    // own (a static OzoneConfiguration of the class path's ozone-site.xml), not from the cluster's:
+    // an ozone-site.xml first on the class path carries it.
+    if (configuration[siteKey] !== undefined) {
+      await writeFile(
+        join(siteDir, 'ozone-site.xml'),
+        `<?xml version="1.0"?>\n<configuration>\n  <property><name>${siteKey}</name><value>${configuration[siteKey]}</value></property>\n</configuration>\n`,
+      );
+      classpath = `${siteDir}:${classpath}`;
+    }
+    // The datanodes' name for TLS: reversed from the host's non-loopback addresses (so their
+    // certificates carry it), resolved to 127.0.0.1 first (so clients reach them on loopback).
+    // localhost and this host's name keep resolving to 127.0.0.1. See OZONE_DATANODE_TLS_HOST.
+    const lines = [`127.0.0.1 localhost ${hostname()}`, `127.0.0.1 ${OZONE_DATANODE_TLS_HOST}`];
+    for (const addresses of Object.values(networkInterfaces())) {
+      for (const a of addresses ?? [])
+        if (!a.internal && a.family === 'IPv4') lines.push(`${a.address} ${OZONE_DATANODE_TLS_HOST}`);
+    }
+    const hostsFile = join(siteDir, 'hosts');
+    await writeFile(hostsFile, `${lines.join('\n')}\n`);
+    tlsJavaOptions.push(`-Djdk.net.hosts.file=${hostsFile}`);
+  }
   const args = [
     `-Xmx${resolved.heapMb}m`,
     '-XX:+UseSerialGC',
     ...JAVA_17_OPENS,
+    ...(secure?.javaOptions ?? []),
+    ...tlsJavaOptions,
     `-Dlog4j.configuration=file:${jars.log4jConfig}`,
     '-cp',
-    jars.classpath,
+    classpath,
     'fastpath.ozonefixture.OzoneClusterLauncher',
     '--base-dir',
     join(rootDir, 'data'),
     '--datanodes',
     String(resolved.datanodes),
     ...(resolved.omHa > 0 ? ['--om-ha', String(resolved.omHa), '--om-service-id', resolved.omServiceId] : []),
-    ...Object.entries(resolved.configuration).flatMap(([key, value]) => ['--conf', `${key}=${value}`]),
+    ...(secure === undefined
+      ? []
+      : [
+          '--secure',
+          join(rootDir, 'client'),
+          '--client-principal',
+          `${OZONE_CLIENT_PRINCIPAL}@${secure.realm}`,
+          '--client-keytab',
+          secure.userKeytab,
+        ]),
+    ...Object.entries(configuration).flatMap(([key, value]) => ['--conf', `${key}=${value}`]),
   ];
   const logFd = openSync(logFile, 'a');
   let jvm: LauncherProcess;
@@ -492,8 +697,153 @@ async function launchCluster(
     return answer;
   };
   let s3Gateway: RealS3Gateway | undefined;
+  let security: RealOzoneSecurity | undefined;
+  if (secure !== undefined) {
+    if (info.security === undefined) {
+      await stop();
+      throw new OzoneClusterExitedError(
+        'the secure cluster reported no client files',
+        1,
+        null,
+        await logTail(logFile),
+      );
+    }
+    const omPrincipal = configuration['ozone.om.kerberos.principal'] as string;
+    security = Object.freeze({
+      realm: secure.realm,
+      servicePrincipal: `${OZONE_SERVICE_PRINCIPAL}@${secure.realm}`,
+      omPrincipal,
+      userPrincipal: info.security.clientUser,
+      userKeytab: secure.userKeytab,
+      userShortName: OZONE_CLIENT_PRINCIPAL,
+      tls: secure.tls,
+      rpcProtection: secure.tls ? 'privacy' : 'authentication',
+      caCertificatePath: info.security.caCertificatePath,
+      clientConfigPath: info.security.clientConfigPath,
+      configuration: Object.freeze({ ...secure.configuration }),
+      javaOptions: Object.freeze([...secure.javaOptions]),
+    });
+  }
+  let tokenFiles = 0;
 
   return {
+    security,
+    async inspectKeyWithJava(volume, bucket, key) {
+      if (stopped) throw new OzoneFixtureStateError('inspectKeyWithJava after stop()');
+      const answer = await call(
+        { op: 'inspectKey', volume, bucket, key },
+        `Ozone's Java client to look up ${volume}/${bucket}/${key}`,
+      );
+      if (answer['event'] !== 'inspected')
+        throw new OzoneKeyReadError(`${volume}/${bucket}/${key}`, String(answer['message']));
+      const blocks = answer['blocks'] as Array<Record<string, unknown>>;
+      return {
+        owner: String(answer['owner']),
+        clientUser: String(answer['clientUser']),
+        clientAuthMethod: String(answer['clientAuthMethod']),
+        blocks: blocks.map((b) => {
+          const t = b['token'] as Record<string, unknown> | undefined;
+          return {
+            containerId: BigInt(b['containerId'] as string),
+            localId: BigInt(b['localId'] as string),
+            token:
+              t === undefined
+                ? undefined
+                : {
+                    kind: String(t['kind']),
+                    service: String(t['service']),
+                    ownerId: String(t['ownerId']),
+                    blockId: String(t['blockId']),
+                    expiryDateMs: Number(t['expiryDate']),
+                    maxLengthBytes: Number(t['maxLength']),
+                    secretKeyId: typeof t['secretKeyId'] === 'string' ? t['secretKeyId'] : null,
+                    modes: (t['modes'] as string[]).slice(),
+                    passwordBytes: Number(t['passwordBytes']),
+                  },
+          };
+        }),
+      };
+    },
+    async fetchDelegationToken(options = {}) {
+      if (stopped) throw new OzoneFixtureStateError('fetchDelegationToken after stop()');
+      if (security === undefined)
+        throw new OzoneFixtureStateError('fetchDelegationToken: the cluster runs without security');
+      const file = options.file ?? join(rootDir, 'tokens', `om-${++tokenFiles}.token`);
+      const answer = await call(
+        { op: 'getDelegationToken', renewer: options.renewer ?? '', file },
+        'an OM delegation token',
+      );
+      if (answer['event'] !== 'token')
+        throw new OzoneFixtureStateError(`the OM issued no delegation token: ${String(answer['message'])}`);
+      return {
+        tokenFile: String(answer['file']),
+        kind: String(answer['kind']),
+        service: String(answer['service']),
+        owner: String(answer['owner']),
+        renewer: String(answer['renewer']),
+        realUser: String(answer['realUser']),
+        issueDateMs: Number(answer['issueDate']),
+        maxDateMs: Number(answer['maxDate']),
+        sequenceNumber: Number(answer['sequenceNumber']),
+      };
+    },
+    async readKeyInJavaProcess(volume, bucket, key, credentials) {
+      if (stopped) throw new OzoneFixtureStateError('readKeyInJavaProcess after stop()');
+      if (security === undefined)
+        throw new OzoneFixtureStateError('readKeyInJavaProcess: the cluster runs without security');
+      const token = 'tokenFile' in credentials;
+      // Nothing of this process's own Kerberos or Hadoop identity reaches the child: no ticket
+      // cache (a file that does not exist), no inherited token file, no inherited user name.
+      const env: Record<string, string> = {};
+      for (const [name, value] of Object.entries(process.env)) {
+        if (value === undefined) continue;
+        if (/^(KRB5CCNAME|HADOOP_TOKEN_FILE_LOCATION|HADOOP_TOKEN|HADOOP_USER_NAME)$/.test(name)) continue;
+        env[name] = value;
+      }
+      env['KRB5CCNAME'] = `FILE:${join(rootDir, 'no-ticket-cache')}`;
+      if (token) env['HADOOP_TOKEN_FILE_LOCATION'] = credentials.tokenFile;
+      else env['HADOOP_USER_NAME'] = credentials.simpleUser;
+      const result = await runProcess(
+        jars.javaPath,
+        [
+          '-Xmx256m',
+          '-XX:+UseSerialGC',
+          ...JAVA_17_OPENS,
+          ...security.javaOptions,
+          ...tlsJavaOptions,
+          `-Dlog4j.configuration=file:${jars.log4jConfig}`,
+          '-cp',
+          classpath,
+          'fastpath.ozonefixture.ClientProcess',
+          token ? 'token' : 'simple',
+          security.clientConfigPath,
+          volume,
+          bucket,
+          key,
+        ],
+        { cwd: rootDir, env, timeoutMs: resolved.writeTimeoutMs },
+      );
+      const line = result.stdout.trim().split('\n').pop() ?? '';
+      let answer: Record<string, unknown>;
+      try {
+        answer = JSON.parse(line) as Record<string, unknown>;
+      } catch {
+        throw new OzoneKeyReadError(
+          `${volume}/${bucket}/${key}`,
+          `the Java client process printed no answer (exit ${String(result.code)}): ${result.stderr.trim().split('\n').slice(-5).join(' | ')}`,
+        );
+      }
+      if (answer['event'] !== 'read')
+        throw new OzoneKeyReadError(`${volume}/${bucket}/${key}`, String(answer['message']));
+      return {
+        bytesRead: Number(answer['bytesRead']),
+        sha256: String(answer['sha256']),
+        user: String(answer['user']),
+        authMethod: String(answer['authMethod']),
+        hasKerberosCredentials: answer['hasKerberosCredentials'] === true,
+        tokens: Number(answer['tokens']),
+      };
+    },
     omServiceId,
     oms,
     omClientProperties: Object.freeze(omClientProperties),

@@ -17,6 +17,9 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.PrivilegedExceptionAction;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -31,7 +34,9 @@ import org.apache.hadoop.hdds.scm.pipeline.Pipeline;
 import org.apache.hadoop.ozone.HddsDatanodeService;
 import org.apache.hadoop.ozone.MiniOzoneCluster;
 import org.apache.hadoop.ozone.MiniOzoneHAClusterImpl;
+import org.apache.hadoop.ozone.UniformDatanodesFactory;
 import org.apache.hadoop.ozone.om.OzoneManager;
+import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.util.VersionInfo;
 import org.apache.ozone.test.GenericTestUtils;
 
@@ -50,13 +55,24 @@ import org.apache.ozone.test.GenericTestUtils;
  *       {"id":9,"op":"startS3Gateway"},
  *       {"id":10,"op":"linkS3Bucket","name":"n","volume":"v","bucket":"b"},
  *       with --om-ha: {"id":11,"op":"omLeader"}, {"id":12,"op":"transferOmLeader","nodeId":"omNode-2"},
- *       {"id":13,"op":"stopOm","nodeId":"omNode-1"}, {"id":14,"op":"restartOm","nodeId":"omNode-1"} and
+ *       {"id":13,"op":"stopOm","nodeId":"omNode-1"}, {"id":14,"op":"restartOm","nodeId":"omNode-1"},
+ *       {"id":15,"op":"inspectKey","volume":"v","bucket":"b","key":"k"}, with --secure:
+ *       {"id":16,"op":"getDelegationToken","renewer":"r","file":"/path"} and
  *       {"id":6,"op":"stop"}. End of stdin (the parent is
  *       gone) stops the cluster too, as does SIGTERM or SIGINT.
  * </ul>
  *
  * Arguments: --base-dir DIR --datanodes N [--om-grpc-port P] [--om-ha N --om-service-id ID]
- * [--conf key=value]...
+ * [--secure DIR --client-principal P --client-keytab K] [--conf key=value]...
+ *
+ * <p>With --secure (the security keys themselves come as --conf), the cluster is built the way
+ * Ozone's own secure tests build theirs: through the HA builder with an SCM service id of one SCM,
+ * whose init creates the root CA and the SCM's certificate (the plain builder never runs that
+ * init, and without it a secure SCM has no certificate client when it sets up its CA). Every
+ * daemon logs in as the one service principal (UGI's login is one per JVM). The Java client of the
+ * ops above runs as the client principal, logged in from its keytab (a UGI of its own, beside the
+ * daemons' login), and DIR receives what a client in another process needs: the cluster's
+ * configuration as ozone-site.xml and the CA certificates the OM hands its clients, as ca.pem.
  */
 public final class OzoneClusterLauncher {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -78,6 +94,9 @@ public final class OzoneClusterLauncher {
     int omGrpcPort = 0;
     int omHa = 0;
     String omServiceId = "omservice";
+    String secureDir = null;
+    String clientPrincipal = null;
+    String clientKeytab = null;
     Map<String, String> extra = new TreeMap<>();
     for (int i = 0; i < args.length; i++) {
       String value = i + 1 < args.length ? args[i + 1] : "";
@@ -87,6 +106,9 @@ public final class OzoneClusterLauncher {
         case "--om-grpc-port" -> omGrpcPort = Integer.parseInt(value);
         case "--om-ha" -> omHa = Integer.parseInt(value);
         case "--om-service-id" -> omServiceId = value;
+        case "--secure" -> secureDir = value;
+        case "--client-principal" -> clientPrincipal = value;
+        case "--client-keytab" -> clientKeytab = value;
         case "--conf" -> {
           int eq = value.indexOf('=');
           if (eq <= 0) fail("--conf needs key=value, got " + value);
@@ -98,6 +120,9 @@ public final class OzoneClusterLauncher {
     }
     if (baseDir == null) fail("--base-dir is required");
     if (datanodes < 1) fail("--datanodes must be >= 1");
+    if (secureDir != null && (clientPrincipal == null || clientKeytab == null)) {
+      fail("--secure needs --client-principal and --client-keytab");
+    }
 
     // MiniOzoneCluster puts its directories under ${test.build.data}/<cluster id>.
     System.setProperty("test.build.data", baseDir);
@@ -116,14 +141,36 @@ public final class OzoneClusterLauncher {
 
     MiniOzoneCluster cluster;
     try {
-      cluster =
-          omHa > 0
-              ? MiniOzoneCluster.newHABuilder(conf)
-                  .setOMServiceId(omServiceId)
-                  .setNumOfOzoneManagers(omHa)
-                  .setNumDatanodes(datanodes)
-                  .build()
-              : MiniOzoneCluster.newBuilder(conf).setNumDatanodes(datanodes).build();
+      if (secureDir != null) {
+        // StorageContainerManager#scmInit (the root CA, the SCM's own certificate) runs only on
+        // the HA builder's path with an SCM service id; one SCM is enough for it.
+        MiniOzoneHAClusterImpl.Builder builder = MiniOzoneCluster.newHABuilder(conf);
+        builder.setSCMServiceId("scmservice").setNumOfStorageContainerManagers(1);
+        if (omHa > 0) builder.setOMServiceId(omServiceId).setNumOfOzoneManagers(omHa);
+        builder.setNumDatanodes(datanodes);
+        String datanodeHost = conf.get("hdds.datanode.hostname");
+        if (datanodeHost != null) {
+          // MiniOzoneCluster's datanode factory names every datanode 127.0.0.1; with TLS they take
+          // the name their certificates carry instead (see secureOzoneConfiguration).
+          MiniOzoneCluster.DatanodeFactory uniform = UniformDatanodesFactory.newBuilder().build();
+          builder.setDatanodeFactory(
+              base -> {
+                OzoneConfiguration node = uniform.apply(base);
+                node.set("hdds.datanode.hostname", datanodeHost);
+                return node;
+              });
+        }
+        cluster = builder.build();
+      } else {
+        cluster =
+            omHa > 0
+                ? MiniOzoneCluster.newHABuilder(conf)
+                    .setOMServiceId(omServiceId)
+                    .setNumOfOzoneManagers(omHa)
+                    .setNumDatanodes(datanodes)
+                    .build()
+                : MiniOzoneCluster.newBuilder(conf).setNumDatanodes(datanodes).build();
+      }
     } catch (Throwable t) {
       fail("MiniOzoneCluster did not build: " + describe(t));
       return;
@@ -143,7 +190,7 @@ public final class OzoneClusterLauncher {
             () -> !pipelines.getPipelines(replication, Pipeline.PipelineState.OPEN).isEmpty(),
             500,
             120_000);
-        ha.waitForLeaderOM();
+        if (omHa > 0) ha.waitForLeaderOM();
       } else {
         cluster.waitForPipelineTobeReady(factor, 120_000);
       }
@@ -152,7 +199,27 @@ public final class OzoneClusterLauncher {
       fail("MiniOzoneCluster did not become ready: " + describe(t));
       return;
     }
-    emit(ready(cluster));
+    ClientUser user;
+    ObjectNode security = null;
+    try {
+      if (secureDir != null) {
+        user =
+            new ClientUser(
+                UserGroupInformation.loginUserFromKeytabAndReturnUGI(clientPrincipal, clientKeytab));
+        security = writeClientFiles(cluster, Path.of(secureDir));
+        security.put("clientUser", user.ugi().getUserName());
+        security.put("serviceUser", UserGroupInformation.getLoginUser().getUserName());
+      } else {
+        user = new ClientUser(null);
+      }
+    } catch (Throwable t) {
+      stop(cluster);
+      fail("the secure cluster's client set-up failed: " + describe(t));
+      return;
+    }
+    ObjectNode readyLine = ready(cluster, omHa > 0);
+    if (security != null) readyLine.set("security", security);
+    emit(readyLine);
 
     KeyWriter writer =
         new KeyWriter(
@@ -182,7 +249,7 @@ public final class OzoneClusterLauncher {
         switch (op) {
           case "writeKeys" -> {
             answer.put("event", "written");
-            answer.set("keys", writer.write(request.path("keys")));
+            answer.set("keys", user.run(() -> writer.write(request.path("keys"))));
           }
           case "stopDatanode" -> {
             DatanodeDetails details = datanode(cluster, request.path("uuid").asText());
@@ -248,19 +315,51 @@ public final class OzoneClusterLauncher {
           }
           case "readKey" -> {
             answer.put("event", "read");
-            reader.read(
-                request.path("volume").asText(),
-                request.path("bucket").asText(),
-                request.path("key").asText(),
-                answer);
+            user.run(
+                () -> {
+                  reader.read(
+                      request.path("volume").asText(),
+                      request.path("bucket").asText(),
+                      request.path("key").asText(),
+                      answer);
+                  return null;
+                });
           }
           case "listKeys" -> {
             answer.put("event", "keys");
-            reader.list(
-                request.path("volume").asText(),
-                request.path("bucket").asText(),
-                request.path("prefix").asText(""),
-                answer);
+            user.run(
+                () -> {
+                  reader.list(
+                      request.path("volume").asText(),
+                      request.path("bucket").asText(),
+                      request.path("prefix").asText(""),
+                      answer);
+                  return null;
+                });
+          }
+          case "inspectKey" -> {
+            answer.put("event", "inspected");
+            user.run(
+                () -> {
+                  reader.inspect(
+                      request.path("volume").asText(),
+                      request.path("bucket").asText(),
+                      request.path("key").asText(),
+                      answer);
+                  return null;
+                });
+          }
+          case "getDelegationToken" -> {
+            if (user.ugi() == null) throw new IllegalStateException("the cluster is not secure");
+            answer.put("event", "token");
+            user.run(
+                () -> {
+                  reader.fetchDelegationToken(
+                      request.path("renewer").asText(""),
+                      Path.of(request.path("file").asText()),
+                      answer);
+                  return null;
+                });
           }
           case "startS3Gateway" -> {
             s3Gateway = gateway;
@@ -291,7 +390,44 @@ public final class OzoneClusterLauncher {
     System.exit(0);
   }
 
-  private static ObjectNode ready(MiniOzoneCluster cluster) {
+  /** Runs an op of Ozone's Java client as the client user (--secure), else as the JVM's user. */
+  private record ClientUser(UserGroupInformation ugi) {
+    <T> T run(PrivilegedExceptionAction<T> action) throws Exception {
+      if (ugi == null) return action.run();
+      try {
+        return ugi.doAs(action);
+      } catch (java.lang.reflect.UndeclaredThrowableException e) {
+        throw e.getCause() instanceof Exception cause ? cause : e;
+      }
+    }
+  }
+
+  /**
+   * Writes what a client process needs into {@code dir}: the cluster's configuration (with the
+   * principals, protection and TLS setting a client reads) and the CA certificates the OM hands
+   * its clients in the service list, the ones a client trusts for the datanodes' TLS.
+   */
+  private static ObjectNode writeClientFiles(MiniOzoneCluster cluster, Path dir) throws Exception {
+    Files.createDirectories(dir);
+    Path site = dir.resolve("ozone-site.xml");
+    try (var out = Files.newOutputStream(site)) {
+      cluster.getConf().writeXml(out);
+    }
+    OzoneManager om =
+        cluster instanceof MiniOzoneHAClusterImpl ha && ha.getOzoneManagersList().size() > 1
+            ? ha.waitForLeaderOM()
+            : cluster.getOzoneManager();
+    List<String> pems = om.getServiceInfo().getCaCertPemList();
+    Path ca = dir.resolve("ca.pem");
+    Files.writeString(ca, String.join("", pems), StandardCharsets.US_ASCII);
+    ObjectNode security = JsonNodeFactory.instance.objectNode();
+    security.put("clientConfigPath", site.toString());
+    security.put("caCertificatePath", ca.toString());
+    security.put("caCertificates", pems.size());
+    return security;
+  }
+
+  private static ObjectNode ready(MiniOzoneCluster cluster, boolean omHa) {
     OzoneConfiguration conf = cluster.getConf();
     OzoneManager om = cluster.getOzoneManager();
     ObjectNode ready = JsonNodeFactory.instance.objectNode();
@@ -305,8 +441,14 @@ public final class OzoneClusterLauncher {
     ready.put("omGrpcAddress", "127.0.0.1:" + conf.getInt("ozone.om.grpc.port", -1));
     InetSocketAddress omRpc = om.getOmRpcServerAddr();
     ready.put("omRpcAddress", omRpc.getHostString() + ":" + omRpc.getPort());
-    ready.put("scmClientAddress", conf.get("ozone.scm.client.address"));
-    if (cluster instanceof MiniOzoneHAClusterImpl ha) {
+    String scmClient = conf.get("ozone.scm.client.address");
+    if (scmClient == null) {
+      // With an SCM service id (the secure cluster) the address is under the node's own key.
+      InetSocketAddress scm = cluster.getStorageContainerManager().getClientRpcAddress();
+      scmClient = scm.getHostString() + ":" + scm.getPort();
+    }
+    ready.put("scmClientAddress", scmClient);
+    if (omHa && cluster instanceof MiniOzoneHAClusterImpl ha) {
       ready.put("omServiceId", conf.get("ozone.om.service.ids"));
       ArrayNode oms = ready.putArray("oms");
       for (OzoneManager node : ha.getOzoneManagersList()) {

@@ -1,0 +1,200 @@
+// A secure real cluster: Apache Ozone's MiniOzoneCluster with Kerberos for SCM, OM and datanodes
+// against a real MIT KDC, block and container tokens, and the SCM's CA; once as is and once with
+// gRPC TLS and RPC privacy. Ozone's own Java client logs in from the test user's keytab, writes and
+// reads back; a SIMPLE client is refused; an OM delegation token in a token file is all a second
+// Java process needs to read.
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { connect as tlsConnect } from 'node:tls';
+import { useKdc } from '@fastpath/kerberos-fixture/jest';
+import {
+  OZONE_CLIENT_PRINCIPAL,
+  OZONE_SERVICE_PRINCIPAL,
+  OzoneKeyReadError,
+  startRealOzoneCluster,
+  type RealOzoneCluster,
+} from '@fastpath/ozone-fixture';
+import { contractKeyBytes } from '@fastpath/ozone-fs-client/testing/contract';
+
+const kdc = useKdc();
+
+const KEY = { volume: 'secure', bucket: 'bucket1', key: 'key1', size: 5_000_000, seed: 11 } as const;
+
+function sha256(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+/** Whether a TLS handshake with `address` succeeds and the server's chain verifies against `ca`. */
+function tlsHandshake(address: string, ca: Buffer): Promise<{ ok: boolean; detail: string }> {
+  const at = address.lastIndexOf(':');
+  return new Promise((resolve) => {
+    const socket = tlsConnect({
+      host: address.slice(0, at),
+      port: Number(address.slice(at + 1)),
+      ca,
+      ALPNProtocols: ['h2'],
+      // The certificate names the datanode's host; what matters here is the chain to the CA.
+      checkServerIdentity: () => undefined,
+      rejectUnauthorized: false,
+    });
+    const timer = setTimeout(() => {
+      socket.destroy();
+      resolve({ ok: false, detail: 'no handshake within 10 s' });
+    }, 10_000);
+    socket.once('secureConnect', () => {
+      clearTimeout(timer);
+      const detail = socket.authorized ? 'authorized' : String(socket.authorizationError);
+      socket.destroy();
+      resolve({ ok: socket.authorized, detail });
+    });
+    socket.once('error', (err: Error) => {
+      clearTimeout(timer);
+      resolve({ ok: false, detail: err.message });
+    });
+  });
+}
+
+describe.each([{ tls: false }, { tls: true }])('a secure real Ozone cluster (tls: $tls)', ({ tls }) => {
+  let cluster: RealOzoneCluster | undefined;
+  const running = (): RealOzoneCluster => {
+    if (cluster === undefined) throw new Error('the cluster did not start');
+    return cluster;
+  };
+
+  beforeAll(async () => {
+    cluster = await startRealOzoneCluster({ datanodes: 1, security: { kdc, tls } });
+  }, 420_000);
+  afterAll(async () => {
+    await cluster?.stop();
+  }, 120_000);
+
+  it('starts with Kerberos, tokens and the SCM CA configured, and says what a client needs', async () => {
+    const security = running().security;
+    if (security === undefined) throw new Error('no security on a secure cluster');
+    const service = `${OZONE_SERVICE_PRINCIPAL}@${kdc.realm}`;
+    expect(security).toMatchObject({
+      realm: kdc.realm,
+      servicePrincipal: service,
+      omPrincipal: service,
+      userPrincipal: `${OZONE_CLIENT_PRINCIPAL}@${kdc.realm}`,
+      userShortName: OZONE_CLIENT_PRINCIPAL,
+      tls,
+      rpcProtection: tls ? 'privacy' : 'authentication',
+    });
+    expect(security.configuration).toMatchObject({
+      'ozone.security.enabled': 'true',
+      'hadoop.security.authentication': 'kerberos',
+      'ozone.om.kerberos.principal': service,
+      'hdds.scm.kerberos.principal': service,
+      'hdds.datanode.kerberos.principal': service,
+      'hdds.block.token.enabled': 'true',
+      'hdds.container.token.enabled': 'true',
+      'hdds.grpc.tls.enabled': String(tls),
+      'hadoop.rpc.protection': tls ? 'privacy' : 'authentication',
+    });
+    // The client configuration is the cluster's, as a client process reads it.
+    const site = await readFile(security.clientConfigPath, 'utf8');
+    expect(site).toContain('<name>ozone.security.enabled</name><value>true</value>');
+    expect(site).toContain(`<name>ozone.om.kerberos.principal</name><value>${service}</value>`);
+    // The OM hands its clients the SCM's root CA certificate.
+    expect(await readFile(security.caCertificatePath, 'utf8')).toMatch(/^-----BEGIN CERTIFICATE-----/);
+    // The service logged in from its keytab at the KDC.
+    const kdcLog = await readFile(kdc.logFile, 'utf8');
+    expect(kdcLog).toContain(`${service} for krbtgt/${kdc.realm}@${kdc.realm}`);
+  });
+
+  it("Ozone's Java client, logged in from the test user's keytab, writes a key and reads it back", async () => {
+    const c = running();
+    const [written] = await c.writeKeys([KEY]);
+    const expected = sha256(contractKeyBytes(KEY.size, KEY.seed));
+    expect(written?.sha256).toBe(expected);
+    expect(await c.readKeyWithJava(KEY.volume, KEY.bucket, KEY.key)).toEqual({
+      bytesRead: KEY.size,
+      sha256: expected,
+    });
+    // The connection to the OM authenticated with a service ticket the test user asked the KDC
+    // for, and the OM recorded that user as the key's owner.
+    const kdcLog = await readFile(kdc.logFile, 'utf8');
+    expect(kdcLog).toContain(
+      `${OZONE_CLIENT_PRINCIPAL}@${kdc.realm} for ${OZONE_SERVICE_PRINCIPAL}@${kdc.realm}`,
+    );
+    const inspected = await c.inspectKeyWithJava(KEY.volume, KEY.bucket, KEY.key);
+    expect(inspected).toMatchObject({
+      owner: OZONE_CLIENT_PRINCIPAL,
+      clientUser: `${OZONE_CLIENT_PRINCIPAL}@${kdc.realm}`,
+      clientAuthMethod: 'KERBEROS',
+    });
+  }, 300_000);
+
+  it("hands out a block token with every block of the key, for the key's reader", async () => {
+    const inspected = await running().inspectKeyWithJava(KEY.volume, KEY.bucket, KEY.key);
+    expect(inspected.blocks.length).toBeGreaterThan(0);
+    const now = Date.now();
+    for (const block of inspected.blocks) {
+      const blockId = `conID: ${block.containerId} locID: ${block.localId}`;
+      expect(block.token).toMatchObject({ kind: 'HDDS_BLOCK_TOKEN', blockId });
+      // The service on the wire is the block id with NUL bytes after it: the OM sends the whole
+      // backing array of the service's Text (OMPBHelper#protoFromToken, Text#getBytes).
+      const service = block.token?.service ?? '';
+      expect(service.startsWith(blockId)).toBe(true);
+      expect([...service.slice(blockId.length)].every((c) => c === '\u0000')).toBe(true);
+      expect(block.token?.ownerId).toBe(OZONE_CLIENT_PRINCIPAL);
+      expect(block.token?.modes).toContain('READ');
+      expect(block.token?.expiryDateMs).toBeGreaterThan(now);
+      expect(block.token?.secretKeyId).toMatch(/^[0-9a-f-]{36}$/);
+      expect(block.token?.passwordBytes).toBeGreaterThan(0);
+    }
+  }, 120_000);
+
+  it('refuses a client that does not authenticate (SIMPLE)', async () => {
+    const read = running().readKeyInJavaProcess(KEY.volume, KEY.bucket, KEY.key, { simpleUser: 'mallory' });
+    await expect(read).rejects.toThrow(OzoneKeyReadError);
+    await expect(read).rejects.toThrow(/SIMPLE authentication is not enabled/);
+  }, 180_000);
+
+  it('an OM delegation token in a token file is all a second Java process needs to read the key', async () => {
+    const c = running();
+    const token = await c.fetchDelegationToken({ renewer: OZONE_CLIENT_PRINCIPAL });
+    const omPort = c.omRpcAddress.slice(c.omRpcAddress.lastIndexOf(':') + 1);
+    expect(token).toMatchObject({
+      kind: 'OzoneToken',
+      service: `127.0.0.1:${omPort}`,
+      owner: `${OZONE_CLIENT_PRINCIPAL}@${kdc.realm}`,
+      renewer: OZONE_CLIENT_PRINCIPAL,
+    });
+    expect(token.maxDateMs).toBeGreaterThan(token.issueDateMs);
+    // Hadoop's token storage file: "HDTS", then the Writable format (0).
+    const file = await readFile(token.tokenFile);
+    expect(file.subarray(0, 5)).toEqual(Buffer.from([0x48, 0x44, 0x54, 0x53, 0x00]));
+
+    const read = await c.readKeyInJavaProcess(KEY.volume, KEY.bucket, KEY.key, {
+      tokenFile: token.tokenFile,
+    });
+    expect(read).toMatchObject({
+      bytesRead: KEY.size,
+      sha256: sha256(contractKeyBytes(KEY.size, KEY.seed)),
+      hasKerberosCredentials: false,
+      tokens: 1,
+    });
+    // The same process without the token has nothing to authenticate with.
+    await expect(
+      c.readKeyInJavaProcess(KEY.volume, KEY.bucket, KEY.key, { tokenFile: `${token.tokenFile}.absent` }),
+    ).rejects.toThrow(OzoneKeyReadError);
+  }, 300_000);
+
+  it(
+    tls
+      ? "serves the datanode's gRPC over TLS with a certificate of the SCM's CA"
+      : "serves the datanode's gRPC without TLS",
+    async () => {
+      const c = running();
+      const ca = await readFile(c.security?.caCertificatePath ?? '');
+      const datanode = c.datanodes[0];
+      if (datanode === undefined) throw new Error('no datanode');
+      const handshake = await tlsHandshake(datanode.standaloneAddress, ca);
+      expect(handshake.ok).toBe(tls);
+      if (tls) expect(handshake.detail).toBe('authorized');
+    },
+    60_000,
+  );
+});
