@@ -35,7 +35,7 @@ import {
   omTokenService,
   renewOmDelegationToken,
 } from './internal/om/om-delegation-tokens.js';
-import { omSaslSettings, type OzoneSecurityOptions } from './internal/om/om-sasl.js';
+import { omSaslSettings, type OzoneSecurityOptions, securityUserName } from './internal/om/om-sasl.js';
 import { OmFailoverProxy, type OmLeader, type OmNode } from './internal/om/om-failover-proxy.js';
 import { OmMetrics, type OmCallStats } from './internal/om/om-metrics.js';
 import { resolveOmTarget } from './internal/om/om-service-config.js';
@@ -329,7 +329,8 @@ export class OzoneClient {
     this.metrics = options.metrics ?? new MetricsRegistry();
     // One id for every OM node: over Hadoop RPC the OM's retry cache keys on it.
     const clientId = randomBytes(16);
-    const userName = options.userName ?? userInfo().username;
+    // A secure client is who it logs in as (Java's UGI short name), not the OS user.
+    const userName = options.userName ?? securityUserName(options.security, lookup) ?? userInfo().username;
     if (transport !== 'hadoop-rpc' && secure) {
       throw new InvalidOptionError(
         'security',

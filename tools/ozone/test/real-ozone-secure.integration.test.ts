@@ -2,11 +2,22 @@
 // against a real MIT KDC, block and container tokens, and the SCM's CA; once as is and once with
 // gRPC TLS and RPC privacy. Ozone's own Java client logs in from the test user's keytab, writes and
 // reads back; a SIMPLE client is refused; an OM delegation token in a token file is all a second
-// Java process needs to read.
+// Java process needs to read. And fastpath's client against it: a Kerberos log-in from the user's
+// keytab (privacy with tls), reads and writes with block tokens that Java reads back (without
+// tls: fastpath's Ratis client has no TLS yet), its delegation token used by a Java process and
+// Java's by fastpath, and the refusals typed.
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { connect as tlsConnect } from 'node:tls';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redacted } from '@fastpath/core';
+import { Credentials, Token } from '@fastpath/hadoop-common';
+import { HadoopRpcKerberosError, RemoteException } from '@fastpath/hadoop-rpc';
+import { setNativeEnvironment } from '@fastpath/kerberos-fixture';
 import { useKdc } from '@fastpath/kerberos-fixture/jest';
+import { createOzoneClient, type OzoneClient, type OzoneSecurityOptions } from '@fastpath/ozone-fs-client';
 import {
   OZONE_CLIENT_PRINCIPAL,
   OZONE_SERVICE_PRINCIPAL,
@@ -16,7 +27,8 @@ import {
 } from '@fastpath/ozone-fixture';
 import { contractKeyBytes } from '@fastpath/ozone-fs-client/testing/contract';
 
-const kdc = useKdc();
+// processEnv: fastpath's client runs libkrb5 in this process, which must know the realm.
+const kdc = useKdc({ processEnv: true });
 
 const KEY = { volume: 'secure', bucket: 'bucket1', key: 'key1', size: 5_000_000, seed: 11 } as const;
 
@@ -181,6 +193,116 @@ describe.each([{ tls: false }, { tls: true }])('a secure real Ozone cluster (tls
       c.readKeyInJavaProcess(KEY.volume, KEY.bucket, KEY.key, { tokenFile: `${token.tokenFile}.absent` }),
     ).rejects.toThrow(OzoneKeyReadError);
   }, 300_000);
+
+  describe("fastpath's client", () => {
+    let dir: string;
+    const clients: OzoneClient[] = [];
+    beforeAll(async () => {
+      dir = await mkdtemp(join(tmpdir(), 'fastpath-secure-'));
+      // No ticket cache: every log-in below is from a keytab or a token, or refused.
+      await setNativeEnvironment({ KRB5CCNAME: `FILE:${dir}/no-ticket-cache` });
+    });
+    afterAll(async () => {
+      for (const c of clients) c.close();
+      await rm(dir, { recursive: true, force: true });
+    });
+    const fastpath = (security: OzoneSecurityOptions): OzoneClient => {
+      const c = running();
+      const client = createOzoneClient({
+        omAddress: c.omRpcAddress,
+        properties: { ...c.security?.configuration },
+        security,
+        omTimeoutMs: 30_000,
+      });
+      clients.push(client);
+      return client;
+    };
+    const asUser = (): OzoneSecurityOptions => {
+      const security = running().security;
+      if (security === undefined) throw new Error('no security');
+      return { kerberos: { principal: security.userPrincipal, keytab: security.userKeytab } };
+    };
+
+    it('logs in from the user’s keytab; reads the key Java wrote (block tokens), writes one Java reads back', async () => {
+      const client = fastpath(asUser());
+      const info = await client.getKeyInfo(KEY.volume, KEY.bucket, KEY.key);
+      expect(info.sizeBytes).toBe(KEY.size);
+      expect(info.blocks.every((b) => typeof b.encodedToken === 'string')).toBe(true);
+      if (tls) return; // fastpath's datanode and Ratis clients reach TLS datanodes by name only in the cluster's JVMs
+      const expected = sha256(contractKeyBytes(KEY.size, KEY.seed));
+      expect(sha256(await client.readKey(KEY.volume, KEY.bucket, KEY.key))).toBe(expected);
+      const mine = contractKeyBytes(6_000_000, 23);
+      // One datanode: one replica, as the cluster's Java writer uses.
+      await client.writeKey(KEY.volume, KEY.bucket, 'by-fastpath', mine, { replication: 'ONE' });
+      expect(await running().readKeyWithJava(KEY.volume, KEY.bucket, 'by-fastpath')).toEqual({
+        bytesRead: mine.length,
+        sha256: sha256(mine),
+      });
+      const inspected = await running().inspectKeyWithJava(KEY.volume, KEY.bucket, 'by-fastpath');
+      expect(inspected.owner).toBe(OZONE_CLIENT_PRINCIPAL);
+    }, 300_000);
+
+    it('its delegation token serves a Java process with no ticket, and Java’s serves fastpath', async () => {
+      const c = running();
+      const token = (await fastpath(asUser()).getDelegationToken(OZONE_CLIENT_PRINCIPAL)) as Token;
+      const omPort = c.omRpcAddress.slice(c.omRpcAddress.lastIndexOf(':') + 1);
+      expect(token).toMatchObject({ kind: 'OzoneToken', service: `127.0.0.1:${omPort}` });
+      const file = join(dir, 'fastpath.tokens');
+      await new Credentials({ tokens: new Map([[token.service, token]]) }).writeFile(file);
+      expect(
+        await c.readKeyInJavaProcess(KEY.volume, KEY.bucket, KEY.key, { tokenFile: file }),
+      ).toMatchObject({
+        bytesRead: KEY.size,
+        hasKerberosCredentials: false,
+        tokens: 1,
+      });
+
+      const javas = await c.fetchDelegationToken({ renewer: OZONE_CLIENT_PRINCIPAL });
+      const withJavas = fastpath({ credentials: await Credentials.readFile(javas.tokenFile) });
+      expect((await withJavas.getKeyInfo(KEY.volume, KEY.bucket, KEY.key)).sizeBytes).toBe(KEY.size);
+      if (!tls) {
+        expect(sha256(await withJavas.readKey(KEY.volume, KEY.bucket, KEY.key))).toBe(
+          sha256(contractKeyBytes(KEY.size, KEY.seed)),
+        );
+      }
+      // Renewed and cancelled by fastpath: Java's process holding it is then refused.
+      const asTest = fastpath(asUser());
+      expect(await asTest.renewDelegationToken(token)).toBeGreaterThan(Date.now());
+      await asTest.cancelDelegationToken(token);
+      await expect(
+        c.readKeyInJavaProcess(KEY.volume, KEY.bucket, KEY.key, { tokenFile: file }),
+      ).rejects.toThrow(OzoneKeyReadError);
+    }, 300_000);
+
+    it('refuses, typed: no ticket, SIMPLE, a forged token; Ozone’s OM refuses a token its secret did not sign', async () => {
+      const noTicket = await fastpath({ kerberos: true })
+        .getKeyInfo(KEY.volume, KEY.bucket, KEY.key)
+        .catch((e: unknown) => e);
+      expect(noTicket).toBeInstanceOf(HadoopRpcKerberosError);
+      expect(noTicket).toMatchObject({ reason: 'no-ticket' });
+
+      const simple = await createOzoneClient({
+        omAddress: running().omRpcAddress,
+        properties: {
+          'ozone.om.transport.class': 'org.apache.hadoop.ozone.om.protocolPB.Hadoop3OmTransportFactory',
+        },
+      })
+        .getKeyInfo(KEY.volume, KEY.bucket, KEY.key)
+        .catch((e: unknown) => e);
+      expect(simple).toBeInstanceOf(Error);
+      expect(String(simple)).toMatch(/SIMPLE|authentication/i);
+
+      const javas = await running().fetchDelegationToken({ renewer: OZONE_CLIENT_PRINCIPAL });
+      const real = [...(await Credentials.readFile(javas.tokenFile)).tokens.values()][0] as Token;
+      const forged = new Token({ ...real, password: new Redacted(Buffer.alloc(32, 5)) });
+      const refused = await fastpath({ credentials: new Credentials({ tokens: new Map([['f', forged]]) }) })
+        .getKeyInfo(KEY.volume, KEY.bucket, KEY.key)
+        .catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(RemoteException);
+      expect((refused as RemoteException).errorDetail).toBe('FATAL_UNAUTHORIZED');
+      expect(String(refused)).not.toContain(Buffer.alloc(32, 5).toString('base64'));
+    }, 300_000);
+  });
 
   it(
     tls

@@ -4,7 +4,7 @@
 // `kerberos`; the OM's principal from `ozone.om.kerberos.principal` (or its pattern); the
 // protection from `hadoop.rpc.protection`. With neither, SIMPLE as before.
 import { InvalidOptionError } from '@fastpath/core';
-import type { Credentials } from '@fastpath/hadoop-common';
+import { type Credentials, KerberosNameRules } from '@fastpath/hadoop-common';
 import {
   createKerberosSaslMechanism,
   createTokenSaslMechanism,
@@ -12,7 +12,7 @@ import {
   RPC_PROTECTION_QOP,
   type SaslMechanism,
 } from '@fastpath/hadoop-rpc';
-import { OZONE_TOKEN_KIND } from '../../ozone-token-identifier.js';
+import { decodeOzoneTokenIdentifier, OZONE_TOKEN_KIND } from '../../ozone-token-identifier.js';
 
 /** The client's security: how it logs in to the OM. */
 export interface OzoneSecurityOptions {
@@ -100,4 +100,35 @@ export function omSaslSettings(
     );
   }
   return { authProtocol: 'sasl', saslMechanisms: mechanisms, kerberos: login !== false };
+}
+
+/**
+ * The user a secure client acts as when none is given, as Java's client takes its UGI's short name
+ * (for key owners and the request's user info): the keytab log-in's principal, else the owner of
+ * the first OM token held, each shortened by `hadoop.security.auth_to_local`. `undefined` when
+ * neither is known before the log-in (a ticket cache): the caller's default then applies.
+ */
+export function securityUserName(
+  security: OzoneSecurityOptions | undefined,
+  lookup: (key: string) => string | undefined,
+): string | undefined {
+  const login = security?.kerberos;
+  const principal =
+    (typeof login === 'object' ? login.principal : undefined) ??
+    [...(security?.credentials?.tokens.values() ?? [])]
+      .filter((t) => t.kind === OZONE_TOKEN_KIND)
+      .map((t) => {
+        try {
+          return decodeOzoneTokenIdentifier(t.identifier).owner;
+        } catch {
+          return undefined;
+        }
+      })
+      .find((owner) => owner !== undefined && owner !== '');
+  if (principal === undefined) return undefined;
+  try {
+    return new KerberosNameRules(lookup('hadoop.security.auth_to_local') ?? 'DEFAULT').shortName(principal);
+  } catch {
+    return principal;
+  }
 }
