@@ -6,10 +6,11 @@
 import { existsSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { FastpathError } from '@fastpath/core';
-import { Credentials, HadoopConfiguration, type Token } from '@fastpath/hadoop-common';
+import { Credentials, type Token } from '@fastpath/hadoop-common';
 import { OzoneClient } from '../ozone-client.js';
 import { decodeOzoneTokenIdentifier, OZONE_TOKEN_KIND } from '../ozone-token-identifier.js';
 import type { FsCliIo } from '../fs/fs-cli.js';
+import { cliProperties } from './cli-configuration.js';
 import { cliSecurity } from './cli-security.js';
 
 export const DTUTIL_USAGE = `Usage: fastpath-ozone dtutil [-D key=value]... [--conf ozone-site.xml]... COMMAND
@@ -121,12 +122,7 @@ export async function runDtutilCli(argv: readonly string[], io: FsCliIo): Promis
   const file = files[0] as string;
   let client: OzoneClient | undefined;
   try {
-    const conf = HadoopConfiguration.layered(
-      ...parsed.confFiles.map((f) => HadoopConfiguration.fromXmlFile(f, { env: io.env })),
-      new HadoopConfiguration().withOverrides(parsed.overrides, '-D'),
-    );
-    const properties: Record<string, string> = {};
-    for (const key of conf.keys()) properties[key] = conf.get(key) as string;
+    const properties = cliProperties(parsed.confFiles, parsed.overrides, io.env);
     const security = await cliSecurity(
       io.env,
       (line) => io.stderr.write(`fastpath-ozone dtutil: ${line}\n`),

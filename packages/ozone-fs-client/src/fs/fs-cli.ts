@@ -6,11 +6,11 @@ import { once } from 'node:events';
 import { userInfo } from 'node:os';
 import type { Writable } from 'node:stream';
 import { FastpathError } from '@fastpath/core';
-import { HadoopConfiguration } from '@fastpath/hadoop-common';
 import type { FileStatus } from './file-status.js';
 import { newFileSystemInstance } from './file-system-cache.js';
 import type { OzoneFileSystem } from './ozone-file-system.js';
 import { parseOzoneUri } from './ozone-path.js';
+import { cliProperties } from '../cli/cli-configuration.js';
 import { cliSecurity } from '../cli/cli-security.js';
 
 export const FS_CLI_USAGE = `Usage: fastpath-ozone fs [-D key=value]... [--conf ozone-site.xml]... COMMAND
@@ -167,12 +167,7 @@ export async function runFsCli(argv: readonly string[], io: FsCliIo): Promise<nu
   const { command, args, flags } = parsed;
   const systems = new Map<string, OzoneFileSystem>();
   try {
-    const conf = HadoopConfiguration.layered(
-      ...parsed.confFiles.map((f) => HadoopConfiguration.fromXmlFile(f, { env: io.env })),
-      new HadoopConfiguration().withOverrides(parsed.overrides, '-D'),
-    );
-    const properties: Record<string, string> = {};
-    for (const key of conf.keys()) properties[key] = conf.get(key) as string;
+    const properties = cliProperties(parsed.confFiles, parsed.overrides, io.env);
     const userName = io.env.HADOOP_USER_NAME || userInfo().username;
     const security = await cliSecurity(io.env, (line) => io.stderr.write(`fastpath-ozone: ${line}\n`));
     const defaultFs = properties['fs.defaultFS'];
