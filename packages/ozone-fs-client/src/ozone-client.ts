@@ -35,6 +35,7 @@ import {
   omTokenService,
   renewOmDelegationToken,
 } from './internal/om/om-delegation-tokens.js';
+import { DatanodeTrust, datanodeTlsEnabled, type OmCaCertificates } from './internal/grpc/datanode-trust.js';
 import { omSaslSettings, type OzoneSecurityOptions, securityUserName } from './internal/om/om-sasl.js';
 import { OmFailoverProxy, type OmLeader, type OmNode } from './internal/om/om-failover-proxy.js';
 import { OmMetrics, type OmCallStats } from './internal/om/om-metrics.js';
@@ -83,7 +84,13 @@ export interface OzoneClientOptions {
   properties?: OzoneProperties;
   /** Settings that override `properties`. Default: none. */
   config?: Partial<OzoneClientConfig>;
-  /** TLS for the OM and datanode channels. Default: plaintext. */
+  /**
+   * TLS for the OM's gRPC channel and the datanode channels (gRPC and Ratis), trusting the CA of
+   * `caFile` or `ca`. Without either, the datanode channels trust the CA certificates the OM hands
+   * out in its service list, as Ozone's client does (the OM's gRPC port then cannot be used).
+   * Datanode TLS is also on, without this option, where the cluster's settings say
+   * `ozone.security.enabled` and `hdds.grpc.tls.enabled`. Default: plaintext.
+   */
   tls?: ClientTlsOptions;
   /** Deadline of each OM call, in ms. Default: 30000. */
   omTimeoutMs?: number;
@@ -274,6 +281,8 @@ export class OzoneClient {
   #readWorkers: ReadWorkerPool | undefined;
   /** The data keys of encrypted keys, through the KMS; untouched by plain keys. */
   readonly #encryption: KeyEncryption;
+  /** TLS of the datanode and Ratis channels, and the CA they trust (asked of the OM when not given). */
+  readonly #datanodeTrust: DatanodeTrust;
   /** The Hadoop RPC client of every OM node (one client id, one connection per OM); gRPC: none. */
   readonly #omRpc: HadoopRpcClient | undefined;
   /** How this client reaches the OM: `hadoop-rpc` or `grpc` (see `ozone.om.transport.class`). */
@@ -390,17 +399,24 @@ export class OzoneClient {
       metrics: omMetrics,
     });
     const omClient = new OmClient(proxy, userName, omMetrics);
-    this.#readContextOptions = { config: this.config, tls: options.tls, maxReceiveBytes: maxReceive };
+    this.#datanodeTrust = new DatanodeTrust(
+      datanodeTlsEnabled(options.tls, lookup),
+      options.tls,
+      () => this.#omCaCertificates(),
+      proxy.serviceId ?? (nodes[0] as OmNode).address,
+    );
+    const datanodeTls = this.#datanodeTrust.options;
+    this.#readContextOptions = { config: this.config, tls: datanodeTls, maxReceiveBytes: maxReceive };
     const read = createReadContext(this.#readContextOptions, options.clock ?? systemClock);
     const { datanodes } = read;
-    this.#ctx = { ...read, om: omClient, raft: new RaftClientPool(this.config) };
+    this.#ctx = { ...read, om: omClient, raft: new RaftClientPool(this.config, datanodeTls) };
     this.#encryption = new KeyEncryption(this.config.keyProviderPath, {
       user: omClient.options.userName,
       ...options.kms,
     });
     // Once per process, and never in the caller's way: see @fastpath/client-warmup.
     if (this.config.warmupEnabled)
-      startWarmup(clientWarmupPlan({ config: this.config, tls: options.tls, datanodes }));
+      startWarmup(clientWarmupPlan({ config: this.config, tls: datanodeTls, datanodes }));
   }
 
   /**
@@ -504,6 +520,13 @@ export class OzoneClient {
   #submit(...args: Parameters<OmClient['submit']>): Promise<hadoop.ozone.OMResponse> {
     if (this.#closed) return Promise.reject(new OzoneClosedError('the Ozone client'));
     return this.#ctx.om.submit(...args);
+  }
+
+  /** The SCM's CA certificates, from the OM's service list (`ServiceList`), as Ozone's client gets them. */
+  async #omCaCertificates(): Promise<OmCaCertificates> {
+    const r = await this.#submit('ServiceList', { serviceListRequest: {} });
+    const list = r.ServiceListResponse;
+    return { caCerts: list?.caCerts ?? [], caCertificate: list?.caCertificate ?? undefined };
   }
 
   #submitTaking(...args: Parameters<OmClient['submitTaking']>): ReturnType<OmClient['submitTaking']> {
@@ -811,7 +834,9 @@ export class OzoneClient {
     layout: KeyWriteLayout,
     options: CreateKeyOptions,
   ): Promise<KeyOutputStream> {
-    // Before the first byte: a key whose data key the KMS does not give is never written.
+    // Before the first byte: a key whose data key the KMS does not give is never written, and the
+    // datanodes' CA is known (asked of the OM once, when the datanodes use TLS and none was given).
+    await this.#datanodeTrust.ready();
     const encryptor = await this.#encryption.encryptorFor(body.keyInfo);
     const versions = body.keyInfo?.keyLocationList ?? [];
     const preallocated = [...(versions[versions.length - 1]?.keyLocations ?? [])];
@@ -1081,10 +1106,18 @@ export class OzoneClient {
     key: string,
     options: { verifyChecksum?: boolean; windowCacheBytes?: number } = {},
   ): Promise<KeyInputStream> {
-    // Workers start before the OM call, so that their start overlaps it.
-    if (this.config.readWorkerThreads > 0 && !this.#closed)
-      this.#readWorkers ??= new ReadWorkerPool(this.config.readWorkerThreads, this.#readContextOptions);
-    const info = await this.#getKeyInfoProto(volume, bucket, key);
+    // Workers start before the OM call, so that their start overlaps it; when the datanodes' CA is
+    // still to be asked of the OM, after it, as the workers are given the CA when they start.
+    const startWorkers = (): void => {
+      if (this.config.readWorkerThreads > 0 && !this.#closed)
+        this.#readWorkers ??= new ReadWorkerPool(this.config.readWorkerThreads, this.#readContextOptions);
+    };
+    if (!this.#datanodeTrust.pending) startWorkers();
+    const [info] = await Promise.all([
+      this.#getKeyInfoProto(volume, bucket, key),
+      this.#datanodeTrust.ready(),
+    ]);
+    startWorkers();
     const details = this.#keyDetails(info);
     return new KeyInputStream(
       this.#ctx,

@@ -15,6 +15,7 @@ export {
 export {
   DEFAULT_RAFT_CLIENT_OPTIONS,
   type RaftClientOptions,
+  type RaftClientTlsOptions,
   type RaftPeer,
   type ReplicationLevel,
 } from './raft-client-options.js';
@@ -27,6 +28,7 @@ export {
   RaftServerError,
   RaftStateMachineError,
   RaftTimeoutError,
+  RaftTlsError,
   type RemoteExceptionDetails,
 } from './raft-client-errors.js';
 export { bytesToUuid, randomClientId, uuidToBytes } from './raft-ids.js';

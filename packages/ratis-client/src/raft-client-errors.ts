@@ -14,6 +14,21 @@ export interface RemoteExceptionDetails {
   peerId: string;
 }
 
+/**
+ * The TLS handshake with a member failed: its certificate does not chain to `tls.ca`, does not
+ * carry the name checked, has expired, or the member does not speak TLS. Not retried: every
+ * member of a group is set up alike, and re-sending cannot change a certificate. `cause` is
+ * Node's TLS error, whose `code` says which check failed.
+ */
+export class RaftTlsError extends FastpathError {
+  /** The member whose handshake failed. */
+  readonly peerId: string;
+  constructor(peerId: string, message: string, cause: unknown) {
+    super('ERR_RATIS_TLS', `TLS with Raft peer ${peerId} failed: ${message}`, { cause });
+    this.peerId = peerId;
+  }
+}
+
 /** A call argument the client refuses before sending anything (not a UUID, an empty index). */
 export class RaftInvalidArgumentError extends FastpathError {
   constructor(message: string) {

@@ -9,6 +9,21 @@ export interface RaftPeer {
   address: string;
 }
 
+/**
+ * TLS to the group's members (Ratis's client `GrpcTlsConfig` without a key: a member proves who it
+ * is with its certificate, the client with what it sends, as Ozone's datanodes ask of clients).
+ */
+export interface RaftClientTlsOptions {
+  /** PEM certificates of the CA (or CAs) the members' certificates must chain to. Required. */
+  ca: string | Buffer | ReadonlyArray<string | Buffer>;
+  /**
+   * The name every member's certificate is checked against when it is not the host of the member's
+   * address (gRPC's `ssl_target_name_override`, Ozone's test-certificate authority). Default: the
+   * host of each member's address, a name or an IP address.
+   */
+  serverNameOverride?: string;
+}
+
 /** The levels a write can wait for and a watch can ask for (Ratis's `ReplicationLevel`). */
 export type ReplicationLevel = 'MAJORITY' | 'ALL' | 'MAJORITY_COMMITTED' | 'ALL_COMMITTED';
 
@@ -61,6 +76,8 @@ export interface RaftClientOptions {
   metrics?: MetricsRegistry;
   /** This client's name in metric labels. Default: `'ratis-client'`. */
   name?: string;
+  /** TLS to every member. Default: none (plaintext, Ratis's default). */
+  tls?: RaftClientTlsOptions;
 }
 
 /** The defaults of every optional field of {@link RaftClientOptions}. */
@@ -87,11 +104,12 @@ export const DEFAULT_RAFT_CLIENT_OPTIONS = Object.freeze({
 
 /** Options with every default filled in and every value checked. */
 export type ResolvedRaftClientOptions = Required<
-  Omit<RaftClientOptions, 'metrics' | 'leaderId' | 'clientId'>
+  Omit<RaftClientOptions, 'metrics' | 'leaderId' | 'clientId' | 'tls'>
 > & {
   leaderId: string;
   clientId: string;
   metrics: MetricsRegistry | undefined;
+  tls: RaftClientTlsOptions | undefined;
 };
 
 const ALL_ZERO_UUID = '00000000-0000-0000-0000-000000000000';
@@ -132,12 +150,30 @@ export function resolveRaftClientOptions(
   checkInteger('retryPauseMs', o.retryPauseMs, 0, 2 ** 31 - 1);
   checkInteger('maxMessageBytes', o.maxMessageBytes, 1024, 2 ** 31 - 1);
   checkNonEmptyString('name', o.name);
+  const tls = options.tls === undefined ? undefined : checkTls(options.tls);
   return {
     ...o,
     peers: o.peers.map((p) => ({ id: p.id, address: p.address })),
     leaderId,
     clientId: clientId.toLowerCase(),
     metrics: options.metrics,
+    tls,
+  };
+}
+
+function checkTls(tls: RaftClientTlsOptions): RaftClientTlsOptions {
+  const cas: unknown[] = Array.isArray(tls?.ca) ? (tls.ca as unknown[]) : [tls?.ca];
+  if (cas.length === 0 || !cas.every((c) => (typeof c === 'string' || Buffer.isBuffer(c)) && c.length > 0)) {
+    throw new InvalidOptionError(
+      'tls.ca',
+      'expected PEM certificates (a string, a Buffer, or a list of them)',
+    );
+  }
+  if (tls.serverNameOverride !== undefined)
+    checkNonEmptyString('tls.serverNameOverride', tls.serverNameOverride);
+  return {
+    ca: typeof tls.ca === 'string' || Buffer.isBuffer(tls.ca) ? tls.ca : [...tls.ca],
+    ...(tls.serverNameOverride === undefined ? {} : { serverNameOverride: tls.serverNameOverride }),
   };
 }
 

@@ -318,6 +318,7 @@ export class RaftClient implements AsyncDisposable {
       channel = new GrpcStreamChannel(peer.address, {
         maxReceiveMessageBytes: this.#options.maxMessageBytes,
         maxSendMessageBytes: this.#options.maxMessageBytes,
+        ...(this.#options.tls === undefined ? {} : { tls: this.#options.tls }),
       });
       this.#channels.set(peer.address, channel);
     }

@@ -11,3 +11,8 @@ export {
 } from './kms-acls.js';
 export { isAlive } from './process-alive.js';
 export { hex, l, v, varint, type Bytes } from './protobuf-bytes.js';
+export {
+  createTestCertificateAuthority,
+  type TestCertificateAuthority,
+  type TestServerCertificate,
+} from './test-certificates.js';

@@ -85,7 +85,11 @@ export function clientWarmupPlan(input: ClientWarmupInput): WarmupPlan {
   if (tls && config.warmupTlsEnabled) {
     steps.push({
       name: WARMUP_STEP_NAMES.tlsCredentials,
-      run: async () => datanodes.offerCredentials(credentials.createSsl(await readFile(tls.caFile))),
+      run: async () => {
+        // A CA still to come from the OM (tls without caFile) is not known here: nothing to offer.
+        const ca = tls.caFile !== undefined ? await readFile(tls.caFile) : tls.ca && Buffer.from(tls.ca);
+        if (ca) datanodes.offerCredentials(credentials.createSsl(ca));
+      },
     });
   }
   return { steps };

@@ -189,6 +189,8 @@ export class MiniOm {
     readonly encryption?: MiniOmEncryption,
     /** Block tokens to hand out with every block location (`hdds.block.token.enabled`); none: no tokens. */
     private readonly blockTokens?: MiniBlockTokens,
+    /** The CA certificate (PEM) the service list hands out (`caCerts`) when the cluster serves TLS. */
+    private readonly caCertificate?: string,
   ) {
     this.#file = join(dir, 'om-namespace.json');
     this.#state = existsSync(this.#file)
@@ -496,6 +498,10 @@ export class MiniOm {
             serviceInfo: [
               { nodeType: hdds.NodeType.OM, hostname: 'localhost', servicePorts: [], OMVersion: 3 },
             ],
+            // As Ozone's OM: the SCM's CA for clients to set up gRPC TLS to the datanodes.
+            ...(this.caCertificate === undefined
+              ? {}
+              : { caCertificate: this.caCertificate, caCerts: [this.caCertificate] }),
           },
         };
       default:

@@ -480,6 +480,7 @@ export async function startMiniOzoneCluster(
   try {
     let credentials = ServerCredentials.createInsecure();
     let caFile: string | undefined;
+    let caPem: string | undefined;
     if (options.tls) {
       const tls = await createTlsFixture(join(dir, 'tls'));
       credentials = ServerCredentials.createSsl(
@@ -488,6 +489,7 @@ export async function startMiniOzoneCluster(
         false,
       );
       caFile = tls.caFile;
+      caPem = tls.rootCert.toString('utf8');
     }
     for (let i = 0; i < count; i++) {
       const d = new MiniDatanode({
@@ -501,6 +503,7 @@ export async function startMiniOzoneCluster(
     }
     const pipelines = await MiniRatisPipelines.start(started, {
       watchTimeoutMs: options.ratisWatchTimeoutMs ?? DEFAULT_MINI_OZONE_CLUSTER_OPTIONS.ratisWatchTimeoutMs,
+      credentials,
     });
     ratis = pipelines;
     const om = new MiniOm(
@@ -509,6 +512,7 @@ export async function startMiniOzoneCluster(
       hsyncSettings,
       encryption,
       blockTokens,
+      caPem,
     );
     let ha: { group: MiniOmHa; servers: Map<string, HaNodeServer> } | undefined;
     if (omHa > 0) {

@@ -3,6 +3,7 @@
 // every member's replica, log indexes as BCSIDs), and on each datanode a RATIS port of its own that
 // serves every group it is a member of.
 import { createHash } from 'node:crypto';
+import type { ServerCredentials } from '@grpc/grpc-js';
 import { startEmbeddedRaftGroup, type EmbeddedRaftGroup } from '@fastpath/ratis-client/testing';
 import { MiniContainerStateMachine } from './mini-container-state-machine.js';
 import type { MiniDatanode } from './mini-datanode.js';
@@ -41,11 +42,13 @@ export class MiniRatisPipelines {
   /**
    * Starts the groups of the pipelines the mini OM places blocks on (RATIS/THREE on the first
    * three datanodes, RATIS/ONE on the first; one when they are the same) and each datanode's
-   * RATIS port. The first member of each group leads.
+   * RATIS port. The first member of each group leads. `credentials`: what the RATIS ports serve
+   * with (the datanodes' TLS when the cluster serves TLS, as a datanode's Ratis port does with
+   * `hdds.grpc.tls.enabled`); default plaintext.
    */
   static async start(
     datanodes: readonly MiniDatanode[],
-    options: { watchTimeoutMs?: number } = {},
+    options: { watchTimeoutMs?: number; credentials?: ServerCredentials } = {},
   ): Promise<MiniRatisPipelines> {
     const memberSets = [datanodes.slice(0, 3), datanodes.slice(0, 1)];
     const pipelines: Pipeline[] = [];
@@ -64,7 +67,10 @@ export class MiniRatisPipelines {
         pipelines.push({ id, members, group });
       }
       for (const d of datanodes) {
-        const port = new MiniRatisPort((groupHex) => started.#memberAddress(groupHex, d.uuid));
+        const port = new MiniRatisPort(
+          (groupHex) => started.#memberAddress(groupHex, d.uuid),
+          options.credentials,
+        );
         ports.set(d.uuid, port);
         await port.start(0);
       }

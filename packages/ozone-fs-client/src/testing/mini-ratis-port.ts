@@ -45,8 +45,12 @@ export class MiniRatisPort {
   #server: Server | undefined;
   #port = 0;
 
-  constructor(route: GroupRoute) {
+  readonly #credentials: ServerCredentials;
+
+  /** `credentials`: what the port serves with (TLS or not); the relay to the groups is plaintext. */
+  constructor(route: GroupRoute, credentials: ServerCredentials = ServerCredentials.createInsecure()) {
     this.#route = route;
+    this.#credentials = credentials;
   }
 
   get port(): number {
@@ -60,7 +64,6 @@ export class MiniRatisPort {
   /** Serves on `port` (0: a free one; a restart passes the old one, which the OM's pipelines name). */
   async start(port = this.#port): Promise<void> {
     if (this.#server) return;
-    // Plaintext even when the cluster serves TLS: fastpath's Ratis client speaks plaintext.
     const { server, port: bound } = await serveRawGrpc(
       {
         ordered: rawMethod(`${SERVICE}ordered`, true, true),
@@ -71,7 +74,7 @@ export class MiniRatisPort {
         unordered: (call: Call) => this.#relay(call, 'unordered'),
       },
       port,
-      ServerCredentials.createInsecure(),
+      this.#credentials,
     );
     this.#port = bound;
     this.#server = server;

@@ -5,6 +5,8 @@
 // as it is) in one corked write, and HTTP/2 sends them from where they lie.
 import { EventEmitter } from 'node:events';
 import http2, { type ClientHttp2Session, type ClientHttp2Stream } from 'node:http2';
+import { isIP } from 'node:net';
+import tlsModule from 'node:tls';
 import { type GrpcFramingError, GrpcMessageReader, grpcMessagePrefix } from '../grpc-framing.js';
 
 const {
@@ -43,8 +45,14 @@ export interface StreamStatus {
   metadata: StreamMetadata;
 }
 
-/** A call that ended with a status other than OK, as grpc-js reports one (`ServiceError`'s fields). */
-export interface StreamError extends Error, StreamStatus {}
+/**
+ * A call that ended with a status other than OK, as grpc-js reports one (`ServiceError`'s fields).
+ * `cause` is the session's own error when the connection failed before any status (a refused
+ * connection, a TLS handshake that failed).
+ */
+export interface StreamError extends Error, StreamStatus {
+  cause?: unknown;
+}
 
 /**
  * One bidirectional call. Events as grpc-js's `ClientDuplexStream` emits them: `data` per message
@@ -75,6 +83,16 @@ export interface GrpcStreamChannelOptions {
    * drops packets, or a port that accepts and never speaks HTTP/2). Default: 20 000, grpc-js's.
    */
   connectTimeoutMs?: number;
+  /** TLS to the server: the CA its certificate must chain to, and the name it must carry. Default: plaintext. */
+  tls?: GrpcStreamTlsOptions;
+}
+
+/** TLS of one channel: the server proves who it is; the client shows no certificate. */
+export interface GrpcStreamTlsOptions {
+  /** PEM certificates of the CA(s) the server's certificate must chain to. */
+  ca: string | Buffer | ReadonlyArray<string | Buffer>;
+  /** The name the server's certificate must carry. Default: the host of the address. */
+  serverNameOverride?: string;
 }
 
 /** The default of {@link GrpcStreamChannelOptions.connectTimeoutMs}. */
@@ -142,8 +160,13 @@ export class GrpcStreamChannel {
   #sessionNow(): ClientHttp2Session {
     const current = this.#session;
     if (current && !current.closed && !current.destroyed) return current;
-    const session = http2.connect(`http://${hostPort(this.address)}`, { settings: { enablePush: false } });
-    // A session's error reaches each of its streams as a close; the session itself needs a listener.
+    const tls = this.options.tls;
+    const session = http2.connect(`${tls ? 'https' : 'http'}://${hostPort(this.address)}`, {
+      settings: { enablePush: false },
+      ...(tls ? tlsConnectOptions(tls, this.address) : {}),
+    });
+    // A session's error reaches each of its streams (as their error's cause); the session itself
+    // needs a listener.
     session.on('error', () => {});
     const timeoutMs = this.options.connectTimeoutMs ?? DEFAULT_GRPC_CONNECT_TIMEOUT_MS;
     const deadline = setTimeout(
@@ -162,6 +185,40 @@ export class GrpcStreamChannel {
     this.#session = session;
     return session;
   }
+}
+
+/**
+ * Node's TLS options for a server at `address`. The name checked is the override, else the host:
+ * `servername` also goes out as SNI, which TLS allows for names only, not for IP addresses.
+ */
+function tlsConnectOptions(tls: GrpcStreamTlsOptions, address: string): tlsModule.ConnectionOptions {
+  const host = address.slice(0, address.lastIndexOf(':')).replace(/^\[(.*)\]$/, '$1');
+  const name = tls.serverNameOverride ?? host;
+  const ca = Array.isArray(tls.ca)
+    ? [...(tls.ca as ReadonlyArray<string | Buffer>)]
+    : (tls.ca as string | Buffer);
+  return {
+    ca,
+    ALPNProtocols: ['h2'],
+    ...(isIP(name) === 0 ? { servername: name } : {}),
+    // With an override the certificate is checked against it, not against the address dialled.
+    checkServerIdentity: (_host, cert) => tlsModule.checkServerIdentity(name, cert),
+  };
+}
+
+/**
+ * Whether a session failed in its TLS handshake: an untrusted or expired certificate, a name the
+ * certificate does not carry, or a peer that does not speak TLS. Sending again cannot change it.
+ */
+export function isTlsFailure(error: unknown): error is Error & { code?: string } {
+  if (!isErrorLike(error)) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code !== 'string') return false;
+  return /^(ERR_SSL_|ERR_TLS_|EPROTO$)|CERT|^UNABLE_TO_|SELF_SIGNED/.test(code);
+}
+
+function isErrorLike(value: unknown): value is Error {
+  return typeof value === 'object' && value !== null && typeof (value as Error).message === 'string';
 }
 
 /** `host:port` for a URL, an IPv6 host in brackets. */
@@ -185,6 +242,9 @@ class Http2StreamCall extends EventEmitter implements GrpcStreamCall {
     });
   }
 
+  /** The connection's own failure (refused, a TLS handshake that failed), when the stream died of it. */
+  #connectionFailure: Error | undefined;
+
   attach(stream: ClientHttp2Stream): void {
     this.#stream = stream;
     stream.on('response', (headers) => {
@@ -207,8 +267,11 @@ class Http2StreamCall extends EventEmitter implements GrpcStreamCall {
         stream.close(NGHTTP2_CANCEL);
       }
     });
-    stream.on('error', () => {
-      // The stream's close says what happened.
+    stream.on('error', (err: Error) => {
+      // The stream's close says what happened; a session that failed (a refused connection, a
+      // TLS handshake) is this error's cause, and becomes the call's.
+      // (Duck-typed: Node's errors may come from another realm than this module's Error.)
+      if (isErrorLike(err.cause)) this.#connectionFailure = err.cause;
     });
     stream.on('end', () => {
       this.#onEnd();
@@ -250,7 +313,7 @@ class Http2StreamCall extends EventEmitter implements GrpcStreamCall {
   }
 
   /** Ends the call with `code` (once): `error` first unless OK, then `status`. */
-  finish(code: number, details: string): void {
+  finish(code: number, details: string, cause?: Error): void {
     if (this.#done) return;
     this.#done = true;
     const trailers = this.#trailers;
@@ -261,11 +324,10 @@ class Http2StreamCall extends EventEmitter implements GrpcStreamCall {
       },
     };
     if (code !== GRPC_STATUS.OK) {
-      const error = Object.assign(new Error(`${code} ${statusName(code)}: ${details}`), {
-        code,
-        details,
-        metadata,
-      });
+      const error = Object.assign(
+        new Error(`${code} ${statusName(code)}: ${details}`, cause === undefined ? undefined : { cause }),
+        { code, details, metadata },
+      );
       this.emit('error', error);
     }
     this.emit('status', { code, details, metadata });
@@ -307,6 +369,13 @@ class Http2StreamCall extends EventEmitter implements GrpcStreamCall {
     if (rst === NGHTTP2_CANCEL) return this.finish(GRPC_STATUS.CANCELLED, 'stream cancelled by the server');
     if (rst === NGHTTP2_ENHANCE_YOUR_CALM)
       return this.finish(GRPC_STATUS.RESOURCE_EXHAUSTED, 'the server says enhance your calm');
+    const failure = this.#connectionFailure;
+    if (failure !== undefined)
+      return this.finish(
+        GRPC_STATUS.UNAVAILABLE,
+        `the connection to the server failed: ${failure.message}`,
+        failure,
+      );
     const session = stream.session;
     if (rst === undefined || rst === 0 || !session || session.destroyed || session.closed)
       return this.finish(GRPC_STATUS.UNAVAILABLE, 'the connection to the server was lost');

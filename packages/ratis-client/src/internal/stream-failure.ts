@@ -1,6 +1,6 @@
 import { status as grpcStatus } from '@grpc/grpc-js';
-import { RaftServerError } from '../raft-client-errors.js';
-import type { StreamError } from './grpc-stream-channel.js';
+import { RaftServerError, RaftTlsError } from '../raft-client-errors.js';
+import { isTlsFailure, type StreamError } from './grpc-stream-channel.js';
 
 // Exceptions a Ratis server fails a whole stream with that a re-send cannot change: the request
 // names a group the server does not have, or it cannot be read. Anything else (a server not ready
@@ -20,7 +20,7 @@ const FINAL_STATUSES = new Set([
 export function streamFailure(
   error: StreamError | undefined,
   peerId: string,
-): { error: RaftServerError; retriable: boolean } {
+): { error: RaftServerError | RaftTlsError; retriable: boolean } {
   if (!error) {
     const remote = {
       remoteClass: 'stream ended',
@@ -28,6 +28,10 @@ export function streamFailure(
       peerId,
     };
     return { error: new RaftServerError(remote, true), retriable: true };
+  }
+  if (isTlsFailure(error.cause)) {
+    const tls = error.cause;
+    return { error: new RaftTlsError(peerId, `${tls.code ?? 'TLS'}: ${tls.message}`, tls), retriable: false };
   }
   const type = firstString(error.metadata?.get('exception-type'));
   const remoteClass = type ?? `gRPC ${statusName(error.code)}`;

@@ -30,6 +30,11 @@ export interface EmbeddedRaftGroupOptions {
   watchTimeoutMs?: number;
   /** Time from losing the leader (stopped or paused) to a new one, in ms. Default: 0. */
   electionDelayMs?: number;
+  /**
+   * Serve TLS with this certificate (PEM, with its key), as a Ratis server with a `GrpcTlsConfig`
+   * that asks clients for none. Default: plaintext.
+   */
+  tls?: { cert: Buffer | string; key: Buffer | string };
 }
 
 /** One member as a client addresses it. */
@@ -146,7 +151,7 @@ export class EmbeddedRaftGroup implements AsyncDisposable {
       watch: (index, level) => this.#watch(index, level),
       takeReplyFault: (kind) => this.#takeReplyFault(kind),
     };
-    this.#peers = ids.map((id) => new EmbeddedRaftPeer(id, host));
+    this.#peers = ids.map((id) => new EmbeddedRaftPeer(id, host, options.tls));
   }
 
   /** Starts the members on free loopback ports; the first is the leader. */

@@ -56,6 +56,7 @@ export class EmbeddedRaftPeer {
   constructor(
     readonly id: string,
     private readonly group: PeerHost,
+    private readonly tls?: { cert: Buffer | string; key: Buffer | string },
   ) {}
 
   get live(): boolean {
@@ -70,13 +71,23 @@ export class EmbeddedRaftPeer {
       unordered: (call: Call) => this.#serve(call, false),
     });
     this.#port = await new Promise<number>((resolve, reject) =>
-      server.bindAsync(`127.0.0.1:${this.#port}`, grpc.ServerCredentials.createInsecure(), (error, port) =>
+      server.bindAsync(`127.0.0.1:${this.#port}`, this.#credentials(), (error, port) =>
         error ? reject(error) : resolve(port),
       ),
     );
     this.address = `127.0.0.1:${this.#port}`;
     this.#server = server;
     this.running = true;
+  }
+
+  #credentials(): grpc.ServerCredentials {
+    const tls = this.tls;
+    if (tls === undefined) return grpc.ServerCredentials.createInsecure();
+    return grpc.ServerCredentials.createSsl(
+      null,
+      [{ cert_chain: Buffer.from(tls.cert), private_key: Buffer.from(tls.key) }],
+      false,
+    );
   }
 
   async stop(): Promise<void> {

@@ -2,26 +2,39 @@ import { readFileSync } from 'node:fs';
 import { credentials, type ChannelCredentials, type ChannelOptions } from '@grpc/grpc-js';
 import { OzoneTlsConfigError } from '../../ozone-errors.js';
 
-/** TLS settings of the client's channels. */
+/**
+ * TLS settings of the client's channels. The CA comes from `caFile`, else `ca`; with neither, the
+ * datanode channels trust the CA certificates the OM hands out in its service list (as Ozone's
+ * client does), and the OM's own gRPC port cannot be used.
+ */
 export interface ClientTlsOptions {
   /** PEM file of the CA that signed the servers' certificates. */
-  caFile: string;
+  caFile?: string;
+  /** The CA's PEM certificates as text (one or more). */
+  ca?: string;
   /** Host name the server certificates are checked against, when it differs from the address (default: the address's host). */
   serverNameOverride?: string;
 }
 
+/** The PEM bytes of the CA that `tls` trusts. */
+export function tlsCa(tls: ClientTlsOptions): Buffer {
+  if (tls.caFile !== undefined) {
+    try {
+      return readFileSync(tls.caFile);
+    } catch (cause) {
+      throw new OzoneTlsConfigError(
+        `cannot read the CA file ${tls.caFile}: ${(cause as Error).message}`,
+        cause,
+      );
+    }
+  }
+  if (tls.ca !== undefined && tls.ca.trim() !== '') return Buffer.from(tls.ca);
+  throw new OzoneTlsConfigError('TLS without a CA: give tls.caFile (or tls.ca)');
+}
+
 export function channelCredentials(tls: ClientTlsOptions | undefined): ChannelCredentials {
   if (!tls) return credentials.createInsecure();
-  let ca: Buffer;
-  try {
-    ca = readFileSync(tls.caFile);
-  } catch (cause) {
-    throw new OzoneTlsConfigError(
-      `cannot read the CA file ${tls.caFile}: ${(cause as Error).message}`,
-      cause,
-    );
-  }
-  return credentials.createSsl(ca);
+  return credentials.createSsl(tlsCa(tls));
 }
 
 /**

@@ -5,11 +5,15 @@
 // copied once into a buffer of its size, and the session tells the datanode to send frames as
 // large as `maxFrameBytes` and keeps wide windows, so a 1 MiB answer is a few pieces.
 import { EventEmitter } from 'node:events';
-import { readFileSync } from 'node:fs';
-import http2, { type ClientHttp2Session, type ClientHttp2Stream } from 'node:http2';
+import http2, {
+  type ClientHttp2Session,
+  type ClientHttp2Stream,
+  type SecureClientSessionOptions,
+} from 'node:http2';
+import { isIP } from 'node:net';
+import { checkServerIdentity } from 'node:tls';
 import { status as GrpcStatus } from '@grpc/grpc-js';
-import { OzoneTlsConfigError } from '../../ozone-errors.js';
-import type { ClientTlsOptions } from './channel-options.js';
+import { type ClientTlsOptions, tlsCa } from './channel-options.js';
 import type { DatanodeCall, DatanodeConnection } from './datanode-call.js';
 import { DATANODE_SEND_PATH } from './datanode-stream.js';
 import {
@@ -55,16 +59,7 @@ export class Http2DatanodeConnection implements DatanodeConnection {
     readonly address: string,
     private readonly options: Http2DatanodeConnectionOptions,
   ) {
-    if (options.tls) {
-      try {
-        this.#ca = readFileSync(options.tls.caFile);
-      } catch (cause) {
-        throw new OzoneTlsConfigError(
-          `cannot read the CA file ${options.tls.caFile}: ${(cause as Error).message}`,
-          cause,
-        );
-      }
-    }
+    if (options.tls) this.#ca = tlsCa(options.tls);
   }
 
   openCall(): DatanodeCall {
@@ -131,7 +126,7 @@ export class Http2DatanodeConnection implements DatanodeConnection {
       // Answers of several MiB are held by the session until read: the default (10 MiB) would
       // refuse new streams under a burst of 1 MiB answers.
       maxSessionMemory: Math.max(64, Math.ceil((this.options.connectionWindowBytes * 2) / (1 << 20))),
-      ...(tls ? { ca: this.#ca, servername: tls.serverNameOverride ?? host, ALPNProtocols: ['h2'] } : {}),
+      ...(tls ? tlsOptions(this.#ca, tls.serverNameOverride, host) : {}),
     });
     session.on('connect', () => session.setLocalWindowSize(this.options.connectionWindowBytes));
     // Session errors reach each stream on it as a close; the session's own error needs a listener.
@@ -153,6 +148,24 @@ export class Http2DatanodeConnection implements DatanodeConnection {
     this.#session = session;
     return session;
   }
+}
+
+/**
+ * The session's TLS options: the CA, and the name checked (the override, else the host). SNI
+ * carries names only, never an IP address (RFC 6066).
+ */
+function tlsOptions(
+  ca: Buffer | undefined,
+  override: string | undefined,
+  host: string,
+): SecureClientSessionOptions {
+  const name = override ?? host.replace(/^\[(.*)\]$/, '$1');
+  return {
+    ca,
+    ALPNProtocols: ['h2'],
+    ...(isIP(name) === 0 ? { servername: name } : {}),
+    checkServerIdentity: (_host, cert) => checkServerIdentity(name, cert),
+  };
 }
 
 function splitAddress(address: string): [string, string] {

@@ -1,8 +1,9 @@
 // One Ratis client per pipeline, shared by every key a client writes there (as Java's
 // XceiverClientManager caches an XceiverClientRatis per pipeline): its ordered stream, retry
 // cache entries and leader knowledge outlive a single block.
-import { createRaftClient, type RaftClient } from '@fastpath/ratis-client';
+import { createRaftClient, type RaftClient, type RaftClientTlsOptions } from '@fastpath/ratis-client';
 import type { OzoneClientConfig } from '../../ozone-client-config.js';
+import { type ClientTlsOptions, tlsCa } from '../grpc/channel-options.js';
 import type { PipelineRaftGroup } from './pipeline-raft-group.js';
 
 /** A pipeline a client has written to, as its Raft client knows it. */
@@ -21,10 +22,27 @@ export interface WritePipeline {
 export class RaftClientPool {
   readonly #clients = new Map<string, RaftClient>();
   readonly #config: Readonly<OzoneClientConfig>;
+  readonly #tls: ClientTlsOptions | undefined;
   #closed = false;
 
-  constructor(config: Readonly<OzoneClientConfig>) {
+  /**
+   * `tls`: the datanode channels' TLS settings, read when the first client is made (a CA asked of
+   * the OM is there by then): a datanode's Ratis port serves TLS exactly when its gRPC port does.
+   */
+  constructor(config: Readonly<OzoneClientConfig>, tls?: ClientTlsOptions) {
     this.#config = config;
+    this.#tls = tls;
+  }
+
+  #raftTls(): { tls?: RaftClientTlsOptions } {
+    const tls = this.#tls;
+    if (tls === undefined) return {};
+    return {
+      tls: {
+        ca: tlsCa(tls),
+        ...(tls.serverNameOverride === undefined ? {} : { serverNameOverride: tls.serverNameOverride }),
+      },
+    };
   }
 
   /**
@@ -41,6 +59,7 @@ export class RaftClientPool {
       leaderId: group.leaderId,
       maxOutstandingRequests: this.#config.maxOutstandingRequests,
       name: `ozone-pipeline-${group.groupId}`,
+      ...this.#raftTls(),
     });
     if (!this.#closed) this.#clients.set(group.groupId, client);
     return client;
