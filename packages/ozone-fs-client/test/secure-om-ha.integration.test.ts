@@ -6,7 +6,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Credentials, Token } from '@fastpath/hadoop-common';
+import { Credentials, type Token } from '@fastpath/hadoop-common';
 import { RemoteException } from '@fastpath/hadoop-rpc';
 import { setNativeEnvironment } from '@fastpath/kerberos-fixture';
 import { useKdc } from '@fastpath/kerberos-fixture/jest';
@@ -22,7 +22,7 @@ const clients: OzoneClient[] = [];
 
 function client(security: OzoneSecurityOptions): OzoneClient {
   const c = createOzoneClient({
-    omAddress: cluster.omServiceId,
+    omAddress: cluster.omServiceId as string,
     properties: {
       ...cluster.omClientProperties,
       'ozone.om.kerberos.principal': `om/_HOST@${kdc.realm}`,

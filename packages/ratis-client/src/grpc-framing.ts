@@ -2,7 +2,8 @@
  * gRPC's message framing over HTTP/2 DATA, for fastpath's own HTTP/2 gRPC calls (the Ratis
  * client's streams, Ozone's datanode transport): each message is a 1-byte compressed flag, a
  * 4-byte big-endian length and the message. HTTP/2 cuts the byte stream anywhere, so a message
- * comes in pieces or several come in one piece.
+ * comes in pieces or several come in one piece. And the TLS options of such a session
+ * ({@link grpcTlsSessionOptions}).
  *
  * @example
  * ```ts
@@ -15,6 +16,9 @@
  *
  * @module @fastpath/ratis-client/grpc-framing
  */
+import type { SecureClientSessionOptions } from 'node:http2';
+import { isIP } from 'node:net';
+import { checkServerIdentity } from 'node:tls';
 
 /** The 5-byte prefix of an uncompressed message of `length` bytes. */
 export function grpcMessagePrefix(length: number): Buffer {
@@ -114,4 +118,29 @@ export class GrpcMessageReader {
       );
     return length;
   }
+}
+
+/** TLS of a gRPC session: the server proves who it is; the client shows no certificate. */
+export interface GrpcTlsOptions {
+  /** PEM certificates of the CA(s) the server's certificate must chain to. */
+  ca: string | Buffer | ReadonlyArray<string | Buffer>;
+  /** The name the server's certificate must carry. Default: the host dialled. */
+  serverNameOverride?: string;
+}
+
+/**
+ * Node's options for an HTTP/2 session over TLS to a gRPC server at `host` (a name, an IPv4
+ * address, or an IPv6 address with or without brackets). The certificate is checked against the
+ * override, else the host; SNI carries that name only when it is a name (RFC 6066 allows no
+ * address there).
+ */
+export function grpcTlsSessionOptions(tls: GrpcTlsOptions, host: string): SecureClientSessionOptions {
+  const name = tls.serverNameOverride ?? host.replace(/^\[(.*)\]$/, '$1');
+  return {
+    ca: typeof tls.ca === 'string' || Buffer.isBuffer(tls.ca) ? tls.ca : [...tls.ca],
+    ALPNProtocols: ['h2'],
+    ...(isIP(name) === 0 ? { servername: name } : {}),
+    // With an override the certificate is checked against it, not against the address dialled.
+    checkServerIdentity: (_host, cert) => checkServerIdentity(name, cert),
+  };
 }

@@ -5,9 +5,13 @@
 // as it is) in one corked write, and HTTP/2 sends them from where they lie.
 import { EventEmitter } from 'node:events';
 import http2, { type ClientHttp2Session, type ClientHttp2Stream } from 'node:http2';
-import { isIP } from 'node:net';
-import tlsModule from 'node:tls';
-import { type GrpcFramingError, GrpcMessageReader, grpcMessagePrefix } from '../grpc-framing.js';
+import {
+  type GrpcFramingError,
+  GrpcMessageReader,
+  grpcMessagePrefix,
+  type GrpcTlsOptions,
+  grpcTlsSessionOptions,
+} from '../grpc-framing.js';
 
 const {
   HTTP2_HEADER_METHOD,
@@ -84,15 +88,7 @@ export interface GrpcStreamChannelOptions {
    */
   connectTimeoutMs?: number;
   /** TLS to the server: the CA its certificate must chain to, and the name it must carry. Default: plaintext. */
-  tls?: GrpcStreamTlsOptions;
-}
-
-/** TLS of one channel: the server proves who it is; the client shows no certificate. */
-export interface GrpcStreamTlsOptions {
-  /** PEM certificates of the CA(s) the server's certificate must chain to. */
-  ca: string | Buffer | ReadonlyArray<string | Buffer>;
-  /** The name the server's certificate must carry. Default: the host of the address. */
-  serverNameOverride?: string;
+  tls?: GrpcTlsOptions;
 }
 
 /** The default of {@link GrpcStreamChannelOptions.connectTimeoutMs}. */
@@ -163,7 +159,7 @@ export class GrpcStreamChannel {
     const tls = this.options.tls;
     const session = http2.connect(`${tls ? 'https' : 'http'}://${hostPort(this.address)}`, {
       settings: { enablePush: false },
-      ...(tls ? tlsConnectOptions(tls, this.address) : {}),
+      ...(tls ? grpcTlsSessionOptions(tls, this.address.slice(0, this.address.lastIndexOf(':'))) : {}),
     });
     // A session's error reaches each of its streams (as their error's cause); the session itself
     // needs a listener.
@@ -185,25 +181,6 @@ export class GrpcStreamChannel {
     this.#session = session;
     return session;
   }
-}
-
-/**
- * Node's TLS options for a server at `address`. The name checked is the override, else the host:
- * `servername` also goes out as SNI, which TLS allows for names only, not for IP addresses.
- */
-function tlsConnectOptions(tls: GrpcStreamTlsOptions, address: string): tlsModule.ConnectionOptions {
-  const host = address.slice(0, address.lastIndexOf(':')).replace(/^\[(.*)\]$/, '$1');
-  const name = tls.serverNameOverride ?? host;
-  const ca = Array.isArray(tls.ca)
-    ? [...(tls.ca as ReadonlyArray<string | Buffer>)]
-    : (tls.ca as string | Buffer);
-  return {
-    ca,
-    ALPNProtocols: ['h2'],
-    ...(isIP(name) === 0 ? { servername: name } : {}),
-    // With an override the certificate is checked against it, not against the address dialled.
-    checkServerIdentity: (_host, cert) => tlsModule.checkServerIdentity(name, cert),
-  };
 }
 
 /**

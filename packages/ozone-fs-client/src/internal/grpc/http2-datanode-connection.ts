@@ -5,13 +5,7 @@
 // copied once into a buffer of its size, and the session tells the datanode to send frames as
 // large as `maxFrameBytes` and keeps wide windows, so a 1 MiB answer is a few pieces.
 import { EventEmitter } from 'node:events';
-import http2, {
-  type ClientHttp2Session,
-  type ClientHttp2Stream,
-  type SecureClientSessionOptions,
-} from 'node:http2';
-import { isIP } from 'node:net';
-import { checkServerIdentity } from 'node:tls';
+import http2, { type ClientHttp2Session, type ClientHttp2Stream } from 'node:http2';
 import { status as GrpcStatus } from '@grpc/grpc-js';
 import { type ClientTlsOptions, tlsCa } from './channel-options.js';
 import type { DatanodeCall, DatanodeConnection } from './datanode-call.js';
@@ -20,6 +14,8 @@ import {
   type GrpcFramingError,
   GrpcMessageReader,
   grpcMessagePrefix,
+  type GrpcTlsOptions,
+  grpcTlsSessionOptions,
 } from '@fastpath/ratis-client/grpc-framing';
 
 export interface Http2DatanodeConnectionOptions {
@@ -49,7 +45,7 @@ const {
 /** One session at a time to one datanode, opened when a call needs it and again after it goes. */
 export class Http2DatanodeConnection implements DatanodeConnection {
   #session: ClientHttp2Session | undefined;
-  #ca: Buffer | undefined;
+  readonly #tls: GrpcTlsOptions | undefined;
   #closed = false;
   /** Calls open per session: a session holds the process open while it has any. */
   readonly #active = new WeakMap<http2.Http2Session, number>();
@@ -59,7 +55,12 @@ export class Http2DatanodeConnection implements DatanodeConnection {
     readonly address: string,
     private readonly options: Http2DatanodeConnectionOptions,
   ) {
-    if (options.tls) this.#ca = tlsCa(options.tls);
+    const tls = options.tls;
+    if (tls)
+      this.#tls = {
+        ca: tlsCa(tls),
+        ...(tls.serverNameOverride === undefined ? {} : { serverNameOverride: tls.serverNameOverride }),
+      };
   }
 
   openCall(): DatanodeCall {
@@ -126,7 +127,7 @@ export class Http2DatanodeConnection implements DatanodeConnection {
       // Answers of several MiB are held by the session until read: the default (10 MiB) would
       // refuse new streams under a burst of 1 MiB answers.
       maxSessionMemory: Math.max(64, Math.ceil((this.options.connectionWindowBytes * 2) / (1 << 20))),
-      ...(tls ? tlsOptions(this.#ca, tls.serverNameOverride, host) : {}),
+      ...(this.#tls ? grpcTlsSessionOptions(this.#tls, host) : {}),
     });
     session.on('connect', () => session.setLocalWindowSize(this.options.connectionWindowBytes));
     // Session errors reach each stream on it as a close; the session's own error needs a listener.
@@ -148,24 +149,6 @@ export class Http2DatanodeConnection implements DatanodeConnection {
     this.#session = session;
     return session;
   }
-}
-
-/**
- * The session's TLS options: the CA, and the name checked (the override, else the host). SNI
- * carries names only, never an IP address (RFC 6066).
- */
-function tlsOptions(
-  ca: Buffer | undefined,
-  override: string | undefined,
-  host: string,
-): SecureClientSessionOptions {
-  const name = override ?? host.replace(/^\[(.*)\]$/, '$1');
-  return {
-    ca,
-    ALPNProtocols: ['h2'],
-    ...(isIP(name) === 0 ? { servername: name } : {}),
-    checkServerIdentity: (_host, cert) => checkServerIdentity(name, cert),
-  };
 }
 
 function splitAddress(address: string): [string, string] {
