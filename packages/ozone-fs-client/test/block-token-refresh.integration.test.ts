@@ -2,7 +2,8 @@
 // KDC, datanodes checking every command's token): tokens past their lifetime make a read look
 // the key up again once and carry on with the new tokens, on the ReadChunk path of positional
 // reads and on the streaming ReadBlock path; datanodes that refuse every token give the typed
-// error after that one lookup, never a loop.
+// error after that one lookup, never a loop. A write asks for no new token: its data moves to a
+// new block, as Java's writer does on any container error.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Token } from '@fastpath/hadoop-common';
 import { useKdc } from '@fastpath/kerberos-fixture/jest';
@@ -17,7 +18,7 @@ import {
 } from '@fastpath/ozone-fs-client';
 import { type MiniOzoneCluster, startMiniOzoneCluster } from '@fastpath/ozone-fs-client/testing';
 import { contractKeyBytes } from '@fastpath/ozone-fs-client/testing/contract';
-import { hdds } from '../src/internal/proto/wire.js';
+import { hdds, om } from '../src/internal/proto/wire.js';
 
 jest.setTimeout(120_000);
 
@@ -126,6 +127,15 @@ describe('a block token past its lifetime', () => {
       expect(await refreshMetric(c)).toBe(1);
       expect(refusals()).toBeGreaterThan(refusalsBefore);
       expect(stream.stats.getBlockCalls).toBe(getBlocks);
+      // As Ozone's RpcClient asks for it: the OM to refresh its container cache from SCM first.
+      const asked = cluster.om.exchanges
+        .map((e) => om.OMRequest.decode(e.request))
+        .filter((r) => r.cmdType === om.Type.GetKeyInfo)
+        .at(-1);
+      expect(asked?.GetKeyInfoRequest?.keyArgs).toMatchObject({
+        keyName: 'two-blocks',
+        forceUpdateContainerCacheFromSCM: true,
+      });
       const after = stream.blocks.map((b) => b.encodedToken);
       expect(after.every((t, i) => t !== undefined && t !== before[i])).toBe(true);
     } finally {
@@ -249,6 +259,10 @@ describe('datanodes that refuse every token', () => {
       expect(stream.stats.locationRefreshes).toBe(1);
       expect(lookups()).toBe(lookupsBefore + 1);
       expect(await refreshMetric(c)).toBe(1);
+      // Once per read: the next read of the stream gets its own lookup, and its own typed error.
+      expectRefusedAfterOneLookup(await stream.readFully(0, 100).catch((e: unknown) => e), 6);
+      expect(stream.stats.locationRefreshes).toBe(2);
+      expect(lookups()).toBe(lookupsBefore + 2);
     } finally {
       stream.close();
     }
