@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { encodedBlockToken } from './internal/block-token.js';
+import { encodedBlockToken, isBlockTokenRefusal } from './internal/block-token.js';
 import { FastpathError } from '@fastpath/core';
 import {
   ChecksumMismatchError,
@@ -62,6 +62,13 @@ export interface KeyBlockLocation {
   /** The block token every command on the block carries (`hdds.block.token.enabled`); `undefined` when the OM sent none. */
   encodedToken?: string | undefined;
 }
+
+/**
+ * Looks the stream's key up again at the OM: its blocks with their current replicas and new block
+ * tokens. Ozone's RpcClient hands its key readers the same lookup (`getKeyInfo`, the OM told to
+ * refresh its container cache) for when a datanode refuses a block command.
+ */
+export type KeyLocationLookup = () => Promise<readonly KeyBlockLocation[]>;
 
 interface ChunkEntry {
   info: ChunkInfoView;
@@ -132,6 +139,11 @@ export interface KeyInputStreamStats {
   bytesStreamed: number;
   /** Blocks read with ReadChunk although ReadBlock is on (uneven chunks, an empty block, a datanode older than version 3). */
   readBlockFallbacks: number;
+  /**
+   * Times the stream looked its key up again at the OM because a datanode refused a block token
+   * (at most one per read of a block; concurrent refusals share one). Stays 0 with read workers.
+   */
+  locationRefreshes: number;
 }
 
 /**
@@ -165,6 +177,7 @@ export class KeyInputStream {
     readBlockPieces: 0,
     bytesStreamed: 0,
     readBlockFallbacks: 0,
+    locationRefreshes: 0,
   };
   /** Replicas found corrupt by this stream's reads, in the order found. */
   readonly badReplicas: BadReplicaReport[] = [];
@@ -181,6 +194,10 @@ export class KeyInputStream {
   #lastEnd = 0;
   /** An encrypted key's data key: reads fetch ciphertext (checked against its checksums) and decrypt it last. */
   readonly #decryptor: KeyDecryptor | undefined;
+  /** Where new block tokens come from when a datanode refuses one; none: a refusal fails the replica, as before. */
+  readonly #lookup: KeyLocationLookup | undefined;
+  /** The lookup in flight, which every read refused meanwhile waits for instead of asking again. */
+  #refreshing: Promise<void> | undefined;
 
   /** @internal built by OzoneClient#openKey */
   constructor(
@@ -191,9 +208,11 @@ export class KeyInputStream {
     windowCacheBytes = DEFAULT_WINDOW_CACHE_BYTES,
     workers?: ReadWorkerPool,
     decryptor?: KeyDecryptor,
+    lookup?: KeyLocationLookup,
   ) {
     this.#ctx = ctx;
     this.#decryptor = decryptor;
+    this.#lookup = lookup;
     this.#blocks = blocks.map((location) => ({ location }));
     this.lengthBytes = lengthBytes;
     this.verifyChecksum = verifyChecksum;
@@ -666,7 +685,12 @@ export class KeyInputStream {
     );
   }
 
-  /** Runs `attempt` on each replica in turn until one succeeds; repeats the sweep while failures are retriable and retries remain. */
+  /**
+   * Runs `attempt` on each replica in turn until one succeeds; repeats the sweep while failures are
+   * retriable and retries remain. A sweep in which a replica refused the block token is followed,
+   * once per call, by new sweeps with a new token (Ozone's BlockInputStream refreshes its block's
+   * pipeline and token the same way).
+   */
   async #withReplicas<T>(
     block: BlockState,
     what: string,
@@ -674,11 +698,15 @@ export class KeyInputStream {
     // skipUuid: a replica already found bad (read short-circuit); failures: what failed before.
     { skipUuid, failures = [] }: { skipUuid?: string | undefined; failures?: Error[] } = {},
   ): Promise<T> {
+    let renewed = false;
     for (let sweep = 0; ; sweep++) {
       let retriable = false;
+      // The token a replica refused (a read whose token was renewed meanwhile does not renew it again).
+      let refused: { token: string | undefined } | undefined;
       for (const dn of orderReplicas(block.location.datanodes, block.preferredUuid)) {
         if (dn.uuid === skipUuid) continue;
         if (this.#closed) throw new OzoneClosedError('the key input stream');
+        const token = block.location.encodedToken;
         try {
           const value = await attempt(dn);
           block.preferredUuid = dn.uuid;
@@ -688,7 +716,16 @@ export class KeyInputStream {
           this.stats.failovers++;
           failures.push(err);
           retriable ||= err instanceof FastpathError && err.retriable;
+          if (isBlockTokenRefusal(err)) refused = { token };
         }
+      }
+      // Once only: a token the OM has just issued and a datanode still refuses is not going to
+      // pass on a third try (a datanode without the OM's key), and the caller gets the refusals.
+      if (refused && !renewed && this.#lookup) {
+        renewed = true;
+        if (!(await this.#renewToken(block, refused.token, failures))) break;
+        sweep = -1;
+        continue;
       }
       if (!retriable || sweep >= this.#ctx.config.readMaxRetries || block.location.datanodes.length === 0)
         break;
@@ -698,6 +735,44 @@ export class KeyInputStream {
       `${what} of block ${block.location.containerId}/${block.location.localId}`,
       failures,
     );
+  }
+
+  /**
+   * After a replica refused `refused`: the key looked up again, unless a lookup since gave the
+   * block another token already (reads refused together share one lookup). Whether the block now
+   * has a token other than the refused one; a failed lookup joins `failures`.
+   */
+  async #renewToken(block: BlockState, refused: string | undefined, failures: Error[]): Promise<boolean> {
+    if (block.location.encodedToken === refused) {
+      this.#refreshing ??= this.#refreshLocations().finally(() => (this.#refreshing = undefined));
+      try {
+        await this.#refreshing;
+      } catch (err) {
+        if (!(err instanceof FastpathError) || err instanceof OzoneClosedError) throw err;
+        failures.push(err);
+        return false;
+      }
+    }
+    return block.location.encodedToken !== refused;
+  }
+
+  /** Every block of the key gets the replicas and token the OM lists now (their tokens were issued together, and expire together). */
+  async #refreshLocations(): Promise<void> {
+    const lookup = this.#lookup;
+    if (!lookup) return;
+    this.stats.locationRefreshes++;
+    const fresh = await lookup();
+    if (this.#closed) throw new OzoneClosedError('the key input stream');
+    for (const block of this.#blocks) {
+      const now = fresh.find(
+        (f) => f.containerId === block.location.containerId && f.localId === block.location.localId,
+      );
+      // The stream keeps the key as it was opened (offsets, lengths, commit ids): as in Java's
+      // reader, only where a block is read and with which token change. A block the key no
+      // longer lists keeps its refused token, and its read fails.
+      if (now)
+        block.location = { ...block.location, datanodes: now.datanodes, encodedToken: now.encodedToken };
+    }
   }
 
   #ref(block: BlockState): BlockRef {

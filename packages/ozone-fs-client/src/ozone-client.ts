@@ -39,6 +39,7 @@ import { DatanodeTrust, datanodeTlsEnabled, type OmCaCertificates } from './inte
 import { omSaslSettings, type OzoneSecurityOptions, securityUserName } from './internal/om/om-sasl.js';
 import { OmFailoverProxy, type OmLeader, type OmNode } from './internal/om/om-failover-proxy.js';
 import { OmMetrics, type OmCallStats } from './internal/om/om-metrics.js';
+import { ReadMetrics } from './internal/read-metrics.js';
 import { resolveOmTarget } from './internal/om/om-service-config.js';
 import { listFsoKeys, type FsoEntry } from './internal/fso-key-listing.js';
 import { RaftClientPool, type WritePipeline } from './internal/ratis/raft-client-pool.js';
@@ -104,7 +105,7 @@ export interface OzoneClientOptions {
   maxReceiveMessageBytes?: number;
   /** The clock of the short-circuit disable interval. Default: the system clock. */
   clock?: Clock;
-  /** Where the client's metrics go (`ozone_client_om_*`). Default: a registry of its own (`client.metrics`). */
+  /** Where the client's metrics go (`ozone_client_om_*`, `ozone_client_block_token_refreshes_total`). Default: a registry of its own (`client.metrics`). */
   metrics?: MetricsRegistry;
   /**
    * How the client authenticates to the KMS of encrypted keys (`hadoop.security.key.provider.path`),
@@ -272,9 +273,11 @@ export class OzoneClient {
    * then `config`, and validated (bytes per checksum raised to its minimum).
    */
   readonly config: Readonly<OzoneClientConfig>;
-  /** The registry of the client's metrics (`ozone_client_om_*`): the one given, else its own. */
+  /** The registry of the client's metrics (`ozone_client_om_*`, `ozone_client_block_token_refreshes_total`): the one given, else its own. */
   readonly metrics: MetricsRegistry;
   readonly #ctx: ClientContext;
+  /** The `ozone_client_block_token_refreshes_total` series of this client. */
+  readonly #readMetrics: ReadMetrics;
   /** What a read worker builds its read context from (the settings, TLS, the message bound). */
   readonly #readContextOptions: ReadContextOptions;
   /** The read worker threads, started by the first `openKey` when `ozone.client.read.worker.threads` > 0. */
@@ -399,6 +402,7 @@ export class OzoneClient {
       metrics: omMetrics,
     });
     const omClient = new OmClient(proxy, userName, omMetrics);
+    this.#readMetrics = new ReadMetrics(this.metrics, clientId.toString('hex'));
     this.#datanodeTrust = new DatanodeTrust(
       datanodeTlsEnabled(options.tls, lookup),
       options.tls,
@@ -876,7 +880,12 @@ export class OzoneClient {
     return this.#keyDetails(await this.#getKeyInfoProto(volume, bucket, key));
   }
 
-  async #getKeyInfoProto(volume: string, bucket: string, key: string): Promise<hadoop.ozone.IKeyInfo> {
+  async #getKeyInfoProto(
+    volume: string,
+    bucket: string,
+    key: string,
+    forceUpdateContainerCacheFromSCM = false,
+  ): Promise<hadoop.ozone.IKeyInfo> {
     checkName('volume', volume);
     checkName('bucket', bucket);
     checkName('key', key);
@@ -888,6 +897,7 @@ export class OzoneClient {
           keyName: key,
           latestVersionLocation: true,
           sortDatanodes: false,
+          ...(forceUpdateContainerCacheFromSCM ? { forceUpdateContainerCacheFromSCM } : {}),
         },
       },
     });
@@ -1119,6 +1129,12 @@ export class OzoneClient {
     ]);
     startWorkers();
     const details = this.#keyDetails(info);
+    // For a refused block token, as Ozone's RpcClient looks a key up again for its readers.
+    const lookup = async (): Promise<KeyBlockLocation[]> => {
+      this.#readMetrics.blockTokenRefresh();
+      const fresh = await this.#getKeyInfoProto(volume, bucket, key, true);
+      return keyBlockLocations(fresh, this.#ctx.om.options.address);
+    };
     return new KeyInputStream(
       this.#ctx,
       details.blocks,
@@ -1127,6 +1143,7 @@ export class OzoneClient {
       options.windowCacheBytes,
       this.#readWorkers,
       await this.#encryption.decryptorFor(info),
+      lookup,
     );
   }
 

@@ -5,6 +5,7 @@
 // mode with BLOCK_TOKEN_VERIFICATION_FAILED.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { Token } from '@fastpath/hadoop-common';
+import { MiniClusterError } from '../ozone-errors.js';
 import { hdds, uint64, type hadoop } from '../internal/proto/wire.js';
 
 /** The kind of a block token. */
@@ -23,7 +24,10 @@ export class MiniBlockTokens {
   readonly #key = randomBytes(32);
   readonly #lifetimeMs: number;
 
+  /** @param lifetimeMs how long a token is valid from issue (`hdds.block.token.expiry.time`), in ms; default one day. */
   constructor(lifetimeMs = 24 * 3600_000) {
+    if (!Number.isSafeInteger(lifetimeMs) || lifetimeMs < 1)
+      throw new MiniClusterError(`blockTokenLifetimeMs must be a positive integer, got ${lifetimeMs}`);
     this.#lifetimeMs = lifetimeMs;
   }
 

@@ -10,7 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { ServerCredentials } from '@grpc/grpc-js';
 import type { Server, ServerDuplexStream } from '@grpc/grpc-js';
 import { MiniClusterError } from '../ozone-errors.js';
-import type { MiniBlockTokens } from './mini-block-tokens.js';
+import { MiniBlockTokens } from './mini-block-tokens.js';
 import { serveRawGrpc } from './serve-raw-grpc.js';
 import { rawMethod } from '../internal/grpc/raw-bytes.js';
 import { checksumTypeName, findChecksumMismatch } from '../internal/checksum.js';
@@ -133,6 +133,8 @@ export class MiniDatanode {
   readonly #dir: string;
   readonly #credentials: ServerCredentials;
   readonly #blockTokens: MiniBlockTokens | undefined;
+  /** While set: the key this datanode checks tokens with instead of the OM's (see refuseBlockTokens). */
+  #strangerKey: MiniBlockTokens | undefined;
   readonly #domainSocketTemplate: string | undefined;
   #server: Server | undefined;
   #domainSocket: MiniDomainSocketServer | undefined;
@@ -277,6 +279,17 @@ export class MiniDatanode {
   #closeDomainSocket(): void {
     this.#domainSocket?.close();
     this.#domainSocket = undefined;
+  }
+
+  /**
+   * Makes the datanode refuse every block token (`true`) or check them again with the OM's key
+   * (`false`), as a datanode that does not hold the secret key its tokens are signed with: it
+   * checks each token with a key of its own, so the password never matches. Needs `blockTokens`.
+   */
+  refuseBlockTokens(refuse: boolean): void {
+    if (this.#blockTokens === undefined)
+      throw new MiniClusterError('the cluster checks no block tokens (start it with security.blockTokens)');
+    this.#strangerKey = refuse ? new MiniBlockTokens() : undefined;
   }
 
   /** Applies a fault to the next short-circuit requests on the domain socket (kept across restarts until cleared). */
@@ -507,8 +520,8 @@ export class MiniDatanode {
 
   /** With block tokens on, a block command without a valid token for its block and mode is refused (as Ozone's TokenVerifier). */
   #checkBlockToken(r: hadoop.hdds.datanode.ContainerCommandRequestProto): void {
-    const tokens = this.#blockTokens;
-    if (tokens === undefined) return;
+    if (this.#blockTokens === undefined) return;
+    const tokens = this.#strangerKey ?? this.#blockTokens;
     const write = r.cmdType === dn.Type.WriteChunk || r.cmdType === dn.Type.PutBlock;
     const id =
       r.writeChunk?.blockID ??

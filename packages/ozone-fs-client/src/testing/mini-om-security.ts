@@ -32,6 +32,11 @@ export interface MiniOmSecurityOptions {
    * Default: false, as Ozone's.
    */
   blockTokens?: boolean;
+  /**
+   * How long a block token lives from the moment the OM hands it out, in ms (Ozone's
+   * `hdds.block.token.expiry.time`); past it the datanodes refuse it. Default: one day, as Ozone's.
+   */
+  blockTokenLifetimeMs?: number;
 }
 
 const QOP: Readonly<Record<HadoopRpcProtection, 'auth' | 'auth-int' | 'auth-conf'>> = {

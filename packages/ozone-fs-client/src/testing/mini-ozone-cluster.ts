@@ -476,7 +476,10 @@ export async function startMiniOzoneCluster(
   const haServers = new Map<string, HaNodeServer>();
   let omRpcServer: HadoopRpcTestServer | undefined;
   const security = options.security === undefined ? undefined : new MiniOmSecurity(options.security);
-  const blockTokens = options.security?.blockTokens === true ? new MiniBlockTokens() : undefined;
+  const blockTokens =
+    options.security?.blockTokens === true
+      ? new MiniBlockTokens(options.security.blockTokenLifetimeMs)
+      : undefined;
   try {
     let credentials = ServerCredentials.createInsecure();
     let caFile: string | undefined;

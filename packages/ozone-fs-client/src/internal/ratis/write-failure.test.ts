@@ -15,12 +15,13 @@ const remote = {
 };
 
 describe('writeFailureKind', () => {
-  it('moves to another container on a closed, closing or unhealthy container', () => {
+  it('moves to another container on a closed, closing or unhealthy container, or a refused block token', () => {
     for (const result of [
       'CONTAINER_NOT_OPEN',
       'CLOSED_CONTAINER_IO',
       'CONTAINER_UNHEALTHY',
       'CONTAINER_MISSING',
+      'BLOCK_TOKEN_VERIFICATION_FAILED',
     ])
       expect(writeFailureKind(new DatanodeResultError('dn1', 'WriteChunk', result, ''))).toBe('container');
     expect(writeFailureKind(new RaftStateMachineError(remote))).toBe('container');

@@ -8,12 +8,17 @@ import {
 } from '@fastpath/ratis-client';
 import { DatanodeResultError } from '../../ozone-errors.js';
 
-/** Results of a container that takes no more writes (closed, closing or unhealthy). */
+/**
+ * Results of a container that takes no more writes (closed, closing or unhealthy), and a refused
+ * block token: Java's KeyOutputStream moves to a new block on every container error, and the new
+ * block's token is the fresh one AllocateBlock hands out (a block being written never gets another).
+ */
 const CONTAINER_RESULTS: ReadonlySet<string> = new Set([
   'CONTAINER_NOT_OPEN',
   'CLOSED_CONTAINER_IO',
   'CONTAINER_UNHEALTHY',
   'CONTAINER_MISSING',
+  'BLOCK_TOKEN_VERIFICATION_FAILED',
 ]);
 
 /**

@@ -1,0 +1,288 @@
+// Block tokens that stop passing while a key is open, on the embedded secure cluster (a real MIT
+// KDC, datanodes checking every command's token): tokens past their lifetime make a read look
+// the key up again once and carry on with the new tokens, on the ReadChunk path of positional
+// reads and on the streaming ReadBlock path; datanodes that refuse every token give the typed
+// error after that one lookup, never a loop. A write asks for no new token: its data moves to a
+// new block, as Java's writer does on any container error.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Token } from '@fastpath/hadoop-common';
+import { useKdc } from '@fastpath/kerberos-fixture/jest';
+import { setNativeEnvironment } from '@fastpath/kerberos-fixture';
+import {
+  createOzoneClient,
+  newFileSystemInstance,
+  ReplicasExhaustedError,
+  type KeyBlockLocation,
+  type OzoneClient,
+  type OzoneClientConfig,
+} from '@fastpath/ozone-fs-client';
+import { type MiniOzoneCluster, startMiniOzoneCluster } from '@fastpath/ozone-fs-client/testing';
+import { contractKeyBytes } from '@fastpath/ozone-fs-client/testing/contract';
+import { hdds, om } from '../src/internal/proto/wire.js';
+
+jest.setTimeout(120_000);
+
+/** Long enough for a key to be written and first read with its tokens, short enough to wait out. */
+const TOKEN_LIFETIME_MS = 4_000;
+const KiB = 1024;
+
+const kdc = useKdc({ processEnv: true });
+let cluster: MiniOzoneCluster;
+const clients: OzoneClient[] = [];
+/** Two blocks of four chunks. */
+const data = contractKeyBytes(1024 * KiB, 17);
+/** One block, for the streaming reads. */
+const small = contractKeyBytes(300 * KiB, 29);
+
+function client(config: Partial<OzoneClientConfig> = {}): OzoneClient {
+  const c = createOzoneClient({
+    properties: {
+      'ozone.om.address': cluster.omRpcAddress,
+      'ozone.om.kerberos.principal': `om/_HOST@${kdc.realm}`,
+    },
+    omTimeoutMs: 10_000,
+    security: { kerberos: true },
+    config,
+  });
+  clients.push(c);
+  return c;
+}
+
+beforeAll(async () => {
+  const principal = kdc.principal('om/localhost');
+  cluster = await startMiniOzoneCluster({
+    security: {
+      kerberos: { principal, keytab: await kdc.keytab([principal]) },
+      blockTokens: true,
+      blockTokenLifetimeMs: TOKEN_LIFETIME_MS,
+    },
+  });
+  await setNativeEnvironment({ KRB5CCNAME: await kdc.kinit('alice') });
+  const alice = client();
+  await alice.createVolume('tokvol');
+  await alice.createBucket('tokvol', 'bkt');
+  const out = await alice.createKey('tokvol', 'bkt', 'two-blocks', {
+    chunkSizeBytes: 128 * KiB,
+    blockSizeBytes: 512 * KiB,
+  });
+  await out.write(data);
+  await out.close();
+  await alice.writeKey('tokvol', 'bkt', 'one-block', small);
+});
+
+afterAll(async () => {
+  for (const c of clients) c.close();
+  await cluster?.close();
+});
+
+/** Every replica of the cluster refusing block tokens in total. */
+const refusals = () => cluster.datanodes.reduce((n, d) => n + d.counters.blockTokenRefusals, 0);
+const lookups = () => cluster.om.requests.get('GetKeyInfo') ?? 0;
+
+/** The client's `ozone_client_block_token_refreshes_total` (0 while it has none). */
+async function refreshMetric(c: OzoneClient): Promise<number> {
+  const m = /^ozone_client_block_token_refreshes_total\{client="[0-9a-f]+"\} (\d+)$/m.exec(
+    await c.metrics.metrics(),
+  );
+  return Number(m?.[1] ?? 0);
+}
+
+/**
+ * Waits until the given blocks' tokens are past the expiry written in them, after which the
+ * datanodes refuse them: a known instant, so a wait for it rather than a poll.
+ */
+async function tokensExpired(blocks: readonly KeyBlockLocation[]): Promise<void> {
+  const expiry = Math.max(
+    ...blocks.map((b) =>
+      Number(
+        hdds.BlockTokenSecretProto.decode(Token.fromUrlString(b.encodedToken as string).identifier)
+          .expiryDate,
+      ),
+    ),
+  );
+  const waitMs = expiry + 1 - Date.now();
+  expect(waitMs).toBeLessThanOrEqual(TOKEN_LIFETIME_MS);
+  if (waitMs > 0) await sleep(waitMs);
+}
+
+describe('a block token past its lifetime', () => {
+  it('a positional read looks the key up once and reads with the new tokens (ReadChunk)', async () => {
+    const c = client();
+    const stream = await c.openKey('tokvol', 'bkt', 'two-blocks');
+    try {
+      // Both blocks' GetBlock done while the tokens pass: what follows is ReadChunk only.
+      expect((await stream.readFully(0, 10)).equals(data.subarray(0, 10))).toBe(true);
+      expect((await stream.readFully(600 * KiB, 10)).equals(data.subarray(600 * KiB, 600 * KiB + 10))).toBe(
+        true,
+      );
+      const before = stream.blocks.map((b) => b.encodedToken);
+      await tokensExpired(stream.blocks);
+      const [lookupsBefore, refusalsBefore, getBlocks] = [lookups(), refusals(), stream.stats.getBlockCalls];
+
+      // Across both blocks and several chunks of each: every ReadChunk refused, one lookup shared.
+      const got = await stream.readFully(100 * KiB, 900 * KiB);
+      expect(got.equals(data.subarray(100 * KiB, 1000 * KiB))).toBe(true);
+      expect(stream.stats.locationRefreshes).toBe(1);
+      expect(lookups()).toBe(lookupsBefore + 1);
+      expect(await refreshMetric(c)).toBe(1);
+      expect(refusals()).toBeGreaterThan(refusalsBefore);
+      expect(stream.stats.getBlockCalls).toBe(getBlocks);
+      // As Ozone's RpcClient asks for it: the OM to refresh its container cache from SCM first.
+      const asked = cluster.om.exchanges
+        .map((e) => om.OMRequest.decode(e.request))
+        .filter((r) => r.cmdType === om.Type.GetKeyInfo)
+        .at(-1);
+      expect(asked?.GetKeyInfoRequest?.keyArgs).toMatchObject({
+        keyName: 'two-blocks',
+        forceUpdateContainerCacheFromSCM: true,
+      });
+      const after = stream.blocks.map((b) => b.encodedToken);
+      expect(after.every((t, i) => t !== undefined && t !== before[i])).toBe(true);
+    } finally {
+      stream.close();
+    }
+  });
+
+  it('a first read of the key, refused at GetBlock, looks it up once', async () => {
+    const c = client();
+    const stream = await c.openKey('tokvol', 'bkt', 'two-blocks');
+    try {
+      await tokensExpired(stream.blocks);
+      const lookupsBefore = lookups();
+      expect((await stream.readFully(0, data.length)).equals(data)).toBe(true);
+      expect(stream.stats.locationRefreshes).toBe(1);
+      expect(lookups()).toBe(lookupsBefore + 1);
+      expect(await refreshMetric(c)).toBe(1);
+    } finally {
+      stream.close();
+    }
+  });
+
+  it('a streaming ReadBlock looks the key up once and reads with the new token', async () => {
+    const c = client({ streamReadBlockEnabled: true });
+    const stream = await c.openKey('tokvol', 'bkt', 'one-block');
+    try {
+      expect((await stream.readFully(0, 10)).equals(small.subarray(0, 10))).toBe(true);
+      // The stream left open holds what the datanode already let through: ended, the next read
+      // needs a new ReadBlock, which carries the token.
+      stream.unbuffer();
+      await tokensExpired(stream.blocks);
+      const [lookupsBefore, readBlocks] = [lookups(), stream.stats.readBlockCalls];
+
+      const got = await stream.readFully(10, small.length - 10);
+      expect(got.equals(small.subarray(10))).toBe(true);
+      expect(stream.stats).toMatchObject({ locationRefreshes: 1, readChunkCalls: 0, getBlockCalls: 1 });
+      // Every replica refused the old token, then the first one took the new one.
+      expect(stream.stats.readBlockCalls).toBe(readBlocks + 3 + 1);
+      expect(lookups()).toBe(lookupsBefore + 1);
+      expect(await refreshMetric(c)).toBe(1);
+    } finally {
+      stream.close();
+    }
+  });
+
+  it('a file read through its cursor (ofs, streaming ReadBlock) looks the key up once', async () => {
+    const fs = newFileSystemInstance(`ofs://${cluster.omRpcAddress}`, {
+      properties: { 'ozone.om.kerberos.principal': `om/_HOST@${kdc.realm}` },
+      security: { kerberos: true },
+      config: { streamReadBlockEnabled: true },
+    });
+    try {
+      const file = await fs.open('/tokvol/bkt/one-block');
+      // Its tokens were issued before open returned.
+      const issuedBy = Date.now();
+      const head = Buffer.alloc(10);
+      expect(await file.read(head)).toBe(10);
+      file.unbuffer();
+      await sleep(issuedBy + TOKEN_LIFETIME_MS + 1 - Date.now());
+      const lookupsBefore = lookups();
+      const rest = Buffer.alloc(small.length - 10);
+      expect(await file.read(rest)).toBe(rest.length);
+      expect(Buffer.concat([head, rest]).equals(small)).toBe(true);
+      expect(file.stats.locationRefreshes).toBe(1);
+      expect(lookups()).toBe(lookupsBefore + 1);
+      file.close();
+    } finally {
+      fs.close();
+    }
+  });
+});
+
+describe('a key written with a token past its lifetime', () => {
+  it('moves to a new block with a fresh token, as Java’s KeyOutputStream does, and looks nothing up', async () => {
+    const c = client();
+    const out = await c.createKey('tokvol', 'bkt', 'late-writer', { sizeBytes: 1000 });
+    // The block CreateKey handed out came with a token issued before createKey returned.
+    const issuedBy = Date.now();
+    await sleep(issuedBy + TOKEN_LIFETIME_MS + 1 - Date.now());
+    const [lookupsBefore, allocationsBefore, refusalsBefore] = [
+      lookups(),
+      cluster.om.requests.get('AllocateBlock') ?? 0,
+      refusals(),
+    ];
+    const late = contractKeyBytes(1000, 41);
+    await out.write(late);
+    await out.close();
+    expect(refusals()).toBeGreaterThan(refusalsBefore);
+    expect(cluster.om.requests.get('AllocateBlock')).toBe(allocationsBefore + 1);
+    expect(lookups()).toBe(lookupsBefore);
+    expect((await c.readKey('tokvol', 'bkt', 'late-writer')).equals(late)).toBe(true);
+  });
+});
+
+describe('datanodes that refuse every token', () => {
+  afterEach(() => {
+    for (const d of cluster.datanodes) d.refuseBlockTokens(false);
+  });
+
+  function refuseEverywhere(): void {
+    for (const d of cluster.datanodes) d.refuseBlockTokens(true);
+  }
+
+  function expectRefusedAfterOneLookup(err: unknown, attempts: number): void {
+    expect(err).toBeInstanceOf(ReplicasExhaustedError);
+    const { attempts: tried } = err as ReplicasExhaustedError;
+    expect(tried).toHaveLength(attempts);
+    for (const a of tried) expect(a).toMatchObject({ result: 'BLOCK_TOKEN_VERIFICATION_FAILED' });
+  }
+
+  it('a positional read fails typed after exactly one lookup', async () => {
+    const c = client();
+    const stream = await c.openKey('tokvol', 'bkt', 'one-block');
+    try {
+      refuseEverywhere();
+      const [lookupsBefore, refusalsBefore] = [lookups(), refusals()];
+      const err = await stream.readFully(0, 100).catch((e: unknown) => e);
+      // GetBlock on each of the three replicas, with the token from the open, then with the new one.
+      expectRefusedAfterOneLookup(err, 6);
+      expect(refusals()).toBe(refusalsBefore + 6);
+      expect(stream.stats.locationRefreshes).toBe(1);
+      expect(lookups()).toBe(lookupsBefore + 1);
+      expect(await refreshMetric(c)).toBe(1);
+      // Once per read: the next read of the stream gets its own lookup, and its own typed error.
+      expectRefusedAfterOneLookup(await stream.readFully(0, 100).catch((e: unknown) => e), 6);
+      expect(stream.stats.locationRefreshes).toBe(2);
+      expect(lookups()).toBe(lookupsBefore + 2);
+    } finally {
+      stream.close();
+    }
+  });
+
+  it('a streaming ReadBlock fails typed after exactly one lookup', async () => {
+    const c = client({ streamReadBlockEnabled: true });
+    const stream = await c.openKey('tokvol', 'bkt', 'one-block');
+    try {
+      expect((await stream.readFully(0, 10)).equals(small.subarray(0, 10))).toBe(true);
+      stream.unbuffer();
+      refuseEverywhere();
+      const lookupsBefore = lookups();
+      const err = await stream.readFully(10, 1000).catch((e: unknown) => e);
+      expectRefusedAfterOneLookup(err, 6);
+      expect(stream.stats.locationRefreshes).toBe(1);
+      expect(lookups()).toBe(lookupsBefore + 1);
+      expect(await refreshMetric(c)).toBe(1);
+    } finally {
+      stream.close();
+    }
+  });
+});
