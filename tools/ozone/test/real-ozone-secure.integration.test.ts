@@ -3,9 +3,9 @@
 // gRPC TLS and RPC privacy. Ozone's own Java client logs in from the test user's keytab, writes and
 // reads back; a SIMPLE client is refused; an OM delegation token in a token file is all a second
 // Java process needs to read. And fastpath's client against it: a Kerberos log-in from the user's
-// keytab (privacy with tls), reads and writes with block tokens that Java reads back (without
-// tls: fastpath's Ratis client has no TLS yet), its delegation token used by a Java process and
-// Java's by fastpath, and the refusals typed.
+// keytab (privacy with tls), reads and writes with block tokens that Java reads back (with tls:
+// over TLS to the datanodes' gRPC and Ratis ports, the CA from the OM's service list), its
+// delegation token used by a Java process and Java's by fastpath, and the refusals typed.
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { connect as tlsConnect } from 'node:tls';
@@ -17,20 +17,46 @@ import { Credentials, Token } from '@fastpath/hadoop-common';
 import { HadoopRpcKerberosError, RemoteException } from '@fastpath/hadoop-rpc';
 import { setNativeEnvironment } from '@fastpath/kerberos-fixture';
 import { useKdc } from '@fastpath/kerberos-fixture/jest';
-import { createOzoneClient, type OzoneClient, type OzoneSecurityOptions } from '@fastpath/ozone-fs-client';
+import {
+  createOzoneClient,
+  type OzoneClient,
+  type OzoneClientOptions,
+  type OzoneSecurityOptions,
+} from '@fastpath/ozone-fs-client';
 import {
   OZONE_CLIENT_PRINCIPAL,
+  OZONE_DATANODE_TLS_HOST,
   OZONE_SERVICE_PRINCIPAL,
   OzoneKeyReadError,
   startRealOzoneCluster,
   type RealOzoneCluster,
 } from '@fastpath/ozone-fixture';
-import { contractKeyBytes } from '@fastpath/ozone-fs-client/testing/contract';
+import {
+  contractKeyBytes,
+  describeOzoneContract,
+  describeOzoneWrites,
+  type OzoneClusterAdapter,
+  type OzoneContractCapabilities,
+} from '@fastpath/ozone-fs-client/testing/contract';
+import { realClusterAdapter } from './support/real-cluster-adapter.js';
 
 // processEnv: fastpath's client runs libkrb5 in this process, which must know the realm.
 const kdc = useKdc({ processEnv: true });
 
 const KEY = { volume: 'secure', bucket: 'bucket1', key: 'key1', size: 5_000_000, seed: 11 } as const;
+
+// The suites' parts a secure cluster runs here: reads and writes with Ozone's Java client beside
+// fastpath. The damaged-replica and stopped-datanode cases, the datanode counters and the largest
+// sizes run on the plain real cluster (real-ozone-contract, real-ozone-write), not again here.
+const SECURE_CONTRACT_CAPABILITIES: Readonly<OzoneContractCapabilities> = Object.freeze({
+  corruptReplica: false,
+  stopDatanode: false,
+  fastpathWrites: true,
+  datanodeCounters: false,
+  javaClient: true,
+  largeKeyBytes: 8 * 1024 * 1024,
+  wholeBlockWrites: false,
+});
 
 function sha256(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
@@ -74,7 +100,8 @@ describe.each([{ tls: false }, { tls: true }])('a secure real Ozone cluster (tls
   };
 
   beforeAll(async () => {
-    cluster = await startRealOzoneCluster({ datanodes: 1, security: { kdc, tls } });
+    // With TLS, three datanodes: the contract suite runs there too, on pipelines of three.
+    cluster = await startRealOzoneCluster({ datanodes: tls ? 3 : 1, security: { kdc, tls } });
   }, 420_000);
   afterAll(async () => {
     await cluster?.stop();
@@ -210,7 +237,12 @@ describe.each([{ tls: false }, { tls: true }])('a secure real Ozone cluster (tls
       const c = running();
       const client = createOzoneClient({
         omAddress: c.omRpcAddress,
+        // With TLS (hdds.grpc.tls.enabled in the cluster's configuration) the datanodes' CA comes
+        // from the OM's service list. Their certificates name them by the cluster's TLS host name,
+        // which resolves only in the cluster's JVMs: fastpath dials their addresses and checks
+        // that name (OZONE_DATANODE_TLS_HOST).
         properties: { ...c.security?.configuration },
+        ...(tls ? { tls: { serverNameOverride: OZONE_DATANODE_TLS_HOST } } : {}),
         security,
         omTimeoutMs: 30_000,
       });
@@ -228,7 +260,6 @@ describe.each([{ tls: false }, { tls: true }])('a secure real Ozone cluster (tls
       const info = await client.getKeyInfo(KEY.volume, KEY.bucket, KEY.key);
       expect(info.sizeBytes).toBe(KEY.size);
       expect(info.blocks.every((b) => typeof b.encodedToken === 'string')).toBe(true);
-      if (tls) return; // fastpath's datanode and Ratis clients reach TLS datanodes by name only in the cluster's JVMs
       const expected = sha256(contractKeyBytes(KEY.size, KEY.seed));
       expect(sha256(await client.readKey(KEY.volume, KEY.bucket, KEY.key))).toBe(expected);
       const mine = contractKeyBytes(6_000_000, 23);
@@ -241,6 +272,29 @@ describe.each([{ tls: false }, { tls: true }])('a secure real Ozone cluster (tls
       const inspected = await running().inspectKeyWithJava(KEY.volume, KEY.bucket, 'by-fastpath');
       expect(inspected.owner).toBe(OZONE_CLIENT_PRINCIPAL);
     }, 300_000);
+
+    // Only the TLS variant has certificates to check (defined there only: nothing is skipped).
+    if (tls)
+      it('over TLS, a datanode certificate without the name checked is refused, typed, and nothing is written', async () => {
+        const c = running();
+        // No serverNameOverride: the certificates name the datanodes, not 127.0.0.1 that is dialled.
+        const client = createOzoneClient({
+          omAddress: c.omRpcAddress,
+          properties: { ...c.security?.configuration },
+          security: asUser(),
+        });
+        clients.push(client);
+        const write = await client
+          .writeKey(KEY.volume, KEY.bucket, 'wrong-name', contractKeyBytes(10_000, 3), { replication: 'ONE' })
+          .catch((e: unknown) => e);
+        expect(write).toMatchObject({
+          code: 'ERR_RATIS_TLS',
+          cause: { code: 'ERR_TLS_CERT_ALTNAME_INVALID' },
+        });
+        await expect(client.getKeyInfo(KEY.volume, KEY.bucket, 'wrong-name')).rejects.toMatchObject({
+          code: 'ERR_OZONE_KEY_NOT_FOUND',
+        });
+      }, 120_000);
 
     it('its delegation token serves a Java process with no ticket, and Java’s serves fastpath', async () => {
       const c = running();
@@ -260,11 +314,9 @@ describe.each([{ tls: false }, { tls: true }])('a secure real Ozone cluster (tls
       const javas = await c.fetchDelegationToken({ renewer: OZONE_CLIENT_PRINCIPAL });
       const withJavas = fastpath({ credentials: await Credentials.readFile(javas.tokenFile) });
       expect((await withJavas.getKeyInfo(KEY.volume, KEY.bucket, KEY.key)).sizeBytes).toBe(KEY.size);
-      if (!tls) {
-        expect(sha256(await withJavas.readKey(KEY.volume, KEY.bucket, KEY.key))).toBe(
-          sha256(contractKeyBytes(KEY.size, KEY.seed)),
-        );
-      }
+      expect(sha256(await withJavas.readKey(KEY.volume, KEY.bucket, KEY.key))).toBe(
+        sha256(contractKeyBytes(KEY.size, KEY.seed)),
+      );
       // Renewed and cancelled by fastpath: Java's process holding it is then refused.
       const asTest = fastpath(asUser());
       expect(await asTest.renewDelegationToken(token)).toBeGreaterThan(Date.now());
@@ -303,6 +355,42 @@ describe.each([{ tls: false }, { tls: true }])('a secure real Ozone cluster (tls
       expect(String(refused)).not.toContain(Buffer.alloc(32, 5).toString('base64'));
     }, 300_000);
   });
+
+  // The client contract and the write contract as the Kerberos user, over TLS to every datanode
+  // port (the CA from the OM), with block tokens: Ozone's Java client writes the keys fastpath
+  // reads and reads back every key fastpath writes. Only on the TLS variant (defined there only).
+  if (tls)
+    describe('the contract suites as a Kerberos user over TLS', () => {
+      let adapter: OzoneClusterAdapter;
+      let inspector: OzoneClient;
+      beforeAll(async () => {
+        const c = running();
+        const security = c.security;
+        if (security === undefined) throw new Error('no security');
+        const caPem = await readFile(security.caCertificatePath, 'utf8');
+        const clientOptions: Partial<OzoneClientOptions> = {
+          userName: OZONE_CLIENT_PRINCIPAL,
+          properties: { ...security.configuration },
+          security: { kerberos: { principal: security.userPrincipal, keytab: security.userKeytab } },
+        };
+        inspector = createOzoneClient({
+          omAddress: c.omRpcAddress,
+          tls: { serverNameOverride: OZONE_DATANODE_TLS_HOST },
+          ...clientOptions,
+        });
+        adapter = {
+          ...realClusterAdapter(c, inspector),
+          omAddress: c.omRpcAddress,
+          // The CA given as configuration here (the other cases take it from the OM): the suites
+          // also check each replica with a GetBlock of their own, over TLS with its block token.
+          tls: { ca: caPem, serverNameOverride: OZONE_DATANODE_TLS_HOST },
+          clientOptions,
+        };
+      });
+      afterAll(() => inspector?.close());
+      describeOzoneContract(() => adapter, SECURE_CONTRACT_CAPABILITIES);
+      describeOzoneWrites(() => adapter, SECURE_CONTRACT_CAPABILITIES);
+    });
 
   it(
     tls

@@ -8,7 +8,12 @@ import { expect } from '@jest/globals';
 import type { KeyBlockLocation, OzoneClient } from '../../index.js';
 import { contractKeyBytes } from './contract-key-bytes.js';
 import type { OzoneClusterAdapter } from './ozone-cluster-adapter.js';
-import { standaloneGetBlock, type ReplicaBlock } from './standalone-get-block.js';
+import { tlsCa } from '../../internal/grpc/channel-options.js';
+import {
+  standaloneGetBlock,
+  type ReplicaBlock,
+  type StandaloneGetBlockOptions,
+} from './standalone-get-block.js';
 import { until } from './until.js';
 
 const MiB = 1024 * 1024;
@@ -103,9 +108,21 @@ export async function expectWrittenKey(
     expect(block.datanodes).toHaveLength(key.replicas);
     for (const member of block.datanodes) {
       if (checks.down?.includes(member.uuid)) continue;
-      await expectReplica(block, member, checks.replicasAtLeast ?? false);
+      await expectReplica(block, member, checks.replicasAtLeast ?? false, replicaAccess(adapter));
     }
   }
+}
+
+/** How the replicas are reached: over TLS when the cluster's clients use it (its CA given). */
+function replicaAccess(adapter: OzoneClusterAdapter): StandaloneGetBlockOptions {
+  const tls = adapter.tls;
+  if (tls === undefined) return {};
+  return {
+    tls: {
+      ca: tlsCa(tls),
+      ...(tls.serverNameOverride === undefined ? {} : { serverNameOverride: tls.serverNameOverride }),
+    },
+  };
 }
 
 /** GetBlock on the member until it holds the committed block (bounded), then the exact comparison. */
@@ -113,6 +130,7 @@ async function expectReplica(
   block: KeyBlockLocation,
   member: { uuid: string; address: string },
   atLeast: boolean,
+  access: StandaloneGetBlockOptions,
 ): Promise<void> {
   const holds = (r: ReplicaBlock | undefined): boolean =>
     r?.result === 'SUCCESS' &&
@@ -122,7 +140,7 @@ async function expectReplica(
   let replica: ReplicaBlock | undefined;
   await until(
     `datanode ${member.uuid} to hold block ${block.localId} at BCSID ${block.blockCommitSequenceId}`,
-    async () => holds((replica = await standaloneGetBlock(member.address, member.uuid, block))),
+    async () => holds((replica = await standaloneGetBlock(member.address, member.uuid, block, access))),
     REPLICA_WAIT_MS,
   ).catch(() => undefined); // the comparison below says what the replica holds instead
   const expected = atLeast

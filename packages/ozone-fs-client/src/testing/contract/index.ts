@@ -18,7 +18,11 @@ export {
   type WrittenKey,
   type WrittenKeyChecks,
 } from './expect-written-key.js';
-export { standaloneGetBlock, type ReplicaBlock } from './standalone-get-block.js';
+export {
+  standaloneGetBlock,
+  type ReplicaBlock,
+  type StandaloneGetBlockOptions,
+} from './standalone-get-block.js';
 export { withDatanodeTransport } from './ozone-cluster-adapter.js';
 export { runScriptUntilExit } from './run-script-until-exit.js';
 export type {

@@ -144,6 +144,12 @@ export interface OzoneContractCapabilities {
   javaClient?: boolean;
   /** Size of the large key, default 64 MiB. */
   largeKeyBytes?: number;
+  /**
+   * Whether the write suite writes a whole 256 MiB block (16 flushes against the buffer limit).
+   * Default: true; off where a run repeats the suite on a cluster whose writes are already
+   * covered at that size (it is the suite's longest case).
+   */
+  wholeBlockWrites?: boolean;
 }
 
 /** The same cluster, its suites' clients reading with `transport` (`ozone.client.datanode.transport`). */

@@ -25,7 +25,12 @@ export type ReplicaBlock =
       message: string;
     };
 
-function encodeGetBlock(containerId: bigint, localId: bigint, datanodeUuid: string): Buffer {
+function encodeGetBlock(
+  containerId: bigint,
+  localId: bigint,
+  datanodeUuid: string,
+  encodedToken: string | undefined,
+): Buffer {
   const w = protobuf.Writer.create();
   w.uint32((1 << 3) | 0).int32(GET_BLOCK);
   w.uint32((3 << 3) | 0).int64(containerId.toString());
@@ -36,6 +41,8 @@ function encodeGetBlock(containerId: bigint, localId: bigint, datanodeUuid: stri
   w.uint32((2 << 3) | 0).int64(localId.toString());
   w.ldelim();
   w.ldelim();
+  // encodedToken (23): the block token, where the datanodes check them.
+  if (encodedToken !== undefined) w.uint32((23 << 3) | 2).string(encodedToken);
   w.uint32((24 << 3) | 0).uint32(3);
   return Buffer.from(w.finish());
 }
@@ -88,13 +95,28 @@ function decodeReply(bytes: Uint8Array): ReplicaBlock {
     : { result, message };
 }
 
-/** Sends GetBlock for the block to the datanode at `address` (its STANDALONE port) and decodes the answer. */
+/** How {@link standaloneGetBlock} reaches a secure datanode. */
+export interface StandaloneGetBlockOptions {
+  /** TLS: the CA's PEM certificates, and the name the datanode's certificate carries when not its address. */
+  tls?: { ca: Buffer; serverNameOverride?: string };
+}
+
+/**
+ * Sends GetBlock for the block to the datanode at `address` (its STANDALONE port) and decodes the
+ * answer; the block's token (`encodedToken`) goes with it when it has one.
+ */
 export async function standaloneGetBlock(
   address: string,
   datanodeUuid: string,
-  block: { containerId: bigint; localId: bigint },
+  block: { containerId: bigint; localId: bigint; encodedToken?: string | undefined },
+  options: StandaloneGetBlockOptions = {},
 ): Promise<ReplicaBlock> {
-  const client = new grpc.Client(address, grpc.credentials.createInsecure());
+  const { tls } = options;
+  const client = new grpc.Client(
+    address,
+    tls ? grpc.credentials.createSsl(tls.ca) : grpc.credentials.createInsecure(),
+    tls?.serverNameOverride === undefined ? {} : { 'grpc.ssl_target_name_override': tls.serverNameOverride },
+  );
   try {
     return await new Promise<ReplicaBlock>((resolve, reject) => {
       const call = client.makeBidiStreamRequest<Buffer, Buffer>(
@@ -111,7 +133,7 @@ export async function standaloneGetBlock(
       call.on('error', (err: grpc.ServiceError) => {
         if (err.code !== grpc.status.CANCELLED) reject(err);
       });
-      call.write(encodeGetBlock(block.containerId, block.localId, datanodeUuid));
+      call.write(encodeGetBlock(block.containerId, block.localId, datanodeUuid, block.encodedToken));
       call.end();
     });
   } finally {
