@@ -19,6 +19,7 @@ import {
 import { type MiniOzoneCluster, startMiniOzoneCluster } from '@fastpath/ozone-fs-client/testing';
 import { contractKeyBytes } from '@fastpath/ozone-fs-client/testing/contract';
 import { hdds, om } from '../src/internal/proto/wire.js';
+import { secureOmProperties } from './support/secure-om-login.js';
 
 jest.setTimeout(120_000);
 
@@ -38,7 +39,7 @@ function client(config: Partial<OzoneClientConfig> = {}): OzoneClient {
   const c = createOzoneClient({
     properties: {
       'ozone.om.address': cluster.omRpcAddress,
-      'ozone.om.kerberos.principal': `om/_HOST@${kdc.realm}`,
+      ...secureOmProperties(kdc.realm, 'authentication'),
     },
     omTimeoutMs: 10_000,
     security: { kerberos: true },
@@ -183,7 +184,7 @@ describe('a block token past its lifetime', () => {
 
   it('a file read through its cursor (ofs, streaming ReadBlock) looks the key up once', async () => {
     const fs = newFileSystemInstance(`ofs://${cluster.omRpcAddress}`, {
-      properties: { 'ozone.om.kerberos.principal': `om/_HOST@${kdc.realm}` },
+      properties: secureOmProperties(kdc.realm, 'authentication'),
       security: { kerberos: true },
       config: { streamReadBlockEnabled: true },
     });

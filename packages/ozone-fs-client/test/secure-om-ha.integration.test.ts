@@ -8,10 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Credentials, type Token } from '@fastpath/hadoop-common';
 import { RemoteException } from '@fastpath/hadoop-rpc';
-import { setNativeEnvironment } from '@fastpath/kerberos-fixture';
 import { useKdc } from '@fastpath/kerberos-fixture/jest';
 import { createOzoneClient, type OzoneClient, type OzoneSecurityOptions } from '@fastpath/ozone-fs-client';
 import { type MiniOzoneCluster, startMiniOzoneCluster } from '@fastpath/ozone-fs-client/testing';
+import { secureOmProperties, ticketCaches } from './support/secure-om-login.js';
 
 jest.setTimeout(120_000);
 
@@ -25,8 +25,7 @@ function client(security: OzoneSecurityOptions): OzoneClient {
     omAddress: cluster.omServiceId as string,
     properties: {
       ...cluster.omClientProperties,
-      'ozone.om.kerberos.principal': `om/_HOST@${kdc.realm}`,
-      'hadoop.rpc.protection': 'privacy',
+      ...secureOmProperties(kdc.realm),
       // A failover goes to the next OM at once: the test's leader changes are immediate.
       'ozone.client.wait.between.retries.millis': '50',
     },
@@ -37,8 +36,7 @@ function client(security: OzoneSecurityOptions): OzoneClient {
   return c;
 }
 
-const noTicket = () => setNativeEnvironment({ KRB5CCNAME: `FILE:${dir}/no-ticket` });
-const asUser = async (user: string) => setNativeEnvironment({ KRB5CCNAME: await kdc.kinit(user) });
+const { asUser, noTicket } = ticketCaches(kdc, () => dir);
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'secure-om-ha-'));
@@ -101,8 +99,7 @@ it('a token of the service serves a token-only process through leader changes; c
     const single = createOzoneClient({
       properties: {
         'ozone.om.address': node.rpcAddress,
-        'ozone.om.kerberos.principal': `om/_HOST@${kdc.realm}`,
-        'hadoop.rpc.protection': 'privacy',
+        ...secureOmProperties(kdc.realm),
       },
       omTimeoutMs: 10_000,
       security: { credentials },

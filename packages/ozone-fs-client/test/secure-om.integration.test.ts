@@ -10,7 +10,6 @@ import { join } from 'node:path';
 import { Redacted } from '@fastpath/core';
 import { Credentials, Token } from '@fastpath/hadoop-common';
 import { HadoopRpcSaslError, RemoteException } from '@fastpath/hadoop-rpc';
-import { setNativeEnvironment } from '@fastpath/kerberos-fixture';
 import { useKdc } from '@fastpath/kerberos-fixture/jest';
 import {
   createOzoneClient,
@@ -25,6 +24,7 @@ import { PassThrough } from 'node:stream';
 import { runOzoneCli } from '../src/cli/ozone-cli.js';
 import { getBlockRequest } from '../src/internal/block-requests.js';
 import { DatanodeClientManager } from '../src/internal/grpc/datanode-client-manager.js';
+import { secureOmProperties, ticketCaches } from './support/secure-om-login.js';
 
 jest.setTimeout(120_000);
 
@@ -37,8 +37,7 @@ function client(security: OzoneSecurityOptions, properties: Record<string, strin
   const c = createOzoneClient({
     properties: {
       'ozone.om.address': cluster.omRpcAddress,
-      'ozone.om.kerberos.principal': `om/_HOST@${kdc.realm}`,
-      'hadoop.rpc.protection': 'privacy',
+      ...secureOmProperties(kdc.realm),
       ...properties,
     },
     omTimeoutMs: 10_000,
@@ -48,8 +47,7 @@ function client(security: OzoneSecurityOptions, properties: Record<string, strin
   return c;
 }
 
-const noTicket = () => setNativeEnvironment({ KRB5CCNAME: `FILE:${dir}/no-ticket` });
-const asUser = async (user: string) => setNativeEnvironment({ KRB5CCNAME: await kdc.kinit(user) });
+const { asUser, noTicket } = ticketCaches(kdc, () => dir);
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'secure-om-'));

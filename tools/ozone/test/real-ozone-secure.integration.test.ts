@@ -7,7 +7,7 @@
 // over TLS to the datanodes' gRPC and Ratis ports, the CA from the OM's service list), its
 // delegation token used by a Java process and Java's by fastpath, and the refusals typed.
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { connect as tlsConnect } from 'node:tls';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -36,8 +36,10 @@ import {
   describeOzoneContract,
   describeOzoneWrites,
   type OzoneClusterAdapter,
+  standaloneGetBlock,
   type OzoneContractCapabilities,
 } from '@fastpath/ozone-fs-client/testing/contract';
+import { fastpathOzone } from './support/fastpath-ozone-cli.js';
 import { realClusterAdapter } from './support/real-cluster-adapter.js';
 
 // processEnv: fastpath's client runs libkrb5 in this process, which must know the realm.
@@ -101,7 +103,12 @@ describe.each([{ tls: false }, { tls: true }])('a secure real Ozone cluster (tls
 
   beforeAll(async () => {
     // With TLS, three datanodes: the contract suite runs there too, on pipelines of three.
-    cluster = await startRealOzoneCluster({ datanodes: tls ? 3 : 1, security: { kdc, tls } });
+    // One datanode without TLS: the OM's default replication is then ONE (what fs -put gets).
+    cluster = await startRealOzoneCluster({
+      datanodes: tls ? 3 : 1,
+      security: { kdc, tls },
+      ...(tls ? {} : { configuration: { 'ozone.server.default.replication': '1' } }),
+    });
   }, 420_000);
   afterAll(async () => {
     await cluster?.stop();
@@ -296,6 +303,55 @@ describe.each([{ tls: false }, { tls: true }])('a secure real Ozone cluster (tls
         });
       }, 120_000);
 
+    // The command line as a user runs it (without TLS: the CLI has no option for the TLS
+    // variant's certificate name; its client is the same as above).
+    if (!tls)
+      it('fastpath-ozone: dtutil get from a keytab, then fs -put and -cat with only the token file', async () => {
+        const c = running();
+        const security = c.security;
+        if (security === undefined) throw new Error('no security');
+        const conf = ['--conf', security.clientConfigPath];
+        const file = join(dir, 'cli.tokens');
+        const login = ['--keytab', security.userKeytab, '--principal', security.userPrincipal];
+        const get = await fastpathOzone({}, 'dtutil', ...conf, ...login, 'get', '--om', c.omRpcAddress, file);
+        expect(get).toMatchObject({ code: 0 });
+        // No ticket cache at all: the token file is the only credential.
+        const env = { HADOOP_TOKEN_FILE_LOCATION: file, KRB5CCNAME: `FILE:${dir}/none` };
+        const root = `ofs://${c.omRpcAddress}/${KEY.volume}/${KEY.bucket}`;
+        const cat = await fastpathOzone(env, 'fs', ...conf, '-cat', `${root}/${KEY.key}`);
+        expect({ code: cat.code, sha256: sha256(cat.stdout) }).toEqual({
+          code: 0,
+          sha256: sha256(contractKeyBytes(KEY.size, KEY.seed)),
+        });
+        const local = join(dir, 'put.bin');
+        const bytes = contractKeyBytes(700_000, 31);
+        await writeFile(local, bytes);
+        const put = await fastpathOzone(
+          env,
+          'fs',
+          ...conf,
+
+          '-put',
+          local,
+          `${root}/by-cli`,
+        );
+        expect({ code: put.code, stderr: put.stderr }).toEqual({ code: 0, stderr: '' });
+        expect(await c.readKeyWithJava(KEY.volume, KEY.bucket, 'by-cli')).toEqual({
+          bytesRead: bytes.length,
+          sha256: sha256(bytes),
+        });
+        // Without the token file and without a ticket: refused, one line, exit 1.
+        const refused = await fastpathOzone(
+          { KRB5CCNAME: `FILE:${dir}/none` },
+          'fs',
+          ...conf,
+          '-cat',
+          `${root}/${KEY.key}`,
+        );
+        expect(refused.code).toBe(1);
+        expect(refused.stderr).toMatch(/ticket|Kerberos/i);
+      }, 300_000);
+
     it('its delegation token serves a Java process with no ticket, and Java’s serves fastpath', async () => {
       const c = running();
       const token = (await fastpath(asUser()).getDelegationToken(OZONE_CLIENT_PRINCIPAL)) as Token;
@@ -317,6 +373,13 @@ describe.each([{ tls: false }, { tls: true }])('a secure real Ozone cluster (tls
       expect(sha256(await withJavas.readKey(KEY.volume, KEY.bucket, KEY.key))).toBe(
         sha256(contractKeyBytes(KEY.size, KEY.seed)),
       );
+      // With only that token (no ticket), it writes too: Java reads the key back.
+      const tokenWritten = contractKeyBytes(300_000, 41);
+      await withJavas.writeKey(KEY.volume, KEY.bucket, 'by-token', tokenWritten, { replication: 'ONE' });
+      expect(await c.readKeyWithJava(KEY.volume, KEY.bucket, 'by-token')).toEqual({
+        bytesRead: tokenWritten.length,
+        sha256: sha256(tokenWritten),
+      });
       // Renewed and cancelled by fastpath: Java's process holding it is then refused.
       const asTest = fastpath(asUser());
       expect(await asTest.renewDelegationToken(token)).toBeGreaterThan(Date.now());
@@ -390,6 +453,23 @@ describe.each([{ tls: false }, { tls: true }])('a secure real Ozone cluster (tls
       afterAll(() => inspector?.close());
       describeOzoneContract(() => adapter, SECURE_CONTRACT_CAPABILITIES);
       describeOzoneWrites(() => adapter, SECURE_CONTRACT_CAPABILITIES);
+
+      it('a datanode refuses a block token of another block, and none, and serves the block’s own', async () => {
+        const tlsAccess = adapter.tls as { ca: string; serverNameOverride: string };
+        const access = {
+          tls: { ca: Buffer.from(tlsAccess.ca), serverNameOverride: tlsAccess.serverNameOverride },
+        };
+        const [java] = (await inspector.getKeyInfo(KEY.volume, KEY.bucket, KEY.key)).blocks;
+        const [mine] = (await inspector.getKeyInfo(KEY.volume, KEY.bucket, 'by-fastpath')).blocks;
+        if (java === undefined || mine === undefined) throw new Error('no blocks');
+        const dn = java.datanodes[0] as { uuid: string; address: string };
+        const get = (encodedToken: string | undefined) =>
+          standaloneGetBlock(dn.address, dn.uuid, { ...java, encodedToken }, access);
+        expect(await get(java.encodedToken)).toMatchObject({ result: 'SUCCESS' });
+        // Ozone's Result BLOCK_TOKEN_VERIFICATION_FAILED (41).
+        expect(await get(mine.encodedToken)).toMatchObject({ result: 41 });
+        expect(await get(undefined)).toMatchObject({ result: 41 });
+      });
     });
 
   it(

@@ -8,12 +8,10 @@
 // then the pipeline's leader stopped mid-write. And what only this cluster shows:
 // `fastpath-ozone fs -put`/`-cat` of a 100 MiB file, and HBase's pattern on a file fastpath's file
 // system wrote.
-import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createOzoneClient, newFileSystemInstance, type OzoneClient } from '@fastpath/ozone-fs-client';
 import {
@@ -23,6 +21,7 @@ import {
   type OzoneClusterAdapter,
 } from '@fastpath/ozone-fs-client/testing/contract';
 import { startRealOzoneCluster, type RealOzoneCluster } from '@fastpath/ozone-fixture';
+import { fastpathOzone } from './support/fastpath-ozone-cli.js';
 import { REAL_CLUSTER_CAPABILITIES, realClusterAdapter } from './support/real-cluster-adapter.js';
 
 jest.setTimeout(600_000);
@@ -33,22 +32,6 @@ const KiB = 1024;
 const MiB = 1024 * KiB;
 
 const sha256 = (b: Uint8Array): string => createHash('sha256').update(b).digest('hex');
-
-/** Runs the installed `fastpath-ozone` command as its own process. */
-function fastpathOzone(...args: string[]): Promise<{ code: number; stdout: Buffer; stderr: string }> {
-  const pkg = dirname(createRequire(__filename).resolve('@fastpath/ozone-fs-client/package.json'));
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [join(pkg, 'bin/fastpath-ozone.js'), ...args],
-      { env: { ...process.env, HADOOP_USER_NAME: 'writer' }, encoding: 'buffer', maxBuffer: 256 * MiB },
-      (err, stdout, stderr) => {
-        const code = err === null ? 0 : typeof err.code === 'number' ? err.code : -1;
-        resolve({ code, stdout, stderr: stderr.toString('utf8') });
-      },
-    );
-  });
-}
 
 describe('fastpath writes to a real MiniOzoneCluster (RATIS pipelines)', () => {
   let cluster: RealOzoneCluster;
@@ -81,10 +64,10 @@ describe('fastpath writes to a real MiniOzoneCluster (RATIS pipelines)', () => {
     const local = join(dir, 'put-file');
     writeFileSync(local, data);
     const root = `ofs://${cluster.omGrpcAddress}/${VOLUME}/${BUCKET}`;
-    const put = await fastpathOzone('fs', '-put', local, `${root}/`);
+    const put = await fastpathOzone({ HADOOP_USER_NAME: 'writer' }, 'fs', '-put', local, `${root}/`);
     expect(put.stderr).not.toMatch(/ERR_|^\s+at /m);
     expect(put.code).toBe(0);
-    const cat = await fastpathOzone('fs', '-cat', `${root}/put-file`);
+    const cat = await fastpathOzone({ HADOOP_USER_NAME: 'writer' }, 'fs', '-cat', `${root}/put-file`);
     expect(cat.code).toBe(0);
     expect(sha256(cat.stdout)).toBe(sha256(data));
     await expectWrittenKey(adapter, client, {
