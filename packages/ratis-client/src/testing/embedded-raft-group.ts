@@ -34,7 +34,12 @@ export interface EmbeddedRaftGroupOptions {
    * Serve TLS with this certificate (PEM, with its key), as a Ratis server with a `GrpcTlsConfig`
    * that asks clients for none. Default: plaintext.
    */
-  tls?: { cert: Buffer | string; key: Buffer | string };
+  tls?: {
+    /** The members' certificate (PEM; the same for each). */
+    cert: Buffer | string;
+    /** Its private key (PEM). */
+    key: Buffer | string;
+  };
 }
 
 /** One member as a client addresses it. */

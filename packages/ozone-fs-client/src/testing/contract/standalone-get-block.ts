@@ -97,8 +97,13 @@ function decodeReply(bytes: Uint8Array): ReplicaBlock {
 
 /** How {@link standaloneGetBlock} reaches a secure datanode. */
 export interface StandaloneGetBlockOptions {
-  /** TLS: the CA's PEM certificates, and the name the datanode's certificate carries when not its address. */
-  tls?: { ca: Buffer; serverNameOverride?: string };
+  /** TLS to the datanode. Default: plaintext. */
+  tls?: {
+    /** The CA's PEM certificates. */
+    ca: Buffer;
+    /** The name the datanode's certificate carries, when it is not the address dialled. */
+    serverNameOverride?: string;
+  };
 }
 
 /**
