@@ -185,9 +185,14 @@ serveCalls(async (call: MetaCall): Promise<InitAnswer | WindowSample | VerifyCou
   switch (call.op) {
     case 'init': {
       client?.close();
+      const login = call.target.login;
       const ozone = createOzoneClient({
         omAddress: call.target.omAddress,
         properties: call.target.properties,
+        // On a secure cluster: the Kerberos user from its keytab (the process has no ticket
+        // cache), and with TLS the CA and the name the datanodes' certificates carry.
+        ...(login && { security: { kerberos: { principal: login.principal, keytab: login.keytab } } }),
+        ...(login?.tls && { tls: login.tls }),
       });
       client = ozone;
       where = {

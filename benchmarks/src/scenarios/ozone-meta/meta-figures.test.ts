@@ -3,6 +3,7 @@ import {
   clientOpFigures,
   compareOp,
   metaGoals,
+  metaLevelRounds,
   problemCount,
   verifyTotals,
   windowFigures,
@@ -92,5 +93,35 @@ describe('ozone-meta figures', () => {
     });
     expect(problemCount([o], { 'fastpath-rpc': v })).toBe(1 + 1 + 1 + 2);
     expect(problemCount([], {})).toBe(0);
+  });
+
+  it("gives each client's rounds, in round order, to the security cost; a round with nothing done is left out", () => {
+    const out = metaLevelRounds('kerberos', 'lookup', {
+      'fastpath-rpc': [
+        { round: 2, sample: sample(300, 1000, 30) },
+        { round: 1, sample: sample(100, 1000, 20) },
+      ],
+      java: [
+        { round: 1, sample: sample(0, 1000, 5) },
+        { round: 2, sample: sample(50, 500, 50) },
+      ],
+      'fastpath-grpc': [],
+    });
+    expect(out).toEqual([
+      {
+        client: 'fastpath-rpc',
+        operation: 'lookup (GetKeyInfo)',
+        level: 'kerberos',
+        throughput: [100, 300],
+        cpuPerOp: [0.2, 0.1],
+      },
+      {
+        client: 'java',
+        operation: 'lookup (GetKeyInfo)',
+        level: 'kerberos',
+        throughput: [100],
+        cpuPerOp: [1],
+      },
+    ]);
   });
 });

@@ -1,7 +1,8 @@
 // The figures of ozone-meta from what the client processes returned: per window ops/s and client
 // CPU per op; per operation and client the rounds summarized (median, min–max) with p50/p99 over
 // every round's operations; fastpath ÷ Ozone's Java client over rounds paired by number, for each
-// of fastpath's transports; issue 31's goals; and the listing checks. Pure functions: tested
+// of fastpath's transports; issue 31's goals; the listing checks; and each client's rounds as the
+// security cost takes them (one level's against the unsecured level's). Pure functions: tested
 // without a cluster.
 import type { GoalResult } from '../../all/scenario-summary.js';
 import {
@@ -12,6 +13,8 @@ import {
   type Summary,
 } from '../../harness/index.js';
 import { nearestRank } from '../ratis/load-figures.js';
+import type { LevelRounds } from '../ozone-read/security-cost.js';
+import type { SecurityLevel } from '../ozone-read/security-levels.js';
 import {
   META_CLIENTS,
   META_OP_LABEL,
@@ -100,6 +103,8 @@ export interface OpComparison {
   errors: number;
   /** Clients with no completed operation in any round. */
   nothingDone: MetaClient[];
+  /** The security level of the cluster it ran on (absent: none, as in results from before the levels). */
+  security?: SecurityLevel;
 }
 
 /** Pairs two clients' rounds by number: round i of each ran side by side with the other's round i. */
@@ -145,6 +150,36 @@ export function compareOp(
       out.againstJava[client] = { opsPerSec: ratio('opsPerSec'), cpuMsPerOp: ratio('cpuMsPerOp') };
     }
   return out;
+}
+
+/**
+ * Each client's measured rounds of one operation at one level, as the security cost takes them:
+ * ops/s and CPU ms per op of every round that completed an operation, in round order.
+ */
+export function metaLevelRounds(
+  level: SecurityLevel,
+  op: MetaOp,
+  rounds: Partial<Record<MetaClient, readonly RoundSample[]>>,
+): LevelRounds[] {
+  return META_CLIENTS.flatMap((client) => {
+    const figures = [...(rounds[client] ?? [])]
+      .sort((a, b) => a.round - b.round)
+      .flatMap((r) => {
+        const f = windowFigures(r.sample);
+        return f ? [f] : [];
+      });
+    return figures.length === 0
+      ? []
+      : [
+          {
+            client,
+            operation: META_OP_LABEL[op],
+            level,
+            throughput: figures.map((f) => f.opsPerSec),
+            cpuPerOp: figures.map((f) => f.cpuMsPerOp),
+          },
+        ];
+  });
 }
 
 const ratioText = (r: RatioSummary): string => formatRatioWithRange(r.ratio, r.min, r.max);

@@ -1,6 +1,7 @@
 // ozone-meta's tables, one copy for the scenario's own report and its section of `all`'s report:
 // fastpath ÷ Ozone's Java client per operation, the figures per operation and client, the listing
-// checks, the goals; then the scenario's Markdown around them.
+// checks, the goals; with several security levels each table's rows come per level, and the
+// security cost (each client's secure ÷ unsecured) follows; then the scenario's Markdown around them.
 import type { FigureTable, GoalResult } from '../../all/scenario-summary.js';
 import {
   formatMs,
@@ -12,6 +13,9 @@ import {
 } from '../../harness/index.js';
 import { verdict } from '../ozone-write/ozone-write-report.js';
 import { loadNote } from '../ratis/ratis-report.js';
+import type { SecurityCostRow } from '../ozone-read/security-cost.js';
+import { securityCostTable, type SecurityCostLabels } from '../ozone-read/security-cost-report.js';
+import { SECURITY_LEVEL_LABEL, type SecurityLevel } from '../ozone-read/security-levels.js';
 import type { OpComparison, VerifyTotals } from './meta-figures.js';
 import { META_CLIENT_LABEL, META_CLIENTS, type MetaClient } from './meta-workload.js';
 import type { OzoneMetaSettings } from './ozone-meta-settings.js';
@@ -20,12 +24,29 @@ const cell = (s: Summary | undefined): string => (s ? formatSiWithRange(s.median
 const ratioCell = (r: RatioSummary | undefined): string =>
   r ? formatRatioWithRange(r.ratio, r.min, r.max) : '—';
 
+/** Whether the rows carry a security level (a run with `--security`): then it is a column. */
+const withLevels = (ops: readonly { security?: SecurityLevel }[]): boolean =>
+  ops.some((o) => o.security !== undefined);
+const levelCells = (levels: boolean, security: SecurityLevel | undefined): string[] =>
+  levels ? [SECURITY_LEVEL_LABEL[security ?? 'none']] : [];
+const levelColumns = (levels: boolean): Array<{ header: string }> => (levels ? [{ header: 'security' }] : []);
+
+/** How the security cost names ozone-meta's clients; Java's ratios are the goal line. */
+export const META_SECURITY_COST_LABELS: SecurityCostLabels = {
+  baseline: 'java',
+  baselineLabel: "Ozone's Java client",
+  clientLabel: (client) => META_CLIENT_LABEL[client as MetaClient] ?? client,
+  unit: 'op',
+};
+
 export function againstJavaTable(ops: readonly OpComparison[]): FigureTable {
+  const levels = withLevels(ops);
   return {
     caption:
       "fastpath ÷ Ozone's Java client per operation, over rounds paired by number (ratio of the medians, min–max of the per-round ratios): ops/s (goal ≥ 1.5×) and client CPU per op (goal ≤ 0.7×)",
     columns: [
       { header: 'operation' },
+      ...levelColumns(levels),
       { header: 'ops/s RPC ÷ Java', align: 'right' },
       { header: 'ops/s gRPC ÷ Java', align: 'right' },
       { header: 'CPU/op RPC ÷ Java', align: 'right' },
@@ -34,6 +55,7 @@ export function againstJavaTable(ops: readonly OpComparison[]): FigureTable {
     ],
     rows: ops.map((o) => [
       o.label,
+      ...levelCells(levels, o.security),
       ratioCell(o.againstJava['fastpath-rpc']?.opsPerSec),
       ratioCell(o.againstJava['fastpath-grpc']?.opsPerSec),
       ratioCell(o.againstJava['fastpath-rpc']?.cpuMsPerOp),
@@ -44,11 +66,13 @@ export function againstJavaTable(ops: readonly OpComparison[]): FigureTable {
 }
 
 export function figuresTable(ops: readonly OpComparison[], clients: readonly MetaClient[]): FigureTable {
+  const levels = withLevels(ops);
   return {
     caption:
       'Per operation and client: ops/s and client process CPU ms per op, median of the rounds (min–max); latency p50 / p99 over every operation of every round',
     columns: [
       { header: 'operation' },
+      ...levelColumns(levels),
       { header: 'client' },
       { header: 'ops/s', align: 'right' },
       { header: 'p50 / p99', align: 'right' },
@@ -56,28 +80,40 @@ export function figuresTable(ops: readonly OpComparison[], clients: readonly Met
       { header: 'ops', align: 'right' },
       { header: 'errors', align: 'right' },
     ],
+    // A client that did not run at a level (fastpath's gRPC on a secure cluster) has no row there.
     rows: ops.flatMap((o) =>
-      clients.map((c) => {
-        const f = o.clients[c];
-        return [
-          o.label,
-          META_CLIENT_LABEL[c],
-          cell(f?.opsPerSec),
-          f ? `${formatMs(f.p50Ms)} / ${formatMs(f.p99Ms)}` : '—',
-          cell(f?.cpuMsPerOp),
-          f ? `${f.ops}${f.exhaustedRounds ? ' (keys ran out)' : ''}` : '0',
-          String(f?.errors ?? (o.nothingDone.includes(c) ? 'nothing done' : 0)),
-        ];
-      }),
+      clients
+        .filter((c) => o.clients[c] !== undefined || o.nothingDone.includes(c))
+        .map((c) => {
+          const f = o.clients[c];
+          return [
+            o.label,
+            ...levelCells(levels, o.security),
+            META_CLIENT_LABEL[c],
+            cell(f?.opsPerSec),
+            f ? `${formatMs(f.p50Ms)} / ${formatMs(f.p99Ms)}` : '—',
+            cell(f?.cpuMsPerOp),
+            f ? `${f.ops}${f.exhaustedRounds ? ' (keys ran out)' : ''}` : '0',
+            String(f?.errors ?? (o.nothingDone.includes(c) ? 'nothing done' : 0)),
+          ];
+        }),
     ),
   };
 }
 
-export function checksTable(verify: Readonly<Partial<Record<MetaClient, VerifyTotals>>>): FigureTable {
+/** One level's listing checks per client. */
+export interface LevelVerify {
+  security?: SecurityLevel;
+  verify: Readonly<Partial<Record<MetaClient, VerifyTotals>>>;
+}
+
+export function checksTable(checks: readonly LevelVerify[]): FigureTable {
+  const levels = withLevels(checks);
   return {
     caption:
       "Every round's keys listed before its delete window and after its last window (not measured), each client with its own listing: created keys found under their current names, renamed keys not under the old one, deleted keys gone; summed over the listings",
     columns: [
+      ...levelColumns(levels),
       { header: 'client' },
       { header: 'listings', align: 'right' },
       { header: 'keys checked', align: 'right' },
@@ -85,21 +121,24 @@ export function checksTable(verify: Readonly<Partial<Record<MetaClient, VerifyTo
       { header: 'missing', align: 'right' },
       { header: 'left over', align: 'right' },
     ],
-    rows: META_CLIENTS.flatMap((c) => {
-      const v = verify[c];
-      return v
-        ? [
-            [
-              META_CLIENT_LABEL[c],
-              String(v.listings),
-              String(v.expected),
-              String(v.found),
-              String(v.missing),
-              String(v.unexpected),
-            ],
-          ]
-        : [];
-    }),
+    rows: checks.flatMap(({ security, verify }) =>
+      META_CLIENTS.flatMap((c) => {
+        const v = verify[c];
+        return v
+          ? [
+              [
+                ...levelCells(levels, security),
+                META_CLIENT_LABEL[c],
+                String(v.listings),
+                String(v.expected),
+                String(v.found),
+                String(v.missing),
+                String(v.unexpected),
+              ],
+            ]
+          : [];
+      }),
+    ),
   };
 }
 
@@ -107,9 +146,11 @@ const tableMarkdown = (t: FigureTable): string => `${t.caption}.\n\n${markdownTa
 
 export function ozoneMetaReport(
   ops: readonly OpComparison[],
-  verify: Readonly<Partial<Record<MetaClient, VerifyTotals>>>,
+  checks: readonly LevelVerify[],
   goals: readonly GoalResult[],
   context: {
+    /** Each client's secure ÷ unsecured figures (empty unless the run had none and a secure level). */
+    securityCost: readonly SecurityCostRow[];
     quick: boolean;
     settings: OzoneMetaSettings;
     cluster: string;
@@ -125,22 +166,34 @@ export function ozoneMetaReport(
   const errors = [
     ...ops.flatMap((o) =>
       Object.entries(o.clients).flatMap(([c, f]) =>
-        f?.firstError ? [`${o.label}, ${c}: ${f.firstError.split('\n')[0]}`] : [],
+        f?.firstError
+          ? [`${o.label}${o.security ? ` (${o.security})` : ''}, ${c}: ${f.firstError.split('\n')[0]}`]
+          : [],
       ),
     ),
-    ...ops.flatMap((o) => o.nothingDone.map((c) => `${o.label}, ${c}: no operation completed`)),
-    ...Object.entries(verify).flatMap(([c, v]) =>
-      v?.firstProblem ? [`listing check, ${c}: ${v.firstProblem}`] : [],
+    ...ops.flatMap((o) =>
+      o.nothingDone.map(
+        (c) => `${o.label}${o.security ? ` (${o.security})` : ''}, ${c}: no operation completed`,
+      ),
+    ),
+    ...checks.flatMap(({ security, verify }) =>
+      Object.entries(verify).flatMap(([c, v]) =>
+        v?.firstProblem ? [`listing check, ${c}${security ? ` (${security})` : ''}: ${v.firstProblem}`] : [],
+      ),
     ),
   ];
+  const levels = s.security.length > 1 || s.security[0] !== 'none';
   return [
     java
       ? "Read first: **fastpath ÷ Ozone's Java client** per operation in the first table (ops/s goal ≥ 1.5×, CPU per op goal ≤ 0.7×), then the errors and the listing checks (must be 0)."
       : "Read first: the figures per operation of fastpath's two OM transports, and the errors and listing checks (must be 0). Ozone's Java client runs with `--cluster real` or `real-ha` only.",
-    `${s.workers} workers per client (one client each, in a process of its own); per operation a ${s.windowMs / 1000} s window per client and round, ${s.rounds} round(s), the clients taking turns going first${s.warmupMs > 0 ? `, after an unmeasured round of ${s.warmupMs / 1000} s windows` : ''}. Bucket layout ${context.layout}, RATIS/THREE keys. Cluster: ${context.cluster}.${context.quick ? ' `--quick`: a smoke run; its numbers are not to be quoted.' : ''}`,
+    `${s.workers} workers per client (one client each, in a process of its own); per operation a ${s.windowMs / 1000} s window per client and round, ${s.rounds} round(s), the clients taking turns going first${s.warmupMs > 0 ? `, after an unmeasured round of ${s.warmupMs / 1000} s windows` : ''}. Bucket layout ${context.layout}, RATIS/THREE keys. Cluster: ${context.cluster}.${levels ? ` Security levels, a cluster each, in this order: ${s.security.map((l) => SECURITY_LEVEL_LABEL[l]).join(', ')}; on a secure cluster every client logs in from the Kerberos user's keytab, and fastpath reaches the OM over Hadoop RPC only (the OM speaks SASL nowhere else, so fastpath's gRPC transport has no secure rows).` : ''}${context.quick ? ' `--quick`: a smoke run; its numbers are not to be quoted.' : ''}`,
     ...(java ? [tableMarkdown(againstJavaTable(ops))] : []),
     tableMarkdown(figuresTable(ops, s.clients)),
-    tableMarkdown(checksTable(verify)),
+    tableMarkdown(checksTable(checks)),
+    ...(context.securityCost.length > 0
+      ? [tableMarkdown(securityCostTable(context.securityCost, META_SECURITY_COST_LABELS))]
+      : []),
     markdownTable(
       ['goal', 'target', 'measured', 'verdict'],
       goals.map((g) => [g.goal, g.target, g.measured, verdict(g.met)]),

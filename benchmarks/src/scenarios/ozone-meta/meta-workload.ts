@@ -1,6 +1,7 @@
 // What the scenario and its client processes (fastpath's, and Ozone's Java client's) share: the
 // operations, the calls, the answers, the names. Each client process keeps its own round's keys:
 // a create window's keys are what the lookup, getFileStatus, rename and delete windows work on.
+import type { ClientLogin } from '../ozone-read/cluster-security.js';
 
 /** The operations, one row each, in the order a round runs them (each needs the ones before). */
 export const META_OPS = [
@@ -49,8 +50,10 @@ export const listPrefix = (client: MetaClient): string => `${client}/list`;
 export interface MetaTarget {
   /** `host:port` (the transport's port) or the OM service id. */
   omAddress: string;
-  /** Ozone's keys on top (the transport class, an OM service's nodes). */
+  /** Ozone's keys on top (the transport class, an OM service's nodes; a secure cluster's security keys). */
   properties: Record<string, string>;
+  /** On a secure cluster: the Kerberos user the client logs in as from its keytab, and TLS. */
+  login?: ClientLogin;
 }
 
 export type MetaCall =

@@ -7,18 +7,32 @@ import {
   type Scenario,
   type ScenarioContext,
 } from '../../harness/index.js';
+import { startBenchmarkKdc, type BenchmarkKdc } from '../ozone-read/cluster-security.js';
+import {
+  securityCost as securityCostRows,
+  securityCostGoals,
+  type LevelRounds,
+} from '../ozone-read/security-cost.js';
+import { securityCostChartSvg } from '../ozone-read/security-cost-report.js';
+import {
+  anySecure,
+  SECURITY_LEVEL_LABEL,
+  securityMark,
+  type SecurityLevel,
+} from '../ozone-read/security-levels.js';
 import { startJavaMetaClient } from './java-meta-client.js';
-import { startMetaCluster } from './meta-cluster.js';
+import { startMetaCluster, type MetaCluster } from './meta-cluster.js';
 import {
   compareOp,
   metaGoals,
+  metaLevelRounds,
   problemCount,
   verifyTotals,
   type OpComparison,
   type RoundSample,
   type VerifyTotals,
 } from './meta-figures.js';
-import { ozoneMetaReport } from './meta-report.js';
+import { META_SECURITY_COST_LABELS, ozoneMetaReport, type LevelVerify } from './meta-report.js';
 import {
   LIST_KEYS,
   listPrefix,
@@ -36,6 +50,7 @@ import {
 } from './meta-workload.js';
 import {
   estimateRunMs,
+  levelClients,
   OZONE_META_FLAGS,
   parseOzoneMetaFlags,
   roundMs,
@@ -54,17 +69,23 @@ interface MetaClientProcess extends AsyncDisposable {
 async function startClient(
   ctx: ScenarioContext<OzoneMetaSettings>,
   client: MetaClient,
+  cluster: MetaCluster,
+  level: SecurityLevel,
+  kdc: BenchmarkKdc | undefined,
 ): Promise<MetaClientProcess> {
+  const name = `${securityMark(level)}${client}`;
   if (client === 'java') {
-    const jvm = await startJavaMetaClient(ctx);
+    const jvm = await startJavaMetaClient(ctx, cluster.javaArgs);
     return {
       call: (request, timeoutMs) => jvm.call(request, timeoutMs),
       [Symbol.asyncDispose]: () => jvm[Symbol.asyncDispose](),
     };
   }
   const child = startChild<MetaCall, unknown>(ctx.sourcePath('scenarios/ozone-meta/meta-client-main.ts'), {
-    name: client,
-    logFile: ctx.results.logPath(client),
+    name,
+    logFile: ctx.results.logPath(name),
+    // libkrb5 in the client process reads the realm from its environment.
+    ...(level !== 'none' && kdc && { env: kdc.clientEnv }),
     onSpawn: (c) =>
       ctx.results.recordCommand(c, `${META_CLIENT_LABEL[client]} (a client under test) in its own process`),
   });
@@ -72,6 +93,141 @@ async function startClient(
   return {
     call: (request, timeoutMs) => child.call(request, { timeoutMs }),
     [Symbol.asyncDispose]: () => child.close(),
+  };
+}
+
+/** What one security level's cluster gave: its figures and checks, each client's rounds for the security cost. */
+interface LevelResult {
+  level: SecurityLevel;
+  ops: OpComparison[];
+  verify: Partial<Record<MetaClient, VerifyTotals>>;
+  rounds: LevelRounds[];
+  cluster: string;
+  layout: string;
+}
+
+/**
+ * One level: its cluster, its clients (each in a process of its own), the warm-up and the
+ * measured rounds, the listing checks. The clusters of two levels never run at once.
+ */
+async function runLevel(
+  ctx: ScenarioContext<OzoneMetaSettings>,
+  level: SecurityLevel,
+  kdc: BenchmarkKdc | undefined,
+): Promise<LevelResult> {
+  const s = ctx.flags;
+  const clients = levelClients(s, level);
+  const mark = securityMark(level);
+  const at = s.security.length > 1 || level !== 'none' ? ` (${SECURITY_LEVEL_LABEL[level]})` : '';
+  const setup = setupMs(s, level);
+  const warmupUnits = s.warmupMs > 0 ? roundMs(s, s.warmupMs) : 0;
+  const roundUnits = roundMs(s, s.windowMs);
+  ctx.progress.setDetail(`starting the ${s.cluster} cluster${at}`);
+  await using cluster = await startMetaCluster(ctx, level, kdc);
+
+  const processes = new Map<MetaClient, MetaClientProcess>();
+  await using _stop = {
+    [Symbol.asyncDispose]: async () => {
+      for (const p of processes.values()) await p[Symbol.asyncDispose]();
+    },
+  };
+  let layout = '';
+  for (const client of clients) {
+    ctx.progress.setDetail(`starting ${META_CLIENT_LABEL[client]}${at} and its ${LIST_KEYS} keys to list`);
+    const p = await startClient(ctx, client, cluster, level, kdc);
+    processes.set(client, p);
+    const init = (await p.call(
+      {
+        op: 'init',
+        target: cluster.target(client),
+        volume: META_VOLUME,
+        bucket: META_BUCKET,
+        listPrefix: listPrefix(client),
+        listKeys: LIST_KEYS,
+      },
+      CALL_SLACK_MS,
+    )) as InitAnswer;
+    layout = init.layout;
+    ctx.log(
+      `${mark}${client}: transport ${init.transport}${init.version ? `, Ozone ${init.version}` : ''}, bucket layout ${init.layout}`,
+    );
+  }
+  ctx.progress.advance(setup);
+
+  const measured = new Map<MetaOp, Partial<Record<MetaClient, RoundSample[]>>>(
+    s.ops.map((op) => [op, Object.fromEntries(clients.map((c) => [c, []]))]),
+  );
+  const verified: Partial<Record<MetaClient, VerifyCounts[]>> = Object.fromEntries(
+    clients.map((c) => [c, []]),
+  );
+  /** Each client lists its round's keys (not measured) against what its operations should have left. */
+  const check = async (what: string, round: number): Promise<void> => {
+    for (const [client, p] of processes) {
+      ctx.progress.setDetail(`${what} · listing ${client}'s keys`);
+      const v = (await p.call({ op: 'verify' }, CALL_SLACK_MS)) as VerifyCounts;
+      if (round > 0) verified[client]!.push(v);
+      if (v.missing > 0 || v.unexpected > 0)
+        ctx.note(
+          `${what} · ${client}: ${v.missing} key(s) missing, ${v.unexpected} left over (${v.firstProblem ?? ''})`,
+        );
+    }
+  };
+  /** One round of every operation, every client; round 0 is the unmeasured warm-up. */
+  const runRound = async (round: number): Promise<void> => {
+    const tag = round === 0 ? 'warmup' : `r${round}`;
+    const windowMs = round === 0 ? s.warmupMs : s.windowMs;
+    const what = `${round === 0 ? 'warm-up' : `round ${round}/${s.rounds}`}${at}`;
+    for (const [client, p] of processes)
+      await p.call({ op: 'begin', prefix: roundPrefix(client, tag) }, CALL_SLACK_MS);
+    for (const [i, op] of s.ops.entries()) {
+      // The delete window leaves few keys or none: every key is checked before it too.
+      if (op === 'delete' && i > 0) await check(`${what}, before the deletes`, round);
+      for (const client of turnOrder(clients, round, i)) {
+        if (ctx.signal.aborted) return;
+        ctx.progress.setDetail(`${what} · ${META_OP_LABEL[op]} · ${client}`);
+        const sample = (await processes
+          .get(client)!
+          .call(
+            { op: 'window', operation: op, workers: s.workers, windowMs },
+            windowMs + CALL_SLACK_MS,
+          )) as WindowSample;
+        const rate = sample.elapsedMs > 0 ? (sample.ops * 1000) / sample.elapsedMs : 0;
+        ctx.log(
+          `${what} · ${op} · ${client}: ${sample.ops} ops in ${sample.elapsedMs.toFixed(0)} ms (${rate.toFixed(0)}/s), CPU ${sample.cpuMs.toFixed(0)} ms, errors ${sample.errors}${sample.firstError ? ` (${sample.firstError.split('\n')[0]})` : ''}`,
+        );
+        if (round > 0) {
+          measured.get(op)![client]!.push({ round, sample });
+          ctx.results.writeCase(`${mark}${op}-${client}-r${round}`, {
+            op,
+            client,
+            round,
+            ...(mark ? { security: level } : {}),
+            ...sample,
+            latenciesUs: undefined,
+          });
+        }
+        ctx.progress.advance((round === 0 ? warmupUnits : roundUnits) / s.ops.length);
+      }
+    }
+    await check(what, round);
+  };
+  if (s.warmupMs > 0) await runRound(0);
+  for (let round = 1; round <= s.rounds && !ctx.signal.aborted; round++) {
+    await runRound(round);
+    ctx.note(`round ${round}/${s.rounds}${at} done`);
+  }
+  // Today's results keep their shape: the level is written only when the run has levels.
+  const levels = s.security.length > 1 || level !== 'none';
+  return {
+    level,
+    ops: s.ops.map((op) => ({
+      ...compareOp(op, measured.get(op)!),
+      ...(levels ? { security: level } : {}),
+    })),
+    verify: Object.fromEntries(clients.map((c) => [c, verifyTotals(verified[c] ?? [])])),
+    rounds: s.ops.flatMap((op) => metaLevelRounds(level, op, measured.get(op)!)),
+    cluster: cluster.description,
+    layout,
   };
 }
 
@@ -94,151 +250,103 @@ export const ozoneMetaScenario: Scenario<OzoneMetaSettings> = {
     'operation and client ops/s, p50/p99 and client process CPU per op, the clients taking turns going first. ' +
     'Renames move the empty keys back and forth within their directory; the delete window removes them, then the ' +
     "1-byte keys. Every round's keys are listed before the delete window and at the round's end: created keys " +
-    'found under their current names, deleted keys gone. The default run is the embedded mini cluster, fastpath alone.',
+    'found under their current names, deleted keys gone. The default run is the embedded mini cluster, fastpath alone. ' +
+    'With `--security` (real cluster, one OM) the run repeats on a secure cluster per level (Kerberos; Kerberos with ' +
+    "privacy and TLS), every client logged in from the Kerberos user's keytab, and reports each client's secure ÷ " +
+    'unsecured ops/s and CPU per op beside the goal: fastpath pays no more for security than the Java client does.',
   flags: OZONE_META_FLAGS,
   parseFlags: (args, { quick }) => parseOzoneMetaFlags(args, quick),
   async run(ctx) {
     const s = ctx.flags;
     ctx.results.writeConfig({ scenario: 'ozone-meta', quick: ctx.quick, settings: s });
     const loadAtStart = os.loadavg();
-    const setup = setupMs(s);
-    const warmupUnits = s.warmupMs > 0 ? roundMs(s, s.warmupMs) : 0;
-    const roundUnits = roundMs(s, s.windowMs);
     ctx.progress.begin('ozone-meta', estimateRunMs(s));
-    ctx.progress.setDetail(`starting the ${s.cluster} cluster`);
-    await using cluster = await startMetaCluster(ctx);
-
-    const processes = new Map<MetaClient, MetaClientProcess>();
-    await using _stop = {
-      [Symbol.asyncDispose]: async () => {
-        for (const p of processes.values()) await p[Symbol.asyncDispose]();
-      },
-    };
-    let layout = '';
-    for (const client of s.clients) {
-      ctx.progress.setDetail(`starting ${META_CLIENT_LABEL[client]} and its ${LIST_KEYS} keys to list`);
-      const p = await startClient(ctx, client);
-      processes.set(client, p);
-      const init = (await p.call(
-        {
-          op: 'init',
-          target: cluster.target(client),
-          volume: META_VOLUME,
-          bucket: META_BUCKET,
-          listPrefix: listPrefix(client),
-          listKeys: LIST_KEYS,
-        },
-        CALL_SLACK_MS,
-      )) as InitAnswer;
-      layout = init.layout;
-      ctx.log(
-        `${client}: transport ${init.transport}${init.version ? `, Ozone ${init.version}` : ''}, bucket layout ${init.layout}`,
-      );
-    }
-    ctx.progress.advance(setup);
-
-    const measured = new Map<MetaOp, Partial<Record<MetaClient, RoundSample[]>>>(
-      s.ops.map((op) => [op, Object.fromEntries(s.clients.map((c) => [c, []]))]),
-    );
-    const verified: Partial<Record<MetaClient, VerifyCounts[]>> = Object.fromEntries(
-      s.clients.map((c) => [c, []]),
-    );
-    /** Each client lists its round's keys (not measured) against what its operations should have left. */
-    const check = async (what: string, round: number): Promise<void> => {
-      for (const [client, p] of processes) {
-        ctx.progress.setDetail(`${what} · listing ${client}'s keys`);
-        const v = (await p.call({ op: 'verify' }, CALL_SLACK_MS)) as VerifyCounts;
-        if (round > 0) verified[client]!.push(v);
-        if (v.missing > 0 || v.unexpected > 0)
-          ctx.note(
-            `${what} · ${client}: ${v.missing} key(s) missing, ${v.unexpected} left over (${v.firstProblem ?? ''})`,
-          );
-      }
-    };
-    /** One round of every operation, every client; round 0 is the unmeasured warm-up. */
-    const runRound = async (round: number): Promise<void> => {
-      const tag = round === 0 ? 'warmup' : `r${round}`;
-      const windowMs = round === 0 ? s.warmupMs : s.windowMs;
-      const what = round === 0 ? 'warm-up' : `round ${round}/${s.rounds}`;
-      for (const [client, p] of processes)
-        await p.call({ op: 'begin', prefix: roundPrefix(client, tag) }, CALL_SLACK_MS);
-      for (const [i, op] of s.ops.entries()) {
-        // The delete window leaves few keys or none: every key is checked before it too.
-        if (op === 'delete' && i > 0) await check(`${what}, before the deletes`, round);
-        for (const client of turnOrder(s.clients, round, i)) {
-          if (ctx.signal.aborted) return;
-          ctx.progress.setDetail(`${what} · ${META_OP_LABEL[op]} · ${client}`);
-          const sample = (await processes
-            .get(client)!
-            .call(
-              { op: 'window', operation: op, workers: s.workers, windowMs },
-              windowMs + CALL_SLACK_MS,
-            )) as WindowSample;
-          const rate = sample.elapsedMs > 0 ? (sample.ops * 1000) / sample.elapsedMs : 0;
-          ctx.log(
-            `${what} · ${op} · ${client}: ${sample.ops} ops in ${sample.elapsedMs.toFixed(0)} ms (${rate.toFixed(0)}/s), CPU ${sample.cpuMs.toFixed(0)} ms, errors ${sample.errors}${sample.firstError ? ` (${sample.firstError.split('\n')[0]})` : ''}`,
-          );
-          if (round > 0) {
-            measured.get(op)![client]!.push({ round, sample });
-            ctx.results.writeCase(`${op}-${client}-r${round}`, {
-              op,
-              client,
-              round,
-              ...sample,
-              latenciesUs: undefined,
-            });
-          }
-          ctx.progress.advance((round === 0 ? warmupUnits : roundUnits) / s.ops.length);
-        }
-      }
-      await check(what, round);
-    };
-    if (s.warmupMs > 0) await runRound(0);
-    for (let round = 1; round <= s.rounds && !ctx.signal.aborted; round++) {
-      await runRound(round);
-      ctx.note(`round ${round}/${s.rounds} done`);
+    await using kdc = anySecure(s.security) ? await startBenchmarkKdc(ctx) : undefined;
+    const levels: LevelResult[] = [];
+    for (const level of s.security) {
+      if (ctx.signal.aborted) break;
+      levels.push(await runLevel(ctx, level, kdc));
     }
     ctx.progress.end();
     const loadAtEnd = os.loadavg();
     ctx.results.writeJson('load-average.json', { loadAtStart, loadAtEnd, cores: os.cpus().length });
 
-    const ops: OpComparison[] = s.ops.map((op) => compareOp(op, measured.get(op)!));
-    const verify: Partial<Record<MetaClient, VerifyTotals>> = Object.fromEntries(
-      s.clients.map((c) => [c, verifyTotals(verified[c] ?? [])]),
-    );
-    for (const o of ops) ctx.results.recordComparison(`op-${o.op}`, o);
-    ctx.results.recordComparison('verify', verify);
-    const goals = metaGoals(ops);
+    const ops: OpComparison[] = levels.flatMap((l) => l.ops);
+    for (const l of levels) {
+      const mark = securityMark(l.level);
+      for (const o of l.ops) ctx.results.recordComparison(`${mark}op-${o.op}`, o);
+      ctx.results.recordComparison(`${mark}verify`, l.verify);
+    }
+    const securityCost = securityCostRows(levels.flatMap((l) => l.rounds));
+    const goals = [
+      // Issue 31's goals are on today's (unsecured) cluster, where both transports run.
+      ...metaGoals(ops.filter((o) => (o.security ?? 'none') === 'none')),
+      ...securityCostGoals(
+        securityCost,
+        { client: 'java', label: META_SECURITY_COST_LABELS.baselineLabel },
+        META_SECURITY_COST_LABELS.clientLabel,
+      ),
+    ];
     ctx.results.recordComparison('goals', goals);
+    if (securityCost.length > 0) ctx.results.recordComparison('security-cost', securityCost);
 
-    const charted = ops.filter((o) => s.clients.every((c) => o.clients[c] !== undefined));
+    const multi = s.security.length > 1 || s.security[0] !== 'none';
+    const charted = ops.filter((o) => Object.keys(o.clients).length > 0);
     if (charted.length > 0)
       await ctx.results.writeChart(
         'ozone-meta-ops',
         "ops/s by operation: fastpath's two OM transports and Ozone's Java client",
         barChartSvg({
           title: 'Ozone metadata operations, ops/s (16 workers per client)',
-          categories: charted.map((o) => o.label),
+          categories: charted.map((o) =>
+            multi ? `${o.label} · ${SECURITY_LEVEL_LABEL[o.security ?? 'none']}` : o.label,
+          ),
           series: s.clients.map((c) => ({
             name: META_CLIENT_LABEL[c],
             points: charted.map((o) => {
-              const f = o.clients[c]!.opsPerSec;
-              return { value: f.median, min: f.min, max: f.max };
+              const f = o.clients[c]?.opsPerSec;
+              return f ? { value: f.median, min: f.min, max: f.max } : null;
             }),
           })),
           yLabel: 'ops/s',
         }),
       );
-    const markdown = ozoneMetaReport(ops, verify, goals, {
+    if (securityCost.length > 0) {
+      const subtitle = `each client's secure ÷ unsecured, ${s.rounds} round(s), medians with min-max; Java's bar is the goal line`;
+      await ctx.results.writeChart(
+        'ozone-meta-security-cost-ops',
+        "security cost, ops/s: each client's secure ÷ unsecured",
+        securityCostChartSvg(securityCost, 'throughput', {
+          ...META_SECURITY_COST_LABELS,
+          title: 'What security costs each client: ops/s, secure ÷ unsecured',
+          subtitle,
+        }),
+      );
+      await ctx.results.writeChart(
+        'ozone-meta-security-cost-cpu',
+        "security cost, client CPU per op: each client's secure ÷ unsecured",
+        securityCostChartSvg(securityCost, 'cpuPerOp', {
+          ...META_SECURITY_COST_LABELS,
+          title: 'What security costs each client: CPU per op, secure ÷ unsecured',
+          subtitle,
+        }),
+      );
+    }
+    const checks: LevelVerify[] = levels.map((l) => ({
+      ...(multi ? { security: l.level } : {}),
+      verify: l.verify,
+    }));
+    const markdown = ozoneMetaReport(ops, checks, goals, {
+      securityCost,
       quick: ctx.quick,
       settings: s,
-      cluster: cluster.description,
-      layout,
+      cluster: levels.map((l) => l.cluster).join(' | '),
+      layout: levels[0]?.layout ?? '',
       loadAtStart,
       loadAtEnd,
       cores: os.cpus().length,
     });
-    const problems = problemCount(ops, verify);
+    const problems = levels.reduce((n, l) => n + problemCount(l.ops, l.verify), 0);
     if (problems > 0) {
       // The harness's report of a failed run holds the error only: the tables go beside it.
       writeFileSync(ctx.results.path('tables.md'), `${markdown}\n`);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { BenchmarkUsageError } from '../../harness/index.js';
 import { clientTarget, OM_TRANSPORT_CLASS } from './meta-cluster.js';
-import { estimateRunMs, parseOzoneMetaFlags } from './ozone-meta-settings.js';
+import { estimateRunMs, levelClients, parseOzoneMetaFlags } from './ozone-meta-settings.js';
 import { turnOrder } from './ozone-meta-scenario.js';
 
 describe('ozone-meta settings', () => {
@@ -35,6 +35,45 @@ describe('ozone-meta settings', () => {
     expect(parseOzoneMetaFlags(['--ops', 'list'], true).ops).toEqual(['list']);
     expect(() => parseOzoneMetaFlags(['--no-java'], true)).toThrow(BenchmarkUsageError);
     expect(() => parseOzoneMetaFlags(['--cluster', 'cloud'], true)).toThrow(BenchmarkUsageError);
+  });
+
+  it('--security: a cluster per level on a real cluster, fastpath over Hadoop RPC and Java on the secure ones', () => {
+    expect(parseOzoneMetaFlags([], true).security).toEqual(['none']);
+    const s = parseOzoneMetaFlags(['--cluster', 'real', '--security', 'none,kerberos,privacy'], true);
+    expect(s.security).toEqual(['none', 'kerberos', 'privacy']);
+    expect(levelClients(s, 'none')).toEqual(['fastpath-rpc', 'fastpath-grpc', 'java']);
+    expect(levelClients(s, 'kerberos')).toEqual(['fastpath-rpc', 'java']);
+    expect(levelClients(s, 'privacy')).toEqual(['fastpath-rpc', 'java']);
+    // Each level is a run of its own, a secure cluster's start a little longer.
+    const none = parseOzoneMetaFlags(['--cluster', 'real'], true);
+    expect(estimateRunMs(s)).toBeGreaterThan(2 * estimateRunMs(none));
+    expect(() => parseOzoneMetaFlags(['--security', 'kerberos'], true)).toThrow(/needs --cluster real/);
+    expect(() => parseOzoneMetaFlags(['--cluster', 'real-ha', '--security', 'privacy'], true)).toThrow(
+      BenchmarkUsageError,
+    );
+    expect(() => parseOzoneMetaFlags(['--cluster', 'real', '--security', 'ssl'], true)).toThrow(
+      /unknown item "ssl"/,
+    );
+  });
+
+  it('a secure target carries the security keys under the transport, and the log-in', () => {
+    const one = { rpcAddress: '127.0.0.1:9862', grpcAddress: '127.0.0.1:8981' };
+    const login = {
+      level: 'privacy' as const,
+      principal: 'test@EXAMPLE.COM',
+      keytab: '/k/test.keytab',
+      properties: { 'hadoop.rpc.protection': 'privacy', 'ozone.om.transport.class': 'x' },
+      tls: { caFile: '/ca.pem', serverNameOverride: 'datanode.ozone.example.com' },
+    };
+    expect(clientTarget('fastpath-rpc', one, login)).toEqual({
+      omAddress: '127.0.0.1:9862',
+      properties: {
+        'hadoop.rpc.protection': 'privacy',
+        'ozone.om.transport.class': OM_TRANSPORT_CLASS['fastpath-rpc'],
+      },
+      login,
+    });
+    expect(clientTarget('java', one, login)).toMatchObject({ omAddress: '127.0.0.1:9862', login });
   });
 
   it('each client reaches the OM over its transport: one OM by address, OM HA by the service id', () => {

@@ -5,6 +5,7 @@ import {
   numberFlag,
   parseScenarioFlags,
 } from '../../harness/index.js';
+import { SECURITY_FLAG, securityFlag, type SecurityLevel } from '../ozone-read/security-levels.js';
 import { META_OPS, type MetaClient, type MetaOp } from './meta-workload.js';
 
 /** embedded: fastpath's mini cluster; real: Apache Ozone's MiniOzoneCluster, one OM; real-ha: three OMs. */
@@ -28,6 +29,8 @@ export interface OzoneMetaSettings {
   /** Measured rounds; the clients take turns going first, operation by operation. */
   rounds: number;
   datanodes: number;
+  /** The security levels, a cluster each, in this order (`none` alone unless `--security` says more). */
+  security: SecurityLevel[];
 }
 
 export const OZONE_META_FLAGS = {
@@ -58,6 +61,7 @@ export const OZONE_META_FLAGS = {
     type: 'boolean',
     description: "with a real cluster: fastpath's transports only, no Ozone's Java client",
   },
+  security: SECURITY_FLAG,
 } as const;
 
 export function parseOzoneMetaFlags(args: readonly string[], quick: boolean): OzoneMetaSettings {
@@ -89,13 +93,29 @@ export function parseOzoneMetaFlags(args: readonly string[], quick: boolean): Oz
       numberFlag(name, 'warmup-seconds', f['warmup-seconds'], quick ? 0.5 : 2, { min: 0, max: 600 }) * 1000,
     rounds: integerFlag(name, 'rounds', f.rounds, quick ? 1 : 3, { min: 1, max: 100 }),
     datanodes: 3,
+    security: securityFlag(name, f.security, cluster),
   };
 }
 
-/** Cluster start, the clients, the 1,000 keys each lists: about this long before the first window. */
-export function setupMs(s: Pick<OzoneMetaSettings, 'cluster' | 'clients'>): number {
+/**
+ * The clients of one level: every client on today's cluster; on a secure one fastpath over
+ * Hadoop RPC and Java's, since a secure OM speaks SASL on its Hadoop RPC port only (its gRPC
+ * port has no Kerberos, so fastpath's gRPC transport has nothing to log in with).
+ */
+export function levelClients(s: Pick<OzoneMetaSettings, 'clients'>, level: SecurityLevel): MetaClient[] {
+  return level === 'none' ? [...s.clients] : s.clients.filter((c) => c !== 'fastpath-grpc');
+}
+
+/**
+ * Cluster start, the clients, the 1,000 keys each lists: about this long before the first window
+ * of a level (a secure cluster makes its principals and its CA first).
+ */
+export function setupMs(
+  s: Pick<OzoneMetaSettings, 'cluster' | 'clients'>,
+  level: SecurityLevel = 'none',
+): number {
   const cluster = s.cluster === 'embedded' ? 10_000 : s.cluster === 'real' ? 90_000 : 150_000;
-  return cluster + s.clients.length * 8_000;
+  return cluster + (level === 'none' ? 0 : 30_000) + levelClients(s, level).length * 8_000;
 }
 
 /** One client's round: its windows, and the listing that checks the round's keys. */
@@ -103,8 +123,13 @@ export function roundMs(s: Pick<OzoneMetaSettings, 'ops'>, windowMs: number): nu
   return s.ops.length * (windowMs + 300) + 2_000;
 }
 
-/** About how long a whole run takes, in ms. */
-export function estimateRunMs(s: OzoneMetaSettings): number {
+/** About how long one level takes, in ms. */
+export function levelRunMs(s: OzoneMetaSettings, level: SecurityLevel): number {
   const warmup = s.warmupMs > 0 ? roundMs(s, s.warmupMs) : 0;
-  return setupMs(s) + s.clients.length * (warmup + s.rounds * roundMs(s, s.windowMs));
+  return setupMs(s, level) + levelClients(s, level).length * (warmup + s.rounds * roundMs(s, s.windowMs));
+}
+
+/** About how long a whole run takes, in ms: every level in turn. */
+export function estimateRunMs(s: OzoneMetaSettings): number {
+  return s.security.reduce((ms, level) => ms + levelRunMs(s, level), 0);
 }

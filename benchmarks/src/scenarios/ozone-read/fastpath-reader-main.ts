@@ -11,6 +11,7 @@ import {
 } from '@fastpath/ozone-fs-client';
 import { contractKeyBytes } from '@fastpath/ozone-fs-client/testing';
 import { serveCalls } from '../../harness/index.js';
+import type { ClientLogin } from './cluster-security.js';
 import type { WindowCounts } from './read-accounting.js';
 import { readPositions, readerSeed } from './read-offsets.js';
 import { predictFetchedBytes, type WideningLayout } from './widening.js';
@@ -41,6 +42,8 @@ export type ReaderCall =
       how: 'configuration' | 'instance';
       /** Extra client properties of the row (the read path). */
       properties: Record<string, string>;
+      /** On a secure cluster: the Kerberos user to log in as from its keytab, the security keys, TLS. */
+      login?: ClientLogin;
     }
   | {
       op: 'run';
@@ -88,8 +91,19 @@ let streams: OzoneFSInputStream[] = [];
 let layout: WideningLayout | undefined;
 let verify = true;
 
-function fileSystem(omAddress: string, properties: Record<string, string>): OzoneFileSystem {
-  return newFileSystemInstance(`ofs://${omAddress}/`, { properties });
+function fileSystem(
+  omAddress: string,
+  properties: Record<string, string>,
+  login?: ClientLogin,
+): OzoneFileSystem {
+  if (login === undefined) return newFileSystemInstance(`ofs://${omAddress}/`, { properties });
+  // A secure cluster: its security keys under the row's, the Kerberos user from its keytab (this
+  // process has no ticket cache), and with TLS the CA and the datanodes' certificate name.
+  return newFileSystemInstance(`ofs://${omAddress}/`, {
+    properties: { ...login.properties, ...properties },
+    security: { kerberos: { principal: login.principal, keytab: login.keytab } },
+    ...(login.tls && { tls: login.tls }),
+  });
 }
 
 function clientTotals(): Required<NonNullable<WindowCounts['client']>> {
@@ -267,7 +281,7 @@ serveCalls<ReaderCall, unknown>(async (call) => {
       closeAll();
       const properties: Record<string, string> = { ...call.properties };
       if (!call.verify && call.how === 'configuration') properties['ozone.client.verify.checksum'] = 'false';
-      fs = fileSystem(call.omAddress, properties);
+      fs = fileSystem(call.omAddress, properties, call.login);
       if (call.how === 'instance') fs.setVerifyChecksum(call.verify);
       verify = call.verify;
       // No window cache: every read goes to a datanode, so each costs what the widening arithmetic says.

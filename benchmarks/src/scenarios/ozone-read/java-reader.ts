@@ -22,6 +22,7 @@ import type { OzoneReadSettings } from './ozone-read-settings.js';
 import { perOpFigures, type WindowCounts } from './read-accounting.js';
 import type { ReadCluster } from './read-cluster.js';
 import { readPositions, readerSeed } from './read-offsets.js';
+import { securityMark } from './security-levels.js';
 import { expectedWidenedBytes } from './widening.js';
 
 /** Heap of the Java reader beyond the files' expected content. */
@@ -63,6 +64,10 @@ export async function startJavaReader(
     outDir: ctx.results.path('java-classes'),
     classpath: jars.classpath.split(':'),
   });
+  // On a secure cluster: the realm's JVM flags, and with TLS the hosts file and the class path's
+  // ozone-site.xml the cluster's own JVMs get.
+  const { jvmArgs, classpathPrefix } = cluster.javaArgs;
+  const logName = `${securityMark(cluster.level)}java-reader`;
   // The expected content of every file is held in the heap, as fastpath's reader holds it. Beside
   // it, Ozone's client holds each shared stream's chunk buffers and the gRPC messages of every
   // read in flight: with 16 readers and 1 MiB checksum windows, 512 MiB of headroom ran out of
@@ -71,15 +76,16 @@ export async function startJavaReader(
   const args = [
     `-Xmx${heapMb}m`,
     `-Dlog4j.configuration=file:${jars.log4jConfig}`,
+    ...jvmArgs,
     '-cp',
-    [compiled.classesDir, jars.classpath].join(':'),
+    [compiled.classesDir, ...classpathPrefix, jars.classpath].join(':'),
     'fastpath.ozoneread.OzoneReadBench',
   ];
   ctx.results.recordCommand(
     [jars.javaPath, ...args].map(shellQuote).join(' '),
     "the Java anchor: Ozone's own ofs file system",
   );
-  const log = openSync(ctx.results.logPath('java-reader'), 'a');
+  const log = openSync(ctx.results.logPath(logName), 'a');
   // A file descriptor as stderr is outside spawn's typed overloads; stdin and stdout are pipes.
   const child = spawn(jars.javaPath, args, {
     cwd: dirname(sourceDir),
@@ -99,8 +105,7 @@ export async function startJavaReader(
       gone ? resolve('{"ok":false,"error":"the Java reader exited"}') : queue.push(resolve),
     );
   const ready = JSON.parse(await next()) as { ready?: boolean };
-  if (!ready.ready)
-    throw new BenchmarkProcessError('the Java reader did not start; see logs/java-reader.log');
+  if (!ready.ready) throw new BenchmarkProcessError(`the Java reader did not start; see logs/${logName}.log`);
   const call = async <T>(request: Record<string, unknown>): Promise<T> => {
     const answer = next();
     child.stdin.write(`${JSON.stringify(request)}\n`);
@@ -113,6 +118,7 @@ export async function startJavaReader(
   const init = await call<{ ms: number; version: string }>({
     op: 'init',
     omRpcAddress: cluster.omRpcAddress,
+    ...(cluster.login && { login: cluster.login }),
     seeds,
     fileSizeBytes: s.fileSizeBytes,
   });

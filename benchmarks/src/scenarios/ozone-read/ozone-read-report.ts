@@ -23,6 +23,10 @@ import type { OzoneReadSettings } from './ozone-read-settings.js';
 import type { ShortCircuitAvailability } from './short-circuit-availability.js';
 import { expectedWidenedBytes } from './widening.js';
 import { PROFILE_CATEGORIES } from '../../harness/cpu-profile-summary.js';
+import { READ_SECURITY_COST_LABELS, readLevelRounds } from './read-security-cost.js';
+import { securityCost, securityCostGoals } from './security-cost.js';
+import { securityCostChartSvg, securityCostTable } from './security-cost-report.js';
+import { SECURITY_LEVEL_LABEL } from './security-levels.js';
 
 export interface ReportContext {
   cluster: string;
@@ -31,6 +35,8 @@ export interface ReportContext {
   java: string | undefined;
   /** The S3 gateway row: how it ran, why it did not, or undefined when not asked for. */
   s3: string | { notRun: string } | undefined;
+  /** The content check's calibrated cost per read, µs (else read from `setup`). */
+  contentCheckMicrosPerRead?: number;
 }
 
 /** How a reader's rows begin in the tables (fastpath's carry no prefix). */
@@ -55,6 +61,7 @@ const medianOf = (rounds: readonly CaseRound[], f: (r: CaseRound) => number | nu
 };
 const rowLabel = (t: TableRow): string =>
   `${READER_PREFIX[t.reader]}${READ_ROWS[t.row].label}${t.aligned ? ', 64 KiB-aligned' : ''}` +
+  `${t.security === 'none' ? '' : `, security: ${SECURITY_LEVEL_LABEL[t.security]}`}` +
   `${t.transport ? TRANSPORT_MARKS[t.transport].label : ''}` +
   `${t.readWorkers ? `, ${t.readWorkers} read worker thread${t.readWorkers === 1 ? '' : 's'}` : ''}` +
   `${t.readBlock ? ', streaming ReadBlock' : ''}`;
@@ -243,6 +250,7 @@ export function goals(rows: readonly TableRow[], results: readonly CaseResult[])
       (t) =>
         t.reader === reader &&
         t.row === row &&
+        t.security === 'none' &&
         !t.aligned &&
         (t.transport === null || t.transport === DEFAULT_TRANSPORT) &&
         !t.readWorkers &&
@@ -391,7 +399,8 @@ export async function ozoneReadReport(
       `"check/read" is the wall time of one compare (a memcmp of the read against a precomputed copy) and its share of the reader's CPU per read.\n\n${latencyTable(results)}`,
   );
   const calibrated =
-    typeof rc.setup.contentCheckMicrosPerRead === 'number' ? rc.setup.contentCheckMicrosPerRead : null;
+    rc.contentCheckMicrosPerRead ??
+    (typeof rc.setup.contentCheckMicrosPerRead === 'number' ? rc.setup.contentCheckMicrosPerRead : null);
   if (calibrated !== null) {
     const lines: string[] = [];
     for (const [path, every] of [
@@ -426,7 +435,42 @@ export async function ozoneReadReport(
         `"other Node and V8" holds native time V8 cannot attribute to a script ("(program)": much of it nghttp2 and the socket) and the rest of Node. ` +
         `The profiles themselves are in the results folder (open them in Chrome's DevTools).\n\n${profiles}`,
     );
-  const g = goals(rows, results);
+  const cost = securityCost(readLevelRounds(results));
+  const costGoals = securityCostGoals(
+    cost,
+    { client: READ_SECURITY_COST_LABELS.baseline, label: READ_SECURITY_COST_LABELS.baselineLabel },
+    READ_SECURITY_COST_LABELS.clientLabel,
+  );
+  if (cost.length > 0) {
+    const t = securityCostTable(cost, READ_SECURITY_COST_LABELS);
+    parts.push(
+      `### Security cost\n\nEach level on a cluster of its own, the clients logged in from the Kerberos user's keytab (fastpath over Hadoop RPC to the OM, the only port where a secure OM speaks SASL, and with its block tokens to the datanodes). ${t.caption}.\n\n${markdownTable(t.columns, t.rows)}`,
+    );
+    ctx.results.recordComparison('security-cost', cost);
+    const subtitle = `each client's secure ÷ unsecured, ${s.rounds} round(s), medians with min-max; Java's bar is the goal line`;
+    await ctx.results.writeChart(
+      'ozone-read-security-cost-ops',
+      "security cost, operations/s: each client's secure ÷ unsecured",
+      securityCostChartSvg(cost, 'throughput', {
+        ...READ_SECURITY_COST_LABELS,
+        title: 'What security costs each reader: operations/s, secure ÷ unsecured',
+        subtitle,
+      }),
+    );
+    await ctx.results.writeChart(
+      'ozone-read-security-cost-cpu',
+      "security cost, client CPU per read: each client's secure ÷ unsecured",
+      securityCostChartSvg(cost, 'cpuPerOp', {
+        ...READ_SECURITY_COST_LABELS,
+        title: 'What security costs each reader: client CPU per read, secure ÷ unsecured',
+        subtitle,
+      }),
+    );
+  }
+  const g = [
+    ...goals(rows, results),
+    ...costGoals.map((x) => ({ goal: x.goal, measured: x.measured, met: x.met })),
+  ];
   parts.push(
     `### Goals\n\n${markdownTable(
       ['goal', { header: 'measured', align: 'right' }, 'met'],

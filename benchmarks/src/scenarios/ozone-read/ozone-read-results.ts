@@ -10,6 +10,7 @@ import {
   type RowId,
 } from './ozone-read-cases.js';
 import type { CaseResult } from './ozone-read-scenario.js';
+import { securityMark, type SecurityLevel } from './security-levels.js';
 
 /** One row of the table: a reader, a row of the source's, random or aligned offsets. */
 export interface TableRow {
@@ -23,6 +24,8 @@ export interface TableRow {
   readWorkers: number | null;
   /** Whether the row read with streaming ReadBlock. */
   readBlock: boolean;
+  /** The cluster's security level (none in runs without `--security`). */
+  security: SecurityLevel;
   /** ops: operations/s; cpu: the reader's CPU per read in µs. */
   cells: Partial<Record<ColumnId, { ops: Summary; cpu: Summary; rounds: number[]; result: CaseResult }>>;
   /** off/on, with verify off by configuration and by the instance switch; instance/global. */
@@ -43,9 +46,10 @@ export function rowKey(
   transport: DatanodeTransport | null = null,
   readWorkers: number | null = null,
   readBlock = false,
+  security: SecurityLevel = 'none',
 ): string {
   return (
-    `${reader}/${row}${aligned ? '/aligned' : ''}${transport && TRANSPORT_MARKS[transport].id ? `/${TRANSPORT_MARKS[transport].id}` : ''}` +
+    `${securityMark(security)}${reader}/${row}${aligned ? '/aligned' : ''}${transport && TRANSPORT_MARKS[transport].id ? `/${TRANSPORT_MARKS[transport].id}` : ''}` +
     `${readWorkers ? `/w${readWorkers}` : ''}${readBlock ? '/readblock' : ''}`
   );
 }
@@ -60,7 +64,8 @@ export function tableRows(results: readonly CaseResult[]): TableRow[] {
     const readWorkers = c.reader === 'fastpath' ? (c.readWorkers ?? 0) : null;
     // Results written before the ReadBlock rows existed have no mode: ReadChunk.
     const readBlock = c.readBlock === true;
-    const key = rowKey(c.reader, c.row, c.aligned, transport, readWorkers, readBlock);
+    const security = c.security ?? 'none';
+    const key = rowKey(c.reader, c.row, c.aligned, transport, readWorkers, readBlock, security);
     let row = rows.get(key);
     if (!row) {
       row = {
@@ -71,6 +76,7 @@ export function tableRows(results: readonly CaseResult[]): TableRow[] {
         transport,
         readWorkers,
         readBlock,
+        security,
         cells: {},
         offGlobalOverOn: null,
         offInstanceOverOn: null,

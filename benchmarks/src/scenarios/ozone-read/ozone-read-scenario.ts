@@ -19,6 +19,8 @@ import { readPathProperties, type ShortCircuitAvailability } from './short-circu
 import { startJavaReader } from './java-reader.js';
 import { startS3Reader } from './s3-reader.js';
 import type { ProfileSummary } from '../../harness/cpu-profile-summary.js';
+import { startBenchmarkKdc, type BenchmarkKdc } from './cluster-security.js';
+import { anySecure, SECURITY_LEVEL_LABEL, securityMark, type SecurityLevel } from './security-levels.js';
 
 /** One measured window of one case. */
 export interface CaseRound {
@@ -51,6 +53,8 @@ export interface CaseResult {
   readWorkers: ReadCase['readWorkers'];
   /** Read with streaming ReadBlock (absent in results written before the ReadBlock rows: ReadChunk). */
   readBlock?: ReadCase['readBlock'];
+  /** The cluster's security level, in a run with `--security` (absent: none). */
+  security?: SecurityLevel;
   rounds: CaseRound[];
 }
 
@@ -82,44 +86,22 @@ export const ozoneReadScenario: Scenario<OzoneReadSettings> = {
     '`ozone.client.verify.checksum=false`, off by `setVerifyChecksum(false)` on the instance. Per case: operations/s ' +
     '(3 s warm-up, 8 s measured, median and min-max of 3 rounds), bytes fetched and checksummed per read against the ' +
     "widening arithmetic, client CPU, HDR latency, errors, and every read compared with the file's known content. " +
-    "`--cluster real` reads Apache Ozone's MiniOzoneCluster instead, with Ozone's own Java client beside fastpath's.",
+    "`--cluster real` reads Apache Ozone's MiniOzoneCluster instead, with Ozone's own Java client beside fastpath's; " +
+    'with `--security` once per level on a cluster of its own (Kerberos; Kerberos with privacy and datanode TLS), both ' +
+    "clients logged in from the Kerberos user's keytab, and each client's secure ÷ unsecured figures reported.",
   flags: OZONE_READ_FLAGS,
   parseFlags: (args, { quick }) => parseOzoneReadFlags(args, quick),
   async run(ctx) {
     const s = ctx.flags;
-    ctx.note(`starting the ${s.cluster} cluster`);
-    await using cluster = await startReadCluster(ctx);
-    const sc = cluster.shortCircuit;
-    const rows = s.rows.filter((r) => !r.startsWith('sc-') || sc.available);
-    // Ozone's S3 gateway beside the cluster; when it cannot be had, the row is left out and the report says why.
-    const s3 = s.s3 ? await cluster.s3() : undefined;
-    if (s3 && !s3.available) ctx.note(`S3 gateway row not run: ${s3.reason}`);
-    const readers: ReaderKind[] = ['fastpath'];
-    if (s.java) readers.push('java');
-    if (s3?.available) readers.push('s3');
-    const cases = planCases({
-      rows,
-      aligned: s.aligned,
-      readers,
-      transports: s.transports,
-      readWorkers: s.readWorkers,
-      readModes: s.readModes,
-    });
-    ctx.results.writeConfig({
-      scenario: 'ozone-read',
-      quick: ctx.quick,
-      settings: s,
-      cases: cases.map((c) => c.id),
-      shortCircuit: sc,
-      s3Gateway:
-        s3 === undefined ? null : s3.available ? { endpoint: s3.gateway.endpoint } : { reason: s3.reason },
-    });
-    if (!sc.available && s.rows.some((r) => r.startsWith('sc-')))
-      ctx.note(`short-circuit rows not run: ${sc.reason}`);
     const caseMs = s.warmupMs + s.measureMs + 600;
     const setupUnits = 30_000;
-    ctx.progress.begin('ozone-read', setupUnits + s.rounds * cases.length * caseMs);
+    ctx.progress.begin(
+      'ozone-read',
+      s.security.reduce((n, level) => n + setupUnits + s.rounds * plannedCaseCount(s, level) * caseMs, 0),
+    );
+    await using kdc = anySecure(s.security) ? await startBenchmarkKdc(ctx) : undefined;
 
+    // One reader process for every level: the files' expected content is built once.
     await using reader = startChild<ReaderCall, unknown>(
       ctx.sourcePath('scenarios/ozone-read/fastpath-reader-main.ts'),
       {
@@ -127,7 +109,8 @@ export const ozoneReadScenario: Scenario<OzoneReadSettings> = {
         logFile: ctx.results.logPath('fastpath-reader'),
         onSpawn: (c) =>
           ctx.results.recordCommand(c, "fastpath's reader (the client under test) in its own process"),
-        env: { NODE_OPTIONS: `--max-old-space-size=${4096}` },
+        // libkrb5 in the reader reads the realm from its environment (secure levels).
+        env: { NODE_OPTIONS: `--max-old-space-size=${4096}`, ...kdc?.clientEnv },
       },
     );
     await reader.ready;
@@ -135,94 +118,28 @@ export const ozoneReadScenario: Scenario<OzoneReadSettings> = {
       await reader.call({ op: 'pin', cpus: s.readerCpus });
       ctx.note(`fastpath's reader pinned to CPU(s) ${s.readerCpus}`);
     }
-    const seeds = Array.from({ length: s.files }, (_, i) => fileSeed(i));
     const expect = (await reader.call(
-      { op: 'expect', seeds, fileSizeBytes: s.fileSizeBytes },
+      { op: 'expect', seeds: contentSeeds(s), fileSizeBytes: s.fileSizeBytes },
       { timeoutMs: 600_000 },
     )) as { ms: number; checkMicros: number };
     ctx.log(`expected content of ${s.files} files built in ${Math.round(expect.ms)} ms`);
-    const sets = new Map<number, FileSetSpec>();
-    for (const c of cases)
-      if (!sets.has(c.row.bytesPerChecksum))
-        sets.set(c.row.bytesPerChecksum, fileSet(s, c.row.bytesPerChecksum));
-    const setup: Record<string, unknown> = {
-      contentCheckMicrosPerRead: expect.checkMicros,
-      cluster: cluster.description,
-      expectedContentMs: expect.ms,
-      writes: [] as unknown[],
-    };
-    const fileCount = [...sets.values()].reduce((n, set) => n + set.paths.length, 0);
-    for (const set of sets.values()) {
-      // One file per call, so the progress line moves while 2 GiB are written.
-      let written = { bytes: 0, ms: 0, by: '' };
-      for (let i = 0; i < set.paths.length; i++) {
-        ctx.progress.setDetail(
-          `writing file ${i + 1}/${set.paths.length} (${set.fileSizeBytes / 1048576} MiB, ${set.bytesPerChecksum} bytes per checksum)`,
-        );
-        const one = { ...set, paths: [set.paths[i]!], seeds: [set.seeds[i]!] };
-        const w = await cluster.writeSet(one, reader);
-        written = { bytes: written.bytes + w.bytes, ms: written.ms + w.ms, by: w.by };
-        ctx.progress.advance(setupUnits / 2 / fileCount);
-      }
-      (setup.writes as unknown[]).push({ bytesPerChecksum: set.bytesPerChecksum, ...written });
-      ctx.note(
-        `wrote ${written.bytes / 1048576} MiB with ${set.bytesPerChecksum} bytes per checksum by ${written.by} in ${(written.ms / 1000).toFixed(1)} s`,
-      );
-    }
-    setup.pageCacheWarmBytes = await cluster.warm();
-    ctx.results.writeJson('setup.json', setup);
-    ctx.progress.advance(setupUnits / 2);
 
-    await using java = s.java ? await startJavaReader(ctx, cluster) : undefined;
-    await using s3Reader = s3?.available ? await startS3Reader(ctx, s3, seeds) : undefined;
-    const results = new Map<string, CaseResult>(
-      cases.map((c) => [
-        c.id,
-        {
-          id: c.id,
-          reader: c.reader,
-          row: c.row.id,
-          column: c.column.id,
-          aligned: c.aligned,
-          transport: c.transport,
-          readWorkers: c.readWorkers,
-          readBlock: c.readBlock,
-          rounds: [],
-        },
-      ]),
-    );
-    for (let round = 0; round < s.rounds; round++) {
-      for (const c of roundOrder(cases, round)) {
-        if (ctx.signal.aborted) throw new Error('interrupted');
-        ctx.progress.setDetail(`round ${round + 1}/${s.rounds} · ${c.id}`);
-        const set = sets.get(c.row.bytesPerChecksum)!;
-        const r =
-          c.reader === 'java'
-            ? await java!.runCase(c, set, round)
-            : c.reader === 's3'
-              ? await s3Reader!.runCase(c, set, round)
-              : await runFastpathCase(ctx, cluster, reader, c, set, round, sc);
-        const result = results.get(c.id)!;
-        result.rounds.push(r);
-        ctx.results.writeCase(c.id, result);
-        ctx.results.recordComparison(c.id, caseEntry(result));
-        ctx.results.recordComparison('headline', headlineEntries([...results.values()]));
-        const f = r.figures;
-        ctx.note(
-          `${c.id} round ${round + 1}: ${Math.round(f.opsPerSec)} ops/s, ${Math.round(f.bytesPredictedPerOp / 1024)} KiB predicted/op` +
-            `${f.datanodeSentPerOp !== null ? `, datanodes sent ${Math.round(f.datanodeSentPerOp / 1024)} KiB/op` : ''}, errors ${r.counts.errors + r.counts.wrongBytes}`,
-        );
-        ctx.progress.advance(caseMs);
-      }
+    const all: CaseResult[] = [];
+    const levels: LevelRun[] = [];
+    for (const level of s.security) {
+      if (ctx.signal.aborted) throw new Error('interrupted');
+      levels.push(await runLevel(ctx, level, kdc, reader, expect, all, levels));
     }
     ctx.progress.end();
-    const all = [...results.values()];
+    const first = levels[0]!;
+    const multi = s.security.length > 1 || first.level !== 'none';
     const report = await ozoneReadReport(ctx, all, {
-      cluster: cluster.description,
-      setup,
-      shortCircuit: sc,
-      java: java?.description,
-      s3: s3Reader?.description ?? (s3 && !s3.available ? { notRun: s3.reason } : undefined),
+      cluster: levels.map((l) => l.cluster).join(' | '),
+      setup: multi ? Object.fromEntries(levels.map((l) => [l.level, l.setup])) : first.setup,
+      shortCircuit: first.shortCircuit,
+      java: levels.find((l) => l.java !== undefined)?.java,
+      s3: levels.find((l) => l.s3 !== undefined)?.s3,
+      contentCheckMicrosPerRead: expect.checkMicros,
     });
     const bad = all
       .flatMap((c) => c.rounds.map((r) => r.counts.errors + r.counts.wrongBytes))
@@ -234,6 +151,174 @@ export const ozoneReadScenario: Scenario<OzoneReadSettings> = {
     return report;
   },
 };
+
+/** What one security level's cluster gave the report. */
+interface LevelRun {
+  level: SecurityLevel;
+  cluster: string;
+  setup: Record<string, unknown>;
+  shortCircuit: ShortCircuitAvailability;
+  java: string | undefined;
+  s3: string | { notRun: string } | undefined;
+}
+
+/** The cases a level plans before its cluster says what it offers (for the progress estimate). */
+function plannedCaseCount(s: OzoneReadSettings, level: SecurityLevel): number {
+  const readers: ReaderKind[] = ['fastpath'];
+  if (s.java) readers.push('java');
+  if (s.s3 && level === 'none') readers.push('s3');
+  return planCases({
+    rows: s.cluster === 'real' ? s.rows.filter((r) => !r.startsWith('sc-')) : s.rows,
+    aligned: s.aligned,
+    readers,
+    transports: s.transports,
+    readWorkers: s.readWorkers,
+    readModes: s.readModes,
+  }).length;
+}
+
+/**
+ * One security level: its cluster, the files written, the Java and S3 readers, the rounds of
+ * cases (results appended to `all`). The clusters of two levels never run at once.
+ */
+async function runLevel(
+  ctx: ScenarioContext<OzoneReadSettings>,
+  level: SecurityLevel,
+  kdc: BenchmarkKdc | undefined,
+  reader: ChildHandle<ReaderCall, unknown>,
+  expected: { ms: number; checkMicros: number },
+  all: CaseResult[],
+  earlier: readonly LevelRun[],
+): Promise<LevelRun> {
+  const s = ctx.flags;
+  const mark = securityMark(level);
+  const multi = s.security.length > 1 || level !== 'none';
+  const at = multi ? ` (${SECURITY_LEVEL_LABEL[level]})` : '';
+  ctx.note(`starting the ${s.cluster} cluster${at}`);
+  await using cluster = await startReadCluster(ctx, level, kdc);
+  const sc = cluster.shortCircuit;
+  const rows = s.rows.filter((r) => !r.startsWith('sc-') || sc.available);
+  // Ozone's S3 gateway beside the cluster; when it cannot be had, the row is left out and the report says why.
+  const s3 = s.s3 ? await cluster.s3() : undefined;
+  if (s3 && !s3.available) ctx.note(`S3 gateway row not run${at}: ${s3.reason}`);
+  const readers: ReaderKind[] = ['fastpath'];
+  if (s.java) readers.push('java');
+  if (s3?.available) readers.push('s3');
+  const cases = planCases({
+    rows,
+    aligned: s.aligned,
+    readers,
+    transports: s.transports,
+    readWorkers: s.readWorkers,
+    readModes: s.readModes,
+  }).map((c) => ({ ...c, id: `${mark}${c.id}` }));
+  const firstLevel = earlier[0];
+  ctx.results.writeConfig({
+    scenario: 'ozone-read',
+    quick: ctx.quick,
+    settings: s,
+    cases: [...all.map((c) => c.id), ...cases.map((c) => c.id)],
+    shortCircuit: firstLevel?.shortCircuit ?? sc,
+    s3Gateway:
+      s3 === undefined ? null : s3.available ? { endpoint: s3.gateway.endpoint } : { reason: s3.reason },
+  });
+  if (!sc.available && s.rows.some((r) => r.startsWith('sc-')))
+    ctx.note(`short-circuit rows not run: ${sc.reason}`);
+  const caseMs = s.warmupMs + s.measureMs + 600;
+  const setupUnits = 30_000;
+  const sets = new Map<number, FileSetSpec>();
+  for (const c of cases)
+    if (!sets.has(c.row.bytesPerChecksum))
+      sets.set(c.row.bytesPerChecksum, fileSet(s, c.row.bytesPerChecksum));
+  const setup: Record<string, unknown> = {
+    contentCheckMicrosPerRead: expected.checkMicros,
+    cluster: cluster.description,
+    expectedContentMs: expected.ms,
+    writes: [] as unknown[],
+  };
+  const fileCount = [...sets.values()].reduce((n, set) => n + set.paths.length, 0);
+  for (const set of sets.values()) {
+    // One file per call, so the progress line moves while 2 GiB are written.
+    let written = { bytes: 0, ms: 0, by: '' };
+    for (let i = 0; i < set.paths.length; i++) {
+      ctx.progress.setDetail(
+        `writing file ${i + 1}/${set.paths.length}${at} (${set.fileSizeBytes / 1048576} MiB, ${set.bytesPerChecksum} bytes per checksum)`,
+      );
+      const one = { ...set, paths: [set.paths[i]!], seeds: [set.seeds[i]!] };
+      const w = await cluster.writeSet(one, reader);
+      written = { bytes: written.bytes + w.bytes, ms: written.ms + w.ms, by: w.by };
+      ctx.progress.advance(setupUnits / 2 / fileCount);
+    }
+    (setup.writes as unknown[]).push({ bytesPerChecksum: set.bytesPerChecksum, ...written });
+    ctx.note(
+      `wrote ${written.bytes / 1048576} MiB with ${set.bytesPerChecksum} bytes per checksum by ${written.by}${at} in ${(written.ms / 1000).toFixed(1)} s`,
+    );
+  }
+  setup.pageCacheWarmBytes = await cluster.warm();
+  ctx.results.writeJson(`${mark}setup.json`, setup);
+  ctx.progress.advance(setupUnits / 2);
+
+  await using java = s.java ? await startJavaReader(ctx, cluster) : undefined;
+  await using s3Reader = s3?.available ? await startS3Reader(ctx, s3, contentSeeds(s)) : undefined;
+  const results = new Map<string, CaseResult>(
+    cases.map((c) => [
+      c.id,
+      {
+        id: c.id,
+        reader: c.reader,
+        row: c.row.id,
+        column: c.column.id,
+        aligned: c.aligned,
+        transport: c.transport,
+        readWorkers: c.readWorkers,
+        readBlock: c.readBlock,
+        ...(multi ? { security: level } : {}),
+        rounds: [],
+      },
+    ]),
+  );
+  all.push(...results.values());
+  for (let round = 0; round < s.rounds; round++) {
+    for (const c of roundOrder(cases, round)) {
+      if (ctx.signal.aborted) throw new Error('interrupted');
+      ctx.progress.setDetail(`round ${round + 1}/${s.rounds} · ${c.id}`);
+      const set = sets.get(c.row.bytesPerChecksum)!;
+      const r =
+        c.reader === 'java'
+          ? await java!.runCase(c, set, round)
+          : c.reader === 's3'
+            ? await s3Reader!.runCase(c, set, round)
+            : await runFastpathCase(ctx, cluster, reader, c, set, round, sc);
+      const result = results.get(c.id)!;
+      result.rounds.push(r);
+      ctx.results.writeCase(c.id, result);
+      ctx.results.recordComparison(c.id, caseEntry(result));
+      ctx.results.recordComparison(
+        'headline',
+        headlineEntries(all.filter((x) => (x.security ?? 'none') === 'none')),
+      );
+      const f = r.figures;
+      ctx.note(
+        `${c.id} round ${round + 1}: ${Math.round(f.opsPerSec)} ops/s, ${Math.round(f.bytesPredictedPerOp / 1024)} KiB predicted/op` +
+          `${f.datanodeSentPerOp !== null ? `, datanodes sent ${Math.round(f.datanodeSentPerOp / 1024)} KiB/op` : ''}, errors ${r.counts.errors + r.counts.wrongBytes}`,
+      );
+      ctx.progress.advance(caseMs);
+    }
+  }
+  return {
+    level,
+    cluster: cluster.description,
+    setup,
+    shortCircuit: sc,
+    java: java?.description,
+    s3: s3Reader?.description ?? (s3 && !s3.available ? { notRun: s3.reason } : undefined),
+  };
+}
+
+/** The content seeds of the files, one per file index. */
+function contentSeeds(s: OzoneReadSettings): number[] {
+  return Array.from({ length: s.files }, (_, i) => fileSeed(i));
+}
 
 /** The per-case line of comparison.json: medians so far. */
 function caseEntry(c: CaseResult): Record<string, unknown> {
@@ -276,6 +361,7 @@ async function runFastpathCase(
     set,
     verify: c.column.verify,
     how: c.column.how,
+    ...(cluster.login && { login: cluster.login }),
     properties: {
       ...readPathProperties(sc, c.row.path),
       'ozone.client.datanode.transport': c.transport,

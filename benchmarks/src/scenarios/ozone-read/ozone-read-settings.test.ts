@@ -49,6 +49,17 @@ describe('ozone-read flags', () => {
     expect(() => parseOzoneReadFlags(['--cluster', 'real', '--rows', 'sc-1m'], false)).toThrow(/libhadoop/);
   });
 
+  it('--security: none by default; a cluster per level on the real cluster only', () => {
+    expect(parseOzoneReadFlags([], true).security).toEqual(['none']);
+    expect(
+      parseOzoneReadFlags(['--cluster', 'real', '--security', 'none,kerberos,privacy'], true).security,
+    ).toEqual(['none', 'kerberos', 'privacy']);
+    expect(() => parseOzoneReadFlags(['--security', 'kerberos'], true)).toThrow(/needs --cluster real/);
+    expect(() => parseOzoneReadFlags(['--cluster', 'real', '--security', 'sasl'], true)).toThrow(
+      BenchmarkUsageError,
+    );
+  });
+
   it('rejects bad values with the flag named', () => {
     expect(() => parseOzoneReadFlags(['--file-size', '8 parsecs'], false)).toThrow(/--file-size/);
     expect(() => parseOzoneReadFlags(['--read-size', '2MiB', '--file-size', '1MiB'], false)).toThrow(

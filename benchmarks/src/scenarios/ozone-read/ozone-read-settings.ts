@@ -2,6 +2,7 @@ import { BenchmarkUsageError, integerFlag, listFlag, parseScenarioFlags } from '
 import { secondsFlagMs } from '../../harness/mixed-load/mixed-load-flags.js';
 import { MAX_READ_WORKER_THREADS, type DatanodeTransport } from '@fastpath/ozone-fs-client';
 import { READ_MODES, ROW_IDS, type ReadMode, type RowId } from './ozone-read-cases.js';
+import { SECURITY_FLAG, securityFlag, type SecurityLevel } from './security-levels.js';
 
 export const TRANSPORTS: readonly DatanodeTransport[] = [
   'stream-pool',
@@ -64,12 +65,17 @@ export interface OzoneReadSettings {
    * rows once more with `ozone.client.stream.readblock.enable=true`).
    */
   readModes: ReadMode[];
+  /**
+   * With `--cluster real`: the security levels, a cluster each, in this order; fastpath's and
+   * Java's rows at each (the S3 gateway's on the unsecured one only: it refuses to start secure).
+   */
+  security: SecurityLevel[];
 }
 
 const MiB = 1024 * 1024;
 
 /** The source's setting (HDDS-16783, "Expected gain"). */
-export const DEFAULT_OZONE_READ_SETTINGS: Readonly<OzoneReadSettings> = Object.freeze({
+export const DEFAULT_OZONE_READ_SETTINGS: Readonly<OzoneReadSettings> = Object.freeze<OzoneReadSettings>({
   cluster: 'embedded',
   datanodes: 3,
   files: 16,
@@ -93,6 +99,7 @@ export const DEFAULT_OZONE_READ_SETTINGS: Readonly<OzoneReadSettings> = Object.f
   readerCpus: undefined,
   http2MaxFrameBytes: undefined,
   readModes: [...READ_MODES],
+  security: ['none'],
 });
 
 const QUICK = Object.freeze({ files: 4, fileSizeBytes: 8 * MiB, warmupMs: 1000, measureMs: 2000, rounds: 1 });
@@ -186,6 +193,7 @@ export const OZONE_READ_FLAGS = {
     description:
       "the http2-stream-pool rows: the largest HTTP/2 DATA frame the datanodes may send, 16KiB to 16777215 bytes (default: the client's, 1MiB)",
   },
+  security: SECURITY_FLAG,
 } as const;
 
 const SIZE_UNITS: Record<string, number> = {
@@ -259,6 +267,7 @@ export function parseOzoneReadFlags(args: readonly string[], quick: boolean): Oz
         transports: [...TRANSPORTS],
         readWorkers: [...DEFAULT_OZONE_READ_SETTINGS.readWorkers],
         readModes: [...READ_MODES],
+        security: ['none'],
       }
     : {
         ...DEFAULT_OZONE_READ_SETTINGS,
@@ -266,6 +275,7 @@ export function parseOzoneReadFlags(args: readonly string[], quick: boolean): Oz
         transports: [...TRANSPORTS],
         readWorkers: [...DEFAULT_OZONE_READ_SETTINGS.readWorkers],
         readModes: [...READ_MODES],
+        security: ['none'],
       };
   const kind = clusterFlag(name, f.cluster, base.cluster);
   const defaultRows: RowId[] = kind === 'real' ? ['grpc-1m', 'grpc-16k'] : base.rows;
@@ -320,5 +330,6 @@ export function parseOzoneReadFlags(args: readonly string[], quick: boolean): Oz
       f['h2-frame-size'] === undefined
         ? undefined
         : sizeFlag(name, 'h2-frame-size', f['h2-frame-size'], 0, { min: 16 * 1024, max: 16 * MiB - 1 }),
+    security: securityFlag(name, f.security, kind),
   };
 }

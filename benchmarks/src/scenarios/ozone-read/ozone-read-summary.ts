@@ -75,7 +75,8 @@ export const ozoneReadSummary: ScenarioSummary<OzoneReadSettings> = {
   },
   read(folder) {
     const results = readCases(folder);
-    const rows = tableRows(results).filter((t) => !t.aligned);
+    // The combined report keeps the source's layout: the unsecured rows (`--security` adds its own table).
+    const rows = tableRows(results).filter((t) => !t.aligned && t.security === 'none');
     const ratios: RatioFigure[] = rows
       .filter((t) => t.reader === 'fastpath')
       .map((t) => ({

@@ -1,6 +1,7 @@
 // The cluster a run reads from, behind one shape: the embedded mini cluster in its own process
 // (with datanode byte counters), or Apache Ozone's MiniOzoneCluster (tools/ozone), whose keys are
-// written by Ozone's own Java client and whose datanodes expose no counters here.
+// written by Ozone's own Java client and whose datanodes expose no counters here; the real one
+// at a security level (`--security`), with what its clients need to log in.
 import { createRequire } from 'node:module';
 import type { RealOzoneCluster, RealS3Gateway } from '@fastpath/ozone-fixture';
 import { startBenchmarkOzoneCluster } from './start-real-ozone-cluster.js';
@@ -10,6 +11,14 @@ import type { ClusterCounters } from './embedded-cluster-main.js';
 import type { FileSetSpec, ReaderCall, WriteResult } from './fastpath-reader-main.js';
 import type { OzoneReadSettings } from './ozone-read-settings.js';
 import { readTree } from './read-tree.js';
+import {
+  clientLogin,
+  clusterSecurityOptions,
+  javaSecurityArgs,
+  type BenchmarkKdc,
+  type ClientLogin,
+} from './cluster-security.js';
+import { SECURITY_LEVEL_LABEL, type SecurityLevel } from './security-levels.js';
 import type { S3Object } from './s3-reader-main.js';
 import {
   REAL_CLUSTER_NO_SHORT_CIRCUIT,
@@ -30,8 +39,16 @@ export type S3Access =
 
 export interface ReadCluster extends AsyncDisposable {
   readonly kind: 'embedded' | 'real';
-  /** `host:port` of the OM's gRPC service (fastpath's client). */
+  readonly level: SecurityLevel;
+  /**
+   * `host:port` of the OM for fastpath's client: its gRPC service, or on a secure cluster its
+   * Hadoop RPC port (the only one where the OM speaks SASL).
+   */
   readonly omAddress: string;
+  /** On a secure cluster: how the clients log in (the Kerberos user's keytab, the security keys, TLS). */
+  readonly login: ClientLogin | undefined;
+  /** What Ozone's Java client's JVM needs on a secure cluster (none otherwise). */
+  readonly javaArgs: { jvmArgs: string[]; classpathPrefix: string[] };
   /** The OM's Hadoop RPC address (Ozone's Java client); undefined on the embedded cluster. */
   readonly omRpcAddress: string | undefined;
   readonly description: string;
@@ -47,14 +64,21 @@ export interface ReadCluster extends AsyncDisposable {
   s3(): Promise<S3Access>;
 }
 
-export async function startReadCluster(ctx: ScenarioContext<OzoneReadSettings>): Promise<ReadCluster> {
-  return ctx.flags.cluster === 'real' ? startReal(ctx) : startEmbedded(ctx);
+export async function startReadCluster(
+  ctx: ScenarioContext<OzoneReadSettings>,
+  level: SecurityLevel = 'none',
+  kdc?: BenchmarkKdc,
+): Promise<ReadCluster> {
+  return ctx.flags.cluster === 'real' ? startReal(ctx, level, kdc) : startEmbedded(ctx);
 }
 
 async function startEmbedded(ctx: ScenarioContext<OzoneReadSettings>): Promise<ReadCluster> {
   const { child, info } = await startEmbeddedBenchmarkCluster(ctx, { datanodes: ctx.flags.datanodes });
   return {
     kind: 'embedded',
+    level: 'none',
+    login: undefined,
+    javaArgs: { jvmArgs: [], classpathPrefix: [] },
     shortCircuit: info.domainSocketPath
       ? { available: true, domainSocketPath: info.domainSocketPath }
       : {
@@ -88,20 +112,37 @@ async function startEmbedded(ctx: ScenarioContext<OzoneReadSettings>): Promise<R
   };
 }
 
-async function startReal(ctx: ScenarioContext<OzoneReadSettings>): Promise<ReadCluster> {
+async function startReal(
+  ctx: ScenarioContext<OzoneReadSettings>,
+  level: SecurityLevel,
+  kdc: BenchmarkKdc | undefined,
+): Promise<ReadCluster> {
   const s = ctx.flags;
   const fileBytes = s.files * s.fileSizeBytes * s.rows.length;
   // The datanodes hold every file three times in one JVM; the heap need not: Ratis buffers chunks.
   // The S3 gateway, when it runs, shares the heap: each GET in flight holds its own read buffers.
   const heapMb =
     Math.max(1024, Math.min(4096, 768 + Math.ceil(fileBytes / (1024 * 1024) / 4))) + (s.s3 ? 512 : 0);
-  const cluster: RealOzoneCluster = await startBenchmarkOzoneCluster(ctx, { datanodes: s.datanodes, heapMb });
+  const security = clusterSecurityOptions(level, kdc);
+  const cluster: RealOzoneCluster = await startBenchmarkOzoneCluster(ctx, {
+    datanodes: s.datanodes,
+    heapMb,
+    ...(security && { security }),
+  });
+  const login = clientLogin(cluster, level);
   return {
     kind: 'real',
+    level,
+    login,
+    javaArgs: javaSecurityArgs(cluster),
     shortCircuit: { available: false, reason: REAL_CLUSTER_NO_SHORT_CIRCUIT },
-    omAddress: cluster.omGrpcAddress,
+    omAddress: login === undefined ? cluster.omGrpcAddress : cluster.omRpcAddress,
     omRpcAddress: cluster.omRpcAddress,
-    description: `Apache Ozone ${cluster.ozoneVersion} MiniOzoneCluster (Hadoop ${cluster.hadoopVersion}): SCM, OM and ${cluster.datanodes.length} datanodes in one JVM, RATIS/THREE, on loopback`,
+    description:
+      `Apache Ozone ${cluster.ozoneVersion} MiniOzoneCluster (Hadoop ${cluster.hadoopVersion}): SCM, OM and ${cluster.datanodes.length} datanodes in one JVM, RATIS/THREE, on loopback` +
+      (level === 'none'
+        ? ''
+        : `; security: ${SECURITY_LEVEL_LABEL[level]} (realm ${cluster.security?.realm ?? '?'}, RPC protection ${cluster.security?.rpcProtection ?? '?'}, datanode TLS ${cluster.security?.tls === true ? 'on' : 'off'})`),
     async writeSet(set) {
       const started = performance.now();
       const keys = set.paths.map((p, i) => {
@@ -130,6 +171,12 @@ async function startReal(ctx: ScenarioContext<OzoneReadSettings>): Promise<ReadC
     },
     bytesSent: () => Promise.resolve(null),
     async s3() {
+      if (level !== 'none')
+        return {
+          available: false,
+          reason:
+            "Ozone's S3 gateway does not start on a secure cluster here (it would need a principal and keytab of its own)",
+        };
       let gateway: RealS3Gateway;
       try {
         gateway = await cluster.startS3Gateway();

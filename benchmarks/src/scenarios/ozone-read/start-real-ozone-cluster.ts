@@ -1,7 +1,11 @@
 // Starting Apache Ozone's MiniOzoneCluster for a benchmark, the one copy that ozone-read,
 // ozone-write, ozone-tde and ozone-meta share: the note while it starts (about a minute; more with
 // OM HA), the command recorded in the results folder, the ready line in the run log.
-import { startRealOzoneCluster, type RealOzoneCluster } from '@fastpath/ozone-fixture';
+import {
+  startRealOzoneCluster,
+  type RealOzoneCluster,
+  type RealOzoneSecurityOptions,
+} from '@fastpath/ozone-fixture';
 import type { ScenarioContext } from '../../harness/index.js';
 
 export async function startBenchmarkOzoneCluster(
@@ -13,18 +17,22 @@ export async function startBenchmarkOzoneCluster(
     configuration?: Readonly<Record<string, string>>;
     /** OM HA: this many OMs (MiniOzoneHAClusterImpl) under the fixture's service id; 0 or absent: one OM. */
     omHa?: number;
+    /** A secure cluster: Kerberos on the given KDC, with `tls` also RPC privacy and datanode TLS. */
+    security?: RealOzoneSecurityOptions;
   },
 ): Promise<RealOzoneCluster> {
-  const { datanodes, heapMb, configuration, omHa = 0 } = options;
+  const { datanodes, heapMb, configuration, omHa = 0, security } = options;
   const oms = omHa > 0 ? `${omHa} OMs, ` : '';
+  const secure = security === undefined ? '' : `, Kerberos${security.tls ? ' with privacy and TLS' : ''}`;
   ctx.note(
-    `starting Apache Ozone's MiniOzoneCluster (${oms}${datanodes} datanodes, -Xmx${heapMb}m); this takes ${omHa > 0 ? 'a few minutes' : 'about a minute'}`,
+    `starting Apache Ozone's MiniOzoneCluster (${oms}${datanodes} datanodes, -Xmx${heapMb}m${secure}); this takes ${omHa > 0 ? 'a few minutes' : 'about a minute'}`,
   );
   const cluster = await startRealOzoneCluster({
     datanodes,
     heapMb,
     ...(configuration && { configuration }),
     ...(omHa > 0 && { omHa }),
+    ...(security && { security }),
     onProgress: (line) => ctx.log(`[ozone-fixture] ${line}`),
   });
   ctx.results.recordCommand(

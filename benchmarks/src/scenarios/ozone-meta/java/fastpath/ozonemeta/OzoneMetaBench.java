@@ -39,6 +39,7 @@ import org.apache.hadoop.ozone.client.io.OzoneOutputStream;
 import org.apache.hadoop.ozone.om.exceptions.OMException;
 import org.apache.hadoop.ozone.om.helpers.BucketLayout;
 import org.apache.hadoop.ozone.om.helpers.OzoneFileStatus;
+import org.apache.hadoop.security.UserGroupInformation;
 
 /**
  * The Java side of the ozone-meta benchmark: Ozone's own client (OzoneClientFactory's RpcClient,
@@ -124,6 +125,13 @@ public final class OzoneMetaBench {
     // it closes them after 10 s idle, which the pauses between this benchmark's windows (the
     // other clients' turns) would otherwise turn into a reconnection inside every create window.
     conf.set("scm.container.client.idle.threshold", "1h");
+    // On a secure cluster the client logs in as the cluster's Kerberos user from its keytab, with
+    // the cluster's security keys (among the properties above), before it makes its client.
+    JsonNode login = target.get("login");
+    if (login != null && !login.isNull()) {
+      UserGroupInformation.setConfiguration(conf);
+      UserGroupInformation.loginUserFromKeytab(login.get("principal").asText(), login.get("keytab").asText());
+    }
     String om = target.get("omAddress").asText();
     if (conf.get("ozone.om.service.ids") != null) {
       client = OzoneClientFactory.getRpcClient(om, conf);

@@ -18,6 +18,7 @@ import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdds.conf.OzoneConfiguration;
+import org.apache.hadoop.security.UserGroupInformation;
 
 /**
  * The Java anchor of the ozone-read benchmark: Ozone's own ofs file system
@@ -32,6 +33,8 @@ public final class OzoneReadBench {
 
   private final PrintStream out;
   private String omRpcAddress;
+  /** A secure cluster's security keys, under every case's own; null on an unsecured cluster. */
+  private JsonNode securityProperties;
   private byte[][] expected = new byte[0][];
   private FileSystem fs;
   private FSDataInputStream[] streams = new FSDataInputStream[0];
@@ -79,6 +82,16 @@ public final class OzoneReadBench {
     switch (op) {
       case "init": {
         omRpcAddress = req.get("omRpcAddress").asText();
+        // On a secure cluster the reader logs in as the cluster's Kerberos user from its keytab,
+        // with the cluster's security keys, before any file system is made.
+        JsonNode login = req.get("login");
+        if (login != null && !login.isNull()) {
+          securityProperties = login.get("properties");
+          OzoneConfiguration conf = new OzoneConfiguration();
+          securityProperties.fields().forEachRemaining(e -> conf.set(e.getKey(), e.getValue().asText()));
+          UserGroupInformation.setConfiguration(conf);
+          UserGroupInformation.loginUserFromKeytab(login.get("principal").asText(), login.get("keytab").asText());
+        }
         fileSize = req.get("fileSizeBytes").asLong();
         JsonNode seeds = req.get("seeds");
         long started = System.nanoTime();
@@ -102,6 +115,8 @@ public final class OzoneReadBench {
       case "open": {
         closeStreams();
         OzoneConfiguration conf = new OzoneConfiguration();
+        if (securityProperties != null)
+          securityProperties.fields().forEachRemaining(e -> conf.set(e.getKey(), e.getValue().asText()));
         conf.set("ozone.om.address", omRpcAddress);
         conf.set("fs.ofs.impl", "org.apache.hadoop.fs.ozone.RootedOzoneFileSystem");
         boolean verify = req.get("verify").asBoolean();

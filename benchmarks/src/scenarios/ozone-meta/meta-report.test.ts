@@ -1,0 +1,53 @@
+import { describe, expect, it } from '@jest/globals';
+import { compareOp, type RoundSample } from './meta-figures.js';
+import { againstJavaTable, checksTable, figuresTable } from './meta-report.js';
+import type { WindowSample } from './meta-workload.js';
+
+const sample = (ops: number): WindowSample => ({
+  ops,
+  errors: 0,
+  elapsedMs: 1000,
+  cpuMs: ops / 10,
+  latenciesUs: Array.from({ length: ops }, () => 1000),
+});
+const once = (ops: number): RoundSample[] => [{ round: 1, sample: sample(ops) }];
+
+describe('ozone-meta tables', () => {
+  it('keep their shape without security levels, and get a security column and per-level rows with them', () => {
+    const plain = compareOp('lookup', {
+      'fastpath-rpc': once(300),
+      'fastpath-grpc': once(200),
+      java: once(100),
+    });
+    expect(againstJavaTable([plain]).columns.map((c) => c.header)).not.toContain('security');
+    expect(figuresTable([plain], ['fastpath-rpc', 'fastpath-grpc', 'java']).rows).toHaveLength(3);
+
+    const none = { ...plain, security: 'none' as const };
+    // On a secure cluster fastpath's gRPC transport does not run: it has no row there.
+    const kerberos = {
+      ...compareOp('lookup', { 'fastpath-rpc': once(240), java: once(90) }),
+      security: 'kerberos' as const,
+    };
+    const table = againstJavaTable([none, kerberos]);
+    expect(table.columns.map((c) => c.header).slice(0, 2)).toEqual(['operation', 'security']);
+    expect(table.rows.map((r) => r.slice(0, 3))).toEqual([
+      ['lookup (GetKeyInfo)', 'none', '3.00× (3.00–3.00)'],
+      ['lookup (GetKeyInfo)', 'Kerberos', '2.67× (2.67–2.67)'],
+    ]);
+    const figures = figuresTable([none, kerberos], ['fastpath-rpc', 'fastpath-grpc', 'java']);
+    expect(figures.rows.map((r) => `${r[1]}/${r[2]}`)).toEqual([
+      'none/fastpath, Hadoop RPC',
+      'none/fastpath, gRPC',
+      "none/Ozone's Java client",
+      'Kerberos/fastpath, Hadoop RPC',
+      "Kerberos/Ozone's Java client",
+    ]);
+    const totals = { listings: 2, expected: 5, found: 5, missing: 0, unexpected: 0 };
+    const checks = checksTable([
+      { security: 'none', verify: { java: totals } },
+      { security: 'privacy', verify: { java: totals } },
+    ]);
+    expect(checks.rows.map((r) => r[0])).toEqual(['none', 'Kerberos + privacy, TLS']);
+    expect(checksTable([{ verify: { java: totals } }]).columns[0]!.header).toBe('client');
+  });
+});
