@@ -13,7 +13,7 @@ import {
   securityCostGoals,
   type LevelRounds,
 } from '../ozone-read/security-cost.js';
-import { securityCostChartSvg } from '../ozone-read/security-cost-report.js';
+import { writeSecurityCostCharts } from '../ozone-read/security-cost-report.js';
 import {
   anySecure,
   SECURITY_LEVEL_LABEL,
@@ -311,27 +311,13 @@ export const ozoneMetaScenario: Scenario<OzoneMetaSettings> = {
           yLabel: 'ops/s',
         }),
       );
-    if (securityCost.length > 0) {
-      const subtitle = `each client's secure ÷ unsecured, ${s.rounds} round(s), medians with min-max; Java's bar is the goal line`;
-      await ctx.results.writeChart(
-        'ozone-meta-security-cost-ops',
-        "security cost, ops/s: each client's secure ÷ unsecured",
-        securityCostChartSvg(securityCost, 'throughput', {
-          ...META_SECURITY_COST_LABELS,
-          title: 'What security costs each client: ops/s, secure ÷ unsecured',
-          subtitle,
-        }),
-      );
-      await ctx.results.writeChart(
-        'ozone-meta-security-cost-cpu',
-        "security cost, client CPU per op: each client's secure ÷ unsecured",
-        securityCostChartSvg(securityCost, 'cpuPerOp', {
-          ...META_SECURITY_COST_LABELS,
-          title: 'What security costs each client: CPU per op, secure ÷ unsecured',
-          subtitle,
-        }),
-      );
-    }
+    if (securityCost.length > 0)
+      await writeSecurityCostCharts(ctx.results, securityCost, s.rounds, META_SECURITY_COST_LABELS, {
+        scenario: 'ozone-meta',
+        who: 'client',
+        throughput: 'ops/s',
+        cpu: 'client CPU per op',
+      });
     const checks: LevelVerify[] = levels.map((l) => ({
       ...(multi ? { security: l.level } : {}),
       verify: l.verify,

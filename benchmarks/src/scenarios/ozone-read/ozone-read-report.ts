@@ -25,7 +25,7 @@ import { expectedWidenedBytes } from './widening.js';
 import { PROFILE_CATEGORIES } from '../../harness/cpu-profile-summary.js';
 import { READ_SECURITY_COST_LABELS, readLevelRounds } from './read-security-cost.js';
 import { securityCost, securityCostGoals } from './security-cost.js';
-import { securityCostChartSvg, securityCostTable } from './security-cost-report.js';
+import { securityCostTable, writeSecurityCostCharts } from './security-cost-report.js';
 import { SECURITY_LEVEL_LABEL } from './security-levels.js';
 
 export interface ReportContext {
@@ -447,25 +447,12 @@ export async function ozoneReadReport(
       `### Security cost\n\nEach level on a cluster of its own, the clients logged in from the Kerberos user's keytab (fastpath over Hadoop RPC to the OM, the only port where a secure OM speaks SASL, and with its block tokens to the datanodes). ${t.caption}.\n\n${markdownTable(t.columns, t.rows)}`,
     );
     ctx.results.recordComparison('security-cost', cost);
-    const subtitle = `each client's secure ÷ unsecured, ${s.rounds} round(s), medians with min-max; Java's bar is the goal line`;
-    await ctx.results.writeChart(
-      'ozone-read-security-cost-ops',
-      "security cost, operations/s: each client's secure ÷ unsecured",
-      securityCostChartSvg(cost, 'throughput', {
-        ...READ_SECURITY_COST_LABELS,
-        title: 'What security costs each reader: operations/s, secure ÷ unsecured',
-        subtitle,
-      }),
-    );
-    await ctx.results.writeChart(
-      'ozone-read-security-cost-cpu',
-      "security cost, client CPU per read: each client's secure ÷ unsecured",
-      securityCostChartSvg(cost, 'cpuPerOp', {
-        ...READ_SECURITY_COST_LABELS,
-        title: 'What security costs each reader: client CPU per read, secure ÷ unsecured',
-        subtitle,
-      }),
-    );
+    await writeSecurityCostCharts(ctx.results, cost, s.rounds, READ_SECURITY_COST_LABELS, {
+      scenario: 'ozone-read',
+      who: 'reader',
+      throughput: 'operations/s',
+      cpu: 'client CPU per read',
+    });
   }
   const g = [
     ...goals(rows, results),

@@ -78,3 +78,40 @@ export function securityCostChartSvg(
     referenceLine: { value: 1, label: 'no cost (1×)' },
   });
 }
+
+/** What {@link writeSecurityCostCharts} calls things in one scenario's charts. */
+export interface SecurityCostChartNames {
+  /** The scenario's name, the charts' file-name prefix (`ozone-meta`). */
+  scenario: string;
+  /** Who is measured, in the titles: "client", "reader". */
+  who: string;
+  /** The throughput, in the titles: "ops/s", "operations/s". */
+  throughput: string;
+  /** The CPU figure, in the titles: "CPU per op", "client CPU per read". */
+  cpu: string;
+}
+
+/** Writes the two security-cost charts (throughput and CPU ratios) of a run through `results`. */
+export async function writeSecurityCostCharts(
+  results: { writeChart(name: string, title: string, svg: string): Promise<unknown> },
+  rows: readonly SecurityCostRow[],
+  rounds: number,
+  labels: SecurityCostLabels,
+  names: SecurityCostChartNames,
+): Promise<void> {
+  const subtitle = `each client's secure ÷ unsecured, ${rounds} round(s), medians with min-max; Java's bar is the goal line`;
+  for (const [metric, suffix, figure] of [
+    ['throughput', 'ops', names.throughput],
+    ['cpuPerOp', 'cpu', names.cpu],
+  ] as const) {
+    await results.writeChart(
+      `${names.scenario}-security-cost-${suffix}`,
+      `security cost, ${figure}: each ${names.who}'s secure ÷ unsecured`,
+      securityCostChartSvg(rows, metric, {
+        ...labels,
+        title: `What security costs each ${names.who}: ${figure}, secure ÷ unsecured`,
+        subtitle,
+      }),
+    );
+  }
+}
