@@ -1,4 +1,5 @@
 import { checkInteger, checkNonEmptyString, InvalidOptionError, type MetricsRegistry } from '@fastpath/core';
+import type { GrpcTlsOptions } from './grpc-framing.js';
 import { uuidToBytes } from './raft-ids.js';
 
 /** One member of a Raft group: its id (Ratis's `RaftPeerId`, a string) and its client address. */
@@ -11,18 +12,12 @@ export interface RaftPeer {
 
 /**
  * TLS to the group's members (Ratis's client `GrpcTlsConfig` without a key: a member proves who it
- * is with its certificate, the client with what it sends, as Ozone's datanodes ask of clients).
+ * is with its certificate, the client with what it sends, as Ozone's datanodes ask of clients):
+ * `ca`, the PEM certificates the members' certificates must chain to, and `serverNameOverride`,
+ * the name each member's certificate is checked against when it is not the host of its address.
+ * The TLS options of every gRPC session of the package's own.
  */
-export interface RaftClientTlsOptions {
-  /** PEM certificates of the CA (or CAs) the members' certificates must chain to. Required. */
-  ca: string | Buffer | ReadonlyArray<string | Buffer>;
-  /**
-   * The name every member's certificate is checked against when it is not the host of the member's
-   * address (gRPC's `ssl_target_name_override`, Ozone's test-certificate authority). Default: the
-   * host of each member's address, a name or an IP address.
-   */
-  serverNameOverride?: string;
-}
+export type RaftClientTlsOptions = GrpcTlsOptions;
 
 /** The levels a write can wait for and a watch can ask for (Ratis's `ReplicationLevel`). */
 export type ReplicationLevel = 'MAJORITY' | 'ALL' | 'MAJORITY_COMMITTED' | 'ALL_COMMITTED';
