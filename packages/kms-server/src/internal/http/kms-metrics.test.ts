@@ -24,8 +24,10 @@ describe('KmsMetrics event loop', () => {
       await registry.metrics(); // starts both windows here
       await sleep(3 * EVENT_LOOP_RESOLUTION_MS);
       const blockMs = 80;
-      const end = Date.now() + blockMs;
-      while (Date.now() < end); // the loop can run nothing for 80 ms
+      // The loop can run nothing for 80 ms, timed with the monotonic clock: Date.now() is whole
+      // milliseconds, so waiting for it to pass now + 80 blocked as little as 79.x ms.
+      const started = performance.now();
+      while (performance.now() - started < blockMs);
       await sleep(3 * EVENT_LOOP_RESOLUTION_MS);
       const text = await registry.metrics();
       const max = gaugeValue(text, 'kms_event_loop_delay_seconds{quantile="1"}');
