@@ -19,14 +19,15 @@ import { Redacted } from '@fastpath/core';
 import { Token } from '@fastpath/hadoop-common';
 import {
   kerberosTestSaslMechanism,
+  sendingAsKerberos,
   startHadoopRpcTestServer,
+  tapped,
   tokenTestSaslMechanism,
   TEST_RPC_PROTOCOL,
   testRpcMessages as m,
   testRpcProtocol,
 } from '@fastpath/hadoop-rpc/testing';
 import type { SaslQop } from '../src/internal/sasl/digest-md5.js';
-import { sendingAsKerberos, tapped } from './support/kerberos-attacks.js';
 
 const kdc = useKdc({ processEnv: true });
 const empty = new Uint8Array(0);

@@ -15,9 +15,13 @@ import {
   type KerberosSaslMechanismOptions,
   RemoteException,
 } from '@fastpath/hadoop-rpc';
-import { TEST_RPC_PROTOCOL, testRpcMessages as m } from '@fastpath/hadoop-rpc/testing';
+import {
+  sendingAsKerberos,
+  tapped,
+  TEST_RPC_PROTOCOL,
+  testRpcMessages as m,
+} from '@fastpath/hadoop-rpc/testing';
 import { randomBytes } from 'node:crypto';
-import { sendingAsKerberos, tapped } from './support/kerberos-attacks.js';
 
 const kdc = useKdc({ processEnv: true });
 const empty = new Uint8Array(0);

@@ -5,8 +5,9 @@
 // Java process needs to read. And fastpath's client against it: a Kerberos log-in from the user's
 // keytab (privacy with tls), reads and writes with block tokens that Java reads back (with tls:
 // over TLS to the datanodes' gRPC and Ratis ports, the CA from the OM's service list), its
-// delegation token used by a Java process and Java's by fastpath, and the refusals typed.
-import { createHash } from 'node:crypto';
+// delegation token used by a Java process and Java's by fastpath, and the refusals typed: its own,
+// and the OM's of an expired ticket, a ticket for another service, a replayed AP-REQ and garbage.
+import { createHash, randomBytes } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { connect as tlsConnect } from 'node:tls';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -14,7 +15,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redacted } from '@fastpath/core';
 import { Credentials, Token } from '@fastpath/hadoop-common';
-import { HadoopRpcKerberosError, RemoteException } from '@fastpath/hadoop-rpc';
+import {
+  createHadoopRpcClient,
+  createKerberosSaslMechanism,
+  type HadoopRpcProtection,
+  HadoopRpcKerberosError,
+  RemoteException,
+  type SaslMechanism,
+} from '@fastpath/hadoop-rpc';
+import { aimedAt, sendingAsKerberos, tapped } from '@fastpath/hadoop-rpc/testing';
 import { setNativeEnvironment } from '@fastpath/kerberos-fixture';
 import { useKdc } from '@fastpath/kerberos-fixture/jest';
 import {
@@ -417,6 +426,76 @@ describe.each([{ tls: false }, { tls: true }])('a secure real Ozone cluster (tls
       expect((refused as RemoteException).errorDetail).toBe('FATAL_UNAUTHORIZED');
       expect(String(refused)).not.toContain(Buffer.alloc(32, 5).toString('base64'));
     }, 300_000);
+    // Ozone's OM is the peer here: its refusals of what an attacker sends at the SASL step, read
+    // by fastpath's RPC client as typed errors; the OM serves a genuine client on after them.
+    it('Ozone’s OM refuses an expired ticket, a ticket for another service, a replayed AP-REQ and garbage; it serves on', async () => {
+      const c = running();
+      const protection = [
+        (c.security?.configuration['hadoop.rpc.protection'] ?? 'authentication') as HadoopRpcProtection,
+      ];
+      const serverPrincipal = c.security?.configuration['ozone.om.kerberos.principal'];
+      if (serverPrincipal === undefined) throw new Error('no OM principal in the configuration');
+      // The OM protocol with an empty request: the answer (or its refusal) comes after the SASL
+      // step, which is what is attacked here.
+      const submit = (mechanisms: SaslMechanism[]) => {
+        const client = createHadoopRpcClient({ authProtocol: 'sasl', saslMechanisms: mechanisms });
+        return client
+          .call({
+            address: c.omRpcAddress,
+            protocol: 'org.apache.hadoop.ozone.om.protocol.OzoneManagerProtocol',
+            protocolVersion: 1,
+            method: 'submitRequest',
+            request: new Uint8Array(0),
+          })
+          .then(
+            () => 'answered',
+            (e: unknown) => e,
+          )
+          .finally(() => client.close());
+      };
+      const unauthorized = (e: unknown) =>
+        e instanceof RemoteException && e.errorDetail === 'FATAL_UNAUTHORIZED';
+
+      // A ticket that has ended: refused by the client before anything is sent.
+      const expiring = await kdc.addPrincipal(`expiring-${tls ? 'tls' : 'plain'}`);
+      await setNativeEnvironment({ KRB5CCNAME: await kdc.kinit(expiring, { lifetimeSeconds: 1 }) });
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      expect(await submit([createKerberosSaslMechanism({ serverPrincipal, protection })])).toMatchObject({
+        code: 'ERR_HADOOP_RPC_KERBEROS',
+        reason: 'expired-ticket',
+      });
+      await setNativeEnvironment({ KRB5CCNAME: `FILE:${dir}/no-ticket-cache` });
+
+      // A genuine log-in as the test user, its AP-REQ copied on the way out.
+      const security = c.security;
+      if (security === undefined) throw new Error('no security');
+      const login = { principal: security.userPrincipal, keytab: security.userKeytab, protection };
+      const taken: Uint8Array[] = [];
+      const genuine = await submit([
+        tapped(createKerberosSaslMechanism({ serverPrincipal, ...login }), taken),
+      ]);
+      expect(unauthorized(genuine)).toBe(false);
+      expect(taken).toHaveLength(1);
+
+      // A ticket for another service (one the OM holds no key of), a replay of the genuine
+      // AP-REQ, garbage and an empty token: each refused by the OM (FATAL_UNAUTHORIZED).
+      const other = await kdc.addPrincipal(`other-${tls ? 'tls' : 'plain'}/localhost`);
+      const astray = aimedAt(
+        createKerberosSaslMechanism({ serverPrincipalPattern: '*', ...login }),
+        other.slice(0, other.indexOf('/')),
+      );
+      for (const attack of [
+        astray,
+        sendingAsKerberos(taken[0] as Uint8Array),
+        sendingAsKerberos(randomBytes(600)),
+        sendingAsKerberos(new Uint8Array(0)),
+      ]) {
+        const refused = await submit([attack]);
+        expect(unauthorized(refused)).toBe(true);
+      }
+      // Still serving: a genuine client reads the key.
+      expect((await fastpath(asUser()).getKeyInfo(KEY.volume, KEY.bucket, KEY.key)).sizeBytes).toBe(KEY.size);
+    }, 120_000);
   });
 
   // The client contract and the write contract as the Kerberos user, over TLS to every datanode

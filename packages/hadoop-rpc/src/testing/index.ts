@@ -1,6 +1,7 @@
 /**
  * `@fastpath/hadoop-rpc/testing`: a Hadoop IPC server in Node for tests, with fault hooks, and
- * Hadoop's own IPC test service served on it.
+ * Hadoop's own IPC test service served on it; and the client mechanisms of the Kerberos attack
+ * cases (a tapped, a replaying and a misdirected one).
  *
  * @module @fastpath/hadoop-rpc/testing
  */
@@ -29,3 +30,4 @@ export {
   type KerberosTestSaslMechanismOptions,
 } from './kerberos-test-sasl-mechanism.js';
 export { tokenTestSaslMechanism, type TokenTestSaslMechanismOptions } from './token-test-sasl-mechanism.js';
+export { aimedAt, sendingAsKerberos, tapped } from './kerberos-attacks.js';
