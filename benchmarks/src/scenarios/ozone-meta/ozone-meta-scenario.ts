@@ -106,53 +106,70 @@ interface LevelResult {
   layout: string;
 }
 
-/**
- * One level: its cluster, its clients (each in a process of its own), the warm-up and the
- * measured rounds, the listing checks. The clusters of two levels never run at once.
- */
-async function runLevel(
+/** One level's cluster and clients, up and ready, and the steps of its rounds. */
+interface OpenLevel extends AsyncDisposable {
+  readonly level: SecurityLevel;
+  /** Every client starts round `round`'s keys (round 0 is the unmeasured warm-up). */
+  begin(round: number): Promise<void>;
+  /** Every client's window of `op` (the `opIndex`-th operation) in `round`, each going first in turn. */
+  window(op: MetaOp, opIndex: number, round: number): Promise<void>;
+  /** Each client lists its round's keys (not measured) against what its operations should have left. */
+  check(when: string, round: number): Promise<void>;
+  result(): LevelResult;
+}
+
+/** The label of a round at a level, for progress and the log. */
+function roundLabel(s: OzoneMetaSettings, level: SecurityLevel, round: number): string {
+  const at = s.security.length > 1 || level !== 'none' ? ` (${SECURITY_LEVEL_LABEL[level]})` : '';
+  return `${round === 0 ? 'warm-up' : `round ${round}/${s.rounds}`}${at}`;
+}
+
+/** Starts one level's cluster and its clients (each in a process of its own), their keys to list made. */
+async function openLevel(
   ctx: ScenarioContext<OzoneMetaSettings>,
   level: SecurityLevel,
   kdc: BenchmarkKdc | undefined,
-): Promise<LevelResult> {
+): Promise<OpenLevel> {
   const s = ctx.flags;
   const clients = levelClients(s, level);
   const mark = securityMark(level);
   const at = s.security.length > 1 || level !== 'none' ? ` (${SECURITY_LEVEL_LABEL[level]})` : '';
-  const setup = setupMs(s, level);
   const warmupUnits = s.warmupMs > 0 ? roundMs(s, s.warmupMs) : 0;
   const roundUnits = roundMs(s, s.windowMs);
   ctx.progress.setDetail(`starting the ${s.cluster} cluster${at}`);
-  await using cluster = await startMetaCluster(ctx, level, kdc);
-
+  const cluster = await startMetaCluster(ctx, level, kdc);
   const processes = new Map<MetaClient, MetaClientProcess>();
-  await using _stop = {
-    [Symbol.asyncDispose]: async () => {
-      for (const p of processes.values()) await p[Symbol.asyncDispose]();
-    },
+  const dispose = async (): Promise<void> => {
+    for (const p of processes.values()) await p[Symbol.asyncDispose]();
+    await cluster[Symbol.asyncDispose]();
   };
   let layout = '';
-  for (const client of clients) {
-    ctx.progress.setDetail(`starting ${META_CLIENT_LABEL[client]}${at} and its ${LIST_KEYS} keys to list`);
-    const p = await startClient(ctx, client, cluster, level, kdc);
-    processes.set(client, p);
-    const init = (await p.call(
-      {
-        op: 'init',
-        target: cluster.target(client),
-        volume: META_VOLUME,
-        bucket: META_BUCKET,
-        listPrefix: listPrefix(client),
-        listKeys: LIST_KEYS,
-      },
-      CALL_SLACK_MS,
-    )) as InitAnswer;
-    layout = init.layout;
-    ctx.log(
-      `${mark}${client}: transport ${init.transport}${init.version ? `, Ozone ${init.version}` : ''}, bucket layout ${init.layout}`,
-    );
+  try {
+    for (const client of clients) {
+      ctx.progress.setDetail(`starting ${META_CLIENT_LABEL[client]}${at} and its ${LIST_KEYS} keys to list`);
+      const p = await startClient(ctx, client, cluster, level, kdc);
+      processes.set(client, p);
+      const init = (await p.call(
+        {
+          op: 'init',
+          target: cluster.target(client),
+          volume: META_VOLUME,
+          bucket: META_BUCKET,
+          listPrefix: listPrefix(client),
+          listKeys: LIST_KEYS,
+        },
+        CALL_SLACK_MS,
+      )) as InitAnswer;
+      layout = init.layout;
+      ctx.log(
+        `${mark}${client}: transport ${init.transport}${init.version ? `, Ozone ${init.version}` : ''}, bucket layout ${init.layout}`,
+      );
+    }
+  } catch (err) {
+    await dispose();
+    throw err;
   }
-  ctx.progress.advance(setup);
+  ctx.progress.advance(setupMs(s, level));
 
   const measured = new Map<MetaOp, Partial<Record<MetaClient, RoundSample[]>>>(
     s.ops.map((op) => [op, Object.fromEntries(clients.map((c) => [c, []]))]),
@@ -160,29 +177,17 @@ async function runLevel(
   const verified: Partial<Record<MetaClient, VerifyCounts[]>> = Object.fromEntries(
     clients.map((c) => [c, []]),
   );
-  /** Each client lists its round's keys (not measured) against what its operations should have left. */
-  const check = async (what: string, round: number): Promise<void> => {
-    for (const [client, p] of processes) {
-      ctx.progress.setDetail(`${what} · listing ${client}'s keys`);
-      const v = (await p.call({ op: 'verify' }, CALL_SLACK_MS)) as VerifyCounts;
-      if (round > 0) verified[client]!.push(v);
-      if (v.missing > 0 || v.unexpected > 0)
-        ctx.note(
-          `${what} · ${client}: ${v.missing} key(s) missing, ${v.unexpected} left over (${v.firstProblem ?? ''})`,
-        );
-    }
-  };
-  /** One round of every operation, every client; round 0 is the unmeasured warm-up. */
-  const runRound = async (round: number): Promise<void> => {
-    const tag = round === 0 ? 'warmup' : `r${round}`;
-    const windowMs = round === 0 ? s.warmupMs : s.windowMs;
-    const what = `${round === 0 ? 'warm-up' : `round ${round}/${s.rounds}`}${at}`;
-    for (const [client, p] of processes)
-      await p.call({ op: 'begin', prefix: roundPrefix(client, tag) }, CALL_SLACK_MS);
-    for (const [i, op] of s.ops.entries()) {
-      // The delete window leaves few keys or none: every key is checked before it too.
-      if (op === 'delete' && i > 0) await check(`${what}, before the deletes`, round);
-      for (const client of turnOrder(clients, round, i)) {
+  return {
+    level,
+    async begin(round) {
+      const tag = round === 0 ? 'warmup' : `r${round}`;
+      for (const [client, p] of processes)
+        await p.call({ op: 'begin', prefix: roundPrefix(client, tag) }, CALL_SLACK_MS);
+    },
+    async window(op, opIndex, round) {
+      const windowMs = round === 0 ? s.warmupMs : s.windowMs;
+      const what = roundLabel(s, level, round);
+      for (const client of turnOrder(clients, round, opIndex)) {
         if (ctx.signal.aborted) return;
         ctx.progress.setDetail(`${what} · ${META_OP_LABEL[op]} · ${client}`);
         const sample = (await processes
@@ -208,27 +213,64 @@ async function runLevel(
         }
         ctx.progress.advance((round === 0 ? warmupUnits : roundUnits) / s.ops.length);
       }
+    },
+    async check(when, round) {
+      for (const [client, p] of processes) {
+        ctx.progress.setDetail(`${when} · listing ${client}'s keys`);
+        const v = (await p.call({ op: 'verify' }, CALL_SLACK_MS)) as VerifyCounts;
+        if (round > 0) verified[client]!.push(v);
+        if (v.missing > 0 || v.unexpected > 0)
+          ctx.note(
+            `${when} · ${client}: ${v.missing} key(s) missing, ${v.unexpected} left over (${v.firstProblem ?? ''})`,
+          );
+      }
+    },
+    result() {
+      // Today's results keep their shape: the level is written only when the run has levels.
+      const levels = s.security.length > 1 || level !== 'none';
+      return {
+        level,
+        ops: s.ops.map((op) => ({
+          ...compareOp(op, measured.get(op)!),
+          ...(levels ? { security: level } : {}),
+        })),
+        verify: Object.fromEntries(clients.map((c) => [c, verifyTotals(verified[c] ?? [])])),
+        rounds: s.ops.flatMap((op) => metaLevelRounds(level, op, measured.get(op)!)),
+        cluster: cluster.description,
+        layout,
+      };
+    },
+    [Symbol.asyncDispose]: dispose,
+  };
+}
+
+/**
+ * Every level's rounds, the levels paired window by window: within a round each operation runs on
+ * every level back to back (the levels taking turns going first), so that a slow spell of the
+ * machine or of a cluster falls on both sides of a secure ÷ unsecured ratio, not on one level's
+ * whole run. Each level keeps its own order of operations (each uses what the ones before it
+ * made) and its own checks.
+ */
+async function runPairedRounds(ctx: ScenarioContext<OzoneMetaSettings>, levels: OpenLevel[]): Promise<void> {
+  const s = ctx.flags;
+  const runRound = async (round: number): Promise<void> => {
+    for (const l of levels) await l.begin(round);
+    for (const [i, op] of s.ops.entries()) {
+      for (const l of turnOrder(levels, round, i)) {
+        if (ctx.signal.aborted) return;
+        // The delete window leaves few keys or none: every key is checked before it too.
+        if (op === 'delete' && i > 0)
+          await l.check(`${roundLabel(s, l.level, round)}, before the deletes`, round);
+        await l.window(op, i, round);
+      }
     }
-    await check(what, round);
+    for (const l of levels) await l.check(roundLabel(s, l.level, round), round);
   };
   if (s.warmupMs > 0) await runRound(0);
   for (let round = 1; round <= s.rounds && !ctx.signal.aborted; round++) {
     await runRound(round);
-    ctx.note(`round ${round}/${s.rounds}${at} done`);
+    ctx.note(`round ${round}/${s.rounds} done`);
   }
-  // Today's results keep their shape: the level is written only when the run has levels.
-  const levels = s.security.length > 1 || level !== 'none';
-  return {
-    level,
-    ops: s.ops.map((op) => ({
-      ...compareOp(op, measured.get(op)!),
-      ...(levels ? { security: level } : {}),
-    })),
-    verify: Object.fromEntries(clients.map((c) => [c, verifyTotals(verified[c] ?? [])])),
-    rounds: s.ops.flatMap((op) => metaLevelRounds(level, op, measured.get(op)!)),
-    cluster: cluster.description,
-    layout,
-  };
 }
 
 /** The clients' order for one operation of one round: each goes first in turn. */
@@ -251,7 +293,8 @@ export const ozoneMetaScenario: Scenario<OzoneMetaSettings> = {
     'Renames move the empty keys back and forth within their directory; the delete window removes them, then the ' +
     "1-byte keys. Every round's keys are listed before the delete window and at the round's end: created keys " +
     'found under their current names, deleted keys gone. The default run is the embedded mini cluster, fastpath alone. ' +
-    'With `--security` (real cluster, one OM) the run repeats on a secure cluster per level (Kerberos; Kerberos with ' +
+    'With `--security` (real cluster, one OM) every level runs on a cluster of its own, all up at once and their ' +
+    'windows paired (Kerberos; Kerberos with ' +
     "privacy and TLS), every client logged in from the Kerberos user's keytab, and reports each client's secure ÷ " +
     'unsecured ops/s and CPU per op beside the goal: fastpath pays no more for security than the Java client does.',
   flags: OZONE_META_FLAGS,
@@ -262,11 +305,18 @@ export const ozoneMetaScenario: Scenario<OzoneMetaSettings> = {
     const loadAtStart = os.loadavg();
     ctx.progress.begin('ozone-meta', estimateRunMs(s));
     await using kdc = anySecure(s.security) ? await startBenchmarkKdc(ctx) : undefined;
-    const levels: LevelResult[] = [];
-    for (const level of s.security) {
-      if (ctx.signal.aborted) break;
-      levels.push(await runLevel(ctx, level, kdc));
+    // Every level's cluster up at once (about 2 GB of memory each), so that their windows pair.
+    const open: OpenLevel[] = [];
+    try {
+      for (const level of s.security) {
+        if (ctx.signal.aborted) break;
+        open.push(await openLevel(ctx, level, kdc));
+      }
+      await runPairedRounds(ctx, open);
+    } finally {
+      for (const l of [...open].reverse()) await l[Symbol.asyncDispose]();
     }
+    const levels: LevelResult[] = open.map((l) => l.result());
     ctx.progress.end();
     const loadAtEnd = os.loadavg();
     ctx.results.writeJson('load-average.json', { loadAtStart, loadAtEnd, cores: os.cpus().length });

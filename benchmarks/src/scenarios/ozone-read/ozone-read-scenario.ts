@@ -87,7 +87,8 @@ export const ozoneReadScenario: Scenario<OzoneReadSettings> = {
     '(3 s warm-up, 8 s measured, median and min-max of 3 rounds), bytes fetched and checksummed per read against the ' +
     "widening arithmetic, client CPU, HDR latency, errors, and every read compared with the file's known content. " +
     "`--cluster real` reads Apache Ozone's MiniOzoneCluster instead, with Ozone's own Java client beside fastpath's; " +
-    'with `--security` once per level on a cluster of its own (Kerberos; Kerberos with privacy and datanode TLS), both ' +
+    'with `--security` once per level, each on a cluster of its own, all up at once and paired case by case (Kerberos; ' +
+    'Kerberos with privacy and datanode TLS), both ' +
     "clients logged in from the Kerberos user's keytab, and each client's secure ÷ unsecured figures reported.",
   flags: OZONE_READ_FLAGS,
   parseFlags: (args, { quick }) => parseOzoneReadFlags(args, quick),
@@ -125,11 +126,29 @@ export const ozoneReadScenario: Scenario<OzoneReadSettings> = {
     ctx.log(`expected content of ${s.files} files built in ${Math.round(expect.ms)} ms`);
 
     const all: CaseResult[] = [];
-    const levels: LevelRun[] = [];
-    for (const level of s.security) {
-      if (ctx.signal.aborted) throw new Error('interrupted');
-      levels.push(await runLevel(ctx, level, kdc, reader, expect, all, levels));
+    // Every level's cluster up at once (about 2 GB of memory and 2 GiB of files each), so that
+    // their cases pair.
+    const open: OpenLevel[] = [];
+    try {
+      for (const level of s.security) {
+        if (ctx.signal.aborted) throw new Error('interrupted');
+        open.push(
+          await openLevel(
+            ctx,
+            level,
+            kdc,
+            reader,
+            expect,
+            all,
+            open.map((l) => l.run),
+          ),
+        );
+      }
+      await runPairedRounds(ctx, open);
+    } finally {
+      for (const l of [...open].reverse()) await l[Symbol.asyncDispose]();
     }
+    const levels = open.map((l) => l.run);
     ctx.progress.end();
     const first = levels[0]!;
     const multi = s.security.length > 1 || first.level !== 'none';
@@ -177,11 +196,20 @@ function plannedCaseCount(s: OzoneReadSettings, level: SecurityLevel): number {
   }).length;
 }
 
+/** One level's cluster with its files written and warm, its Java and S3 readers, and its cases. */
+interface OpenLevel extends AsyncDisposable {
+  readonly run: LevelRun;
+  /** The level's cases, each with the id it has at every level (`baseId`) beside its own. */
+  readonly cases: readonly (ReadCase & { baseId: string })[];
+  /** Runs one case's window of `round` (0-based) and records it. */
+  runCase(c: ReadCase, round: number): Promise<void>;
+}
+
 /**
- * One security level: its cluster, the files written, the Java and S3 readers, the rounds of
- * cases (results appended to `all`). The clusters of two levels never run at once.
+ * Opens one security level: its cluster, the files written, the Java and S3 readers, its cases
+ * planned (results appended to `all` as they come).
  */
-async function runLevel(
+async function openLevel(
   ctx: ScenarioContext<OzoneReadSettings>,
   level: SecurityLevel,
   kdc: BenchmarkKdc | undefined,
@@ -189,98 +217,103 @@ async function runLevel(
   expected: { ms: number; checkMicros: number },
   all: CaseResult[],
   earlier: readonly LevelRun[],
-): Promise<LevelRun> {
+): Promise<OpenLevel> {
   const s = ctx.flags;
   const mark = securityMark(level);
   const multi = s.security.length > 1 || level !== 'none';
   const at = multi ? ` (${SECURITY_LEVEL_LABEL[level]})` : '';
   ctx.note(`starting the ${s.cluster} cluster${at}`);
-  await using cluster = await startReadCluster(ctx, level, kdc);
-  const sc = cluster.shortCircuit;
-  const rows = s.rows.filter((r) => !r.startsWith('sc-') || sc.available);
-  // Ozone's S3 gateway beside the cluster; when it cannot be had, the row is left out and the report says why.
-  const s3 = s.s3 ? await cluster.s3() : undefined;
-  if (s3 && !s3.available) ctx.note(`S3 gateway row not run${at}: ${s3.reason}`);
-  const readers: ReaderKind[] = ['fastpath'];
-  if (s.java) readers.push('java');
-  if (s3?.available) readers.push('s3');
-  const cases = planCases({
-    rows,
-    aligned: s.aligned,
-    readers,
-    transports: s.transports,
-    readWorkers: s.readWorkers,
-    readModes: s.readModes,
-  }).map((c) => ({ ...c, id: `${mark}${c.id}` }));
-  const firstLevel = earlier[0];
-  ctx.results.writeConfig({
-    scenario: 'ozone-read',
-    quick: ctx.quick,
-    settings: s,
-    cases: [...all.map((c) => c.id), ...cases.map((c) => c.id)],
-    shortCircuit: firstLevel?.shortCircuit ?? sc,
-    s3Gateway:
-      s3 === undefined ? null : s3.available ? { endpoint: s3.gateway.endpoint } : { reason: s3.reason },
-  });
-  if (!sc.available && s.rows.some((r) => r.startsWith('sc-')))
-    ctx.note(`short-circuit rows not run: ${sc.reason}`);
-  const caseMs = s.warmupMs + s.measureMs + 600;
-  const setupUnits = 30_000;
-  const sets = new Map<number, FileSetSpec>();
-  for (const c of cases)
-    if (!sets.has(c.row.bytesPerChecksum))
-      sets.set(c.row.bytesPerChecksum, fileSet(s, c.row.bytesPerChecksum));
-  const setup: Record<string, unknown> = {
-    contentCheckMicrosPerRead: expected.checkMicros,
-    cluster: cluster.description,
-    expectedContentMs: expected.ms,
-    writes: [] as unknown[],
+  const cluster = await startReadCluster(ctx, level, kdc);
+  const owned: AsyncDisposable[] = [cluster];
+  const dispose = async (): Promise<void> => {
+    for (const d of [...owned].reverse()) await d[Symbol.asyncDispose]();
   };
-  const fileCount = [...sets.values()].reduce((n, set) => n + set.paths.length, 0);
-  for (const set of sets.values()) {
-    // One file per call, so the progress line moves while 2 GiB are written.
-    let written = { bytes: 0, ms: 0, by: '' };
-    for (let i = 0; i < set.paths.length; i++) {
-      ctx.progress.setDetail(
-        `writing file ${i + 1}/${set.paths.length}${at} (${set.fileSizeBytes / 1048576} MiB, ${set.bytesPerChecksum} bytes per checksum)`,
+  try {
+    const sc = cluster.shortCircuit;
+    const rows = s.rows.filter((r) => !r.startsWith('sc-') || sc.available);
+    // Ozone's S3 gateway beside the cluster; when it cannot be had, the row is left out and the report says why.
+    const s3 = s.s3 ? await cluster.s3() : undefined;
+    if (s3 && !s3.available) ctx.note(`S3 gateway row not run${at}: ${s3.reason}`);
+    const readers: ReaderKind[] = ['fastpath'];
+    if (s.java) readers.push('java');
+    if (s3?.available) readers.push('s3');
+    const cases = planCases({
+      rows,
+      aligned: s.aligned,
+      readers,
+      transports: s.transports,
+      readWorkers: s.readWorkers,
+      readModes: s.readModes,
+    }).map((c) => ({ ...c, baseId: c.id, id: `${mark}${c.id}` }));
+    const firstLevel = earlier[0];
+    ctx.results.writeConfig({
+      scenario: 'ozone-read',
+      quick: ctx.quick,
+      settings: s,
+      cases: [...all.map((c) => c.id), ...cases.map((c) => c.id)],
+      shortCircuit: firstLevel?.shortCircuit ?? sc,
+      s3Gateway:
+        s3 === undefined ? null : s3.available ? { endpoint: s3.gateway.endpoint } : { reason: s3.reason },
+    });
+    if (!sc.available && s.rows.some((r) => r.startsWith('sc-')))
+      ctx.note(`short-circuit rows not run: ${sc.reason}`);
+    const caseMs = s.warmupMs + s.measureMs + 600;
+    const setupUnits = 30_000;
+    const sets = new Map<number, FileSetSpec>();
+    for (const c of cases)
+      if (!sets.has(c.row.bytesPerChecksum))
+        sets.set(c.row.bytesPerChecksum, fileSet(s, c.row.bytesPerChecksum));
+    const setup: Record<string, unknown> = {
+      contentCheckMicrosPerRead: expected.checkMicros,
+      cluster: cluster.description,
+      expectedContentMs: expected.ms,
+      writes: [] as unknown[],
+    };
+    const fileCount = [...sets.values()].reduce((n, set) => n + set.paths.length, 0);
+    for (const set of sets.values()) {
+      // One file per call, so the progress line moves while 2 GiB are written.
+      let written = { bytes: 0, ms: 0, by: '' };
+      for (let i = 0; i < set.paths.length; i++) {
+        ctx.progress.setDetail(
+          `writing file ${i + 1}/${set.paths.length}${at} (${set.fileSizeBytes / 1048576} MiB, ${set.bytesPerChecksum} bytes per checksum)`,
+        );
+        const one = { ...set, paths: [set.paths[i]!], seeds: [set.seeds[i]!] };
+        const w = await cluster.writeSet(one, reader);
+        written = { bytes: written.bytes + w.bytes, ms: written.ms + w.ms, by: w.by };
+        ctx.progress.advance(setupUnits / 2 / fileCount);
+      }
+      (setup.writes as unknown[]).push({ bytesPerChecksum: set.bytesPerChecksum, ...written });
+      ctx.note(
+        `wrote ${written.bytes / 1048576} MiB with ${set.bytesPerChecksum} bytes per checksum by ${written.by}${at} in ${(written.ms / 1000).toFixed(1)} s`,
       );
-      const one = { ...set, paths: [set.paths[i]!], seeds: [set.seeds[i]!] };
-      const w = await cluster.writeSet(one, reader);
-      written = { bytes: written.bytes + w.bytes, ms: written.ms + w.ms, by: w.by };
-      ctx.progress.advance(setupUnits / 2 / fileCount);
     }
-    (setup.writes as unknown[]).push({ bytesPerChecksum: set.bytesPerChecksum, ...written });
-    ctx.note(
-      `wrote ${written.bytes / 1048576} MiB with ${set.bytesPerChecksum} bytes per checksum by ${written.by}${at} in ${(written.ms / 1000).toFixed(1)} s`,
-    );
-  }
-  setup.pageCacheWarmBytes = await cluster.warm();
-  ctx.results.writeJson(`${mark}setup.json`, setup);
-  ctx.progress.advance(setupUnits / 2);
+    setup.pageCacheWarmBytes = await cluster.warm();
+    ctx.results.writeJson(`${mark}setup.json`, setup);
+    ctx.progress.advance(setupUnits / 2);
 
-  await using java = s.java ? await startJavaReader(ctx, cluster) : undefined;
-  await using s3Reader = s3?.available ? await startS3Reader(ctx, s3, contentSeeds(s)) : undefined;
-  const results = new Map<string, CaseResult>(
-    cases.map((c) => [
-      c.id,
-      {
-        id: c.id,
-        reader: c.reader,
-        row: c.row.id,
-        column: c.column.id,
-        aligned: c.aligned,
-        transport: c.transport,
-        readWorkers: c.readWorkers,
-        readBlock: c.readBlock,
-        ...(multi ? { security: level } : {}),
-        rounds: [],
-      },
-    ]),
-  );
-  all.push(...results.values());
-  for (let round = 0; round < s.rounds; round++) {
-    for (const c of roundOrder(cases, round)) {
-      if (ctx.signal.aborted) throw new Error('interrupted');
+    const java = s.java ? await startJavaReader(ctx, cluster) : undefined;
+    if (java) owned.push(java);
+    const s3Reader = s3?.available ? await startS3Reader(ctx, s3, contentSeeds(s)) : undefined;
+    if (s3Reader) owned.push(s3Reader);
+    const results = new Map<string, CaseResult>(
+      cases.map((c) => [
+        c.id,
+        {
+          id: c.id,
+          reader: c.reader,
+          row: c.row.id,
+          column: c.column.id,
+          aligned: c.aligned,
+          transport: c.transport,
+          readWorkers: c.readWorkers,
+          readBlock: c.readBlock,
+          ...(multi ? { security: level } : {}),
+          rounds: [],
+        },
+      ]),
+    );
+    all.push(...results.values());
+    const runCase = async (c: ReadCase, round: number): Promise<void> => {
       ctx.progress.setDetail(`round ${round + 1}/${s.rounds} · ${c.id}`);
       const set = sets.get(c.row.bytesPerChecksum)!;
       const r =
@@ -303,16 +336,48 @@ async function runLevel(
           `${f.datanodeSentPerOp !== null ? `, datanodes sent ${Math.round(f.datanodeSentPerOp / 1024)} KiB/op` : ''}, errors ${r.counts.errors + r.counts.wrongBytes}`,
       );
       ctx.progress.advance(caseMs);
+    };
+    return {
+      run: {
+        level,
+        cluster: cluster.description,
+        setup,
+        shortCircuit: sc,
+        java: java?.description,
+        s3: s3Reader?.description ?? (s3 && !s3.available ? { notRun: s3.reason } : undefined),
+      },
+      cases,
+      runCase,
+      [Symbol.asyncDispose]: dispose,
+    };
+  } catch (err) {
+    await dispose();
+    throw err;
+  }
+}
+
+/**
+ * Every level's rounds, the levels paired case by case: within a round each case runs on every
+ * level back to back (the levels taking turns going first), so that a slow spell of the machine
+ * or of a cluster falls on both sides of a secure ÷ unsecured ratio, not on one level's whole
+ * run. A case a level does not have (the S3 row on a secure cluster) is left out there.
+ */
+async function runPairedRounds(
+  ctx: ScenarioContext<OzoneReadSettings>,
+  levels: readonly OpenLevel[],
+): Promise<void> {
+  const s = ctx.flags;
+  const order: string[] = [];
+  for (const l of levels) for (const c of l.cases) if (!order.includes(c.baseId)) order.push(c.baseId);
+  for (let round = 0; round < s.rounds; round++) {
+    for (const [i, baseId] of roundOrder(order, round).entries()) {
+      for (const l of roundOrder(levels, round + i)) {
+        if (ctx.signal.aborted) throw new Error('interrupted');
+        const c = l.cases.find((x) => x.baseId === baseId);
+        if (c) await l.runCase(c, round);
+      }
     }
   }
-  return {
-    level,
-    cluster: cluster.description,
-    setup,
-    shortCircuit: sc,
-    java: java?.description,
-    s3: s3Reader?.description ?? (s3 && !s3.available ? { notRun: s3.reason } : undefined),
-  };
 }
 
 /** The content seeds of the files, one per file index. */
