@@ -70,6 +70,23 @@ export interface KeyBlockLocation {
  */
 export type KeyLocationLookup = () => Promise<readonly KeyBlockLocation[]>;
 
+/** The block token a datanode refused, and the block it was for. */
+export interface RefusedBlockToken {
+  containerId: bigint;
+  localId: bigint;
+  /** The token refused (`undefined`: the command carried none). */
+  token: string | undefined;
+}
+
+/**
+ * Where a stream's new block tokens come from when a datanode refuses one: the OM (`lookup`, on the
+ * caller's thread, counted in `locationRefreshes`), or, for a read worker's copy of a stream, the
+ * stream on the caller's thread (`ask`), which looks the key up there once for all its copies.
+ */
+export type BlockTokenSource =
+  | { lookup: KeyLocationLookup }
+  | { ask: (refused: RefusedBlockToken) => Promise<readonly KeyBlockLocation[]> };
+
 interface ChunkEntry {
   info: ChunkInfoView;
   /** Offset of the chunk within the block, in bytes (cumulative chunk lengths, as Java maps reads). */
@@ -141,7 +158,8 @@ export interface KeyInputStreamStats {
   readBlockFallbacks: number;
   /**
    * Times the stream looked its key up again at the OM because a datanode refused a block token
-   * (at most one per read of a block; concurrent refusals share one). Stays 0 with read workers.
+   * (at most one per read of a block; concurrent refusals share one). With read workers, this
+   * stream looks up for their copies of it: one lookup for all the workers refused meanwhile.
    */
   locationRefreshes: number;
 }
@@ -195,7 +213,7 @@ export class KeyInputStream {
   /** An encrypted key's data key: reads fetch ciphertext (checked against its checksums) and decrypt it last. */
   readonly #decryptor: KeyDecryptor | undefined;
   /** Where new block tokens come from when a datanode refuses one; none: a refusal fails the replica, as before. */
-  readonly #lookup: KeyLocationLookup | undefined;
+  readonly #tokenSource: BlockTokenSource | undefined;
   /** The lookup in flight, which every read refused meanwhile waits for instead of asking again. */
   #refreshing: Promise<void> | undefined;
 
@@ -208,18 +226,22 @@ export class KeyInputStream {
     windowCacheBytes = DEFAULT_WINDOW_CACHE_BYTES,
     workers?: ReadWorkerPool,
     decryptor?: KeyDecryptor,
-    lookup?: KeyLocationLookup,
+    tokenSource?: BlockTokenSource,
   ) {
     this.#ctx = ctx;
     this.#decryptor = decryptor;
-    this.#lookup = lookup;
+    this.#tokenSource = tokenSource;
     this.#blocks = blocks.map((location) => ({ location }));
     this.lengthBytes = lengthBytes;
     this.verifyChecksum = verifyChecksum;
     this.#windowCacheBytes = windowCacheBytes;
     this.#workers = workers?.openStream(
       { blocks, lengthBytes, verifyChecksum, windowCacheBytes },
-      { stats: this.stats, badReplicas: this.badReplicas },
+      {
+        stats: this.stats,
+        badReplicas: this.badReplicas,
+        renewedBlocks: (refused) => this.#renewedBlocks(refused),
+      },
     );
   }
 
@@ -721,7 +743,7 @@ export class KeyInputStream {
       }
       // Once only: a token the OM has just issued and a datanode still refuses is not going to
       // pass on a third try (a datanode without the OM's key), and the caller gets the refusals.
-      if (refused && !renewed && this.#lookup) {
+      if (refused && !renewed && this.#tokenSource) {
         renewed = true;
         if (!(await this.#renewToken(block, refused.token, failures))) break;
         sweep = -1;
@@ -738,15 +760,15 @@ export class KeyInputStream {
   }
 
   /**
-   * After a replica refused `refused`: the key looked up again, unless a lookup since gave the
-   * block another token already (reads refused together share one lookup). Whether the block now
-   * has a token other than the refused one; a failed lookup joins `failures`.
+   * After a replica refused `refused`: the key looked up again (in a read worker, by the stream on
+   * the caller's thread), unless a lookup since gave the block another token already (reads
+   * refused together share one lookup). Whether the block now has a token other than the refused
+   * one; a failed lookup joins `failures`.
    */
   async #renewToken(block: BlockState, refused: string | undefined, failures: Error[]): Promise<boolean> {
     if (block.location.encodedToken === refused) {
-      this.#refreshing ??= this.#refreshLocations().finally(() => (this.#refreshing = undefined));
       try {
-        await this.#refreshing;
+        await this.#refresh(block, refused);
       } catch (err) {
         if (!(err instanceof FastpathError) || err instanceof OzoneClosedError) throw err;
         failures.push(err);
@@ -756,12 +778,40 @@ export class KeyInputStream {
     return block.location.encodedToken !== refused;
   }
 
+  /**
+   * A read worker's copy of this stream had `refused` refused: the key's blocks once this stream
+   * holds another token for that block, renewed as this stream's own reads renew theirs (one
+   * lookup for all the copies refused the same token). A failed lookup is thrown, for the copy's
+   * read to report with its refusals.
+   */
+  async #renewedBlocks(refused: RefusedBlockToken): Promise<readonly KeyBlockLocation[]> {
+    if (this.#closed) throw new OzoneClosedError('the key input stream');
+    const block = this.#blocks.find(
+      (b) => b.location.containerId === refused.containerId && b.location.localId === refused.localId,
+    );
+    if (block && block.location.encodedToken === refused.token) await this.#refresh(block, refused.token);
+    return this.blocks;
+  }
+
+  /** The refresh in flight, else a new one started for `block`'s refused token. */
+  #refresh(block: BlockState, refused: string | undefined): Promise<void> {
+    this.#refreshing ??= this.#refreshLocations({
+      containerId: block.location.containerId,
+      localId: block.location.localId,
+      token: refused,
+    }).finally(() => (this.#refreshing = undefined));
+    return this.#refreshing;
+  }
+
   /** Every block of the key gets the replicas and token the OM lists now (their tokens were issued together, and expire together). */
-  async #refreshLocations(): Promise<void> {
-    const lookup = this.#lookup;
-    if (!lookup) return;
-    this.stats.locationRefreshes++;
-    const fresh = await lookup();
+  async #refreshLocations(refused: RefusedBlockToken): Promise<void> {
+    const source = this.#tokenSource;
+    if (!source) return;
+    let fresh: readonly KeyBlockLocation[];
+    if ('lookup' in source) {
+      this.stats.locationRefreshes++;
+      fresh = await source.lookup();
+    } else fresh = await source.ask(refused);
     if (this.#closed) throw new OzoneClosedError('the key input stream');
     for (const block of this.#blocks) {
       const now = fresh.find(

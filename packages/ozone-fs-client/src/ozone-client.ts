@@ -1143,7 +1143,7 @@ export class OzoneClient {
       options.windowCacheBytes,
       this.#readWorkers,
       await this.#encryption.decryptorFor(info),
-      lookup,
+      { lookup },
     );
   }
 

@@ -3,7 +3,8 @@
 // the key up again once and carry on with the new tokens, on the ReadChunk path of positional
 // reads and on the streaming ReadBlock path; datanodes that refuse every token give the typed
 // error after that one lookup, never a loop. A write asks for no new token: its data moves to a
-// new block, as Java's writer does on any container error.
+// new block, as Java's writer does on any container error. With read workers, the stream on the
+// caller's thread makes the lookup for its workers' copies: one for all of them.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Token } from '@fastpath/hadoop-common';
 import { useKdc } from '@fastpath/kerberos-fixture/jest';
@@ -11,13 +12,17 @@ import { setNativeEnvironment } from '@fastpath/kerberos-fixture';
 import {
   createOzoneClient,
   newFileSystemInstance,
+  OmStatusError,
+  OzoneClosedError,
   ReplicasExhaustedError,
   type KeyBlockLocation,
+  type KeyInputStream,
   type OzoneClient,
   type OzoneClientConfig,
 } from '@fastpath/ozone-fs-client';
 import { type MiniOzoneCluster, startMiniOzoneCluster } from '@fastpath/ozone-fs-client/testing';
 import { contractKeyBytes } from '@fastpath/ozone-fs-client/testing/contract';
+import { waitFor } from '@fastpath/test-support';
 import { hdds, om } from '../src/internal/proto/wire.js';
 import { secureOmProperties } from './support/secure-om-login.js';
 
@@ -76,6 +81,11 @@ afterAll(async () => {
   await cluster?.close();
 });
 
+afterEach(() => {
+  for (const d of cluster.datanodes) d.refuseBlockTokens(false);
+  cluster.om.clearFaults();
+});
+
 /** Every replica of the cluster refusing block tokens in total. */
 const refusals = () => cluster.datanodes.reduce((n, d) => n + d.counters.blockTokenRefusals, 0);
 const lookups = () => cluster.om.requests.get('GetKeyInfo') ?? 0;
@@ -104,6 +114,17 @@ async function tokensExpired(blocks: readonly KeyBlockLocation[]): Promise<void>
   const waitMs = expiry + 1 - Date.now();
   expect(waitMs).toBeLessThanOrEqual(TOKEN_LIFETIME_MS);
   if (waitMs > 0) await sleep(waitMs);
+}
+
+function refuseEverywhere(): void {
+  for (const d of cluster.datanodes) d.refuseBlockTokens(true);
+}
+
+function expectRefusedAfterOneLookup(err: unknown, attempts: number): void {
+  expect(err).toBeInstanceOf(ReplicasExhaustedError);
+  const { attempts: tried } = err as ReplicasExhaustedError;
+  expect(tried).toHaveLength(attempts);
+  for (const a of tried) expect(a).toMatchObject({ result: 'BLOCK_TOKEN_VERIFICATION_FAILED' });
 }
 
 describe('a block token past its lifetime', () => {
@@ -232,21 +253,6 @@ describe('a key written with a token past its lifetime', () => {
 });
 
 describe('datanodes that refuse every token', () => {
-  afterEach(() => {
-    for (const d of cluster.datanodes) d.refuseBlockTokens(false);
-  });
-
-  function refuseEverywhere(): void {
-    for (const d of cluster.datanodes) d.refuseBlockTokens(true);
-  }
-
-  function expectRefusedAfterOneLookup(err: unknown, attempts: number): void {
-    expect(err).toBeInstanceOf(ReplicasExhaustedError);
-    const { attempts: tried } = err as ReplicasExhaustedError;
-    expect(tried).toHaveLength(attempts);
-    for (const a of tried) expect(a).toMatchObject({ result: 'BLOCK_TOKEN_VERIFICATION_FAILED' });
-  }
-
   it('a positional read fails typed after exactly one lookup', async () => {
     const c = client();
     const stream = await c.openKey('tokvol', 'bkt', 'one-block');
@@ -286,4 +292,177 @@ describe('datanodes that refuse every token', () => {
       stream.close();
     }
   });
+});
+
+describe('reads on read workers', () => {
+  // Worker threads start by compiling the sources (tsx): slow on a loaded machine.
+  const SLOW = 180_000;
+
+  /** A client whose reads run on `threads` workers, started (and compiled) before a test's tokens are issued. */
+  async function onWorkers(threads: number): Promise<OzoneClient> {
+    const c = client({ readWorkerThreads: threads });
+    const warm = await c.openKey('tokvol', 'bkt', 'one-block');
+    // As many reads at once as workers: one on each (a read goes to the worker with the fewest).
+    await Promise.all(Array.from({ length: threads }, (_, i) => warm.readFully(i, 1)));
+    warm.close();
+    expect(c.readWorkerStats).toMatchObject({ started: threads, running: threads, crashed: 0 });
+    return c;
+  }
+
+  it(
+    'a token past its lifetime: the caller’s stream looks the key up once, the worker reads on with the new tokens',
+    async () => {
+      const c = await onWorkers(1);
+      const stream = await c.openKey('tokvol', 'bkt', 'two-blocks');
+      try {
+        const before = stream.blocks.map((b) => b.encodedToken);
+        await tokensExpired(stream.blocks);
+        const [lookupsBefore, refusalsBefore] = [lookups(), refusals()];
+        expect((await stream.readFully(0, data.length)).equals(data)).toBe(true);
+        expect(stream.stats.locationRefreshes).toBe(1);
+        expect(lookups()).toBe(lookupsBefore + 1);
+        expect(await refreshMetric(c)).toBe(1);
+        expect(refusals()).toBeGreaterThan(refusalsBefore);
+        // The reads ran on the worker (the client's own datanode channels carried none), and the
+        // lookup's tokens are the stream's own now too.
+        expect(c.datanodeStreamStats.opened).toBe(0);
+        const after = stream.blocks.map((b) => b.encodedToken);
+        expect(after.every((t, i) => t !== undefined && t !== before[i])).toBe(true);
+      } finally {
+        stream.close();
+      }
+    },
+    SLOW,
+  );
+
+  it(
+    'concurrent reads refused on two workers share one lookup, and both workers’ copies read on with its tokens',
+    async () => {
+      const c = await onWorkers(2);
+      // Without cached windows every read reaches the datanodes, with whatever token its copy holds.
+      const stream = await c.openKey('tokvol', 'bkt', 'two-blocks', { windowCacheBytes: 0 });
+      // Four reads at once go two to each worker, and each worker's two cover both blocks.
+      const ranges = [
+        [0, 200 * KiB],
+        [300 * KiB, 200 * KiB],
+        [520 * KiB, 200 * KiB],
+        [800 * KiB, 224 * KiB],
+      ] as const;
+      const readAll = async (): Promise<void> => {
+        const got = await Promise.all(ranges.map(([p, n]) => stream.readFully(p, n)));
+        got.forEach((g, i) => {
+          const [p, n] = ranges[i] as readonly [number, number];
+          expect(g.equals(data.subarray(p, p + n))).toBe(true);
+        });
+      };
+      try {
+        // Both workers open a copy of the stream, with the tokens of the open, and know both blocks.
+        await readAll();
+        await tokensExpired(stream.blocks);
+        const [lookupsBefore, refusalsBefore] = [lookups(), refusals()];
+
+        await readAll();
+        expect(stream.stats.locationRefreshes).toBe(1);
+        expect(lookups()).toBe(lookupsBefore + 1);
+        expect(await refreshMetric(c)).toBe(1);
+        expect(refusals()).toBeGreaterThan(refusalsBefore);
+
+        // Each copy holds the new tokens: reads on both workers, of both blocks, are refused no more.
+        const refusalsAfter = refusals();
+        await readAll();
+        expect(refusals()).toBe(refusalsAfter);
+        expect(lookups()).toBe(lookupsBefore + 1);
+        expect(c.readWorkerStats).toMatchObject({ started: 2, crashed: 0 });
+      } finally {
+        stream.close();
+      }
+    },
+    SLOW,
+  );
+
+  it(
+    'datanodes refusing every token: a read on a worker fails typed after exactly one lookup',
+    async () => {
+      const c = await onWorkers(1);
+      const stream = await c.openKey('tokvol', 'bkt', 'one-block');
+      try {
+        refuseEverywhere();
+        const [lookupsBefore, refusalsBefore] = [lookups(), refusals()];
+        const err = await stream.readFully(0, 100).catch((e: unknown) => e);
+        // GetBlock on each of the three replicas with the token from the open, then with the new one.
+        expectRefusedAfterOneLookup(err, 6);
+        expect(refusals()).toBe(refusalsBefore + 6);
+        expect(stream.stats.locationRefreshes).toBe(1);
+        expect(lookups()).toBe(lookupsBefore + 1);
+        expect(await refreshMetric(c)).toBe(1);
+        // Once per read: the next read gets its own lookup, and its own typed error.
+        expectRefusedAfterOneLookup(await stream.readFully(0, 100).catch((e: unknown) => e), 6);
+        expect(stream.stats.locationRefreshes).toBe(2);
+        expect(lookups()).toBe(lookupsBefore + 2);
+      } finally {
+        stream.close();
+      }
+    },
+    SLOW,
+  );
+
+  it(
+    'a lookup that fails joins the refusals the read on the worker reports',
+    async () => {
+      const c = await onWorkers(1);
+      const stream = await c.openKey('tokvol', 'bkt', 'one-block');
+      try {
+        refuseEverywhere();
+        cluster.om.injectFault({ command: 'GetKeyInfo', status: 'KEY_NOT_FOUND', times: 1 });
+        const lookupsBefore = lookups();
+        const err = await stream.readFully(0, 100).catch((e: unknown) => e);
+        expect(err).toBeInstanceOf(ReplicasExhaustedError);
+        const { attempts } = err as ReplicasExhaustedError;
+        expect(attempts).toHaveLength(4);
+        for (const a of attempts.slice(0, 3))
+          expect(a).toMatchObject({ result: 'BLOCK_TOKEN_VERIFICATION_FAILED' });
+        expect(attempts[3]).toBeInstanceOf(OmStatusError);
+        expect(attempts[3]).toMatchObject({ code: 'ERR_OZONE_KEY_NOT_FOUND', status: 'KEY_NOT_FOUND' });
+        expect(stream.stats.locationRefreshes).toBe(1);
+        expect(lookups()).toBe(lookupsBefore + 1);
+      } finally {
+        stream.close();
+      }
+    },
+    SLOW,
+  );
+
+  it(
+    'a worker waiting for the lookup: closing the stream, or the client, fails its read ERR_OZONE_CLOSED',
+    async () => {
+      const pendingLookup = async (
+        c: OzoneClient,
+      ): Promise<{ stream: KeyInputStream; read: Promise<unknown> }> => {
+        const stream = await c.openKey('tokvol', 'bkt', 'one-block');
+        cluster.om.injectFault({ command: 'GetKeyInfo', response: 'never', times: 1 });
+        const lookupsBefore = lookups();
+        let over = false;
+        const read = stream
+          .readFully(0, 100)
+          .catch((e: unknown) => e)
+          .finally(() => (over = true));
+        await waitFor('the lookup at the OM, or the read over', () => over || lookups() > lookupsBefore, {
+          timeoutMs: SLOW,
+        });
+        expect({ over, lookups: lookups() }).toEqual({ over: false, lookups: lookupsBefore + 1 });
+        return { stream, read };
+      };
+      const c = await onWorkers(1);
+      refuseEverywhere();
+      // The OM never answers: only the close ends the worker's wait.
+      const first = await pendingLookup(c);
+      first.stream.close();
+      expect(await first.read).toBeInstanceOf(OzoneClosedError);
+      const second = await pendingLookup(c);
+      c.close();
+      expect(await second.read).toBeInstanceOf(OzoneClosedError);
+      expect(c.readWorkerStats.inFlight).toBe(0);
+    },
+    SLOW,
+  );
 });

@@ -1,7 +1,9 @@
 import { FastpathError } from '@fastpath/core';
+import { HadoopRpcCallTimeoutError } from '@fastpath/hadoop-rpc';
 import {
   ChecksumMismatchError,
   DatanodeResultError,
+  OmFailoverExhaustedError,
   OzoneRpcError,
   ReadWorkerError,
   ReplicasExhaustedError,
@@ -57,5 +59,30 @@ describe('read worker errors', () => {
     expect(odd.message).toBe('a string thrown');
     const worker = across(new ReadWorkerError('gone', 1));
     expect(worker).toMatchObject({ code: 'ERR_OZONE_READ_WORKER', retriable: true, exitCode: 1 });
+  });
+
+  it('keep an OM lookup’s errors FastpathErrors, with name, code and fields, as a refused token’s read reports them', () => {
+    const timeout = new HadoopRpcCallTimeoutError('127.0.0.1:9862', 'submitRequest', 7, 10_000);
+    const lookup = across(new OmFailoverExhaustedError('omservice', 2, timeout));
+    expect(lookup).toBeInstanceOf(OmFailoverExhaustedError);
+    expect(lookup).toMatchObject({
+      code: 'ERR_OZONE_OM_FAILOVER_EXHAUSTED',
+      service: 'omservice',
+      failovers: 2,
+    });
+    // Another package's class: not this codec's to know, still a FastpathError that says what it was.
+    const cause = lookup.cause as HadoopRpcCallTimeoutError;
+    expect(cause).toBeInstanceOf(FastpathError);
+    const { name, message, code, retriable, address, method, timeoutMs, callId } = cause;
+    expect({ name, message, code, retriable, address, method, timeoutMs, callId }).toEqual({
+      name: 'HadoopRpcCallTimeoutError',
+      message: timeout.message,
+      code: 'ERR_HADOOP_RPC_CALL_TIMEOUT',
+      retriable: true,
+      address: '127.0.0.1:9862',
+      method: 'submitRequest',
+      timeoutMs: 10_000,
+      callId: 7,
+    });
   });
 });

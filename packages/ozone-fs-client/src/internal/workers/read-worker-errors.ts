@@ -1,12 +1,15 @@
 // Errors cross from a read worker thread to the caller's thread as plain data and come back as
 // the same classes, codes and fields the in-thread read path throws: structured cloning keeps
 // only an Error's message and stack, not its class or its own fields (code, retriable, address,
-// location, attempts…).
+// location, attempts…). An error of another package's class (the OM's transport, when a worker's
+// renewed block token needed a lookup) comes back a FastpathError with its name, code and fields.
 import { inspect } from 'node:util';
+import { FastpathError } from '@fastpath/core';
 import {
   ChecksumMismatchError,
   DatanodeResultError,
   MiniClusterError,
+  OmFailoverExhaustedError,
   OmStatusError,
   OzoneClosedError,
   OzoneInvalidArgumentError,
@@ -24,6 +27,8 @@ export interface WireError {
   /** A tag of the known classes below, else the name of a standard error class, else 'Error'. */
   kind: string;
   message: string;
+  /** The class's name, for a FastpathError of a class not tagged here. */
+  name?: string;
   stack: string | undefined;
   /** The error's own fields (code, retriable, address, location, …): structured-cloneable data. */
   fields: Record<string, unknown>;
@@ -49,6 +54,8 @@ const CLASSES: ReadonlyMap<string, abstract new (...args: never[]) => Error> = n
   ['tls-config', OzoneTlsConfigError],
   ['read-worker', ReadWorkerError],
   ['mini-cluster', MiniClusterError],
+  ['om-failover-exhausted', OmFailoverExhaustedError],
+  ['fastpath', FastpathError],
 ]);
 const STANDARD: Readonly<Record<string, ErrorConstructor>> = {
   Error,
@@ -80,12 +87,20 @@ export function encodeError(err: unknown): WireError {
   if (!(err instanceof Error)) return { kind: 'Error', message: String(err), stack: undefined, fields: {} };
   let kind = STANDARD[err.name] === err.constructor ? err.name : 'Error';
   for (const [tag, cls] of CLASSES) if (err.constructor === cls) kind = tag;
+  const foreign = kind === 'Error' && err instanceof FastpathError;
+  if (foreign) kind = 'fastpath';
   const fields: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(err)) {
     if (key === 'cause' || key === 'attempts') continue;
     fields[key] = crossing(value);
   }
-  const wire: WireError = { kind, message: err.message, stack: err.stack, fields };
+  const wire: WireError = {
+    kind,
+    message: err.message,
+    ...(foreign ? { name: err.name } : {}),
+    stack: err.stack,
+    fields,
+  };
   const cause = (err as { cause?: unknown }).cause;
   if (cause !== undefined)
     wire.cause = cause instanceof Error ? encodeError(cause) : { value: crossing(cause) };
@@ -108,6 +123,7 @@ export function reviveError(wire: WireError): Error {
     Object.defineProperty(err, key, { value, writable: true, configurable: true, enumerable: false });
   };
   define('message', wire.message);
+  if (wire.name !== undefined) define('name', wire.name);
   define('stack', wire.stack ?? `${wire.kind}: ${wire.message}`);
   Object.assign(err, wire.fields);
   if (wire.cause !== undefined)

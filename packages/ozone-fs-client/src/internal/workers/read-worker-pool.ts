@@ -1,8 +1,13 @@
 import { Worker } from 'node:worker_threads';
-import type { BadReplicaReport, KeyInputStreamStats } from '../../key-input-stream.js';
+import type {
+  BadReplicaReport,
+  KeyBlockLocation,
+  KeyInputStreamStats,
+  RefusedBlockToken,
+} from '../../key-input-stream.js';
 import { OzoneClosedError, ReadWorkerError } from '../../ozone-errors.js';
 import type { ReadContextOptions } from '../read-context.js';
-import { reviveError } from './read-worker-errors.js';
+import { encodeError, reviveError } from './read-worker-errors.js';
 import type {
   FromReadWorker,
   ToReadWorker,
@@ -80,10 +85,12 @@ class WorkerSlot {
   constructor(readonly worker: Worker) {}
 }
 
-/** Where a key stream's counters and bad-replica reports land: the stream's own. */
+/** Where a key stream's counters and bad-replica reports land, and where its copies' refused block tokens are renewed: the stream itself. */
 export interface WorkerStreamSink {
   readonly stats: KeyInputStreamStats;
   readonly badReplicas: BadReplicaReport[];
+  /** The key's blocks once the stream holds a token other than `refused` for its block (looked up once for all copies). */
+  renewedBlocks(refused: RefusedBlockToken): Promise<readonly KeyBlockLocation[]>;
 }
 
 /** One key stream whose reads go to the pool's workers. */
@@ -117,6 +124,17 @@ export class WorkerKeyStream {
     this.pool.tell(this, { op: 'close', stream: this.id }, true);
   }
 
+  /**
+   * A worker's copy was refused `refused`: the blocks with their new tokens. Only the copies that
+   * are refused ask (the others keep reading until their tokens are refused too, and then get these
+   * without a lookup), and copies opened from now on start with them.
+   */
+  async renew(refused: RefusedBlockToken): Promise<readonly KeyBlockLocation[]> {
+    const blocks = await this.sink.renewedBlocks(refused);
+    this.spec.blocks = blocks;
+    return blocks;
+  }
+
   /** @internal a worker's state of its copy after a read */
   absorb(slot: WorkerSlot, state: WorkerStreamState): void {
     const before = this.#states.get(slot);
@@ -139,7 +157,9 @@ export class WorkerKeyStream {
  * of its own from the client's settings; a read goes to the worker with the fewest reads on it.
  * A worker holds the process only while reads are on it. A worker that ends with reads on it is
  * replaced at the next read, and its reads are sent once more to another worker; a read that loses
- * a second worker fails with a retriable {@link ReadWorkerError}.
+ * a second worker fails with a retriable {@link ReadWorkerError}. A worker's copy of a stream that a
+ * datanode refused a block token asks the stream here for new locations (the OM lookup stays on
+ * this thread, one for all the workers).
  */
 export class ReadWorkerPool {
   readonly stats: ReadWorkerStats = { started: 0, running: 0, crashed: 0, reissued: 0, inFlight: 0 };
@@ -232,7 +252,10 @@ export class ReadWorkerPool {
     const slot = new WorkerSlot(worker);
     this.stats.started++;
     this.stats.running++;
-    worker.on('message', (m: FromReadWorker) => this.#answer(slot, m));
+    worker.on('message', (m: FromReadWorker) => {
+      if (m.op === 'renew') this.#renew(slot, m);
+      else this.#answer(slot, m);
+    });
     worker.on('error', (err) => (slot.lastError = err));
     worker.on('exit', (code) => this.#ended(index, slot, code));
     return slot;
@@ -275,7 +298,22 @@ export class ReadWorkerPool {
     } satisfies ToReadWorker);
   }
 
-  #answer(slot: WorkerSlot, m: FromReadWorker): void {
+  /** A worker's copy of a stream asks for new block tokens; a stream closed meanwhile answers that it is closed. */
+  #renew(slot: WorkerSlot, m: Extract<FromReadWorker, { op: 'renew' }>): void {
+    const reply = (answer: ToReadWorker): void => {
+      // A worker that ended meanwhile took its read's wait with it.
+      if (!slot.ended) slot.worker.postMessage(answer);
+    };
+    const failed = (err: unknown): void => reply({ op: 'renewal-failed', id: m.id, error: encodeError(err) });
+    const stream = this.#streams.get(m.stream);
+    if (!stream || this.#closed) {
+      failed(new OzoneClosedError('the key input stream'));
+      return;
+    }
+    stream.renew(m.refused).then((blocks) => reply({ op: 'renewed', id: m.id, blocks }), failed);
+  }
+
+  #answer(slot: WorkerSlot, m: Exclude<FromReadWorker, { op: 'renew' }>): void {
     const read = slot.pending.get(m.id);
     if (!read) return;
     slot.pending.delete(m.id);
