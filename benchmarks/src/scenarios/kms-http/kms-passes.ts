@@ -89,18 +89,26 @@ function kerberosPasses(s: KmsHttpSettings): KmsPass[] {
 /**
  * With `--instances` 2 or 3, a pass per fleet row (shared, random, mixed) after the single
  * instance's: the mixes with creations only (a verification carries a delegation token, never a
- * cookie), creations by cookie, the fixed version (the mixed fleet puts Hadoop's KMS first).
+ * cookie), creations by cookie, the fixed version (the mixed fleet puts Hadoop's KMS first). First
+ * of them a fleet of one (shared secrets, one instance behind the balancer): its instance shares
+ * no core with another instance, so beside the single instance it shows what the secrets shared
+ * through ZooKeeper and the balancer's hop cost one instance, which the larger fleet, its
+ * instances sharing this machine's cores, cannot.
  */
 function fleetPasses(s: KmsHttpSettings): KmsPass[] {
   const mixes = s.mixes.filter((m) => m.create > 0);
   if (s.instances < 2 || mixes.length === 0) return [];
-  return FLEET_KINDS.map((kind) => ({
+  const fleets: FleetSetup[] = [
+    { instances: 1, kind: 'shared' },
+    ...FLEET_KINDS.map((kind) => ({ instances: s.instances, kind })),
+  ];
+  return fleets.map((fleet) => ({
     part: 'fleet' as const,
     zookeeper: { topology: 'standalone' as const, delayMs: null },
     mixes,
     versions: [FLEET_VERSION],
     creationAuth: 'cookie' as const,
-    fleet: { instances: s.instances, kind },
+    fleet,
   }));
 }
 
