@@ -12,6 +12,8 @@ import { Redacted } from '@fastpath/core';
 import { AUTH_COOKIE_NAME, AuthCookie, SIMPLE_AUTH_TYPE } from './internal/auth/auth-cookie.js';
 import { SignerSecrets } from './internal/auth/signer-secrets.js';
 import type { KmsReadyMessage } from './internal/cli/run-cli.js';
+import { zooKeeperKerberos } from './internal/kerberos/zookeeper-kerberos.js';
+import type { ZooKeeperSaslOptions } from '@fastpath/zookeeper-client';
 
 /** Options of {@link startKmsProcess}. */
 export interface KmsProcessOptions {
@@ -230,3 +232,31 @@ export {
   decodeZkSignerData as readSignerSecretsZnode,
   type ZkSignerData as SignerSecretsZnode,
 } from './internal/auth/zk-signer-data.js';
+
+/**
+ * The `sasl` option of `connectZooKeeper` that the KMS's ZooKeeper clients use with Hadoop's
+ * `sasl` auth type: Kerberos (GSSAPI) logged in from `keytab` as `principal` (with its realm), to
+ * servers named `<serviceName>/<host>`. For tests that read or write a Kerberized fleet's znodes
+ * as the KMS does (the znodes are for `sasl:<first component of the principal>` only).
+ *
+ * @example
+ * ```ts
+ * const client = await connectZooKeeper(zk.connectString, {
+ *   sasl: kmsZooKeeperSasl({ keytab, principal: 'kms/localhost@EXAMPLE.COM' }),
+ * });
+ * ```
+ */
+export function kmsZooKeeperSasl(options: {
+  /** The keytab to log in from. */
+  keytab: string;
+  /** The principal to log in as, with its realm. */
+  principal: string;
+  /** Service part of the servers' principal. Default `zookeeper`. */
+  serviceName?: string;
+}): ZooKeeperSaslOptions {
+  return zooKeeperKerberos({
+    keytab: options.keytab,
+    principal: options.principal,
+    serviceName: options.serviceName ?? 'zookeeper',
+  });
+}

@@ -1,8 +1,13 @@
 import type { Redacted } from '@fastpath/core';
+import type { ZooKeeperSaslOptions } from '@fastpath/zookeeper-client';
 import type { DelegationTokenSecretManagerOptions } from './delegation-token-secret-manager.js';
 
-/** How znodes are protected: `none` (open ACL, Hadoop's default) or `digest` (user:password). */
-export type ZkAuthType = 'none' | 'digest';
+/**
+ * How the store authenticates to ZooKeeper and protects its znodes: `none` (open ACL, Hadoop's
+ * default), `digest` (user:password) or `sasl` (Kerberos, Hadoop's `zkAuthType=sasl`: every znode
+ * is for `sasl:<first component of the principal>` only).
+ */
+export type ZkAuthType = 'none' | 'digest' | 'sasl';
 
 /** Options of {@link ZkDelegationTokenSecretManager}: the in-memory options plus the store's. */
 export interface ZkDelegationTokenSecretManagerOptions extends Omit<
@@ -40,6 +45,15 @@ export interface ZkDelegationTokenSecretManagerOptions extends Omit<
     username: string;
     /** Its password; pass a `Redacted<string>` to keep it out of logs and dumps. */
     password: string | Redacted<string>;
+  };
+  /**
+   * For `authType: 'sasl'`: the mechanism every connection authenticates with (e.g. Kerberos from
+   * `@fastpath/hadoop-rpc`, see `@fastpath/zookeeper-client`'s `sasl` option) and the principal
+   * it logs in as, whose first component the znodes' ACL names (`kms/host@REALM` → `sasl:kms`).
+   */
+  sasl?: ZooKeeperSaslOptions & {
+    /** The client principal the mechanism logs in as, e.g. `kms/host.example.com@EXAMPLE.COM`. */
+    principal: string;
   };
   /**
    * Write tokens that are ready to persist at the same moment in one ZooKeeper multi-operation.

@@ -42,7 +42,10 @@ describe('ZkDelegationTokenSecretManager options', () => {
     ['znodeWorkingPath', { znodeWorkingPath: 'a//b' }],
     ['seqNumBatchSize', { seqNumBatchSize: 0 }],
     ['sessionTimeoutMs', { sessionTimeoutMs: -5 }],
-    ['authType', { authType: 'sasl' as never }],
+    ['authType', { authType: 'kerberos' as never }],
+    ['sasl', { authType: 'sasl' }],
+    ['sasl.mechanism', { authType: 'sasl', sasl: { principal: 'kms@R' } as never }],
+    ['sasl.principal', { authType: 'sasl', sasl: { mechanism: { start: () => never() }, principal: '' } }],
     ['digest', { authType: 'digest' }],
     ['digest.username', { authType: 'digest', digest: { username: 'a:b', password: 'p' } }],
     ['digest.password', { authType: 'digest', digest: { username: 'a', password: '' } }],
@@ -67,3 +70,7 @@ describe('ZkDelegationTokenSecretManager options', () => {
     );
   });
 });
+
+function never(): never {
+  throw new Error('not started in these tests');
+}

@@ -1,10 +1,17 @@
+import type { EventEmitter } from 'node:events';
 import { InvalidOptionError, Redacted, checkInteger, checkNonEmptyString } from '@fastpath/core';
 import zookeeper from 'node-zookeeper-client';
 import type { Client } from 'node-zookeeper-client';
 import { checkWorkaround } from './internal/check-workaround.js';
 import { CONNECTION_CLOSED_STATE, connectionManagerOf } from './internal/connection-manager.js';
 import { guardClientSocket } from './internal/guard-client-socket.js';
-import { ZooKeeperConnectTimeoutError } from './zookeeper-client-errors.js';
+import {
+  installSaslAuthentication,
+  SASL_AUTHENTICATED_EVENT,
+  SASL_FAILED_EVENT,
+} from './internal/sasl-authentication.js';
+import { ZooKeeperConnectTimeoutError, ZooKeeperSaslError } from './zookeeper-client-errors.js';
+import { resolveZooKeeperSaslOptions, type ZooKeeperSaslOptions } from './zookeeper-sasl.js';
 
 /** Credentials sent on every connection (`addAuthInfo`), e.g. `digest` with `user:password`. */
 export interface ZooKeeperAuthInfo {
@@ -28,6 +35,11 @@ export interface ConnectZooKeeperOptions {
   operationRetries?: number;
   /** Credentials added before connecting, so the session is authenticated from its start. Default: none. */
   authInfo?: readonly ZooKeeperAuthInfo[];
+  /**
+   * Authenticate every connection with SASL (e.g. Kerberos) before any request is sent; the
+   * client resolves once the first connection is authenticated. Default: none.
+   */
+  sasl?: ZooKeeperSaslOptions;
 }
 
 /** Defaults of {@link ConnectZooKeeperOptions}. */
@@ -58,6 +70,7 @@ export interface CloseZooKeeperClientOptions {
  * surviving a reconnection (both otherwise hang it or crash the process).
  *
  * @throws ZooKeeperConnectTimeoutError when no attempt connected
+ * @throws ZooKeeperSaslError when `sasl` is set and the exchange failed (the client is closed)
  * @throws ZooKeeperClientVersionError when the installed library is not the one the workarounds were written for
  * @example
  * ```ts
@@ -90,6 +103,7 @@ export async function connectZooKeeper(
     1000,
   );
   const authInfo = checkAuthInfo(options.authInfo ?? []);
+  const sasl = options.sasl === undefined ? undefined : resolveZooKeeperSaslOptions(options.sasl);
   checkWorkaround('bounded-connect');
   for (let attempt = 0; attempt <= retries; attempt++) {
     const client = zookeeper.createClient(connectString, {
@@ -98,26 +112,54 @@ export async function connectZooKeeper(
       retries: operationRetries,
     });
     guardClientSocket(client);
+    if (sasl !== undefined) installSaslAuthentication(client, sasl);
     for (const { scheme, auth } of authInfo) client.addAuthInfo(scheme, auth.unwrap());
-    const connected = await new Promise<boolean>((resolve) => {
-      const finish = (ok: boolean): void => {
+    // The library's typings know only its own events; the SASL events carry an argument.
+    const events = client as unknown as EventEmitter;
+    const outcome = await new Promise<boolean | ZooKeeperSaslError>((resolve) => {
+      const finish = (result: boolean | ZooKeeperSaslError): void => {
         clearTimeout(timer);
         client.removeListener('connected', onConnected);
         client.removeListener('expired', onFailed);
         client.removeListener('authenticationFailed', onFailed);
-        resolve(ok);
+        client.removeListener(SASL_AUTHENTICATED_EVENT, onAuthenticated);
+        events.removeListener(SASL_FAILED_EVENT, onSaslFailed);
+        resolve(result);
       };
-      const onConnected = (): void => finish(true);
+      const onAuthenticated = (): void => finish(true);
+      const onSaslFailed = (error: ZooKeeperSaslError): void => finish(error);
+      const onConnected = (): void => {
+        if (sasl === undefined) {
+          finish(true);
+          return;
+        }
+        // Connected: the exchange (bounded by itself) decides. The bound here only covers a
+        // connection lost during it, each new one starting an exchange again.
+        clearTimeout(timer);
+        timer = setTimeout(() => {
+          finish(
+            new ZooKeeperSaslError(
+              connectString,
+              'timeout',
+              `no authenticated connection within ${sasl.timeoutMs + timeoutMs} ms of the first`,
+            ),
+          );
+        }, sasl.timeoutMs + timeoutMs);
+      };
       const onFailed = (): void => finish(false);
-      const timer = setTimeout(onFailed, timeoutMs);
+      let timer = setTimeout(onFailed, timeoutMs);
       client.once('connected', onConnected);
       client.once('expired', onFailed);
       client.once('authenticationFailed', onFailed);
+      client.once(SASL_AUTHENTICATED_EVENT, onAuthenticated);
+      events.once(SASL_FAILED_EVENT, onSaslFailed);
       client.connect();
     });
-    if (connected) return client;
+    if (outcome === true) return client;
     // No session was established, so there is nothing to end politely: drop the socket quickly.
     await closeZooKeeperClient(client, { timeoutMs: 100 });
+    // Another attempt does not mend credentials the server or the KDC refused.
+    if (outcome instanceof ZooKeeperSaslError) throw outcome;
   }
   throw new ZooKeeperConnectTimeoutError(connectString, retries + 1, timeoutMs);
 }

@@ -14,6 +14,14 @@ export {
   type ZooKeeperAuthInfo,
 } from './connect-zookeeper.js';
 export {
+  DEFAULT_ZOOKEEPER_SASL_OPTIONS,
+  saslOwnerAcl,
+  type ZooKeeperSaslMechanism,
+  type ZooKeeperSaslOptions,
+  type ZooKeeperSaslServer,
+  type ZooKeeperSaslSession,
+} from './zookeeper-sasl.js';
+export {
   addPersistentRecursiveWatch,
   ZK_EVENT_NODE_CREATED,
   ZK_EVENT_NODE_DATA_CHANGED,
@@ -25,6 +33,7 @@ export { deleteRecursive } from './delete-recursive.js';
 export {
   zkCreate,
   zkExists,
+  zkGetAcl,
   zkGetChildren,
   zkGetData,
   zkMkdirp,
@@ -35,5 +44,7 @@ export {
   ZooKeeperClientVersionError,
   ZooKeeperConnectTimeoutError,
   ZooKeeperOperationError,
+  ZooKeeperSaslError,
+  type ZooKeeperSaslFailureReason,
 } from './zookeeper-client-errors.js';
 export { NODE_ZOOKEEPER_CLIENT_VERSION } from './internal/check-workaround.js';

@@ -39,8 +39,8 @@ export class ZooKeeperConnectTimeoutError extends FastpathError {
  */
 export class ZooKeeperOperationError extends FastpathError {
   /**
-   * The client call that failed: `create`, `mkdirp`, `getData`, `setData`, `exists`, `getChildren`
-   * or `remove`.
+   * The client call that failed: `create`, `mkdirp`, `getData`, `setData`, `exists`, `getChildren`,
+   * `getACL` or `remove`.
    */
   readonly operation: string;
   /** The znode path the operation was for, as passed (relative to the client's chroot, if any). */
@@ -92,5 +92,61 @@ export class ZooKeeperClientVersionError extends FastpathError {
     this.workaround = workaround;
     this.writtenFor = writtenFor;
     this.changed = [...changed];
+  }
+}
+
+/** Why a SASL exchange with ZooKeeper failed. */
+export type ZooKeeperSaslFailureReason =
+  /** The client's mechanism failed (no ticket, a keytab without the principal, no KDC, an unknown server principal); see `cause`. */
+  | 'mechanism'
+  /** The server answered a SASL request with an error (`zkCode`), e.g. it did not accept the client's ticket. */
+  | 'refused'
+  /** The exchange did not end within its bound (`sasl.timeoutMs`). */
+  | 'timeout'
+  /** The server's answers did not follow the exchange (a token after the end, a mechanism stuck). */
+  | 'protocol';
+
+/**
+ * Authenticating a connection to ZooKeeper with SASL failed. The connection is closed and the
+ * client is in the library's `AUTHENTICATION_FAILED` state: operations waiting for the exchange,
+ * and later ones, fail with `AUTH_FAILED`. Retriable only when the exchange timed out.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await connectZooKeeper(connectString, { sasl: { mechanism } });
+ * } catch (err) {
+ *   if (err instanceof ZooKeeperSaslError && err.reason === 'mechanism') console.error('kinit?', err.message);
+ * }
+ * ```
+ */
+export class ZooKeeperSaslError extends FastpathError {
+  /** The server (`host:port`) the exchange was with. */
+  readonly address: string;
+  /** What went wrong. */
+  readonly reason: ZooKeeperSaslFailureReason;
+  /** ZooKeeper's error code for `refused` (e.g. -115 AUTH_FAILED); `undefined` otherwise. */
+  readonly zkCode: number | undefined;
+  /**
+   * The mechanism's own reason for `mechanism`, when its error carries one (e.g. `no-ticket`,
+   * `kdc-unreachable` from `@fastpath/hadoop-rpc`'s Kerberos errors); `undefined` otherwise.
+   */
+  readonly mechanismReason: string | undefined;
+  constructor(
+    address: string,
+    reason: ZooKeeperSaslFailureReason,
+    message: string,
+    options: { cause?: unknown; zkCode?: number } = {},
+  ) {
+    super('ERR_ZOOKEEPER_SASL', `SASL authentication to ZooKeeper at ${address} failed: ${message}`, {
+      cause: options.cause,
+      retriable: reason === 'timeout',
+    });
+    this.address = address;
+    this.reason = reason;
+    this.zkCode = options.zkCode;
+    const causeReason = (options.cause as { reason?: unknown } | undefined)?.reason;
+    this.mechanismReason =
+      reason === 'mechanism' && typeof causeReason === 'string' ? causeReason : undefined;
   }
 }

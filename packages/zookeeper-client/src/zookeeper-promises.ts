@@ -1,5 +1,5 @@
 import zookeeper from 'node-zookeeper-client';
-import type { Client, Stat } from 'node-zookeeper-client';
+import type { ACL, Client, Stat } from 'node-zookeeper-client';
 import { ZooKeeperOperationError } from './zookeeper-client-errors.js';
 
 // Promise forms of the node-zookeeper-client calls the fixture and its users need. Failures become
@@ -21,7 +21,8 @@ function wrap(operation: string, path: string, error: unknown): ZooKeeperOperati
 
 /**
  * Creates a znode and resolves with the created path (it differs from `path` for sequential
- * modes). `mode` is a `CreateMode` value of node-zookeeper-client. Default: persistent, no data.
+ * modes). `mode` is a `CreateMode` value of node-zookeeper-client. Default: persistent, no data,
+ * open to everyone (`world:anyone`); `acl` gives it another ACL (e.g. {@link saslOwnerAcl}).
  *
  * @example
  * ```ts
@@ -34,6 +35,7 @@ export function zkCreate(
   path: string,
   data?: Data | null,
   mode: number = zookeeper.CreateMode.PERSISTENT,
+  acl?: readonly ACL[],
 ): Promise<string> {
   return new Promise((resolve, reject) => {
     const buffer = toBuffer(data);
@@ -41,25 +43,30 @@ export function zkCreate(
       if (error) reject(wrap('create', path, error));
       else resolve(created);
     };
-    if (buffer === null) client.create(path, mode, done);
+    if (acl !== undefined && buffer === null) client.create(path, [...acl], mode, done);
+    else if (acl !== undefined) client.create(path, buffer as Buffer, [...acl], mode, done);
+    else if (buffer === null) client.create(path, mode, done);
     else client.create(path, buffer, mode, done);
   });
 }
 
 /**
- * Creates `path` and any missing parents (persistent, no data); no error when it exists.
+ * Creates `path` and any missing parents (persistent, no data); no error when it exists. Each
+ * znode created is open to everyone, or gets `acl` when given.
  *
  * @example
  * ```ts
  * await zkMkdirp(client, '/fastpath/tokens');
  * ```
  */
-export function zkMkdirp(client: Client, path: string): Promise<string> {
+export function zkMkdirp(client: Client, path: string, acl?: readonly ACL[]): Promise<string> {
   return new Promise((resolve, reject) => {
-    client.mkdirp(path, (error, created) => {
+    const done = (error: unknown, created: string): void => {
       if (error) reject(wrap('mkdirp', path, error));
       else resolve(created);
-    });
+    };
+    if (acl !== undefined) client.mkdirp(path, [...acl], zookeeper.CreateMode.PERSISTENT, done);
+    else client.mkdirp(path, done);
   });
 }
 
@@ -154,6 +161,23 @@ export function zkRemove(client: Client, path: string, version = -1): Promise<vo
     client.remove(path, version, (error) => {
       if (error) reject(wrap('remove', path, error));
       else resolve();
+    });
+  });
+}
+
+/**
+ * The ACL of a znode: one entry per id, each `{ permission, id: { scheme, id } }`.
+ *
+ * @example
+ * ```ts
+ * const acl = await zkGetAcl(client, '/app'); // e.g. [{ permission: 31, id: { scheme: 'sasl', id: 'kms' } }]
+ * ```
+ */
+export function zkGetAcl(client: Client, path: string): Promise<ACL[]> {
+  return new Promise((resolve, reject) => {
+    client.getACL(path, (error, acls) => {
+      if (error) reject(wrap('getACL', path, error));
+      else resolve(acls);
     });
   });
 }

@@ -2,7 +2,10 @@
 // fastpath-kms on one ZooKeeper, sharing the delegation-token store and the hadoop.auth cookie
 // signer secrets (signer.secret.provider=zookeeper), with a round-robin proxy in front. A cookie
 // minted by any instance is honoured by every other through two rollovers; a cookie signed with a
-// secret older than the previous one is refused by all three.
+// secret older than the previous one is refused by all three. The ZooKeeper is Kerberized and
+// requires SASL of every client (a real MIT KDC, zookeeper/localhost's keytab), and every
+// instance, Hadoop's included, authenticates with Hadoop's `sasl` settings as kms/localhost: the
+// znodes are for sasl:kms only, whoever created them.
 import {
   DEFAULT_HADOOP_KMS_ACLS,
   startHadoopKms,
@@ -11,14 +14,17 @@ import {
   type HadoopKms,
   type RoundRobinProxy,
 } from '@fastpath/hadoop-fixture';
+import { setNativeEnvironment, startKdc, type Kdc } from '@fastpath/kerberos-fixture';
 import {
   closeZooKeeperClient,
   connectZooKeeper,
   startZooKeeper,
+  zkGetAcl,
   zkGetData,
   type ZooKeeperFixture,
 } from '@fastpath/zookeeper-fixture';
 import {
+  kmsZooKeeperSasl,
   readSignerSecretsZnode,
   signHadoopAuthCookie,
   type SignerSecretsZnode,
@@ -34,7 +40,11 @@ const SECRET_PATH = '/fleet-signer/secret';
 const VALIDITY_SEC = 4;
 const NAMES = ['Hadoop', 'fastpath A', 'fastpath B'] as const;
 
+let kdc: Kdc;
 let zk: ZooKeeperFixture;
+/** How this test's own ZooKeeper clients log in: as the fleet does. */
+let sasl: ReturnType<typeof kmsZooKeeperSasl>;
+let savedEnvironment: Record<string, string | undefined> | undefined;
 let hadoop: HadoopKms;
 let fastpath: FastpathKms[] = [];
 let proxy: RoundRobinProxy;
@@ -42,13 +52,27 @@ let proxy: RoundRobinProxy;
 let urls: string[];
 
 beforeAll(async () => {
-  zk = await startZooKeeper();
+  kdc = await startKdc();
+  const server = kdc.principal('zookeeper/localhost');
+  zk = await startZooKeeper({
+    kerberos: { krb5ConfigPath: kdc.krb5ConfigPath, keytab: await kdc.keytab([server]), principal: server },
+  });
+  const principal = kdc.principal('kms/localhost');
+  const keytab = await kdc.keytab([principal]);
+  // This process's own clients (the GSS-API addon reads KRB5_CONFIG from the real environment).
+  savedEnvironment = await setNativeEnvironment(kdc.env());
+  sasl = kmsZooKeeperSasl({ keytab, principal });
   const auth = 'hadoop.kms.authentication.';
   const signer = {
     [`${auth}signer.secret.provider`]: 'zookeeper',
     [`${auth}signer.secret.provider.zookeeper.connection.string`]: zk.connectString,
     [`${auth}signer.secret.provider.zookeeper.path`]: SECRET_PATH,
-    [`${auth}signer.secret.provider.zookeeper.auth.type`]: 'none',
+    [`${auth}signer.secret.provider.zookeeper.auth.type`]: 'sasl',
+    [`${auth}signer.secret.provider.zookeeper.kerberos.keytab`]: keytab,
+    [`${auth}signer.secret.provider.zookeeper.kerberos.principal`]: principal,
+    [`${auth}zk-dt-secret-manager.zkAuthType`]: 'sasl',
+    [`${auth}zk-dt-secret-manager.kerberos.keytab`]: keytab,
+    [`${auth}zk-dt-secret-manager.kerberos.principal`]: principal,
     [`${auth}token.validity`]: String(VALIDITY_SEC),
   };
   [hadoop, ...fastpath] = await Promise.all([
@@ -56,14 +80,17 @@ beforeAll(async () => {
       acls: DEFAULT_HADOOP_KMS_ACLS,
       site: signer,
       zooKeeper: { connectString: zk.connectString, workingPath: WORKING_PATH },
+      javaOptions: kdc.javaOptions(),
     }),
     startFastpathKms(
       { ...zooKeeperTokenStore(zk.connectString, WORKING_PATH), ...signer },
       DEFAULT_HADOOP_KMS_ACLS,
+      kdc.env(),
     ),
     startFastpathKms(
       { ...zooKeeperTokenStore(zk.connectString, WORKING_PATH), ...signer },
       DEFAULT_HADOOP_KMS_ACLS,
+      kdc.env(),
     ),
   ]);
   urls = [hadoop.url, ...fastpath.map((f) => f.url)];
@@ -74,10 +101,12 @@ afterAll(async () => {
   await proxy?.close();
   await Promise.allSettled([hadoop?.close(), ...fastpath.map((f) => f.close())]);
   await zk?.close();
+  if (savedEnvironment !== undefined) await setNativeEnvironment(savedEnvironment);
+  await kdc?.stop();
 });
 
 async function znode(): Promise<SignerSecretsZnode> {
-  const client = await connectZooKeeper(zk.connectString);
+  const client = await connectZooKeeper(zk.connectString, { sasl });
   try {
     return readSignerSecretsZnode((await zkGetData(client, SECRET_PATH)).data);
   } finally {
@@ -224,4 +253,21 @@ it('a delegation token from any instance authenticates through the proxy at ever
     { timeoutMs: 30_000, intervalMs: 50 },
   );
   expect([...served].sort()).toEqual([...NAMES].sort());
+});
+
+it('every znode of the fleet is for sasl:kms only, whichever instance created it', async () => {
+  const client = await connectZooKeeper(zk.connectString, { sasl });
+  try {
+    const owned = [{ permission: 31, id: { scheme: 'sasl', id: 'kms' } }];
+    for (const node of [
+      '/fleet-signer',
+      SECRET_PATH,
+      `/${WORKING_PATH}/ZKDTSMRoot/ZKDTSMTokensRoot`,
+      `/${WORKING_PATH}/ZKDTSMRoot/ZKDTSMSeqNumRoot`,
+    ]) {
+      expect({ node, acl: await zkGetAcl(client, node) }).toEqual({ node, acl: owned });
+    }
+  } finally {
+    await closeZooKeeperClient(client);
+  }
 });

@@ -7,7 +7,9 @@ import type { WorkspacePackage } from './workspace.js';
  * packages that speak Hadoop's formats use hadoop-common; token-manager and kms-server use
  * secure-random; token-manager reaches ZooKeeper through zookeeper-client (the one home of the
  * node-zookeeper-client workarounds, which the ZooKeeper fixture uses too); kms-server uses
- * token-manager, and zookeeper-client for the cookie signer secrets a fleet shares. ratis-client
+ * token-manager, zookeeper-client for the cookie signer secrets a fleet shares, and hadoop-rpc for
+ * its Kerberos (GSSAPI) SASL mechanism, which both of its ZooKeeper clients authenticate with when
+ * Hadoop's `sasl` auth type is set (one GSS-API implementation in the repository). ratis-client
  * (Apache Ratis's client protocol, nothing Ozone-specific) uses only
  * core; ozone-fs-client may use it for writes to RATIS pipelines, and kms-client to decrypt the
  * data keys of encrypted buckets. hadoop-rpc (Hadoop's IPC protocol, nothing Ozone-specific) uses
@@ -28,6 +30,7 @@ export const ALLOWED_PRODUCT_EDGES: Readonly<Record<string, readonly string[]>> 
   '@fastpath/kms-server': [
     '@fastpath/core',
     '@fastpath/hadoop-common',
+    '@fastpath/hadoop-rpc',
     '@fastpath/secure-random',
     '@fastpath/token-manager',
     '@fastpath/zookeeper-client',

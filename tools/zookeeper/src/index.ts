@@ -10,6 +10,7 @@ export type {
 export {
   DEFAULT_ZOOKEEPER_FIXTURE_OPTIONS,
   type ZooKeeperFixtureOptions,
+  type ZooKeeperKerberosOptions,
 } from './zookeeper-fixture-options.js';
 export {
   DEFAULT_ZOOKEEPER_INSTALLATION_OPTIONS,
@@ -35,6 +36,7 @@ export {
   deleteRecursive,
   zkCreate,
   zkExists,
+  zkGetAcl,
   zkGetChildren,
   zkGetData,
   zkMkdirp,
@@ -42,6 +44,7 @@ export {
   zkSetData,
   ZooKeeperConnectTimeoutError,
   ZooKeeperOperationError,
+  ZooKeeperSaslError,
   type CloseZooKeeperClientOptions,
   type ConnectZooKeeperOptions,
 } from '@fastpath/zookeeper-client';

@@ -35,4 +35,24 @@ describe('resolveFixtureOptions', () => {
       60_000,
     );
   });
+
+  it('takes a Kerberos setup, requiring client SASL by default, and refuses what a JAAS file cannot quote', () => {
+    const kerberos = {
+      krb5ConfigPath: '/r/krb5.conf',
+      keytab: '/r/zk.keytab',
+      principal: 'zookeeper/localhost@R',
+    };
+    expect(resolveFixtureOptions({}).kerberos).toBeUndefined();
+    expect(resolveFixtureOptions({ kerberos }).kerberos).toEqual({ ...kerberos, requireClientAuth: true });
+    expect(
+      resolveFixtureOptions({ kerberos: { ...kerberos, requireClientAuth: false } }).kerberos
+        ?.requireClientAuth,
+    ).toBe(false);
+    expect(() => resolveFixtureOptions({ kerberos: { ...kerberos, keytab: '' } })).toThrow(
+      /invalid option "kerberos.keytab"/,
+    );
+    expect(() => resolveFixtureOptions({ kerberos: { ...kerberos, principal: 'a"b' } })).toThrow(
+      /invalid option "kerberos.principal"/,
+    );
+  });
 });

@@ -43,6 +43,31 @@ export interface ZooKeeperFixtureOptions extends ZooKeeperInstallationOptions {
   jvmArgs?: readonly string[];
   /** Extra `zoo.cfg` lines (`key=value`), written last. Default none. */
   extraConfig?: Readonly<Record<string, string | number | boolean>>;
+  /**
+   * Run every server with SASL (Kerberos) authentication. Default: none (no authentication).
+   * See {@link ZooKeeperKerberosOptions}.
+   */
+  kerberos?: ZooKeeperKerberosOptions;
+}
+
+/**
+ * A Kerberized ZooKeeper, as Hadoop's documentation sets one up: the `sasl` authentication
+ * provider, a JAAS `Server` section that logs in from the service keytab, and authenticated
+ * clients known by the first component of their principal (`kerberos.removeHostFromPrincipal`
+ * and `removeRealmFromPrincipal`), which is what Hadoop's `sasl:<name>` ACLs name.
+ */
+export interface ZooKeeperKerberosOptions {
+  /** The krb5.conf of the realm (the JVM's `java.security.krb5.conf`). Required. */
+  krb5ConfigPath: string;
+  /** A keytab holding `principal`. Required. */
+  keytab: string;
+  /** The servers' principal, `zookeeper/localhost@REALM` for a client that connects to 127.0.0.1. Required. */
+  principal: string;
+  /**
+   * Refuse every request of a connection that has not authenticated with SASL, closing its
+   * session (`zookeeper.sessionRequireClientSASLAuth`). Default `true`.
+   */
+  requireClientAuth?: boolean;
 }
 
 /** Defaults of {@link ZooKeeperFixtureOptions} (installation defaults: `DEFAULT_ZOOKEEPER_INSTALLATION_OPTIONS`). */
@@ -80,6 +105,7 @@ export interface ResolvedFixtureOptions {
   readonly baseDir: string;
   readonly jvmArgs: readonly string[];
   readonly extraConfig: Readonly<Record<string, string | number | boolean>>;
+  readonly kerberos: Readonly<Required<ZooKeeperKerberosOptions>> | undefined;
 }
 
 export function resolveFixtureOptions(options: ZooKeeperFixtureOptions): ResolvedFixtureOptions {
@@ -135,5 +161,31 @@ export function resolveFixtureOptions(options: ZooKeeperFixtureOptions): Resolve
     baseDir: checkNonEmptyString('baseDir', options.baseDir ?? tmpdir()),
     jvmArgs: Object.freeze([...jvmArgs]),
     extraConfig: Object.freeze({ ...extraConfig }),
+    kerberos: options.kerberos === undefined ? undefined : resolveKerberos(options.kerberos),
+  });
+}
+
+function resolveKerberos(options: ZooKeeperKerberosOptions): Readonly<Required<ZooKeeperKerberosOptions>> {
+  if (typeof options !== 'object' || options === null) {
+    throw new InvalidOptionError('kerberos', 'expected { krb5ConfigPath, keytab, principal }');
+  }
+  for (const field of ['krb5ConfigPath', 'keytab', 'principal'] as const) {
+    const value = checkNonEmptyString(`kerberos.${field}`, options[field]);
+    // They go into a JAAS file between double quotes.
+    if (/["\\\r\n]/.test(value))
+      throw new InvalidOptionError(
+        `kerberos.${field}`,
+        'must not contain quotes, backslashes or line breaks',
+      );
+  }
+  const requireClientAuth = options.requireClientAuth ?? true;
+  if (typeof requireClientAuth !== 'boolean') {
+    throw new InvalidOptionError('kerberos.requireClientAuth', 'expected a boolean');
+  }
+  return Object.freeze({
+    krb5ConfigPath: options.krb5ConfigPath,
+    keytab: options.keytab,
+    principal: options.principal,
+    requireClientAuth,
   });
 }

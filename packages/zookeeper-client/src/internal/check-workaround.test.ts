@@ -54,6 +54,7 @@ describe('checkWorkaround', () => {
       'delete-recursive',
       'persistent-watch',
       'reconnect-stall',
+      'sasl',
       'socket-guard',
     ]);
     for (const workaround of workarounds)

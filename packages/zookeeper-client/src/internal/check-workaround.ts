@@ -13,7 +13,8 @@ export type Workaround =
   | 'close-socket'
   | 'bounded-connect'
   | 'reconnect-stall'
-  | 'delete-recursive';
+  | 'delete-recursive'
+  | 'sasl';
 
 // What each workaround relies on, as SHA-256 of the library functions' source text in 1.1.3.
 // The library has no version export, and its package.json is not reachable from both module
@@ -53,6 +54,23 @@ const RELIES_ON: Readonly<Record<Workaround, Readonly<Record<string, string>>>> 
   'reconnect-stall': {
     'ConnectionManager#onSocketClosed': '3c951f31fc07ac631c72b8a43d52863e5c45cc28b18b5ea60ef23042625b51cd',
     'ConnectionManager#connect': '5b32c8f11784cec753bb16e6bd9d04d95bfc868b43cae6099d0be7bd1b695928',
+  },
+  // SASL gates the queue (the constructor binds `onPacketQueueReadable` to it; `onSocketData` and
+  // `onSocketDrain` call it on the instance), numbers its requests as `onPacketQueueReadable`
+  // does, takes the answers before `onSocketData` (which `connect` binds to each socket), learns the
+  // server from `findNextServer`, follows `setState`, and fails what `queue` holds as `onSocketClosed`
+  // fails what was sent.
+  sasl: {
+    'ConnectionManager#constructor': '5d6a44db01d4d55c99eec3850ddbdf44af3ea664eddb8a7b260c79a25c0bf79f',
+    'ConnectionManager#connect': '5b32c8f11784cec753bb16e6bd9d04d95bfc868b43cae6099d0be7bd1b695928',
+    'ConnectionManager#findNextServer': 'cee5cb224dbbf6cd1f7d3a47130b085c3266fc84af3f3e53f9815e187253479b',
+    'ConnectionManager#setState': '1d422e444054033b5daba176c12d1476edc5d4df693fa3ff3303dafa5b39290c',
+    'ConnectionManager#queue': '2d10a9d899146031f17b685b4948466d9bc77e31227df337db916bb485a7fd0b',
+    'ConnectionManager#onPacketQueueReadable':
+      'f897ef043afeabb6662f7e94ac0b2616029d57c3a7750f33c79e9c6b7a831428',
+    'ConnectionManager#onSocketData': '2887ec95adebb2add77c0569fd8acb44acf8cae679474bb0748c18b1c3d8c4df',
+    'ConnectionManager#onSocketDrain': '7b4e7bbe4a84c849c8b28b4cf9fa47b86cec5b78661301e8d9ab7954188bf76b',
+    'ConnectionManager#onSocketClosed': '3c951f31fc07ac631c72b8a43d52863e5c45cc28b18b5ea60ef23042625b51cd',
   },
   // `removeRecursive` walks only one level below the path; `deleteRecursive` replaces it.
   'delete-recursive': {

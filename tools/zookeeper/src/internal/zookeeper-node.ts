@@ -33,6 +33,8 @@ export class ZooKeeperNode implements ZooKeeperNodeInfo {
   readonly dataDir: string;
   readonly configFile: string;
   readonly logFile: string;
+  /** The JAAS file of a Kerberized server (its `Server` section). */
+  readonly jaasFile: string;
   #ports: NodePorts = { clientPort: 0, peerPort: undefined, electionPort: undefined };
   #process: ServerProcess | undefined;
   #paused = false;
@@ -46,6 +48,7 @@ export class ZooKeeperNode implements ZooKeeperNodeInfo {
     this.dataDir = join(this.nodeDir, 'data');
     this.configFile = join(this.nodeDir, 'zoo.cfg');
     this.logFile = join(this.nodeDir, 'zookeeper.log');
+    this.jaasFile = join(this.nodeDir, 'jaas.conf');
   }
 
   get clientPort(): number {
@@ -112,6 +115,20 @@ export class ZooKeeperNode implements ZooKeeperNodeInfo {
     }
     for (const [key, value] of Object.entries(options.extraConfig)) lines.push(`${key}=${String(value)}`);
     await writeFile(this.configFile, `${lines.join('\n')}\n`);
+    if (options.kerberos !== undefined) {
+      const { keytab, principal } = options.kerberos;
+      const jaas = [
+        'Server {',
+        '  com.sun.security.auth.module.Krb5LoginModule required',
+        '  useKeyTab=true',
+        `  keyTab="${keytab}"`,
+        '  storeKey=true',
+        '  useTicketCache=false',
+        `  principal="${principal}";`,
+        '};',
+      ];
+      await writeFile(this.jaasFile, `${jaas.join('\n')}\n`);
+    }
   }
 
   /** Starts the JVM (the caller checked that none runs). */
@@ -130,6 +147,7 @@ export class ZooKeeperNode implements ZooKeeperNodeInfo {
       `-Dzookeeper.log.dir=${this.nodeDir}`,
       '-Dorg.slf4j.simpleLogger.showDateTime=true',
       '-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS',
+      ...kerberosJvmArgs(options, this.jaasFile),
       ...options.jvmArgs,
       '-cp',
       installation.classpath.join(':'),
@@ -229,6 +247,21 @@ export class ZooKeeperNode implements ZooKeeperNodeInfo {
       await delay(5);
     }
   }
+}
+
+/** The system properties of a Kerberized server (none without the `kerberos` option). */
+function kerberosJvmArgs(options: ResolvedFixtureOptions, jaasFile: string): string[] {
+  const kerberos = options.kerberos;
+  if (kerberos === undefined) return [];
+  return [
+    `-Djava.security.krb5.conf=${kerberos.krb5ConfigPath}`,
+    `-Djava.security.auth.login.config=${jaasFile}`,
+    '-Dzookeeper.authProvider.1=org.apache.zookeeper.server.auth.SASLAuthenticationProvider',
+    // Authenticated clients are `sasl:<first component>`, the id Hadoop's ACLs name.
+    '-Dzookeeper.kerberos.removeHostFromPrincipal=true',
+    '-Dzookeeper.kerberos.removeRealmFromPrincipal=true',
+    `-Dzookeeper.sessionRequireClientSASLAuth=${kerberos.requireClientAuth}`,
+  ];
 }
 
 function isPortClash(log: string): boolean {

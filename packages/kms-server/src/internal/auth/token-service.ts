@@ -1,5 +1,6 @@
 // The one adapter between the server and @fastpath/token-manager: everything the server needs
 // from a secret manager goes through here, so a change in that package's API is fixed in one place.
+import { zooKeeperKerberos } from '../kerberos/zookeeper-kerberos.js';
 import { FastpathError, type Clock, type LatencySummary, type MetricsRegistry } from '@fastpath/core';
 import type { KerberosNameRules } from '@fastpath/hadoop-common';
 import {
@@ -185,6 +186,10 @@ export async function createTokenService(
     seqNumBatchSize: zk.seqNumBatchSize,
     tokenWatcherEnabled: zk.tokenWatcherEnabled,
     persistCoalescing: zk.persistCoalescing,
+    // Hadoop's zkAuthType=sasl: Kerberos from the keytab, every znode for sasl:<first component>.
+    ...(zk.sasl === undefined
+      ? {}
+      : { authType: 'sasl' as const, sasl: { ...zooKeeperKerberos(zk.sasl), principal: zk.sasl.principal } }),
   });
   return new ManagerTokenService(manager, {
     implementation: 'zookeeper',

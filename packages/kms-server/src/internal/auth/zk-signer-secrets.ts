@@ -6,11 +6,16 @@ import {
   zkCreate,
   zkGetData,
   zkMkdirp,
+  saslOwnerAcl,
   zkSetData,
   ZooKeeperConnectTimeoutError,
   ZooKeeperOperationError,
+  ZooKeeperSaslError,
+  type ZooKeeperSaslOptions,
 } from '@fastpath/zookeeper-client';
-import type { Client } from 'node-zookeeper-client';
+import type { ACL, Client } from 'node-zookeeper-client';
+import { zooKeeperKerberos } from '../kerberos/zookeeper-kerberos.js';
+import type { ZkSaslSettings } from '../kerberos/zookeeper-sasl-settings.js';
 import { KmsSignerSecretsError } from '../../kms-errors.js';
 import type { KmsLogger } from '../kms-logger.js';
 import { randomSecret, type SignerSecretSource } from './signer-secrets.js';
@@ -30,6 +35,11 @@ export interface ZkSignerSecretsOptions {
   sessionTimeoutMs: number;
   /** Connection attempts at start. Default 3. */
   connectAttempts?: number | undefined;
+  /**
+   * Kerberos to ZooKeeper (`auth.type=sasl`): every connection authenticates first, and the
+   * znodes created are for `sasl:<first component of the principal>` only. Default: none.
+   */
+  sasl?: ZkSaslSettings | undefined;
   metrics: MetricsRegistry;
   logger: KmsLogger;
   clock?: Clock | undefined;
@@ -38,6 +48,22 @@ export interface ZkSignerSecretsOptions {
 const ZK_NODE_EXISTS = 'NODE_EXISTS';
 const ZK_BAD_VERSION = 'BAD_VERSION';
 const SETTING = 'hadoop.kms.authentication.signer.secret.provider.zookeeper.connection.string';
+const SASL_SETTINGS =
+  'hadoop.kms.authentication.signer.secret.provider.zookeeper.kerberos.keytab and .kerberos.principal';
+
+/** How the client authenticates and what the znodes it creates are protected with. */
+interface ZkAccess {
+  /** The `sasl` option of every connection; `undefined` for none. */
+  readonly sasl: ZooKeeperSaslOptions | undefined;
+  /** The ACL of the znodes created; `undefined`: open to everyone (Hadoop's `none`). */
+  readonly acl: ACL[] | undefined;
+}
+
+function accessOf(sasl: ZkSaslSettings | undefined): ZkAccess {
+  if (sasl === undefined) return { sasl: undefined, acl: undefined };
+  // One mechanism for the provider's life: it holds the login from the keytab.
+  return { sasl: zooKeeperKerberos(sasl), acl: saslOwnerAcl(sasl.principal) };
+}
 
 /**
  * Cookie signer secrets shared by a fleet through one znode, as Hadoop's `ZKSignerSecretProvider`
@@ -62,6 +88,7 @@ const SETTING = 'hadoop.kms.authentication.signer.secret.provider.zookeeper.conn
  */
 export class ZkSignerSecrets implements SignerSecretSource {
   readonly #o: ZkSignerSecretsOptions;
+  readonly #access: ZkAccess;
   readonly #clock: Clock;
   #current: Redacted<Buffer>;
   #previous: Redacted<Buffer> | undefined;
@@ -82,8 +109,15 @@ export class ZkSignerSecrets implements SignerSecretSource {
   readonly #connectedGauge;
   readonly #rollovers;
 
-  private constructor(options: ZkSignerSecretsOptions, data: ZkSignerData, client: Client, version: number) {
+  private constructor(
+    options: ZkSignerSecretsOptions,
+    access: ZkAccess,
+    data: ZkSignerData,
+    client: Client,
+    version: number,
+  ) {
     this.#o = options;
+    this.#access = access;
     this.#clock = options.clock ?? systemClock;
     this.#current = secretOf(data.current);
     this.#previous = data.previous === undefined ? undefined : secretOf(data.previous);
@@ -111,14 +145,23 @@ export class ZkSignerSecrets implements SignerSecretSource {
   static async start(options: ZkSignerSecretsOptions): Promise<ZkSignerSecrets> {
     const attempts = options.connectAttempts ?? 3;
     const clock = options.clock ?? systemClock;
+    const access = accessOf(options.sasl);
     let client: Client;
     try {
       client = await connectZooKeeper(options.connectionString, {
         timeoutMs: options.connectionTimeoutMs,
         retries: attempts - 1,
         sessionTimeoutMs: options.sessionTimeoutMs,
+        ...(access.sasl === undefined ? {} : { sasl: access.sasl }),
       });
     } catch (error) {
+      if (error instanceof ZooKeeperSaslError) {
+        throw new KmsSignerSecretsError(
+          options.path,
+          `${error.message}, so the cookie signer secrets cannot be shared: check ${SASL_SETTINGS}, the KDC and ZooKeeper's Kerberos setup`,
+          { cause: error },
+        );
+      }
       if (!(error instanceof ZooKeeperConnectTimeoutError)) throw error;
       throw new KmsSignerSecretsError(
         options.path,
@@ -138,9 +181,12 @@ export class ZkSignerSecrets implements SignerSecretSource {
         previous: undefined,
         nextRolloverMs: clock.now() + options.rolloverMs,
       });
-      if (parent !== '') await bound(`creating ${parent}`, zkMkdirp(client, parent));
+      if (parent !== '') await bound(`creating ${parent}`, zkMkdirp(client, parent, access.acl));
       let created = true;
-      await bound(`creating ${options.path}`, zkCreate(client, options.path, proposal)).catch((error) => {
+      await bound(
+        `creating ${options.path}`,
+        zkCreate(client, options.path, proposal, undefined, access.acl),
+      ).catch((error) => {
         if (!(error instanceof ZooKeeperOperationError && error.zkName === ZK_NODE_EXISTS)) throw error;
         created = false;
       });
@@ -157,7 +203,7 @@ export class ZkSignerSecrets implements SignerSecretSource {
         `cookie signer secrets shared through ZooKeeper ${options.connectionString}, ${options.path}` +
           ` (${created ? 'created' : 'joined'}; rolled every ${options.rolloverMs} ms)`,
       );
-      return new ZkSignerSecrets(options, decoded, client, stat.version);
+      return new ZkSignerSecrets(options, access, decoded, client, stat.version);
     } catch (error) {
       await closeZooKeeperClient(client, { timeoutMs: 0 });
       if (error instanceof KmsSignerSecretsError) throw error;
@@ -356,6 +402,10 @@ export class ZkSignerSecrets implements SignerSecretSource {
       this.#enqueue((c) => this.#pull(c));
     });
     client.on('expired', () => this.#abandon(client, 'the ZooKeeper session expired'));
+    // A reconnection whose SASL exchange failed leaves the client closed for good: start over.
+    client.on('authenticationFailed', () =>
+      this.#abandon(client, 'SASL authentication to ZooKeeper failed on a reconnection'),
+    );
   }
 
   #setConnected(connected: boolean, reason: string | undefined): void {
@@ -388,6 +438,7 @@ export class ZkSignerSecrets implements SignerSecretSource {
             timeoutMs: this.#o.connectionTimeoutMs,
             retries: 0,
             sessionTimeoutMs: this.#o.sessionTimeoutMs,
+            ...(this.#access.sasl === undefined ? {} : { sasl: this.#access.sasl }),
           });
           if (this.#closed) {
             await closeZooKeeperClient(fresh, { timeoutMs: 0 });

@@ -124,17 +124,95 @@ describe('loadKmsSettings', () => {
       );
     });
 
-    it('refuses a missing connection string, SASL, and a relative znode path, naming the setting', () => {
+    it('refuses a missing connection string, SASL without its keytab or principal, and a relative znode path', () => {
       expect(refusal(() => load({})).property).toBe(`${zkSigner}connection.string`);
-      const sasl = refusal(() =>
-        load({ [`${zkSigner}connection.string`]: 'zk:2181', [`${zkSigner}auth.type`]: 'sasl' }),
+      const sasl = { [`${zkSigner}connection.string`]: 'zk:2181', [`${zkSigner}auth.type`]: 'sasl' };
+      const noKeytab = refusal(() => load(sasl));
+      expect(noKeytab.property).toBe(`${zkSigner}kerberos.keytab`);
+      expect(noKeytab.message).toBe(
+        `${zkSigner}kerberos.keytab is required when ${zkSigner}auth.type is sasl`,
       );
-      expect(sasl.property).toBe(`${zkSigner}auth.type`);
-      expect(sasl.message).toMatch(/SASL \(Kerberos\) authentication to ZooKeeper is not supported/);
+      expect(
+        refusal(() => load({ ...sasl, [`${zkSigner}kerberos.keytab`]: join(dir, 'kms.keytab') })).property,
+      ).toBe(`${zkSigner}kerberos.principal`);
+      expect(
+        refusal(() =>
+          load({
+            ...sasl,
+            [`${zkSigner}kerberos.keytab`]: join(dir, 'kms.keytab'),
+            [`${zkSigner}kerberos.principal`]: 'kms/a/b',
+          }),
+        ).property,
+      ).toBe(`${zkSigner}kerberos.principal`);
       expect(
         refusal(() => load({ [`${zkSigner}connection.string`]: 'zk:2181', [`${zkSigner}path`]: 'secrets' }))
           .property,
       ).toBe(`${zkSigner}path`);
+    });
+  });
+
+  describe('SASL (Kerberos) to ZooKeeper', () => {
+    const zkSigner = 'hadoop.kms.authentication.signer.secret.provider.zookeeper.';
+    const zkDt = 'hadoop.kms.authentication.zk-dt-secret-manager.';
+    const load = (values: Record<string, string>) => {
+      const krb5 = join(dir, 'krb5.conf');
+      writeFileSync(krb5, '[libdefaults]\n default_realm = EXAMPLE.COM\n');
+      return loadKmsSettings({
+        layers: [
+          {
+            source: 't',
+            values: {
+              'hadoop.kms.authentication.signer.secret.provider': 'zookeeper',
+              [`${zkSigner}connection.string`]: 'zk:2181',
+              [`${zkDt}enable`]: 'true',
+              [`${zkDt}zkConnectionString`]: 'zk:2181',
+              ...values,
+            },
+          },
+        ],
+        env: { KRB5_CONFIG: krb5 },
+      });
+    };
+
+    it("reads Hadoop's keytab and principal for both clients, the realm from krb5.conf", () => {
+      const keytab = join(dir, 'kms.keytab');
+      writeFileSync(keytab, keytabBytes(['kms/host1@EXAMPLE.COM', 'kms2@EXAMPLE.COM']));
+      const { settings } = load({
+        [`${zkSigner}auth.type`]: 'sasl',
+        [`${zkSigner}kerberos.keytab`]: keytab,
+        [`${zkSigner}kerberos.principal`]: 'kms/host1',
+        [`${zkDt}zkAuthType`]: 'sasl',
+        [`${zkDt}kerberos.keytab`]: keytab,
+        [`${zkDt}kerberos.principal`]: 'kms2@EXAMPLE.COM',
+        'fastpath.kms.zookeeper.sasl.client.username': 'zk',
+      });
+      expect(settings.auth.zookeeperSigner?.sasl).toEqual({
+        keytab,
+        principal: 'kms/host1@EXAMPLE.COM',
+        serviceName: 'zk',
+      });
+      expect(settings.tokens.zookeeper?.sasl).toEqual({
+        keytab,
+        principal: 'kms2@EXAMPLE.COM',
+        serviceName: 'zk',
+      });
+      expect(load({}).settings.tokens.zookeeper?.sasl).toBeUndefined();
+    });
+
+    it('refuses a keytab that cannot be read or does not hold the principal, naming the setting', () => {
+      const keytab = join(dir, 'kms.keytab');
+      writeFileSync(keytab, keytabBytes(['other@EXAMPLE.COM']));
+      const sasl = { [`${zkDt}zkAuthType`]: 'sasl', [`${zkDt}kerberos.principal`]: 'kms/host1' };
+      const absent = refusalOf(KmsKerberosError, () => load({ ...sasl, [`${zkDt}kerberos.keytab`]: keytab }));
+      expect(absent.property).toBe(`${zkDt}kerberos.principal`);
+      expect(absent.message).toBe(
+        `${zkDt}kerberos.principal kms/host1@EXAMPLE.COM is not in the keytab ${keytab} (it holds other@EXAMPLE.COM)`,
+      );
+      const unreadable = refusalOf(KmsKerberosError, () =>
+        load({ ...sasl, [`${zkDt}kerberos.keytab`]: join(dir, 'none.keytab') }),
+      );
+      expect(unreadable.property).toBe(`${zkDt}kerberos.keytab`);
+      expect(unreadable.message).toMatch(/cannot be read: ENOENT$/);
     });
   });
 

@@ -9,6 +9,11 @@ import { KmsConfigError } from '../../kms-errors.js';
 import { AUTH_PREFIX, KMS_PROPERTY_DEFAULTS, ZK_DT_PREFIX, ZK_SIGNER_PREFIX } from './kms-properties.js';
 import { settingRow, type KmsSettingRow, type SettingParser } from './kms-settings-table.js';
 import { resolveKerberosSettings, type KerberosSettings } from '../kerberos/kerberos-settings.js';
+import {
+  resolveZkSaslSettings,
+  type ZkSaslSettings,
+  type ZkSaslSettingsInput,
+} from '../kerberos/zookeeper-sasl-settings.js';
 
 /**
  * The ZooKeeper token store's settings, present when it is enabled. `…` in the keys below stands
@@ -37,6 +42,8 @@ export interface ZkTokenStoreSettings {
    * (`fastpath.kms.token.persist.coalescing`, default true).
    */
   readonly persistCoalescing: boolean;
+  /** Kerberos to ZooKeeper (`…zkAuthType=sasl`); `undefined` for `none`. */
+  readonly sasl: ZkSaslSettings | undefined;
 }
 
 /**
@@ -58,6 +65,8 @@ export interface ZkSignerSettings {
    * (`fastpath.kms.signer.secret.zookeeper.session.timeout.ms`, default 30 000).
    */
   readonly sessionTimeoutMs: number;
+  /** Kerberos to ZooKeeper (`…auth.type=sasl`); `undefined` for `none`. */
+  readonly sasl: ZkSaslSettings | undefined;
 }
 
 /** Everything the server runs with, resolved from defaults, files and overrides, and checked. */
@@ -343,7 +352,34 @@ export function resolveKmsSettings(
   const signerProvider = oneOf<'random' | 'string' | 'file' | 'zookeeper'>(
     `${AUTH_PREFIX}signer.secret.provider`,
   );
-  const resolveZkSigner = (): ZkSignerSettings => {
+  // Both ZooKeeper clients' `sasl` settings, read here; the keytab is read with the last checks.
+  const zkSaslInput = (prefix: string, authKey: string): Omit<ZkSaslSettingsInput, 'env'> => {
+    const keytabProperty = `${prefix}kerberos.keytab`;
+    const principalProperty = `${prefix}kerberos.principal`;
+    const keytab = path(keytabProperty);
+    if (keytab === undefined) {
+      throw new KmsConfigError(keytabProperty, `${keytabProperty} is required when ${authKey} is sasl`);
+    }
+    const principal = text(principalProperty).trim();
+    if (principal === '') {
+      throw new KmsConfigError(principalProperty, `${principalProperty} is required when ${authKey} is sasl`);
+    }
+    if (!/^[^/@\s]+(\/[^/@\s]+)?(@[^/@\s]+)?$/.test(principal)) {
+      throw withDataDir.invalid(
+        principalProperty,
+        `expected a Kerberos principal (name[/host][@REALM]), got ${JSON.stringify(principal)}`,
+      );
+    }
+    const serviceName = text('fastpath.kms.zookeeper.sasl.client.username').trim();
+    if (!/^[^/@\s]+$/.test(serviceName)) {
+      throw withDataDir.invalid(
+        'fastpath.kms.zookeeper.sasl.client.username',
+        `expected a service name without "/", "@" or spaces, got ${JSON.stringify(serviceName)}`,
+      );
+    }
+    return { keytab, keytabProperty, principal, principalProperty, serviceName };
+  };
+  const resolveZkSigner = () => {
     const connectionString = withDataDir.getTrimmed(`${ZK_SIGNER_PREFIX}connection.string`);
     if (connectionString === undefined || connectionString === '') {
       throw new KmsConfigError(
@@ -351,12 +387,10 @@ export function resolveKmsSettings(
         `${ZK_SIGNER_PREFIX}connection.string is required when ${AUTH_PREFIX}signer.secret.provider is zookeeper`,
       );
     }
-    if (oneOf<'none' | 'sasl'>(`${ZK_SIGNER_PREFIX}auth.type`) === 'sasl') {
-      throw withDataDir.invalid(
-        `${ZK_SIGNER_PREFIX}auth.type`,
-        'SASL (Kerberos) authentication to ZooKeeper is not supported; use "none" and keep the ZooKeeper of the fleet on a trusted network',
-      );
-    }
+    const saslInput =
+      oneOf<'none' | 'sasl'>(`${ZK_SIGNER_PREFIX}auth.type`) === 'sasl'
+        ? zkSaslInput(ZK_SIGNER_PREFIX, `${ZK_SIGNER_PREFIX}auth.type`)
+        : undefined;
     const znode = text(`${ZK_SIGNER_PREFIX}path`);
     if (!/^(\/[^/\s]+)+$/.test(znode)) {
       throw withDataDir.invalid(
@@ -365,15 +399,18 @@ export function resolveKmsSettings(
       );
     }
     return {
-      connectionString,
-      path: znode,
-      connectionTimeoutMs: int('fastpath.kms.signer.secret.zookeeper.connection.timeout.ms'),
-      sessionTimeoutMs: int('fastpath.kms.signer.secret.zookeeper.session.timeout.ms'),
+      settings: {
+        connectionString,
+        path: znode,
+        connectionTimeoutMs: int('fastpath.kms.signer.secret.zookeeper.connection.timeout.ms'),
+        sessionTimeoutMs: int('fastpath.kms.signer.secret.zookeeper.session.timeout.ms'),
+      },
+      saslInput,
     };
   };
-  let zookeeperSigner: ZkSignerSettings | undefined;
+  let zookeeperSignerInput: ReturnType<typeof resolveZkSigner> | undefined;
   if (signerProvider === 'zookeeper') {
-    zookeeperSigner = resolveZkSigner();
+    zookeeperSignerInput = resolveZkSigner();
     // As Hadoop's filter: the provider named wins, a configured secret is not used.
     for (const key of [`${AUTH_PREFIX}signature.secret`, `${AUTH_PREFIX}signature.secret.file`]) {
       if ((withDataDir.getTrimmed(key) ?? '') !== '') {
@@ -384,7 +421,7 @@ export function resolveKmsSettings(
   let signatureSecret: Redacted<Buffer> | undefined;
   const secretFile = path(`${AUTH_PREFIX}signature.secret.file`);
   const inlineSecret = withDataDir.get(`${AUTH_PREFIX}signature.secret`);
-  if (zookeeperSigner !== undefined) {
+  if (zookeeperSignerInput !== undefined) {
     // The fleet's secrets come from ZooKeeper.
   } else if (secretFile !== undefined) {
     let bytes: Buffer;
@@ -409,7 +446,8 @@ export function resolveKmsSettings(
   }
 
   const zkEnabled = bool(`${ZK_DT_PREFIX}enable`);
-  let zookeeper: ZkTokenStoreSettings | undefined;
+  let zookeeper: Omit<ZkTokenStoreSettings, 'sasl'> | undefined;
+  let zookeeperSaslInput: Omit<ZkSaslSettingsInput, 'env'> | undefined;
   if (zkEnabled) {
     const connectionString = withDataDir.getTrimmed(`${ZK_DT_PREFIX}zkConnectionString`);
     if (connectionString === undefined) {
@@ -419,12 +457,8 @@ export function resolveKmsSettings(
       );
     }
     const zkAuthType = oneOf<'none' | 'sasl'>(`${ZK_DT_PREFIX}zkAuthType`);
-    if (zkAuthType === 'sasl') {
-      throw withDataDir.invalid(
-        `${ZK_DT_PREFIX}zkAuthType`,
-        'SASL (Kerberos) authentication to ZooKeeper is not supported; use "none"',
-      );
-    }
+    zookeeperSaslInput =
+      zkAuthType === 'sasl' ? zkSaslInput(ZK_DT_PREFIX, `${ZK_DT_PREFIX}zkAuthType`) : undefined;
     const workingPath = text(`${ZK_DT_PREFIX}znodeWorkingPath`);
     if (!/^\/*[^/\s]+(\/[^/\s]+)*\/*$/.test(workingPath)) {
       throw withDataDir.invalid(
@@ -474,6 +508,14 @@ export function resolveKmsSettings(
           env: options.env ?? process.env,
         })
       : undefined;
+  const zkSasl = (input: Omit<ZkSaslSettingsInput, 'env'> | undefined): ZkSaslSettings | undefined =>
+    input === undefined ? undefined : resolveZkSaslSettings({ ...input, env: options.env ?? process.env });
+  const zookeeperSigner: ZkSignerSettings | undefined =
+    zookeeperSignerInput === undefined
+      ? undefined
+      : Object.freeze({ ...zookeeperSignerInput.settings, sasl: zkSasl(zookeeperSignerInput.saslInput) });
+  const zookeeperTokens: ZkTokenStoreSettings | undefined =
+    zookeeper === undefined ? undefined : Object.freeze({ ...zookeeper, sasl: zkSasl(zookeeperSaslInput) });
 
   const sec = (key: string): number => int(key) * 1000;
   const keystoreFile = path('fastpath.kms.keystore.file');
@@ -553,7 +595,7 @@ export function resolveKmsSettings(
       renewIntervalMs: sec(`${AUTH_PREFIX}delegation-token.renew-interval.sec`),
       removalScanIntervalMs: sec(`${AUTH_PREFIX}delegation-token.removal-scan-interval.sec`),
       creationLocking: oneOf<'staged' | 'global'>('fastpath.kms.token.creation.locking'),
-      zookeeper,
+      zookeeper: zookeeperTokens,
     }),
     proxyUserProperties,
     warnings: Object.freeze(warnings),

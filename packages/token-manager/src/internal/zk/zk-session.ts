@@ -5,7 +5,9 @@ import {
   connectZooKeeper,
   watchReconnectStall,
   ZooKeeperConnectTimeoutError,
+  ZooKeeperSaslError,
   type PersistentWatchListener,
+  type ZooKeeperSaslOptions,
 } from '@fastpath/zookeeper-client';
 import zookeeper from 'node-zookeeper-client';
 import type { ACL, Client, Stat } from 'node-zookeeper-client';
@@ -33,6 +35,8 @@ export interface ZkSessionOptions {
   connectRetries: number;
   /** `digest` credentials (`user:password`) added to every connection. */
   digestAuth: string | undefined;
+  /** SASL every connection authenticates with before its first request; `undefined`: none. */
+  sasl: ZooKeeperSaslOptions | undefined;
   /** Called with every operation's name and latency. */
   onOperation(operation: string, ms: number): void;
   /** Called after the connection came back (not for the first connection). */
@@ -89,7 +93,8 @@ export class ZkSession {
   /** Connects the first session; rejects with `TokenStoreUnavailableError` if no attempt succeeds. */
   async start(): Promise<void> {
     for (let attempt = 0; attempt <= this.#o.connectRetries && !this.#closed; attempt++) {
-      const client = await this.#connectOnce();
+      // A refused SASL exchange fails the start at once, naming the reason (ZooKeeperSaslError).
+      const client = await this.#connectOnce(true);
       if (client) {
         this.#install(client);
         this.#heartbeat = setInterval(
@@ -260,8 +265,12 @@ export class ZkSession {
     });
   }
 
-  /** One bounded connection attempt (the library's own can wait for ever); `undefined` if it failed. */
-  async #connectOnce(): Promise<Client | undefined> {
+  /**
+   * One bounded connection attempt (the library's own can wait for ever); `undefined` if it
+   * failed. A failed SASL exchange is thrown when `saslFailureThrows` (at start), and otherwise
+   * counts as a failed attempt (a reconnection tries again: the KDC may be back).
+   */
+  async #connectOnce(saslFailureThrows = false): Promise<Client | undefined> {
     let client: Client;
     try {
       client = await connectZooKeeper(this.#o.connectionString, {
@@ -274,9 +283,11 @@ export class ZkSession {
           this.#o.digestAuth === undefined
             ? []
             : [{ scheme: 'digest', auth: new Redacted(Buffer.from(this.#o.digestAuth, 'utf8')) }],
+        ...(this.#o.sasl === undefined ? {} : { sasl: this.#o.sasl }),
       });
     } catch (error) {
       if (error instanceof ZooKeeperConnectTimeoutError) return undefined;
+      if (error instanceof ZooKeeperSaslError && !saslFailureThrows) return undefined;
       throw error;
     }
     if (!this.#closed) return client;
@@ -306,6 +317,10 @@ export class ZkSession {
       this.#o.onConnectionChange(sameSession ? 'reconnected' : 'new-session');
     });
     client.on('expired', () => this.#abandon(client, 'the ZooKeeper session expired'));
+    // A reconnection whose SASL exchange failed leaves the client closed for good: start over.
+    client.on('authenticationFailed', () =>
+      this.#abandon(client, 'SASL authentication to ZooKeeper failed on a reconnection'),
+    );
     this.#stopStallWatch = stopStallWatch;
   }
 

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { InvalidOptionError, Redacted, checkInteger, checkNonEmptyString, checkOneOf } from '@fastpath/core';
 import zookeeper from 'node-zookeeper-client';
 import type { ACL } from 'node-zookeeper-client';
+import { saslOwnerAcl, type ZooKeeperSaslOptions } from '@fastpath/zookeeper-client';
 import type { TokenInformation } from '../../token-cache.js';
 import { TokenStoreError, TokenStoreUnavailableError } from '../../token-errors.js';
 import type { PreparedToken, TokenStore, TokenStoreContext } from '../../token-store.js';
@@ -85,8 +86,9 @@ export class ZkTokenStore implements TokenStore {
       0,
       1000,
     );
-    const authType = checkOneOf('authType', options.authType ?? d.authType, ['none', 'digest']);
+    const authType = checkOneOf('authType', options.authType ?? d.authType, ['none', 'digest', 'sasl']);
     let digestAuth: string | undefined;
+    let sasl: ZooKeeperSaslOptions | undefined;
     if (authType === 'digest') {
       const digest = options.digest;
       if (typeof digest !== 'object' || digest === null) {
@@ -101,6 +103,18 @@ export class ZkTokenStore implements TokenStore {
       this.#acl = [
         new zookeeper.ACL(zookeeper.Permission.ALL, new zookeeper.Id('digest', `${username}:${hashed}`)),
       ];
+    } else if (authType === 'sasl') {
+      const given = options.sasl;
+      if (typeof given !== 'object' || given === null) {
+        throw new InvalidOptionError('sasl', 'authType "sasl" needs { mechanism, principal }');
+      }
+      const { principal, ...saslOptions } = given;
+      if (typeof saslOptions.mechanism?.start !== 'function') {
+        throw new InvalidOptionError('sasl.mechanism', 'expected an object with a start(server) method');
+      }
+      // Hadoop's SASLOwnerACLProvider: the one ACL of every znode the store creates.
+      this.#acl = saslOwnerAcl(checkNonEmptyString('sasl.principal', principal));
+      sasl = saslOptions;
     } else {
       this.#acl = (zookeeper.ACL as unknown as { OPEN_ACL_UNSAFE: ACL[] }).OPEN_ACL_UNSAFE;
     }
@@ -135,6 +149,7 @@ export class ZkTokenStore implements TokenStore {
       operationTimeoutMs,
       connectRetries,
       digestAuth,
+      sasl,
       onOperation: (operation, elapsedMs) => this.#ctx?.metrics.operation(operation, elapsedMs),
       onConnectionChange: () => this.#onConnectionChange(),
       onHeartbeat: () => this.#orphans?.schedule(),
