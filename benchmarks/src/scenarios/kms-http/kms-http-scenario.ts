@@ -47,7 +47,7 @@ export const kmsHttpScenario: Scenario<KmsHttpSettings> = {
     "instead (100:0 and 90:10, Hadoop's KMS, original and fixed, creations by SPNEGO and by cookie; in `all` as " +
     'kms-http-kerberos); with `--instances 2` or `3` also the fleet table: that many instances on one ZooKeeper ' +
     'behind a round-robin balancer, creations by cookie, the signer secrets shared through ZooKeeper, random per ' +
-    "instance, and a mixed fleet with Hadoop's KMS, after a fleet of one (one instance behind the balancer, secrets shared).",
+    "instance, and a mixed fleet with Hadoop's KMS, after two fleets of one (one instance behind the balancer, secrets shared and random).",
   flags: KMS_HTTP_FLAGS,
   parseFlags: (args, { quick, all }) => parseKmsHttpFlags(args, quick, all),
   async run(ctx) {

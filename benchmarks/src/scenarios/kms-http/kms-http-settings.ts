@@ -148,7 +148,7 @@ export const KMS_HTTP_FLAGS = {
     type: 'string',
     value: '<n>',
     description:
-      "with --auth kerberos, 2 or 3: the cluster rows too, that many instances on one ZooKeeper behind a round-robin balancer, cookie secrets shared through ZooKeeper, random per instance, and a mixed fleet with Hadoop's KMS, after a fleet of one with shared secrets (default 1: none)",
+      "with --auth kerberos, 2 or 3: the cluster rows too, that many instances on one ZooKeeper behind a round-robin balancer, cookie secrets shared through ZooKeeper, random per instance, and a mixed fleet with Hadoop's KMS, after two fleets of one, secrets shared and random (default 1: none)",
   },
   ...KMS_ZOOKEEPER_FLAGS,
 } as const;

@@ -90,16 +90,17 @@ function kerberosPasses(s: KmsHttpSettings): KmsPass[] {
  * With `--instances` 2 or 3, a pass per fleet row (shared, random, mixed) after the single
  * instance's: the mixes with creations only (a verification carries a delegation token, never a
  * cookie), creations by cookie, the fixed version (the mixed fleet puts Hadoop's KMS first). First
- * of them a fleet of one (shared secrets, one instance behind the balancer): its instance shares
- * no core with another instance, so beside the single instance it shows what the secrets shared
- * through ZooKeeper and the balancer's hop cost one instance, which the larger fleet, its
- * instances sharing this machine's cores, cannot.
+ * of them two fleets of one, one instance behind the balancer with secrets shared through
+ * ZooKeeper and with a random secret: the instance shares no core with another, so the two show
+ * what sharing the secrets costs one instance, which the larger fleet, its instances sharing this
+ * machine's cores, cannot.
  */
 function fleetPasses(s: KmsHttpSettings): KmsPass[] {
   const mixes = s.mixes.filter((m) => m.create > 0);
   if (s.instances < 2 || mixes.length === 0) return [];
   const fleets: FleetSetup[] = [
     { instances: 1, kind: 'shared' },
+    { instances: 1, kind: 'random' },
     ...FLEET_KINDS.map((kind) => ({ instances: s.instances, kind })),
   ];
   return fleets.map((fleet) => ({
