@@ -25,6 +25,7 @@ import { startZooKeeper, type ZooKeeperFixture } from '@fastpath/zookeeper-fixtu
 import { waitFor } from '@fastpath/test-support';
 import type { Client } from 'node-zookeeper-client';
 import { KmsKerberosError, KmsConfigError } from '../src/index.js';
+import { zooKeeperSaslMechanism } from '../src/internal/kerberos/zookeeper-kerberos.js';
 import { kmsZooKeeperSasl } from '../src/testing.js';
 import { startTestKms, type TestKms } from './support/test-kms.js';
 import { tokenUrlOf } from './support/kms-json.js';
@@ -149,25 +150,9 @@ describe('zookeeper-client with SASL (Kerberos)', () => {
       const noTicket = await rejection(
         () =>
           connect({
-            mechanism: {
-              start: (server) =>
-                createKerberosSaslMechanism({ serverPrincipalPattern: 'zookeeper/*' }).start(
-                  {
-                    method: 'KERBEROS',
-                    mechanism: 'GSSAPI',
-                    protocol: server.service,
-                    serverId: server.principalHost,
-                    challenge: undefined,
-                  },
-                  {
-                    address: server.address,
-                    host: server.host,
-                    port: server.port,
-                    remoteIp: server.host,
-                    protocol: 'zookeeper',
-                  },
-                ),
-            },
+            mechanism: zooKeeperSaslMechanism(
+              createKerberosSaslMechanism({ serverPrincipalPattern: 'zookeeper/*' }),
+            ),
           }),
         ZooKeeperSaslError,
       );

@@ -127,6 +127,29 @@ function expectRefusedAfterOneLookup(err: unknown, attempts: number): void {
   for (const a of tried) expect(a).toMatchObject({ result: 'BLOCK_TOKEN_VERIFICATION_FAILED' });
 }
 
+/**
+ * With every datanode refusing every token: a positional read of `c` fails typed after one
+ * lookup (GetBlock on each of the three replicas with the token from the open, then with the new
+ * one), and the next read of the stream gets its own lookup and its own typed error.
+ */
+async function expectEveryReadRefusedAfterOneLookup(c: OzoneClient): Promise<void> {
+  const stream = await c.openKey('tokvol', 'bkt', 'one-block');
+  try {
+    refuseEverywhere();
+    const [lookupsBefore, refusalsBefore] = [lookups(), refusals()];
+    expectRefusedAfterOneLookup(await stream.readFully(0, 100).catch((e: unknown) => e), 6);
+    expect(refusals()).toBe(refusalsBefore + 6);
+    expect(stream.stats.locationRefreshes).toBe(1);
+    expect(lookups()).toBe(lookupsBefore + 1);
+    expect(await refreshMetric(c)).toBe(1);
+    expectRefusedAfterOneLookup(await stream.readFully(0, 100).catch((e: unknown) => e), 6);
+    expect(stream.stats.locationRefreshes).toBe(2);
+    expect(lookups()).toBe(lookupsBefore + 2);
+  } finally {
+    stream.close();
+  }
+}
+
 describe('a block token past its lifetime', () => {
   it('a positional read looks the key up once and reads with the new tokens (ReadChunk)', async () => {
     const c = client();
@@ -254,25 +277,7 @@ describe('a key written with a token past its lifetime', () => {
 
 describe('datanodes that refuse every token', () => {
   it('a positional read fails typed after exactly one lookup', async () => {
-    const c = client();
-    const stream = await c.openKey('tokvol', 'bkt', 'one-block');
-    try {
-      refuseEverywhere();
-      const [lookupsBefore, refusalsBefore] = [lookups(), refusals()];
-      const err = await stream.readFully(0, 100).catch((e: unknown) => e);
-      // GetBlock on each of the three replicas, with the token from the open, then with the new one.
-      expectRefusedAfterOneLookup(err, 6);
-      expect(refusals()).toBe(refusalsBefore + 6);
-      expect(stream.stats.locationRefreshes).toBe(1);
-      expect(lookups()).toBe(lookupsBefore + 1);
-      expect(await refreshMetric(c)).toBe(1);
-      // Once per read: the next read of the stream gets its own lookup, and its own typed error.
-      expectRefusedAfterOneLookup(await stream.readFully(0, 100).catch((e: unknown) => e), 6);
-      expect(stream.stats.locationRefreshes).toBe(2);
-      expect(lookups()).toBe(lookupsBefore + 2);
-    } finally {
-      stream.close();
-    }
+    await expectEveryReadRefusedAfterOneLookup(client());
   });
 
   it('a streaming ReadBlock fails typed after exactly one lookup', async () => {
@@ -383,25 +388,7 @@ describe('reads on read workers', () => {
   it(
     'datanodes refusing every token: a read on a worker fails typed after exactly one lookup',
     async () => {
-      const c = await onWorkers(1);
-      const stream = await c.openKey('tokvol', 'bkt', 'one-block');
-      try {
-        refuseEverywhere();
-        const [lookupsBefore, refusalsBefore] = [lookups(), refusals()];
-        const err = await stream.readFully(0, 100).catch((e: unknown) => e);
-        // GetBlock on each of the three replicas with the token from the open, then with the new one.
-        expectRefusedAfterOneLookup(err, 6);
-        expect(refusals()).toBe(refusalsBefore + 6);
-        expect(stream.stats.locationRefreshes).toBe(1);
-        expect(lookups()).toBe(lookupsBefore + 1);
-        expect(await refreshMetric(c)).toBe(1);
-        // Once per read: the next read gets its own lookup, and its own typed error.
-        expectRefusedAfterOneLookup(await stream.readFully(0, 100).catch((e: unknown) => e), 6);
-        expect(stream.stats.locationRefreshes).toBe(2);
-        expect(lookups()).toBe(lookupsBefore + 2);
-      } finally {
-        stream.close();
-      }
+      await expectEveryReadRefusedAfterOneLookup(await onWorkers(1));
     },
     SLOW,
   );

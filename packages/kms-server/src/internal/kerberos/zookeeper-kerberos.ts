@@ -1,4 +1,4 @@
-import { createKerberosSaslMechanism } from '@fastpath/hadoop-rpc';
+import { createKerberosSaslMechanism, type SaslMechanism } from '@fastpath/hadoop-rpc';
 import type { ZooKeeperSaslOptions } from '@fastpath/zookeeper-client';
 import type { ZkSaslSettings } from './zookeeper-sasl-settings.js';
 
@@ -15,26 +15,32 @@ export function zooKeeperKerberos(settings: ZkSaslSettings): ZooKeeperSaslOption
     principal: settings.principal,
     keytab: settings.keytab,
   });
+  return { serviceName: settings.serviceName, mechanism: zooKeeperSaslMechanism(kerberos) };
+}
+
+/**
+ * A Hadoop RPC SASL mechanism (KERBEROS) as a ZooKeeper client's: each connection's exchange
+ * starts as if the server had offered GSSAPI for `<service>/<principal host>`, which is how
+ * ZooKeeper's Java client names the server.
+ */
+export function zooKeeperSaslMechanism(kerberos: SaslMechanism): ZooKeeperSaslOptions['mechanism'] {
   return {
-    serviceName: settings.serviceName,
-    mechanism: {
-      start: (server) =>
-        kerberos.start(
-          {
-            method: 'KERBEROS',
-            mechanism: 'GSSAPI',
-            protocol: server.service,
-            serverId: server.principalHost,
-            challenge: undefined,
-          },
-          {
-            address: server.address,
-            host: server.host,
-            port: server.port,
-            remoteIp: server.host,
-            protocol: 'zookeeper',
-          },
-        ),
-    },
+    start: (server) =>
+      kerberos.start(
+        {
+          method: 'KERBEROS',
+          mechanism: 'GSSAPI',
+          protocol: server.service,
+          serverId: server.principalHost,
+          challenge: undefined,
+        },
+        {
+          address: server.address,
+          host: server.host,
+          port: server.port,
+          remoteIp: server.host,
+          protocol: 'zookeeper',
+        },
+      ),
   };
 }
