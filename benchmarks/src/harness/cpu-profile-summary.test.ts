@@ -49,6 +49,20 @@ describe('CPU profile summary', () => {
     expect(s.shares['fastpath client']).toBe(0);
   });
 
+  it("counts nothing for the first sample: its delta is the profiler's start, not time spent", () => {
+    const profile = {
+      nodes: [
+        { id: 1, callFrame: { functionName: 'dispatch', url: '' } },
+        { id: 2, callFrame: { functionName: 'x', url: 'file:///a/@grpc/grpc-js/y.js' } },
+      ],
+      samples: [1, 2, 2],
+      timeDeltas: [85_000, 500, 500],
+    };
+    expect(summarizeCpuProfile(profile).busyMs).toBeCloseTo(1);
+    expect(summarizeCpuProfile(profile).shares['grpc-js']).toBeCloseTo(1);
+    expect(topSelfFunctions(profile, 5).map((f) => f.functionName)).toEqual(['x']);
+  });
+
   it('lists the functions with the most self time, busiest first, idle left out', () => {
     const profile = {
       nodes: [

@@ -70,6 +70,16 @@ export function categoryOf(functionName: string, url: string): ProfileCategory |
   return 'other Node and V8';
 }
 
+/**
+ * The time a sample stands for: its delta, the time since the sample before, spent where this one
+ * was taken. The first sample's delta runs from the profiler's start instead, which on a profiler
+ * started through the inspector is that start's own latency (tens of ms, charged to the
+ * inspector's `dispatch`): it stands for nothing and counts as nothing.
+ */
+function sampleMicros(deltas: readonly number[], i: number): number {
+  return i === 0 ? 0 : Math.max(0, deltas[i] ?? 0);
+}
+
 /** Self time per category over the profile's samples. */
 export function summarizeCpuProfile(profile: CpuProfile): ProfileSummary {
   const categoryById = new Map<number, ProfileCategory | 'idle'>();
@@ -81,8 +91,7 @@ export function summarizeCpuProfile(profile: CpuProfile): ProfileSummary {
   let busy = 0;
   for (let i = 0; i < samples.length; i++) {
     const category = categoryById.get(samples[i] as number) ?? 'other Node and V8';
-    // A sample's delta is the time since the one before: the time spent where this one was taken.
-    const us = Math.max(0, deltas[i] ?? 0);
+    const us = sampleMicros(deltas, i);
     if (category === 'idle') continue;
     busy += us;
     micros.set(category, (micros.get(category) ?? 0) + us);
@@ -112,7 +121,8 @@ export function topSelfFunctions(profile: CpuProfile, count: number): ProfileFun
   for (let i = 0; i < samples.length; i++) {
     const frame = frameById.get(samples[i] as number);
     if (!frame || categoryOf(frame.functionName, frame.url) === 'idle') continue;
-    const us = Math.max(0, deltas[i] ?? 0);
+    const us = sampleMicros(deltas, i);
+    if (us === 0) continue;
     busy += us;
     const key = `${frame.functionName}\u0000${frame.url}`;
     const entry = micros.get(key) ?? { functionName: frame.functionName, url: frame.url, us: 0 };

@@ -115,13 +115,14 @@ export function summarizeThreadProfiles(
 /**
  * Runs `work` under V8's sampling profiler on every thread (500 µs between samples): the main
  * thread's profile written to `file`, each worker thread's beside it as
- * `<name>.worker-<n>.cpuprofile`, and all summed by category. Run it in a window of its own, after
+ * `<name>.worker-<n>.cpuprofile`, and all summed by category (each thread's profile returned too,
+ * the main thread's first). Run it in a window of its own, after
  * the measured ones, so that the profiler's cost is in no measured figure.
  */
 export async function runProfiled<T>(
   file: string,
   work: () => Promise<T>,
-): Promise<{ result: T; profile: ProfileSummary & { threads: number } }> {
+): Promise<{ result: T; profile: ProfileSummary & { threads: number }; profiles: CpuProfile[] }> {
   const { result, profiles } = await withThreadProfiles(500, work);
   mkdirSync(path.dirname(file), { recursive: true });
   profiles.forEach((profile, i) =>
@@ -130,5 +131,5 @@ export async function runProfiled<T>(
       JSON.stringify(profile),
     ),
   );
-  return { result, profile: summarizeThreadProfiles(profiles) };
+  return { result, profile: summarizeThreadProfiles(profiles), profiles };
 }

@@ -4,12 +4,16 @@
 // window's keys are what the later windows look up, stat, rename and delete, and `verify` lists
 // the round's keys (outside any window) against what its operations should have left.
 import { createOzoneClient, OmStatusError, type OzoneClient } from '@fastpath/ozone-fs-client';
+import { topSelfFunctions } from '../../harness/cpu-profile-summary.js';
 import { serveCalls } from '../../harness/index.js';
+import { runProfiled } from '../../harness/thread-profiles.js';
 import type { InitAnswer, MetaCall, MetaOp, VerifyCounts, WindowSample } from './meta-workload.js';
 import { RoundKeys } from './round-keys.js';
 
 const ONE_BYTE = Buffer.from([0x2a]);
 const REPLICATION = 'THREE';
+/** The busiest functions a profiled window reports. */
+const TOP_FUNCTIONS = 12;
 
 let client: OzoneClient | undefined;
 let where = { volume: '', bucket: '', listPrefix: '', listKeys: 0 };
@@ -212,8 +216,11 @@ serveCalls(async (call: MetaCall): Promise<InitAnswer | WindowSample | VerifyCou
     case 'begin':
       round = new RoundKeys(call.prefix);
       return {};
-    case 'window':
-      return window(call);
+    case 'window': {
+      if (call.profilePath === undefined) return window(call);
+      const { result, profile, profiles } = await runProfiled(call.profilePath, () => window(call));
+      return { ...result, profile, topFunctions: topSelfFunctions(profiles[0]!, TOP_FUNCTIONS) };
+    }
     case 'verify': {
       if (!client || !round) throw new Error('verify before init and begin');
       return round.verify(new Set(await listFiles(client, round.prefix, true)));

@@ -1,6 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
 import { compareOp, type RoundSample } from './meta-figures.js';
-import { againstJavaTable, checksTable, figuresTable } from './meta-report.js';
+import {
+  againstJavaTable,
+  checksTable,
+  figuresTable,
+  profileTable,
+  type ProfiledWindow,
+} from './meta-report.js';
 import type { WindowSample } from './meta-workload.js';
 
 const sample = (ops: number): WindowSample => ({
@@ -49,5 +55,53 @@ describe('ozone-meta tables', () => {
     ]);
     expect(checks.rows.map((r) => r[0])).toEqual(['none', 'Kerberos + privacy, TLS']);
     expect(checksTable([{ verify: { java: totals } }]).columns[0]!.header).toBe('client');
+  });
+
+  it("profile rows: an operation's levels together, CPU per op split by category in µs", () => {
+    const window = (
+      level: ProfiledWindow['level'],
+      op: ProfiledWindow['op'],
+      busyMs: number,
+    ): ProfiledWindow => ({
+      level,
+      op,
+      client: 'fastpath-rpc',
+      ops: 1000,
+      errors: 0,
+      cpuMs: busyMs * 1.25,
+      profile: {
+        busyMs,
+        threads: 1,
+        shares: {
+          'HTTP/2 and streams (Node)': 0,
+          'grpc-js': 0,
+          'garbage collection': 0.1,
+          protobufjs: 0.4,
+          'Buffer copies and allocation': 0,
+          checksums: 0,
+          'fastpath client': 0.5,
+          'benchmark reader': 0,
+          'other Node and V8': 0,
+        },
+      },
+      topFunctions: [{ functionName: 'decode', url: 'protobufjs', category: 'protobufjs', share: 0.4 }],
+    });
+    const table = profileTable([
+      window('none', 'lookup', 40),
+      window('none', 'create-empty', 80),
+      window('kerberos', 'create-empty', 100),
+    ]);
+    expect(table.rows.map((r) => r.slice(0, 2))).toEqual([
+      ['create+commit, empty key', 'none'],
+      ['create+commit, empty key', 'Kerberos'],
+      ['lookup (GetKeyInfo)', 'none'],
+    ]);
+    // 100 ms busy over 1,000 ops: 100 µs per op, half of it the client's own code.
+    expect(table.rows[1]!.slice(3)).toEqual([
+      '125.0 µs',
+      '100.0 µs',
+      'fastpath client 50, protobufjs 40, garbage collection 10',
+      'decode 40%',
+    ]);
   });
 });

@@ -4,6 +4,11 @@
 // security cost (each client's secure ÷ unsecured) follows; then the scenario's Markdown around them.
 import type { FigureTable, GoalResult } from '../../all/scenario-summary.js';
 import {
+  PROFILE_CATEGORIES,
+  type ProfileFunction,
+  type ProfileSummary,
+} from '../../harness/cpu-profile-summary.js';
+import {
   formatMs,
   formatRatioWithRange,
   formatSiWithRange,
@@ -17,7 +22,14 @@ import type { SecurityCostRow } from '../ozone-read/security-cost.js';
 import { securityCostTable, type SecurityCostLabels } from '../ozone-read/security-cost-report.js';
 import { SECURITY_LEVEL_LABEL, type SecurityLevel } from '../ozone-read/security-levels.js';
 import type { OpComparison, VerifyTotals } from './meta-figures.js';
-import { META_CLIENT_LABEL, META_CLIENTS, type MetaClient } from './meta-workload.js';
+import {
+  META_CLIENT_LABEL,
+  META_CLIENTS,
+  META_OP_LABEL,
+  META_OPS,
+  type MetaClient,
+  type MetaOp,
+} from './meta-workload.js';
 import type { OzoneMetaSettings } from './ozone-meta-settings.js';
 
 const cell = (s: Summary | undefined): string => (s ? formatSiWithRange(s.median, s.min, s.max) : '—');
@@ -142,6 +154,69 @@ export function checksTable(checks: readonly LevelVerify[]): FigureTable {
   };
 }
 
+/** One fastpath client's profiled window of one operation at one level (`--profile`). */
+export interface ProfiledWindow {
+  level: SecurityLevel;
+  op: MetaOp;
+  client: MetaClient;
+  ops: number;
+  errors: number;
+  /** The client process's CPU over the window (profiler included), ms. */
+  cpuMs: number;
+  profile: ProfileSummary & { threads: number };
+  topFunctions: ProfileFunction[];
+}
+
+/** Busiest functions a row of the profile table names. */
+const PROFILE_TABLE_FUNCTIONS = 4;
+
+/**
+ * Where each profiled window's CPU went, per operation: the sampled busy time per operation split
+ * by category, in µs so that the levels' rows of one operation subtract (what security adds, and
+ * where), and the busiest functions.
+ */
+export function profileTable(profiled: readonly ProfiledWindow[]): FigureTable {
+  const levels = new Set(profiled.map((p) => p.level)).size > 1 || profiled.some((p) => p.level !== 'none');
+  // Operation by operation, each level's rows together (the sort keeps the run's order of levels).
+  const rows = [...profiled].sort(
+    (a, b) =>
+      META_OPS.indexOf(a.op) - META_OPS.indexOf(b.op) ||
+      META_CLIENTS.indexOf(a.client) - META_CLIENTS.indexOf(b.client),
+  );
+  const perOp = (p: ProfiledWindow, ms: number): string =>
+    p.ops > 0 ? `${((ms * 1000) / p.ops).toFixed(1)} µs` : '—';
+  return {
+    caption:
+      "Where fastpath's CPU per operation went, from a window of its own under V8's sampling profiler (500 µs, every thread) after the measured rounds: the process's CPU per op (profiler included), the sampled busy time per op, split by category (µs per op, categories of 1 µs or more), and the busiest functions by self time (share of the main thread's busy time)",
+    columns: [
+      { header: 'operation' },
+      ...levelColumns(levels),
+      { header: 'client' },
+      { header: 'CPU/op', align: 'right' },
+      { header: 'sampled/op', align: 'right' },
+      { header: 'by category, per op' },
+      { header: 'busiest functions' },
+    ],
+    rows: rows.map((p) => [
+      META_OP_LABEL[p.op],
+      ...levelCells(levels, p.level),
+      META_CLIENT_LABEL[p.client],
+      perOp(p, p.cpuMs),
+      perOp(p, p.profile.busyMs),
+      [...PROFILE_CATEGORIES]
+        .map((c) => ({ c, us: p.ops > 0 ? (p.profile.busyMs * 1000 * p.profile.shares[c]) / p.ops : 0 }))
+        .filter((e) => e.us >= 1)
+        .sort((a, b) => b.us - a.us)
+        .map((e) => `${e.c} ${e.us.toFixed(0)}`)
+        .join(', '),
+      p.topFunctions
+        .slice(0, PROFILE_TABLE_FUNCTIONS)
+        .map((f) => `${f.functionName || '(anonymous)'} ${Math.round(f.share * 100)}%`)
+        .join(', '),
+    ]),
+  };
+}
+
 const tableMarkdown = (t: FigureTable): string => `${t.caption}.\n\n${markdownTable(t.columns, t.rows)}`;
 
 export function ozoneMetaReport(
@@ -158,6 +233,8 @@ export function ozoneMetaReport(
     loadAtStart: readonly number[];
     loadAtEnd: readonly number[];
     cores: number;
+    /** With `--profile`: the profiled windows. */
+    profiled?: readonly ProfiledWindow[];
   },
 ): string {
   const s = context.settings;
@@ -198,6 +275,9 @@ export function ozoneMetaReport(
       ['goal', 'target', 'measured', 'verdict'],
       goals.map((g) => [g.goal, g.target, g.measured, verdict(g.met)]),
     ),
+    ...(context.profiled && context.profiled.length > 0
+      ? [tableMarkdown(profileTable(context.profiled))]
+      : []),
     ...(errors.length > 0 ? [`Errors: ${errors.join('; ')}`] : []),
     `${load.line} (at the start: ${context.loadAtStart.map((l) => l.toFixed(2)).join(' / ')})`,
   ].join('\n\n');

@@ -1,6 +1,7 @@
 // What the scenario and its client processes (fastpath's, and Ozone's Java client's) share: the
 // operations, the calls, the answers, the names. Each client process keeps its own round's keys:
 // a create window's keys are what the lookup, getFileStatus, rename and delete windows work on.
+import type { ProfileFunction, ProfileSummary } from '../../harness/cpu-profile-summary.js';
 import type { ClientLogin } from '../ozone-read/cluster-security.js';
 
 /** The operations, one row each, in the order a round runs them (each needs the ones before). */
@@ -59,7 +60,14 @@ export interface MetaTarget {
 export type MetaCall =
   | { op: 'init'; target: MetaTarget; volume: string; bucket: string; listPrefix: string; listKeys: number }
   | { op: 'begin'; prefix: string }
-  | { op: 'window'; operation: MetaOp; workers: number; windowMs: number }
+  | {
+      op: 'window';
+      operation: MetaOp;
+      workers: number;
+      windowMs: number;
+      /** A profiled window (`--profile`): where to write its `.cpuprofile`. */
+      profilePath?: string;
+    }
   | { op: 'verify' }
   | { op: 'close' };
 
@@ -78,6 +86,10 @@ export interface WindowSample {
   /** The rename and delete windows stop early when their keys run out. */
   exhausted?: boolean;
   firstError?: string;
+  /** A profiled window's CPU by category, over every thread of the client process. */
+  profile?: ProfileSummary & { threads: number };
+  /** A profiled window's busiest functions by self time (the main thread). */
+  topFunctions?: ProfileFunction[];
 }
 
 /** What listing a round's keys found against what the round's operations should have left. */

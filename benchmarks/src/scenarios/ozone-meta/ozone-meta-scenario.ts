@@ -32,7 +32,12 @@ import {
   type RoundSample,
   type VerifyTotals,
 } from './meta-figures.js';
-import { META_SECURITY_COST_LABELS, ozoneMetaReport, type LevelVerify } from './meta-report.js';
+import {
+  META_SECURITY_COST_LABELS,
+  ozoneMetaReport,
+  type LevelVerify,
+  type ProfiledWindow,
+} from './meta-report.js';
 import {
   LIST_KEYS,
   listPrefix,
@@ -53,6 +58,7 @@ import {
   levelClients,
   OZONE_META_FLAGS,
   parseOzoneMetaFlags,
+  profiledClients,
   roundMs,
   setupMs,
   type OzoneMetaSettings,
@@ -102,6 +108,8 @@ interface LevelResult {
   ops: OpComparison[];
   verify: Partial<Record<MetaClient, VerifyTotals>>;
   rounds: LevelRounds[];
+  /** With `--profile`: each fastpath client's profiled window of each operation. */
+  profiled: ProfiledWindow[];
   cluster: string;
   layout: string;
 }
@@ -110,9 +118,11 @@ interface LevelResult {
 interface OpenLevel extends AsyncDisposable {
   readonly level: SecurityLevel;
   /** Every client starts round `round`'s keys (round 0 is the unmeasured warm-up). */
-  begin(round: number): Promise<void>;
+  begin(round: number | 'profile'): Promise<void>;
   /** Every client's window of `op` (the `opIndex`-th operation) in `round`, each going first in turn. */
   window(op: MetaOp, opIndex: number, round: number): Promise<void>;
+  /** Each fastpath client's window of `op` under the profiler, after {@link begin}('profile'). */
+  profileWindow(op: MetaOp): Promise<void>;
   /** Each client lists its round's keys (not measured) against what its operations should have left. */
   check(when: string, round: number): Promise<void>;
   result(): LevelResult;
@@ -177,12 +187,40 @@ async function openLevel(
   const verified: Partial<Record<MetaClient, VerifyCounts[]>> = Object.fromEntries(
     clients.map((c) => [c, []]),
   );
+  const profiled: ProfiledWindow[] = [];
   return {
     level,
     async begin(round) {
-      const tag = round === 0 ? 'warmup' : `r${round}`;
+      const tag = round === 'profile' ? 'profile' : round === 0 ? 'warmup' : `r${round}`;
       for (const [client, p] of processes)
         await p.call({ op: 'begin', prefix: roundPrefix(client, tag) }, CALL_SLACK_MS);
+    },
+    async profileWindow(op) {
+      for (const client of profiledClients(s, level)) {
+        if (ctx.signal.aborted) return;
+        ctx.progress.setDetail(`profiling${at} · ${META_OP_LABEL[op]} · ${client}`);
+        const file = ctx.results.path(`profiles/${mark}${op}-${client}.cpuprofile`);
+        const sample = (await processes
+          .get(client)!
+          .call(
+            { op: 'window', operation: op, workers: s.workers, windowMs: s.windowMs, profilePath: file },
+            s.windowMs + CALL_SLACK_MS,
+          )) as WindowSample;
+        ctx.log(
+          `profiled${at} · ${op} · ${client}: ${sample.ops} ops, CPU ${sample.cpuMs.toFixed(0)} ms, profile in ${file}`,
+        );
+        profiled.push({
+          level,
+          op,
+          client,
+          ops: sample.ops,
+          errors: sample.errors,
+          cpuMs: sample.cpuMs,
+          profile: sample.profile!,
+          topFunctions: sample.topFunctions ?? [],
+        });
+        ctx.progress.advance(roundUnits / s.ops.length);
+      }
     },
     async window(op, opIndex, round) {
       const windowMs = round === 0 ? s.warmupMs : s.windowMs;
@@ -236,6 +274,7 @@ async function openLevel(
         })),
         verify: Object.fromEntries(clients.map((c) => [c, verifyTotals(verified[c] ?? [])])),
         rounds: s.ops.flatMap((op) => metaLevelRounds(level, op, measured.get(op)!)),
+        profiled,
         cluster: cluster.description,
         layout,
       };
@@ -271,6 +310,13 @@ async function runPairedRounds(ctx: ScenarioContext<OzoneMetaSettings>, levels: 
     await runRound(round);
     ctx.note(`round ${round}/${s.rounds} done`);
   }
+  if (!s.profile) return;
+  // After the measured rounds, so that the profiler's cost is in no figure; the levels still take
+  // turns, operation by operation, each on keys of a round of its own.
+  for (const l of levels) await l.begin('profile');
+  for (const [i, op] of s.ops.entries())
+    for (const l of turnOrder(levels, 0, i)) if (!ctx.signal.aborted) await l.profileWindow(op);
+  ctx.note('profiled windows done');
 }
 
 /** The clients' order for one operation of one round: each goes first in turn. */
@@ -372,6 +418,8 @@ export const ozoneMetaScenario: Scenario<OzoneMetaSettings> = {
       ...(multi ? { security: l.level } : {}),
       verify: l.verify,
     }));
+    const profiled = levels.flatMap((l) => l.profiled);
+    if (profiled.length > 0) ctx.results.writeJson('profiles.json', profiled);
     const markdown = ozoneMetaReport(ops, checks, goals, {
       securityCost,
       quick: ctx.quick,
@@ -381,8 +429,11 @@ export const ozoneMetaScenario: Scenario<OzoneMetaSettings> = {
       loadAtStart,
       loadAtEnd,
       cores: os.cpus().length,
+      profiled,
     });
-    const problems = levels.reduce((n, l) => n + problemCount(l.ops, l.verify), 0);
+    const problems =
+      levels.reduce((n, l) => n + problemCount(l.ops, l.verify), 0) +
+      profiled.reduce((n, p) => n + p.errors, 0);
     if (problems > 0) {
       // The harness's report of a failed run holds the error only: the tables go beside it.
       writeFileSync(ctx.results.path('tables.md'), `${markdown}\n`);

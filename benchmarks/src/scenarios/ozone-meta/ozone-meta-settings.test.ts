@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { BenchmarkUsageError } from '../../harness/index.js';
 import { clientTarget, OM_TRANSPORT_CLASS } from './meta-cluster.js';
-import { estimateRunMs, levelClients, parseOzoneMetaFlags } from './ozone-meta-settings.js';
+import { estimateRunMs, levelClients, parseOzoneMetaFlags, profiledClients } from './ozone-meta-settings.js';
 import { turnOrder } from './ozone-meta-scenario.js';
 
 describe('ozone-meta settings', () => {
@@ -35,6 +35,19 @@ describe('ozone-meta settings', () => {
     expect(parseOzoneMetaFlags(['--ops', 'list'], true).ops).toEqual(['list']);
     expect(() => parseOzoneMetaFlags(['--no-java'], true)).toThrow(BenchmarkUsageError);
     expect(() => parseOzoneMetaFlags(['--cluster', 'cloud'], true)).toThrow(BenchmarkUsageError);
+  });
+
+  it("--profile: off unless asked; fastpath's clients of each level profiled, in the run's estimate", () => {
+    const plain = parseOzoneMetaFlags(['--cluster', 'real', '--security', 'none,kerberos'], true);
+    expect(plain.profile).toBe(false);
+    const profiled = parseOzoneMetaFlags(
+      ['--cluster', 'real', '--security', 'none,kerberos', '--profile'],
+      true,
+    );
+    expect(profiled.profile).toBe(true);
+    expect(profiledClients(profiled, 'none')).toEqual(['fastpath-rpc', 'fastpath-grpc']);
+    expect(profiledClients(profiled, 'kerberos')).toEqual(['fastpath-rpc']);
+    expect(estimateRunMs(profiled)).toBeGreaterThan(estimateRunMs(plain));
   });
 
   it('--security: a cluster per level on a real cluster, fastpath over Hadoop RPC and Java on the secure ones', () => {

@@ -31,6 +31,11 @@ export interface OzoneMetaSettings {
   datanodes: number;
   /** The security levels, a cluster each, in this order (`none` alone unless `--security` says more). */
   security: SecurityLevel[];
+  /**
+   * After the measured rounds, one more window of every operation per fastpath client and level
+   * under V8's profiler, in no measured figure: where each client's CPU per operation goes.
+   */
+  profile: boolean;
 }
 
 export const OZONE_META_FLAGS = {
@@ -62,6 +67,11 @@ export const OZONE_META_FLAGS = {
     description: "with a real cluster: fastpath's transports only, no Ozone's Java client",
   },
   security: SECURITY_FLAG,
+  profile: {
+    type: 'boolean',
+    description:
+      "after the measured rounds, a window of every operation per fastpath client and level under V8's profiler (not measured): its CPU per operation by category and its busiest functions, and the .cpuprofile files",
+  },
 } as const;
 
 export function parseOzoneMetaFlags(args: readonly string[], quick: boolean): OzoneMetaSettings {
@@ -94,6 +104,7 @@ export function parseOzoneMetaFlags(args: readonly string[], quick: boolean): Oz
     rounds: integerFlag(name, 'rounds', f.rounds, quick ? 1 : 3, { min: 1, max: 100 }),
     datanodes: 3,
     security: securityFlag(name, f.security, cluster),
+    profile: f.profile === true,
   };
 }
 
@@ -126,7 +137,17 @@ export function roundMs(s: Pick<OzoneMetaSettings, 'ops'>, windowMs: number): nu
 /** About how long one level takes, in ms. */
 export function levelRunMs(s: OzoneMetaSettings, level: SecurityLevel): number {
   const warmup = s.warmupMs > 0 ? roundMs(s, s.warmupMs) : 0;
-  return setupMs(s, level) + levelClients(s, level).length * (warmup + s.rounds * roundMs(s, s.windowMs));
+  const profiled = s.profile ? profiledClients(s, level).length * roundMs(s, s.windowMs) : 0;
+  return (
+    setupMs(s, level) +
+    levelClients(s, level).length * (warmup + s.rounds * roundMs(s, s.windowMs)) +
+    profiled
+  );
+}
+
+/** The clients `--profile` profiles at a level: fastpath's (Java's CPU is its JVM's, not V8's). */
+export function profiledClients(s: Pick<OzoneMetaSettings, 'clients'>, level: SecurityLevel): MetaClient[] {
+  return levelClients(s, level).filter((c) => c !== 'java');
 }
 
 /** About how long a whole run takes, in ms: every level in turn. */
