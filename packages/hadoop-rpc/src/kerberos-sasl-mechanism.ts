@@ -149,6 +149,8 @@ class GssapiSession implements SaslMechanismSession {
   readonly #address: string;
   readonly #wanted: readonly SaslQop[];
   #qop: SaslQop | undefined;
+  /** The receive buffer the server's layer offer announced. */
+  #serverMaxBuffer = 0;
 
   constructor(context: GssContext, address: string, wanted: readonly SaslQop[]) {
     this.#context = context;
@@ -228,6 +230,7 @@ class GssapiSession implements SaslMechanismSession {
     const qop = this.#wanted.find((q) => offered.includes(q));
     if (qop === undefined) throw new HadoopRpcSaslQopError(this.#address, offered, this.#wanted);
     this.#qop = qop;
+    this.#serverMaxBuffer = offer.maxBuffer;
     // RFC 4752: no buffer size without a layer. Hadoop sends no authorization id.
     const choice = encodeLayerMessage(GSS_LAYER[qop], qop === 'auth' ? 0 : GSS_MAX_BUFFER);
     return this.#context.wrap(choice, false);
@@ -235,6 +238,6 @@ class GssapiSession implements SaslMechanismSession {
 
   securityLayer(): SaslSecurityLayer | undefined {
     if (this.#qop === undefined || this.#qop === 'auth') return undefined;
-    return gssSecurityLayer(this.#context, this.#qop === 'auth-conf');
+    return gssSecurityLayer(this.#context, this.#qop === 'auth-conf', this.#serverMaxBuffer);
   }
 }

@@ -41,10 +41,16 @@ export interface SaslServerInfo {
  */
 export interface SaslSecurityLayer {
   /**
-   * Protects one outgoing frame (integrity, plus encryption for `auth-conf`); called once per frame
-   * in sending order, since the layer keeps sequence numbers.
+   * Protects outgoing bytes (integrity, plus encryption for `auth-conf`), in sending order, since
+   * the layer keeps sequence numbers: the frames of the calls made in one turn of the event loop
+   * go together, at most {@link SaslSecurityLayer.maxWrapBytes} a message.
    */
   wrap(plain: Uint8Array): Uint8Array;
+  /**
+   * The most plain bytes one wrapped message may carry: the receive buffer the server announced
+   * during negotiation, less what wrapping adds. Undefined: no limit.
+   */
+  readonly maxWrapBytes?: number;
   /**
    * Checks (and decrypts) one WRAP token from the server and returns the frames inside; throws when
    * it does not verify, which closes the connection with a {@link HadoopRpcProtocolError}.

@@ -6,6 +6,7 @@ import type { Token } from '@fastpath/hadoop-common';
 import { HadoopRpcSaslError, HadoopRpcSaslQopError } from './hadoop-rpc-errors.js';
 import {
   DIGEST_CIPHER,
+  DIGEST_DEFAULT_MAXBUF,
   type DigestParams,
   digestRspAuth,
   formatDigestResponse,
@@ -105,6 +106,8 @@ class DigestSession implements SaslMechanismSession {
   readonly completesWithoutReply = false;
   readonly contextUser = {};
   #params: DigestParams | undefined;
+  /** The server's `maxbuf` from its challenge. */
+  #serverMaxBuf = DIGEST_DEFAULT_MAXBUF;
   #complete = false;
   readonly #auth: SaslAuth;
   readonly #server: SaslServerInfo;
@@ -156,6 +159,10 @@ class DigestSession implements SaslMechanismSession {
     const offered = (d.get('qop') ?? 'auth').split(',').map((q) => q.trim());
     const qop = this.#wanted.find((q) => offered.includes(q));
     if (qop === undefined) throw new HadoopRpcSaslQopError(this.#server.address, offered, this.#wanted);
+    const maxbuf = Number(d.get('maxbuf') ?? DIGEST_DEFAULT_MAXBUF);
+    // RFC 2831 wants more than 16 bytes and at most 2^24 - 1; one too small to hold a wrapped
+    // message's own bytes (or not a number) leaves the default.
+    if (Number.isSafeInteger(maxbuf) && maxbuf > 64 && maxbuf <= 0xffffff) this.#serverMaxBuf = maxbuf;
     let cipher: string | undefined;
     if (qop === 'auth-conf') {
       const ciphers = (d.get('cipher') ?? '').split(',').map((c) => c.trim());
@@ -199,6 +206,6 @@ class DigestSession implements SaslMechanismSession {
   securityLayer() {
     const params = this.#params;
     if (params === undefined || params.qop === 'auth') return undefined;
-    return digestSecurityLayer(params, 'client');
+    return digestSecurityLayer(params, 'client', this.#serverMaxBuf);
   }
 }

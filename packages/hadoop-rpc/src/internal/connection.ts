@@ -81,6 +81,8 @@ export class Connection {
   #saslWaiter: SaslWaiter | undefined;
   #layer: SaslSecurityLayer | undefined;
   #plainReader: FrameReader | undefined;
+  /** With a layer: this turn's frames, wrapped together when the turn ends (see #write). */
+  #toWrap: Buffer[] = [];
   #quietSince = performance.now();
   #pingTimer: NodeJS.Timeout | undefined;
   #idleTimer: NodeJS.Timeout | undefined;
@@ -383,14 +385,39 @@ export class Connection {
       this.#socket.write(frameBytes);
       return;
     }
-    this.#socket.write(saslFrame({ state: SASL_WRAP, token: this.#layer.wrap(frameBytes) }));
+    // With integrity or privacy the turn's frames go in one wrapped message, not one each: a
+    // wrap (and the SASL frame around it) costs as much for a small call as the call's own
+    // encoding, and Hadoop's server reads every frame a message holds, even one cut across
+    // messages (Server.Connection#unwrapPacketAndProcessRpcs).
+    this.#toWrap.push(frameBytes);
   }
 
   #corked = false;
   readonly #uncork = (): void => {
     this.#corked = false;
+    if (this.#toWrap.length > 0) this.#writeWrapped();
     this.#socket.uncork();
   };
+
+  /**
+   * The turn's frames, wrapped in order: as one message, or several where they exceed what the
+   * server said it takes in one (its receive buffer, less the wrap's own bytes).
+   */
+  #writeWrapped(): void {
+    const frames = this.#toWrap;
+    this.#toWrap = [];
+    const layer = this.#layer;
+    if (this.#closed || layer === undefined) return;
+    const plain = frames.length === 1 ? (frames[0] as Buffer) : Buffer.concat(frames);
+    const most =
+      layer.maxWrapBytes !== undefined && layer.maxWrapBytes > 0 ? layer.maxWrapBytes : plain.length;
+    try {
+      for (let at = 0; at < plain.length; at += most)
+        this.#socket.write(saslFrame({ state: SASL_WRAP, token: layer.wrap(plain.subarray(at, at + most)) }));
+    } catch (error) {
+      this.#fail(new HadoopRpcProtocolError(this.#c.address, 'a call could not be wrapped', error));
+    }
+  }
 
   /** Hadoop pings after `ipc.ping.interval` of read silence while a call waits (spec §1.6). */
   #armPing(): void {

@@ -193,6 +193,8 @@ export interface HadoopRpcTestServer {
   readonly callsReceived: number;
   /** WRAP messages received (after a `saslMechanism` with a security layer). */
   readonly wrapsReceived: number;
+  /** The longest WRAP message's token received so far, in bytes (0 before any). */
+  readonly largestWrapReceived: number;
   /** Makes the server misbehave `times` times (default once); see {@link HadoopRpcFault}. */
   injectFault(fault: HadoopRpcFault, times?: number): void;
   /** Closes every connection and stops listening. */
@@ -262,6 +264,7 @@ export async function startHadoopRpcTestServer(
     pings: 0,
     calls: 0,
     wraps: 0,
+    largestWrap: 0,
     saslMechanisms,
   };
   const server = createServer((socket) => {
@@ -291,6 +294,7 @@ interface ServerState {
   pings: number;
   calls: number;
   wraps: number;
+  largestWrap: number;
   saslMechanisms: ReadonlyArray<HadoopRpcTestSaslMechanism | (() => HadoopRpcTestSaslMechanism)>;
 }
 
@@ -325,6 +329,10 @@ class RunningTestServer implements HadoopRpcTestServer {
 
   get wrapsReceived(): number {
     return this.#state.wraps;
+  }
+
+  get largestWrapReceived(): number {
+    return this.#state.largestWrap;
   }
 
   injectFault(fault: HadoopRpcFault, times = 1): void {
@@ -556,6 +564,7 @@ class ServerConnection {
     const mech = this.#mech;
     if (message.state === Sasl.WRAP && this.#layer !== undefined && this.#plainReader !== undefined) {
       this.#s.wraps++;
+      this.#s.largestWrap = Math.max(this.#s.largestWrap, message.token.length);
       let plain: Buffer;
       try {
         plain = Buffer.from(this.#layer.unwrap(message.token));

@@ -169,12 +169,20 @@ const TRAILER_BYTES = 6; // message type 0x0001 and a 4-byte sequence number
 /** Why a wrapped message was refused. */
 export class DigestLayerError extends Error {}
 
+/** The receive buffer a DIGEST-MD5 peer has when its challenge or response names none (RFC 2831). */
+export const DIGEST_DEFAULT_MAXBUF = 65536;
+
 /**
  * The security layer of a finished exchange, for one end: `side` is the end that wraps with the
  * client-to-server keys (`client`) or the server-to-client keys (`server`). Sequence numbers start
- * at 0 in each direction, and the 3des CBC state runs on across messages.
+ * at 0 in each direction, and the 3des CBC state runs on across messages. `peerMaxBuf` is the
+ * other end's `maxbuf`, which bounds a whole wrapped message.
  */
-export function digestSecurityLayer(p: DigestParams, side: 'client' | 'server'): SaslSecurityLayer {
+export function digestSecurityLayer(
+  p: DigestParams,
+  side: 'client' | 'server',
+  peerMaxBuf = DIGEST_DEFAULT_MAXBUF,
+): SaslSecurityLayer {
   const h = ha1(p);
   const kic = md5(h, MAGIC.signClient);
   const kis = md5(h, MAGIC.signServer);
@@ -195,6 +203,8 @@ export function digestSecurityLayer(p: DigestParams, side: 'client' | 'server'):
   const mac = (key: Buffer, seq: Buffer, msg: Uint8Array): Buffer =>
     createHmac('md5', key).update(seq).update(msg).digest().subarray(0, MAC_BYTES);
   return {
+    // A message adds at most 8 bytes of padding, the MAC and the trailer to its plain bytes.
+    maxWrapBytes: peerMaxBuf - 8 - MAC_BYTES - TRAILER_BYTES,
     wrap(plain: Uint8Array): Uint8Array {
       const seq = Buffer.alloc(4);
       seq.writeUInt32BE(sendSeq++ >>> 0);

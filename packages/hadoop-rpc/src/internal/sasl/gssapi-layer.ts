@@ -14,6 +14,13 @@ export const GSS_LAYER: Readonly<Record<SaslQop, number>> = Object.freeze({
   'auth-conf': 4,
 });
 
+/**
+ * What a wrap token adds to its message at most, with room to spare: 60 bytes for AES with
+ * HMAC-SHA1 (token header, confounder, the encrypted header, checksum), a little more for the
+ * SHA-2 types, less for the older ones.
+ */
+const GSS_WRAP_OVERHEAD = 256;
+
 /** The receive buffer this side advertises with a layer (the largest 3 bytes hold). */
 export const GSS_MAX_BUFFER = 0xffffff;
 
@@ -41,12 +48,20 @@ export function qopsOf(layers: number): SaslQop[] {
 }
 
 /**
- * The layer of an established context with QOP `auth-int` (`confidential` false) or `auth-conf`.
+ * The layer of an established context with QOP `auth-int` (`confidential` false) or `auth-conf`;
+ * `peerMaxBuffer` is the receive buffer the other end announced, which bounds what one message
+ * carries.
  * Incoming messages must carry what was negotiated: a peer that sends plain-integrity tokens on a
  * confidential layer is refused, not read.
  */
-export function gssSecurityLayer(context: GssContext, confidential: boolean): SaslSecurityLayer {
+export function gssSecurityLayer(
+  context: GssContext,
+  confidential: boolean,
+  peerMaxBuffer = 0,
+): SaslSecurityLayer {
   return {
+    // The peer's buffer holds whole wrap tokens; 0 announces none (RFC 4752), so no limit.
+    ...(peerMaxBuffer > GSS_WRAP_OVERHEAD ? { maxWrapBytes: peerMaxBuffer - GSS_WRAP_OVERHEAD } : {}),
     wrap: (plain) => context.wrap(plain, confidential),
     unwrap: (wrapped) => {
       const { data, confidential: sealed } = context.unwrap(wrapped);
