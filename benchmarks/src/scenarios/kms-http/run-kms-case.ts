@@ -22,6 +22,9 @@ import {
 import { preflight, createBenchKey, fetchToken, BENCH_USER } from './kms-preflight.js';
 import type { KmsServerBundle } from './kms-server-bundle.js';
 import { kerberosOrigin, type BenchKerberos } from './bench-kerberos.js';
+import { formatProfileShares } from '../../harness/cpu-profile-summary.js';
+import { instanceRequests, profiledCase, type ProfiledInstance } from './fleet-profiles.js';
+import { collectServerProfile } from './server-profile-probe.js';
 
 const TOKENS_ROOT = '/zkdtsm/ZKDTSMRoot/ZKDTSMTokensRoot';
 export const BENCH_KEY = 'bench-key';
@@ -73,6 +76,73 @@ export interface KmsCaseResult {
   fleet?: FleetSetup | null;
   /** New Kerberos log-ins in the window after a refused cookie (creations by cookie). */
   reauthentications?: number;
+  /** With `--profile-fleet`, each fastpath instance's profiled window after the measured one. */
+  profiled?: ProfiledInstance[];
+}
+
+/**
+ * The profiled window's own warm-up: the server is warm from the measured window; the load
+ * generator's connections and its log-in are new.
+ */
+const PROFILE_WARMUP_MS = 1000;
+/** How long a server has to write its profiles after the window (a few MB of JSON per process). */
+const PROFILE_WRITE_TIMEOUT_MS = 60_000;
+
+/**
+ * A window after the measured one with every fastpath member under the profiler (profile-probe.ts):
+ * the load generator signals the probes at its boundaries, where it reads each member's CPU too;
+ * `load` runs it with the watch given. Each member's profiles are read back and kept in the
+ * results folder as `profiles/<case>[-i<n>]-<pid>.cpuprofile`.
+ */
+async function profiledWindow(
+  ctx: ScenarioContext<KmsHttpSettings>,
+  id: string,
+  members: readonly CaseServer[],
+  balancer: RoundRobinProxy | undefined,
+  measuredUsPerRequest: number | null,
+  load: (watch: NonNullable<LoadInput['watch']>) => Promise<LoadOutput>,
+): Promise<Array<Omit<ProfiledInstance, 'fleet' | 'mix'>>> {
+  const profileDirs = members.flatMap((m) => (m.profileProbeDir === null ? [] : [m.profileProbeDir]));
+  const servedBefore = balancer?.served() ?? null;
+  const out = await load({
+    cpu: Object.fromEntries(members.map((m, i) => [`instance${i}`, [m.pid]])),
+    probeDirs: [],
+    profileDirs,
+  });
+  const requests = instanceRequests(
+    cpuPerRequest(out.window, out.windowCpu).requests,
+    members.length,
+    servedBefore,
+    balancer?.served() ?? null,
+  );
+  const profiled: Array<Omit<ProfiledInstance, 'fleet' | 'mix'>> = [];
+  for (const [i, m] of members.entries()) {
+    if (m.profileProbeDir === null) continue;
+    const name = members.length > 1 || balancer ? `${id}-i${i}` : id;
+    const server = await collectServerProfile(
+      m.profileProbeDir,
+      1,
+      ctx.results.path(`profiles/${name}`),
+      PROFILE_WRITE_TIMEOUT_MS,
+    );
+    const seconds = out.windowCpu.seconds[`instance${i}`];
+    const entry = {
+      instance: i,
+      pid: m.pid,
+      requests: requests[i] ?? 0,
+      cpuMs: seconds == null ? null : seconds * 1000,
+      measuredUsPerRequest,
+      ...server,
+    };
+    profiled.push(entry);
+    const perRequest = (ms: number | null): string =>
+      ms === null || !(entry.requests > 0) ? '—' : `${((ms * 1000) / entry.requests).toFixed(0)} µs`;
+    ctx.note(
+      `profiled ${name}: ${entry.requests.toFixed(0)} requests, CPU ${perRequest(entry.cpuMs)}/request, ` +
+        `sampled ${perRequest(server.profile.busyMs)}/request (${formatProfileShares(server.profile)})`,
+    );
+  }
+  return profiled;
 }
 
 /**
@@ -95,6 +165,7 @@ export async function runKmsCase(
   const s = ctx.flags;
   const id = caseId(pass, mix, version, rep);
   const v = KMS_VERSIONS[version];
+  const profiling = profiledCase(s, pass, version, mix, rep);
   // The first fastpath case builds the bundle, before any process of the case starts.
   if (v.server !== 'hadoop') await bundle.packageDir();
   await using zk = await startCaseZooKeeper(ctx, pass.zookeeper, id);
@@ -142,6 +213,7 @@ export async function runKmsCase(
               memberId,
               await bundle.packageDir(),
               site,
+              profiling ? await bundle.profileProbe() : undefined,
             );
       members.push(member);
       preflightChecks.push(...(await member.identify(admin)));
@@ -174,7 +246,20 @@ export async function runKmsCase(
     );
     await generator.ready;
     const seed = 7919 * (rep + 1) + mix.create;
-    const load = (warmupMs: number, measureMs: number, seedOffset: number): Promise<LoadOutput> =>
+    const watch: NonNullable<LoadInput['watch']> = {
+      cpu: {
+        server: members.map((m) => m.pid),
+        zookeeper: zookeeperPids,
+        ...(zk.proxyPid === undefined ? {} : { proxy: [zk.proxyPid] }),
+      },
+      probeDirs: members.flatMap((m) => (m.eventLoopProbeDir === null ? [] : [m.eventLoopProbeDir])),
+    };
+    const load = (
+      warmupMs: number,
+      measureMs: number,
+      seedOffset: number,
+      windowWatch = watch,
+    ): Promise<LoadOutput> =>
       generator.call(
         {
           origin,
@@ -189,14 +274,7 @@ export async function runKmsCase(
           verifyToken,
           creator: BENCH_USER,
           requestTimeoutMs: s.requestTimeoutMs,
-          watch: {
-            cpu: {
-              server: members.map((m) => m.pid),
-              zookeeper: zookeeperPids,
-              ...(zk.proxyPid === undefined ? {} : { proxy: [zk.proxyPid] }),
-            },
-            probeDirs: members.flatMap((m) => (m.eventLoopProbeDir === null ? [] : [m.eventLoopProbeDir])),
-          },
+          watch: windowWatch,
         },
         { timeoutMs: warmupMs + measureMs + s.requestTimeoutMs + 60_000 },
       );
@@ -231,6 +309,12 @@ export async function runKmsCase(
     }
     const afterChecks: string[] = [];
     for (const m of members) afterChecks.push(...(await m.afterwards(admin)));
+    const profiled = profiling
+      ? await profiledWindow(ctx, id, members, balancer, cpu.serverUsPerRequest, (w) =>
+          load(PROFILE_WARMUP_MS, s.measureMs, 2, w),
+        )
+      : undefined;
+    const fleetOf = pass.fleet ?? null;
     return {
       version,
       mix: mix.label,
@@ -268,8 +352,11 @@ export async function runKmsCase(
       creationAuth: pass.creationAuth,
       zookeeperSetup,
       generatorEventLoopP99Ms: measured.generatorEventLoopP99Ms,
-      fleet: pass.fleet ?? null,
+      fleet: fleetOf,
       reauthentications: measured.reauthentications,
+      ...(profiled === undefined
+        ? {}
+        : { profiled: profiled.map((p) => ({ ...p, fleet: fleetOf, mix: mix.label })) }),
     };
   } finally {
     await balancer?.close();
