@@ -1,6 +1,7 @@
 import type { KmsHttpSettings } from './kms-http-settings.js';
 import { fleetMembers } from './kms-fleet.js';
 import { profiledCase } from './fleet-profiles.js';
+import { PROFILE_WARMUP_MS } from './profiled-window.js';
 import { kmsPasses, type KmsPass, type ZooKeeperSetup } from './kms-passes.js';
 import type { KmsVersion } from './kms-versions.js';
 
@@ -52,12 +53,12 @@ export function passCaseMs(s: KmsHttpSettings, pass: KmsPass, version: KmsVersio
   return first + members.slice(1).length * FASTPATH_CASE_OVERHEAD_MS;
 }
 
-/**
- * A profiled window (`--profile-fleet`): its 1 s warm-up, the window, and the servers writing
- * their profiles and the benchmark reading them back.
- */
+/** The servers writing their profiles after a profiled window, and the benchmark reading them back. */
+const PROFILE_COLLECT_MS = 5000;
+
+/** A profiled window (`--profile-fleet`): its warm-up, the window, and collecting the profiles. */
 export function profiledWindowMs(s: KmsHttpSettings): number {
-  return 1000 + s.measureMs + 5000;
+  return PROFILE_WARMUP_MS + s.measureMs + PROFILE_COLLECT_MS;
 }
 
 /** One case of `pass` with `version` at `mix` in repetition `rep`, its profiled window included. */
