@@ -45,6 +45,10 @@ describe('CPU profile summary', () => {
     expect(categoryOf('Hmac', 'node:internal/crypto/hash')).toBe('crypto (Node)');
     expect(categoryOf('digest', '')).toBe('crypto (Node)');
     expect(categoryOf('Hmac', '')).toBe('crypto (Node)');
+    // Socket and file writes' system calls, whoever wrote (HTTP answers, the ZooKeeper client, a log).
+    expect(categoryOf('writev', '')).toBe('write syscalls (native)');
+    expect(categoryOf('writeBuffer', '')).toBe('write syscalls (native)');
+    expect(categoryOf('writeBuffer', 'file:///x/app.js')).toBe('other Node and V8');
     expect(
       categoryOf('onData', 'file:///x/node_modules/node-zookeeper-client/lib/ConnectionManager.js'),
     ).toBe('ZooKeeper client');

@@ -24,6 +24,7 @@ export const PROFILE_CATEGORIES = [
   'ZooKeeper client',
   'metrics (prom-client)',
   'fastpath server',
+  'write syscalls (native)',
   'benchmark reader',
   'other Node and V8',
 ] as const;
@@ -59,6 +60,19 @@ const NATIVE_CRYPTO_FUNCTIONS = new Set([
   'update',
   'timingSafeEqual',
   'randomFillSync',
+]);
+
+// The native halves of a socket's or a file's write (libuv's write and writev system calls, which
+// on a loopback socket also deliver the bytes to the reader): their callers are Node's stream
+// code whatever wrote, so they are counted apart rather than in 'other Node and V8'.
+const NATIVE_WRITE_FUNCTIONS = new Set([
+  'writeBuffer',
+  'writev',
+  'writeString',
+  'writeUtf8String',
+  'writeLatin1String',
+  'writeAsciiString',
+  'writeUcs2String',
 ]);
 
 /** The category of one frame (the function a sample was taken in). */
@@ -97,6 +111,7 @@ export function categoryOf(functionName: string, url: string): ProfileCategory |
   // `dist/cli-main.js`, which holds fastpath's packages the server imports).
   if (url.includes('/kms-server/') || url.includes('/token-manager/') || url.endsWith('/dist/cli-main.js'))
     return 'fastpath server';
+  if (url === '' && NATIVE_WRITE_FUNCTIONS.has(functionName)) return 'write syscalls (native)';
   if (url.includes('/benchmarks/')) return 'benchmark reader';
   if (
     /^node:(internal\/)?(http2|stream|net|_stream|internal\/streams|internal\/stream_base_commons|events|buffer|internal\/http2)/.test(
