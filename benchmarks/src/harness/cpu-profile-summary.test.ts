@@ -32,6 +32,47 @@ describe('CPU profile summary', () => {
     expect(categoryOf('(program)', '')).toBe('other Node and V8');
   });
 
+  it("puts a KMS server's frames in its own categories: HTTP/1, Fastify, crypto, ZooKeeper, metrics, the server", () => {
+    expect(categoryOf('parserOnHeadersComplete', 'node:_http_common')).toBe('HTTP/1 (Node)');
+    expect(categoryOf('write_', 'node:_http_outgoing')).toBe('HTTP/1 (Node)');
+    // HTTP/2 stays where the gRPC clients' profiles put it.
+    expect(categoryOf('onStreamRead', 'node:internal/http2/core')).toBe('HTTP/2 and streams (Node)');
+    expect(categoryOf('onStreamRead', 'node:internal/stream_base_commons')).toBe('HTTP/2 and streams (Node)');
+    expect(categoryOf('runPreParsing', 'file:///x/node_modules/fastify/lib/route.js')).toBe('Fastify');
+    expect(categoryOf('find', 'file:///x/node_modules/find-my-way/index.js')).toBe('Fastify');
+    expect(categoryOf('wrapThenable', 'file:///x/node_modules/@fastify/error/index.js')).toBe('Fastify');
+    expect(categoryOf('createHmac', 'node:crypto')).toBe('crypto (Node)');
+    expect(categoryOf('Hmac', 'node:internal/crypto/hash')).toBe('crypto (Node)');
+    expect(categoryOf('digest', '')).toBe('crypto (Node)');
+    expect(categoryOf('Hmac', '')).toBe('crypto (Node)');
+    // Socket and file writes' system calls, whoever wrote (HTTP answers, the ZooKeeper client, a log).
+    expect(categoryOf('writev', '')).toBe('write syscalls (native)');
+    expect(categoryOf('writeBuffer', '')).toBe('write syscalls (native)');
+    expect(categoryOf('writeBuffer', 'file:///x/app.js')).toBe('other Node and V8');
+    expect(
+      categoryOf('onData', 'file:///x/node_modules/node-zookeeper-client/lib/ConnectionManager.js'),
+    ).toBe('ZooKeeper client');
+    expect(categoryOf('decode', 'file:///x/packages/zookeeper-client/src/internal/jute.ts')).toBe(
+      'ZooKeeper client',
+    );
+    expect(categoryOf('observe', 'file:///x/node_modules/prom-client/lib/histogram.js')).toBe(
+      'metrics (prom-client)',
+    );
+    expect(categoryOf('verify', 'file:///x/packages/kms-server/src/internal/auth/cookie.ts')).toBe(
+      'fastpath server',
+    );
+    expect(categoryOf('verify', 'file:///x/packages/token-manager/src/token-manager.ts')).toBe(
+      'fastpath server',
+    );
+    // The benchmarks' bundle of the server, even in a scratch folder inside the benchmarks package.
+    expect(categoryOf('handle', 'file:///x/benchmarks/.probes/kms-http-1/dist/cli-main.js')).toBe(
+      'fastpath server',
+    );
+    expect(categoryOf('sample', 'file:///x/benchmarks/src/scenarios/kms-http/event-loop-probe.mjs')).toBe(
+      'benchmark reader',
+    );
+  });
+
   it('shares self time over busy samples, idle left out', () => {
     const profile = {
       nodes: [

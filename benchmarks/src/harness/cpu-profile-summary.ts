@@ -1,6 +1,7 @@
-// Where a client's CPU went, from a V8 CPU profile (`.cpuprofile`, as `node --cpu-prof` or the
+// Where a process's CPU went, from a V8 CPU profile (`.cpuprofile`, as `node --cpu-prof` or the
 // inspector's Profiler writes it): each sample's own frame (self time) put in a category by the
-// code it runs, as shares of the busy samples (idle samples left out).
+// code it runs, as shares of the busy samples (idle samples left out). The categories cover the
+// Ozone and Ratis clients and the KMS server alike; a profile leaves the others' at 0.
 
 /** The parts of a `.cpuprofile` this reads. */
 export interface CpuProfile {
@@ -17,6 +18,13 @@ export const PROFILE_CATEGORIES = [
   'Buffer copies and allocation',
   'checksums',
   'fastpath client',
+  'HTTP/1 (Node)',
+  'Fastify',
+  'crypto (Node)',
+  'ZooKeeper client',
+  'metrics (prom-client)',
+  'fastpath server',
+  'write syscalls (native)',
   'benchmark reader',
   'other Node and V8',
 ] as const;
@@ -40,6 +48,33 @@ const NATIVE_BUFFER_FUNCTIONS = new Set([
   'allocUnsafe',
 ]);
 
+// Fastify and the packages it runs a request through (router, serializer, logger, hooks).
+const FASTIFY_PACKAGE =
+  /\/node_modules\/(fastify|@fastify\/[^/]+|find-my-way|avvio|fast-json-stringify|light-my-request|pino|abstract-logging|toad-cache|rfdc|secure-json-parse|process-warning|fast-querystring|fast-decode-uri-component|safe-regex2|ret|fast-uri|fastq|reusify)\//;
+
+// The native halves of node:crypto's hashes and HMACs, which appear without a script.
+const NATIVE_CRYPTO_FUNCTIONS = new Set([
+  'Hash',
+  'Hmac',
+  'digest',
+  'update',
+  'timingSafeEqual',
+  'randomFillSync',
+]);
+
+// The native halves of a socket's or a file's write (libuv's write and writev system calls, which
+// on a loopback socket also deliver the bytes to the reader): their callers are Node's stream
+// code whatever wrote, so they are counted apart rather than in 'other Node and V8'.
+const NATIVE_WRITE_FUNCTIONS = new Set([
+  'writeBuffer',
+  'writev',
+  'writeString',
+  'writeUtf8String',
+  'writeLatin1String',
+  'writeAsciiString',
+  'writeUcs2String',
+]);
+
 /** The category of one frame (the function a sample was taken in). */
 export function categoryOf(functionName: string, url: string): ProfileCategory | 'idle' {
   if (functionName === '(idle)') return 'idle';
@@ -60,6 +95,23 @@ export function categoryOf(functionName: string, url: string): ProfileCategory |
   )
     return 'Buffer copies and allocation';
   if (url.includes('ozone-fs-client/') || url.includes('ratis-client/')) return 'fastpath client';
+  if (/^node:(_http_|http$|internal\/http$)/.test(url)) return 'HTTP/1 (Node)';
+  if (FASTIFY_PACKAGE.test(url)) return 'Fastify';
+  if (
+    url === 'node:crypto' ||
+    url.startsWith('node:internal/crypto/') ||
+    (url === '' && NATIVE_CRYPTO_FUNCTIONS.has(functionName))
+  )
+    return 'crypto (Node)';
+  // Hadoop's ZooKeeper client from npm; fastpath's own, run from its sources (bundled, it is the server's).
+  if (url.includes('/node-zookeeper-client/') || url.includes('/zookeeper-client/src/'))
+    return 'ZooKeeper client';
+  if (url.includes('/prom-client/')) return 'metrics (prom-client)';
+  // fastpath-kms from its sources, or the one-file bundle the benchmarks build of it (its
+  // `dist/cli-main.js`, which holds fastpath's packages the server imports).
+  if (url.includes('/kms-server/') || url.includes('/token-manager/') || url.endsWith('/dist/cli-main.js'))
+    return 'fastpath server';
+  if (url === '' && NATIVE_WRITE_FUNCTIONS.has(functionName)) return 'write syscalls (native)';
   if (url.includes('/benchmarks/')) return 'benchmark reader';
   if (
     /^node:(internal\/)?(http2|stream|net|_stream|internal\/streams|internal\/stream_base_commons|events|buffer|internal\/http2)/.test(

@@ -24,6 +24,8 @@ export interface CaseServer extends AsyncDisposable {
   readonly pid: number;
   /** Where the server's event-loop probe writes (a Node server); null for a JVM, which has none. */
   readonly eventLoopProbeDir: string | null;
+  /** Where the server's profile probe writes (a fastpath-kms started with it); else null. */
+  readonly profileProbeDir: string | null;
   /**
    * Load at the case's mix before the case's own warm-up and measured window, for a server that
    * compiles its hot paths while it runs (a JVM); 0 for none.

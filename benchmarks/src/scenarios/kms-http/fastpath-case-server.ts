@@ -9,6 +9,7 @@ import type { CaseServerSettings } from './kms-http-settings.js';
 import { checkBuildInfo } from './kms-preflight.js';
 import type { FastpathVersionSettings } from './kms-versions.js';
 import { histogramMean, parsePrometheusText, total } from './prometheus-text.js';
+import { withProfileProbe } from './server-profile-probe.js';
 
 /** A fastpath-kms process of version `v` on the case's ZooKeeper, run from the package built in `packageDir`. */
 export async function startFastpathCaseServer(
@@ -19,6 +20,8 @@ export async function startFastpathCaseServer(
   packageDir: string,
   /** kms-site.xml entries of Kerberos mode (--auth kerberos); none for simple authentication. */
   kerberosSite: Readonly<Record<string, string>> = {},
+  /** The profile probe's built module, to load it into the server (`--profile-fleet`); none by default. */
+  profileProbe?: string,
 ): Promise<CaseServer> {
   const s = ctx.flags;
   const args = [
@@ -38,11 +41,18 @@ export async function startFastpathCaseServer(
   ];
   ctx.results.recordCommand(
     `node ${packageDir}/dist/cli-main.js ${args.join(' ')}`,
-    `KMS server (fastpath-kms), case ${id}`,
+    `KMS server (fastpath-kms)${profileProbe === undefined ? '' : ', the profile probe loaded'}, case ${id}`,
   );
   // The event-loop probe is loaded into the server from outside (NODE_OPTIONS), so the server
   // measured is the one that ships; its snapshots land here and are read after the window.
   const loopDir = mkdtempSync(path.join(tmpdir(), 'fastpath-kms-loop-'));
+  // The profile probe, likewise from outside; idle until the load generator signals it.
+  const profileDir =
+    profileProbe === undefined ? null : mkdtempSync(path.join(tmpdir(), 'fastpath-kms-profile-'));
+  const removeDirs = (): void => {
+    for (const dir of [loopDir, profileDir]) if (dir !== null) rmSync(dir, { recursive: true, force: true });
+  };
+  const loopEnv = eventLoopProbeEnv(loopDir, ctx.sourcePath(EVENT_LOOP_PROBE_MODULE));
   const kms = await startKmsProcess({
     packageDir,
     args,
@@ -50,10 +60,12 @@ export async function startFastpathCaseServer(
       // Request logging is a diagnostic extra: pinned off, whatever the caller's environment says.
       FASTPATH_KMS_KEYSTORE_PASSWORD: 'benchmark-only',
       FASTPATH_KMS_LOG_LEVEL: 'silent',
-      ...eventLoopProbeEnv(loopDir, ctx.sourcePath(EVENT_LOOP_PROBE_MODULE)),
+      ...(profileDir === null || profileProbe === undefined
+        ? loopEnv
+        : withProfileProbe(loopEnv, profileDir, profileProbe)),
     },
   }).catch((error: unknown) => {
-    rmSync(loopDir, { recursive: true, force: true });
+    removeDirs();
     throw error;
   });
   const metricsText = async (): Promise<string> => (await fetch(`${kms.url}/metrics`)).text();
@@ -61,6 +73,7 @@ export async function startFastpathCaseServer(
     origin: kms.url,
     pid: kms.pid,
     eventLoopProbeDir: loopDir,
+    profileProbeDir: profileDir,
     serverWarmupMs: 0,
     details: { server: 'fastpath-kms', workers: s.workers },
     async identify() {
@@ -107,7 +120,7 @@ export async function startFastpathCaseServer(
     afterwards: () => Promise.resolve([]),
     async [Symbol.asyncDispose]() {
       await kms[Symbol.asyncDispose]();
-      rmSync(loopDir, { recursive: true, force: true });
+      removeDirs();
     },
   };
 }

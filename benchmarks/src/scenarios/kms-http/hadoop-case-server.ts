@@ -75,6 +75,7 @@ export async function startHadoopCaseServer(
     origin,
     pid: kms.pid,
     eventLoopProbeDir: null,
+    profileProbeDir: null,
     serverWarmupMs: s.jvmWarmupMs,
     get details() {
       return {

@@ -1,5 +1,7 @@
 import type { KmsHttpSettings } from './kms-http-settings.js';
 import { fleetMembers } from './kms-fleet.js';
+import { profiledCase } from './fleet-profiles.js';
+import { PROFILE_WARMUP_MS } from './profiled-window.js';
 import { kmsPasses, type KmsPass, type ZooKeeperSetup } from './kms-passes.js';
 import type { KmsVersion } from './kms-versions.js';
 
@@ -51,6 +53,25 @@ export function passCaseMs(s: KmsHttpSettings, pass: KmsPass, version: KmsVersio
   return first + members.slice(1).length * FASTPATH_CASE_OVERHEAD_MS;
 }
 
+/** The servers writing their profiles after a profiled window, and the benchmark reading them back. */
+const PROFILE_COLLECT_MS = 5000;
+
+/** A profiled window (`--profile-fleet`): its warm-up, the window, and collecting the profiles. */
+export function profiledWindowMs(s: KmsHttpSettings): number {
+  return PROFILE_WARMUP_MS + s.measureMs + PROFILE_COLLECT_MS;
+}
+
+/** One case of `pass` with `version` at `mix` in repetition `rep`, its profiled window included. */
+export function caseMs(
+  s: KmsHttpSettings,
+  pass: KmsPass,
+  version: KmsVersion,
+  mix: KmsPass['mixes'][number],
+  rep: number,
+): number {
+  return passCaseMs(s, pass, version) + (profiledCase(s, pass, version, mix, rep) ? profiledWindowMs(s) : 0);
+}
+
 /** The expected length of one measurement of the trivial route. */
 export function baselineCaseMs(s: KmsHttpSettings): number {
   return s.warmupMs + s.measureMs + BASELINE_CASE_OVERHEAD_MS;
@@ -61,11 +82,14 @@ export function baselineCaseMs(s: KmsHttpSettings): number {
  * sweep's delays) of every mix and version, and its baseline.
  */
 export function estimateKmsHttpMs(s: KmsHttpSettings): number {
-  const perRep = kmsPasses(s).reduce(
-    (n, pass) => n + pass.mixes.length * pass.versions.reduce((m, v) => m + passCaseMs(s, pass, v), 0),
-    0,
-  );
-  return s.reps * (perRep + (s.baseline ? baselineCaseMs(s) : 0));
+  const passes = kmsPasses(s);
+  let ms = 0;
+  for (let rep = 0; rep < s.reps; rep++) {
+    for (const pass of passes)
+      for (const mix of pass.mixes) for (const v of pass.versions) ms += caseMs(s, pass, v, mix, rep);
+    if (s.baseline) ms += baselineCaseMs(s);
+  }
+  return ms;
 }
 
 /** Cases of the whole scenario, the trivial route's included. */

@@ -21,6 +21,7 @@ import {
   type MixComparison,
 } from './aggregate-cases.js';
 import { fleetGoals, fleetRowLabel, fleetRows, fleetTable, type FleetRow } from './kms-fleet.js';
+import { FLEET_PROFILE_NOTE, fleetProfileTable } from './fleet-profiles.js';
 import { estimatedCreationUs } from './cpu-per-request.js';
 import { EVENT_LOOP_METHOD } from './event-loop-probe.js';
 import type { KmsHttpSettings } from './kms-http-settings.js';
@@ -222,9 +223,20 @@ export async function kmsHttpReport(
   if (kerberos) await writeKerberosChart(ctx, kerberos);
   else await writeMatrixCharts(ctx, rows);
   if (fleet) await writeFleetChart(ctx, fleet);
+  const profiled = allResults.flatMap((r) => r.profiled ?? []);
   const kerberosSection = [
     ...(kerberos ? kerberosMarkdown(kerberos) : []),
     ...(fleet ? fleetMarkdown(fleet) : []),
+    ...(profiled.length > 0
+      ? [
+          "### Kerberos fleet: where each instance's CPU per request goes (a profiled window after the measured one)",
+          '',
+          markdownTable(...tableArgs(fleetProfileTable(profiled))),
+          '',
+          FLEET_PROFILE_NOTE,
+          '',
+        ]
+      : []),
   ];
 
   const headline = [

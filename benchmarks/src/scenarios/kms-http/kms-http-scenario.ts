@@ -12,7 +12,7 @@ import {
 import { aggregateCases, figures, kerberosFigures } from './aggregate-cases.js';
 import { cpuPerRequest } from './cpu-per-request.js';
 import { EVENT_LOOP_PROBE_MODULE, eventLoopProbeEnv, readEventLoopWindow } from './event-loop-probe.js';
-import { baselineCaseMs, estimateKmsHttpMs, passCaseMs } from './kms-http-estimate.js';
+import { baselineCaseMs, caseMs, estimateKmsHttpMs } from './kms-http-estimate.js';
 import { kmsHttpReport, type BaselineRun } from './kms-http-report.js';
 import { KMS_HTTP_FLAGS, parseKmsHttpFlags, type KmsHttpSettings } from './kms-http-settings.js';
 import { versionOrder } from './kms-versions.js';
@@ -47,7 +47,9 @@ export const kmsHttpScenario: Scenario<KmsHttpSettings> = {
     "instead (100:0 and 90:10, Hadoop's KMS, original and fixed, creations by SPNEGO and by cookie; in `all` as " +
     'kms-http-kerberos); with `--instances 2` or `3` also the fleet table: that many instances on one ZooKeeper ' +
     'behind a round-robin balancer, creations by cookie, the signer secrets shared through ZooKeeper, random per ' +
-    "instance, and a mixed fleet with Hadoop's KMS, after two fleets of one (one instance behind the balancer, secrets shared and random).",
+    "instance, and a mixed fleet with Hadoop's KMS, after two fleets of one (one instance behind the balancer, secrets shared and random). " +
+    '`--profile-fleet` adds, in the first repetition, a window of its own after the measured one of each fleet case and of ' +
+    "the single instance's cookie case, with every fastpath instance under V8's profiler: where an instance's CPU per request goes.",
   flags: KMS_HTTP_FLAGS,
   parseFlags: (args, { quick, all }) => parseKmsHttpFlags(args, quick, all),
   async run(ctx) {
@@ -119,7 +121,7 @@ async function runKmsHttp(
             `${where}${mix.label} ${version} rep ${rep + 1}: ${Math.round(result.window.throughput)} req/s, verify p99 ${result.latency.verify.p99Ms.toFixed(2)} ms, ` +
               `server ${us(result.cpu.serverUsPerRequest)} µs/request, errors ${errors}`,
           );
-          ctx.progress.advance(passCaseMs(s, pass, version));
+          ctx.progress.advance(caseMs(s, pass, version, mix, rep));
         }
       }
     }
@@ -135,6 +137,8 @@ async function runKmsHttp(
     );
   }
   ctx.progress.end();
+  const profiled = results.flatMap((r) => r.profiled ?? []);
+  if (profiled.length > 0) ctx.results.writeJson('profiles.json', profiled);
   const errors = results.reduce(
     (n, r) => n + r.window.counted.verify.errors + r.window.counted.create.errors,
     0,

@@ -59,6 +59,27 @@ describe('parseKmsHttpFlags', () => {
     });
   });
 
+  it('--profile-fleet: off by default, on with the fleet cases only (Kerberos, 2 or 3 instances), in kms-http-kerberos too', () => {
+    expect(parseKmsHttpFlags([], true).profileFleet).toBe(false);
+    expect(parseKmsHttpFlags(['--auth', 'kerberos', '--instances', '3'], true).profileFleet).toBe(false);
+    expect(
+      parseKmsHttpFlags(['--auth', 'kerberos', '--instances', '2', '--profile-fleet'], true),
+    ).toMatchObject({
+      profileFleet: true,
+      instances: 2,
+    });
+    expect(parseKmsHttpKerberosFlags(['--instances', '3', '--profile-fleet'], false).profileFleet).toBe(true);
+    for (const args of [
+      ['--profile-fleet'],
+      ['--auth', 'kerberos', '--profile-fleet'],
+      ['--auth', 'kerberos', '--instances', '1', '--profile-fleet'],
+    ])
+      expect(() => parseKmsHttpFlags(args, true)).toThrow(/--profile-fleet profiles the fleet cases/);
+    expect(() =>
+      parseKmsHttpFlags(['--auth', 'kerberos', '--instances', '2', '--profile-fleet', 'yes'], true),
+    ).toThrow(BenchmarkUsageError);
+  });
+
   it('parses kms-http-kerberos as kms-http --auth kerberos, without the flags that do not apply', () => {
     expect(parseKmsHttpKerberosFlags(['--reps', '2'], false, true)).toEqual(
       parseKmsHttpFlags(['--auth', 'kerberos', '--reps', '2'], false, true),

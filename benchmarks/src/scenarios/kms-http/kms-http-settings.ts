@@ -57,6 +57,13 @@ export interface KmsHttpSettings {
    * cluster rows (kms-fleet.ts) after the single-instance passes.
    */
   instances: number;
+  /**
+   * With fleet cases (`--profile-fleet`): after the measured window of each fleet case and of the
+   * single instance's cookie case they are compared with, in the first repetition, a window of its
+   * own with every fastpath instance under V8's profiler, so that no measured figure includes the
+   * profiler: where an instance's CPU per request goes.
+   */
+  profileFleet: boolean;
 }
 
 /** How a Kerberos run's creations authenticate (verification is by delegation token either way). */
@@ -83,6 +90,7 @@ export const DEFAULT_KMS_HTTP_SETTINGS: Readonly<Omit<KmsHttpSettings, 'mixes' |
     auth: 'simple',
     creationAuth: [...CREATION_AUTHS],
     instances: 1,
+    profileFleet: false,
   });
 
 /** The mixes of `--auth kerberos` unless `--mixes` says otherwise. */
@@ -150,6 +158,11 @@ export const KMS_HTTP_FLAGS = {
     description:
       "with --auth kerberos, 2 or 3: the cluster rows too, that many instances on one ZooKeeper behind a round-robin balancer, cookie secrets shared through ZooKeeper, random per instance, and a mixed fleet with Hadoop's KMS, after two fleets of one, secrets shared and random (default 1: none)",
   },
+  'profile-fleet': {
+    type: 'boolean',
+    description:
+      "with --instances 2 or 3, in the first repetition, after the measured window of each fleet case and of the one-instance cookie case, a window of its own with every fastpath instance under V8's profiler (not measured): CPU per request by category and the busiest functions per instance, and the .cpuprofile files (default off)",
+  },
   ...KMS_ZOOKEEPER_FLAGS,
 } as const;
 
@@ -205,6 +218,12 @@ function kmsHttpSettings(
   } else if (flags.instances !== undefined) {
     throw new BenchmarkUsageError(`${name}: --instances needs --auth kerberos`);
   }
+  // A balancer in front of more than three instances would only share this machine's two cores further.
+  const instances = integerFlag(name, 'instances', flags.instances, base.instances, { min: 1, max: 3 });
+  if (flags['profile-fleet'] && instances < 2)
+    throw new BenchmarkUsageError(
+      `${name}: --profile-fleet profiles the fleet cases, which need --auth kerberos and --instances 2 or 3`,
+    );
   return {
     warmupMs: secondsFlagMs(name, 'warmup', flags.warmup, base.warmupMs, { min: 0, max: 3600 }),
     measureMs: secondsFlagMs(name, 'measure', flags.measure, base.measureMs, { min: 0.5, max: 3600 }),
@@ -236,7 +255,7 @@ function kmsHttpSettings(
     zookeeper: parseKmsZooKeeperFlags(name, flags, all && !kerberos, quick),
     auth,
     creationAuth: listFlag(name, 'creation-auth', flags['creation-auth'], base.creationAuth, CREATION_AUTHS),
-    // A balancer in front of more than three instances would only share this machine's two cores further.
-    instances: integerFlag(name, 'instances', flags.instances, base.instances, { min: 1, max: 3 }),
+    instances,
+    profileFleet: flags['profile-fleet'] === true,
   };
 }

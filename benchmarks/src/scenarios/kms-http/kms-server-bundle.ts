@@ -14,6 +14,7 @@ import {
   npmExternal,
   type BundleDir,
 } from '../../harness/bundle-dir.js';
+import { PROFILE_PROBE_MODULE } from './profile-probe-protocol.js';
 
 /** An npm package the bundle loads from node_modules: resolving it shows a build folder works. */
 export const KMS_BUNDLE_NPM_DEPENDENCY = 'fastify';
@@ -46,10 +47,31 @@ export async function buildKmsServerBundle(dir: string, resolveFrom: string): Pr
   return dir;
 }
 
+/**
+ * Builds the profile probe (`source`, profile-probe.ts) as `<dir>/dist/profile-probe.js`, beside
+ * the server's bundle, and returns its path: the server loads it without a TypeScript loader too.
+ */
+export async function buildProfileProbe(dir: string, source: string): Promise<string> {
+  const outfile = join(dir, 'dist', 'profile-probe.js');
+  mkdirSync(dirname(outfile), { recursive: true });
+  writeFileSync(join(dir, 'package.json'), '{ "type": "module", "private": true }\n');
+  await build({
+    ...NODE_BUNDLE_OPTIONS,
+    conditions: [...NODE_BUNDLE_OPTIONS.conditions],
+    entryPoints: [source],
+    outfile,
+    format: 'esm',
+    plugins: [npmExternal],
+  });
+  return outfile;
+}
+
 /** The run's bundle, built when a case first asks for it. */
 export interface KmsServerBundle {
   /** `buildKmsServerBundle`'s folder; the first call builds it, later calls share that build. */
   packageDir(): Promise<string>;
+  /** The profile probe's module (`buildProfileProbe`), in the same folder, built on the first call. */
+  profileProbe(): Promise<string>;
   /** Removes the scratch folder the bundle was built in, if any. */
   remove(): void;
 }
@@ -57,25 +79,38 @@ export interface KmsServerBundle {
 /**
  * The bundle on demand: only fastpath's versions run it, so a run of Hadoop's KMS alone builds
  * nothing and leaves no folder. `resultsDir`, `benchmarksDir`: as `chooseBundleDir` takes them;
- * `log` is told where the bundle went.
+ * `probeSource`: the profile probe's source, built only if a case asks for it; `log` is told
+ * where the bundle went.
  */
 export function kmsServerBundleOnDemand(
   resultsDir: string,
   benchmarksDir: string,
   resolveFrom: string,
   log: (line: string) => void,
+  probeSource?: string,
 ): KmsServerBundle {
   let dir: BundleDir | undefined;
   let built: Promise<string> | undefined;
+  let probe: Promise<string> | undefined;
+  const packageDir = (): Promise<string> => {
+    built ??= (async () => {
+      dir = chooseBundleDir(resultsDir, benchmarksDir, 'kms-http', KMS_BUNDLE_NPM_DEPENDENCY);
+      const folder = await buildKmsServerBundle(dir.dir, resolveFrom);
+      log(`fastpath-kms bundled into ${folder}/dist/cli-main.js (run by node without a loader)`);
+      return folder;
+    })();
+    return built;
+  };
   return {
-    packageDir() {
-      built ??= (async () => {
-        dir = chooseBundleDir(resultsDir, benchmarksDir, 'kms-http', KMS_BUNDLE_NPM_DEPENDENCY);
-        const packageDir = await buildKmsServerBundle(dir.dir, resolveFrom);
-        log(`fastpath-kms bundled into ${packageDir}/dist/cli-main.js (run by node without a loader)`);
-        return packageDir;
+    packageDir,
+    profileProbe() {
+      probe ??= (async () => {
+        if (probeSource === undefined) throw new Error('this bundle was made without the profile probe');
+        const file = await buildProfileProbe(await packageDir(), probeSource);
+        log(`the profile probe bundled into ${file}`);
+        return file;
       })();
-      return built;
+      return probe;
     },
     remove() {
       dir?.remove();
@@ -96,6 +131,7 @@ export async function withKmsServerBundle<T>(
     dirname(ctx.sourcePath('.')),
     ctx.sourcePath('.'),
     (line) => ctx.log(line),
+    ctx.sourcePath(PROFILE_PROBE_MODULE),
   );
   try {
     return await run(bundle);

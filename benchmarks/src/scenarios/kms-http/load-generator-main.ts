@@ -10,6 +10,7 @@ import { GoodputWindow, type WindowSummary } from '../../harness/mixed-load/good
 import { parseMix, seededRandom, type KmsOperation } from '../../harness/mixed-load/operation-mix.js';
 import { probedPids } from './event-loop-probe.js';
 import { groupsCpuSeconds } from './process-cpu.js';
+import { PROFILE_PROBE_SIGNAL } from './profile-probe-protocol.js';
 
 export interface LoadInput {
   /** `http://127.0.0.1:<port>` of the KMS (or of the baseline server). */
@@ -39,9 +40,15 @@ export interface LoadInput {
    * boundaries are the window's own: the CPU of each named group of process trees
    * (`server`, `zookeeper`), and a SIGUSR2 to each process that loaded the event-loop probe
    * writing to one of `probeDirs` (it snapshots on it; only those, as SIGUSR2 ends a process
-   * without a listener, and a JVM uses it itself).
+   * without a listener, and a JVM uses it itself); and the profile probe's signal to each process
+   * that loaded it writing to one of `profileDirs`, which starts its profiler at the start and
+   * stops it at the end (profile-probe.ts).
    */
-  watch?: { cpu: Record<string, readonly number[]>; probeDirs: readonly string[] };
+  watch?: {
+    cpu: Record<string, readonly number[]>;
+    probeDirs: readonly string[];
+    profileDirs?: readonly string[];
+  };
 }
 
 /** CPU over the measured window, read at its boundaries. */
@@ -80,15 +87,19 @@ interface Boundary {
 
 /** Reads the watched CPU and signals the probes: one window boundary. */
 function boundary(watch: LoadInput['watch']): Boundary {
-  for (const dir of watch?.probeDirs ?? []) {
-    for (const pid of probedPids(dir)) {
-      try {
-        process.kill(pid, 'SIGUSR2');
-      } catch {
-        // gone: the window figures leave it out
+  const signal = (dirs: readonly string[] | undefined, name: NodeJS.Signals): void => {
+    for (const dir of dirs ?? []) {
+      for (const pid of probedPids(dir)) {
+        try {
+          process.kill(pid, name);
+        } catch {
+          // gone: the window figures leave it out
+        }
       }
     }
-  }
+  };
+  signal(watch?.probeDirs, 'SIGUSR2');
+  signal(watch?.profileDirs, PROFILE_PROBE_SIGNAL);
   const own = process.cpuUsage();
   return {
     atMs: performance.now(),

@@ -22,6 +22,8 @@ import {
 import { preflight, createBenchKey, fetchToken, BENCH_USER } from './kms-preflight.js';
 import type { KmsServerBundle } from './kms-server-bundle.js';
 import { kerberosOrigin, type BenchKerberos } from './bench-kerberos.js';
+import { profiledCase, type ProfiledInstance } from './fleet-profiles.js';
+import { PROFILE_WARMUP_MS, profiledWindow } from './profiled-window.js';
 
 const TOKENS_ROOT = '/zkdtsm/ZKDTSMRoot/ZKDTSMTokensRoot';
 export const BENCH_KEY = 'bench-key';
@@ -73,6 +75,8 @@ export interface KmsCaseResult {
   fleet?: FleetSetup | null;
   /** New Kerberos log-ins in the window after a refused cookie (creations by cookie). */
   reauthentications?: number;
+  /** With `--profile-fleet`, each fastpath instance's profiled window after the measured one. */
+  profiled?: ProfiledInstance[];
 }
 
 /**
@@ -95,6 +99,7 @@ export async function runKmsCase(
   const s = ctx.flags;
   const id = caseId(pass, mix, version, rep);
   const v = KMS_VERSIONS[version];
+  const profiling = profiledCase(s, pass, version, mix, rep);
   // The first fastpath case builds the bundle, before any process of the case starts.
   if (v.server !== 'hadoop') await bundle.packageDir();
   await using zk = await startCaseZooKeeper(ctx, pass.zookeeper, id);
@@ -142,6 +147,7 @@ export async function runKmsCase(
               memberId,
               await bundle.packageDir(),
               site,
+              profiling ? await bundle.profileProbe() : undefined,
             );
       members.push(member);
       preflightChecks.push(...(await member.identify(admin)));
@@ -174,7 +180,20 @@ export async function runKmsCase(
     );
     await generator.ready;
     const seed = 7919 * (rep + 1) + mix.create;
-    const load = (warmupMs: number, measureMs: number, seedOffset: number): Promise<LoadOutput> =>
+    const watch: NonNullable<LoadInput['watch']> = {
+      cpu: {
+        server: members.map((m) => m.pid),
+        zookeeper: zookeeperPids,
+        ...(zk.proxyPid === undefined ? {} : { proxy: [zk.proxyPid] }),
+      },
+      probeDirs: members.flatMap((m) => (m.eventLoopProbeDir === null ? [] : [m.eventLoopProbeDir])),
+    };
+    const load = (
+      warmupMs: number,
+      measureMs: number,
+      seedOffset: number,
+      windowWatch = watch,
+    ): Promise<LoadOutput> =>
       generator.call(
         {
           origin,
@@ -189,14 +208,7 @@ export async function runKmsCase(
           verifyToken,
           creator: BENCH_USER,
           requestTimeoutMs: s.requestTimeoutMs,
-          watch: {
-            cpu: {
-              server: members.map((m) => m.pid),
-              zookeeper: zookeeperPids,
-              ...(zk.proxyPid === undefined ? {} : { proxy: [zk.proxyPid] }),
-            },
-            probeDirs: members.flatMap((m) => (m.eventLoopProbeDir === null ? [] : [m.eventLoopProbeDir])),
-          },
+          watch: windowWatch,
         },
         { timeoutMs: warmupMs + measureMs + s.requestTimeoutMs + 60_000 },
       );
@@ -231,6 +243,12 @@ export async function runKmsCase(
     }
     const afterChecks: string[] = [];
     for (const m of members) afterChecks.push(...(await m.afterwards(admin)));
+    const profiled = profiling
+      ? await profiledWindow(ctx, id, members, balancer, cpu.serverUsPerRequest, (w) =>
+          load(PROFILE_WARMUP_MS, s.measureMs, 2, w),
+        )
+      : undefined;
+    const fleetOf = pass.fleet ?? null;
     return {
       version,
       mix: mix.label,
@@ -268,8 +286,11 @@ export async function runKmsCase(
       creationAuth: pass.creationAuth,
       zookeeperSetup,
       generatorEventLoopP99Ms: measured.generatorEventLoopP99Ms,
-      fleet: pass.fleet ?? null,
+      fleet: fleetOf,
       reauthentications: measured.reauthentications,
+      ...(profiled === undefined
+        ? {}
+        : { profiled: profiled.map((p) => ({ ...p, fleet: fleetOf, mix: mix.label })) }),
     };
   } finally {
     await balancer?.close();

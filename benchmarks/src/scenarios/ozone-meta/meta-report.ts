@@ -3,11 +3,7 @@
 // checks, the goals; with several security levels each table's rows come per level, and the
 // security cost (each client's secure ÷ unsecured) follows; then the scenario's Markdown around them.
 import type { FigureTable, GoalResult } from '../../all/scenario-summary.js';
-import {
-  PROFILE_CATEGORIES,
-  type ProfileFunction,
-  type ProfileSummary,
-} from '../../harness/cpu-profile-summary.js';
+import type { ProfileFunction, ProfileSummary } from '../../harness/cpu-profile-summary.js';
 import {
   formatMs,
   formatRatioWithRange,
@@ -16,6 +12,7 @@ import {
   type RatioSummary,
   type Summary,
 } from '../../harness/index.js';
+import { profileCells } from '../../harness/profile-cells.js';
 import { verdict } from '../ozone-write/ozone-write-report.js';
 import { loadNote } from '../ratis/ratis-report.js';
 import type { SecurityCostRow } from '../ozone-read/security-cost.js';
@@ -167,9 +164,6 @@ export interface ProfiledWindow {
   topFunctions: ProfileFunction[];
 }
 
-/** Busiest functions a row of the profile table names. */
-const PROFILE_TABLE_FUNCTIONS = 4;
-
 /**
  * Where each profiled window's CPU went, per operation: the sampled busy time per operation split
  * by category, in µs so that the levels' rows of one operation subtract (what security adds, and
@@ -183,8 +177,6 @@ export function profileTable(profiled: readonly ProfiledWindow[]): FigureTable {
       META_OPS.indexOf(a.op) - META_OPS.indexOf(b.op) ||
       META_CLIENTS.indexOf(a.client) - META_CLIENTS.indexOf(b.client),
   );
-  const perOp = (p: ProfiledWindow, ms: number): string =>
-    p.ops > 0 ? `${((ms * 1000) / p.ops).toFixed(1)} µs` : '—';
   return {
     caption:
       "Where fastpath's CPU per operation went, from a window of its own under V8's sampling profiler (500 µs, every thread) after the measured rounds: the process's CPU per op (profiler included), the sampled busy time per op, split by category (µs per op, categories of 1 µs or more), and the busiest functions by self time (share of the main thread's busy time)",
@@ -201,18 +193,7 @@ export function profileTable(profiled: readonly ProfiledWindow[]): FigureTable {
       META_OP_LABEL[p.op],
       ...levelCells(levels, p.level),
       META_CLIENT_LABEL[p.client],
-      perOp(p, p.cpuMs),
-      perOp(p, p.profile.busyMs),
-      [...PROFILE_CATEGORIES]
-        .map((c) => ({ c, us: p.ops > 0 ? (p.profile.busyMs * 1000 * p.profile.shares[c]) / p.ops : 0 }))
-        .filter((e) => e.us >= 1)
-        .sort((a, b) => b.us - a.us)
-        .map((e) => `${e.c} ${e.us.toFixed(0)}`)
-        .join(', '),
-      p.topFunctions
-        .slice(0, PROFILE_TABLE_FUNCTIONS)
-        .map((f) => `${f.functionName || '(anonymous)'} ${Math.round(f.share * 100)}%`)
-        .join(', '),
+      ...profileCells({ units: p.ops, cpuMs: p.cpuMs, profile: p.profile, topFunctions: p.topFunctions }),
     ]),
   };
 }

@@ -169,19 +169,21 @@ function profileTable(results: readonly CaseResult[]): string | null {
     .map((c) => ({ c, p: c.rounds.find((r) => r.profile)?.profile }))
     .filter((x): x is { c: CaseResult; p: NonNullable<CaseRound['profile']> } => x.p !== undefined);
   if (profiled.length === 0) return null;
+  // The categories of other processes (a KMS server's) would be columns of 0 only.
+  const categories = PROFILE_CATEGORIES.filter((k) => profiled.some(({ p }) => p.shares[k] > 0));
   return markdownTable(
     [
       'case',
       { header: 'busy threads', align: 'right' },
       { header: 'busy ms', align: 'right' },
-      ...PROFILE_CATEGORIES.map((k) => ({ header: k, align: 'right' as const })),
+      ...categories.map((k) => ({ header: k, align: 'right' as const })),
       'profile',
     ],
     profiled.map(({ c, p }) => [
       c.id,
       String(p.threads ?? 1),
       p.busyMs.toFixed(0),
-      ...PROFILE_CATEGORIES.map((k) => `${(100 * p.shares[k]).toFixed(1)}%`),
+      ...categories.map((k) => `${(100 * p.shares[k]).toFixed(1)}%`),
       `\`${p.file}\``,
     ]),
   );
