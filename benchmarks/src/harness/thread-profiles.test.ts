@@ -39,11 +39,13 @@ describe('thread profiles', () => {
       let ticks = 0;
       worker.on('message', () => ticks++);
       const { result, profiles } = await withThreadProfiles(500, async () => {
-        // Until the worker has spun for 100 spins inside the window (on a loaded machine a fixed
-        // window may see it not scheduled at all), bounded.
+        // Until the worker has spun for 500 spins (a second or more) inside the window, bounded:
+        // on a loaded machine a fixed window may see it not scheduled at all, and the worker's
+        // profiler starts only when its thread answers the start message, which a short window
+        // (100 spins) has been seen to end before.
         const from = ticks;
         const bound = Date.now() + 20_000;
-        while (ticks - from < 100 && Date.now() < bound)
+        while (ticks - from < 500 && Date.now() < bound)
           await new Promise((resolve) => setImmediate(resolve));
         return 'done';
       });
