@@ -90,6 +90,31 @@ describe('CPU profile summary', () => {
     expect(s.shares['fastpath client']).toBe(0);
   });
 
+  it("takes a native frame called from fastpath's GSS-API addon for its caller's, whatever V8 named it", () => {
+    const profile = {
+      nodes: [
+        { id: 1, callFrame: { functionName: '(root)', url: '' }, children: [2, 4] },
+        {
+          id: 2,
+          callFrame: { functionName: 'wrap', url: 'file:///p/hadoop-rpc/src/internal/sasl/gss-native.ts' },
+          children: [3],
+        },
+        // N-API functions share V8's name of the first one created: the CRC addon's.
+        { id: 3, callFrame: { functionName: 'crc32c', url: '' } },
+        { id: 4, callFrame: { functionName: 'crc32c', url: '' } },
+      ],
+      samples: [1, 3, 3, 3, 4],
+      timeDeltas: [0, 500, 500, 500, 500],
+    };
+    const s = summarizeCpuProfile(profile);
+    expect(s.shares['Kerberos wrap and unwrap (GSS-API)']).toBeCloseTo(0.75);
+    expect(s.shares.checksums).toBeCloseTo(0.25);
+    expect(topSelfFunctions(profile, 1)[0]).toMatchObject({
+      functionName: 'wrap (native)',
+      category: 'Kerberos wrap and unwrap (GSS-API)',
+    });
+  });
+
   it("counts nothing for the first sample: its delta is the profiler's start, not time spent", () => {
     const profile = {
       nodes: [

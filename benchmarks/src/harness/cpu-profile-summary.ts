@@ -5,7 +5,7 @@
 
 /** The parts of a `.cpuprofile` this reads. */
 export interface CpuProfile {
-  nodes: Array<{ id: number; callFrame: { functionName: string; url: string } }>;
+  nodes: Array<{ id: number; callFrame: { functionName: string; url: string }; children?: number[] }>;
   samples?: number[];
   timeDeltas?: number[];
 }
@@ -17,6 +17,7 @@ export const PROFILE_CATEGORIES = [
   'protobufjs',
   'Buffer copies and allocation',
   'checksums',
+  'Kerberos wrap and unwrap (GSS-API)',
   'fastpath client',
   'HTTP/1 (Node)',
   'Fastify',
@@ -94,6 +95,7 @@ export function categoryOf(functionName: string, url: string): ProfileCategory |
     (url === '' && NATIVE_BUFFER_FUNCTIONS.has(functionName))
   )
     return 'Buffer copies and allocation';
+  if (url.includes('/sasl/gss-native.')) return 'Kerberos wrap and unwrap (GSS-API)';
   if (url.includes('ozone-fs-client/') || url.includes('ratis-client/')) return 'fastpath client';
   if (/^node:(_http_|http$|internal\/http$)/.test(url)) return 'HTTP/1 (Node)';
   if (FASTIFY_PACKAGE.test(url)) return 'Fastify';
@@ -132,11 +134,41 @@ function sampleMicros(deltas: readonly number[], i: number): number {
   return i === 0 ? 0 : Math.max(0, deltas[i] ?? 0);
 }
 
+// The modules that call a native addon of fastpath's own (N-API). V8 names every N-API function
+// after the first one the process created (they share one trampoline): in a client that loaded
+// @node-rs/crc32 first, GSS-API's wrap shows as `crc32c`. A native frame called from one of these
+// is taken for its caller's, so it lands in the caller's category under the caller's name.
+const NATIVE_ADDON_CALLERS = ['/sasl/gss-native.'];
+
+/**
+ * Each node's frame as the summaries count it: its own, except a native frame (no script) whose
+ * caller is one of {@link NATIVE_ADDON_CALLERS}, which becomes `<caller> (native)` in the
+ * caller's script.
+ */
+function sampledFrames(profile: CpuProfile): Map<number, { functionName: string; url: string }> {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parentOf = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parentOf.set(c, n.id);
+  const frames = new Map<number, { functionName: string; url: string }>();
+  for (const n of profile.nodes) {
+    const caller = byId.get(parentOf.get(n.id) ?? -1)?.callFrame;
+    const viaAddon =
+      n.callFrame.url === '' &&
+      caller !== undefined &&
+      NATIVE_ADDON_CALLERS.some((m) => caller.url.includes(m));
+    frames.set(
+      n.id,
+      viaAddon ? { functionName: `${caller.functionName} (native)`, url: caller.url } : n.callFrame,
+    );
+  }
+  return frames;
+}
+
 /** Self time per category over the profile's samples. */
 export function summarizeCpuProfile(profile: CpuProfile): ProfileSummary {
   const categoryById = new Map<number, ProfileCategory | 'idle'>();
-  for (const n of profile.nodes)
-    categoryById.set(n.id, categoryOf(n.callFrame.functionName, n.callFrame.url));
+  for (const [id, frame] of sampledFrames(profile))
+    categoryById.set(id, categoryOf(frame.functionName, frame.url));
   const micros = new Map<ProfileCategory, number>(PROFILE_CATEGORIES.map((c) => [c, 0]));
   const samples = profile.samples ?? [];
   const deltas = profile.timeDeltas ?? [];
@@ -165,7 +197,7 @@ export interface ProfileFunction {
 
 /** The `count` functions with the most self time (same name and script summed), busiest first. */
 export function topSelfFunctions(profile: CpuProfile, count: number): ProfileFunction[] {
-  const frameById = new Map(profile.nodes.map((n) => [n.id, n.callFrame]));
+  const frameById = sampledFrames(profile);
   const micros = new Map<string, { functionName: string; url: string; us: number }>();
   const samples = profile.samples ?? [];
   const deltas = profile.timeDeltas ?? [];
