@@ -176,11 +176,17 @@ describe.each(TRANSPORTS)(
       expect(readMismatches).toEqual([]);
       expect(reads).toBeGreaterThan(0);
       // The only write failures allowed are the killed OM's own answer to calls it was applying
-      // when it went down (OMResponse INTERNAL_ERROR "Call interrupted", in-band, so a final answer
-      // for Ozone's Java client too); those keys were never acknowledged and are checked no further.
+      // when it went down: its handler interrupted, in the call ("Call interrupted") or while it
+      // asked the SCM for the key's block ("Interrupted waiting to send RPC request to server",
+      // Hadoop's IPC client), an OMResponse INTERNAL_ERROR in-band, so a final answer for Ozone's
+      // Java client too; those keys were never acknowledged and are checked no further.
       expect(
         writeErrors.filter(
-          (e) => !(e instanceof Error && /INTERNAL_ERROR: Call interrupted/.test(e.message)),
+          (e) =>
+            !(
+              e instanceof Error &&
+              /INTERNAL_ERROR: (Call interrupted|Interrupted waiting to send RPC request)/.test(e.message)
+            ),
         ),
       ).toEqual([]);
       // Every acknowledged key is there once, with its length, and Ozone's Java client reads it verified.
