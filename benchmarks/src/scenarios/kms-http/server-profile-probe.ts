@@ -3,8 +3,8 @@
 // it, read back, summed over the server's processes and threads and kept in the results folder.
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
+import { pollUntil } from '@fastpath/jvm-fixture';
 import {
   summarizeCpuProfile,
   topSelfFunctions,
@@ -64,10 +64,10 @@ export async function collectServerProfile(
   const deadline = Date.now() + timeoutMs;
   for (const pid of pids) {
     const done = path.join(dir, `${pid}-${seq}.done`);
-    while (!existsSync(done)) {
-      if (Date.now() > deadline) throw new Error(`process ${pid} wrote no profile within ${timeoutMs} ms`);
-      await sleep(100);
-    }
+    const written = await pollUntil(() => Promise.resolve(existsSync(done) ? true : undefined), {
+      timeoutMs: Math.max(0, deadline - Date.now()),
+    });
+    if (written === undefined) throw new Error(`process ${pid} wrote no profile within ${timeoutMs} ms`);
     const { error } = JSON.parse(readFileSync(done, 'utf8')) as { error?: string };
     if (error !== undefined) throw new Error(`profiling process ${pid} failed: ${error}`);
   }
