@@ -4,7 +4,7 @@
 // while ZooKeeper is away.
 import { createServer } from 'node:net';
 import { useZooKeeper, type TestZooKeeperClient } from '@fastpath/zookeeper-fixture/jest';
-import { zkGetData } from '@fastpath/zookeeper-fixture';
+import { startDelayProxy, zkGetData } from '@fastpath/zookeeper-fixture';
 import { eventually, waitFor } from '@fastpath/test-support';
 import { KmsSignerSecretsError } from '../src/index.js';
 import { readSignerSecretsZnode, signHadoopAuthCookie, type SignerSecretsZnode } from '../src/testing.js';
@@ -267,12 +267,97 @@ describe('cookie signer secrets shared through ZooKeeper', () => {
     }
     const log = logger.lines.join('\n');
     expect(log).toMatch(/INFO cookie signer secrets: ZooKeeper is back/);
-    // It had rolled to the agreed secret while away: that rollover was written (by it or by the
-    // other, which may have rolled once more before this one read the znode: a loaded machine
-    // keeps ZooKeeper away for longer), not undone by taking the older secrets back.
+    // It had rolled to the agreed secret while away: that rollover was written, by it or by the
+    // other (which may have come back first, or rolled once more before this one read the znode:
+    // a loaded machine keeps ZooKeeper away for longer), not undone by taking the older secrets back.
     expect(log).toMatch(
       /the rollover made while it was away (written|was written by another instance)|the fleet rolled on past the rollover this server made while it was away/,
     );
     expect(log).not.toMatch(/the fleet rolled while this server was away/);
   }, 180_000);
+
+  it('says so when another instance wrote the rollover it made while ZooKeeper was away from it alone', async () => {
+    const path = `/${zk.uniquePath('signer-alone')}/secret`;
+    // A rollover period long enough for the cut-off instance to be back before the next one.
+    const site = {
+      'fastpath.kms.signer.secret.zookeeper.connection.timeout.ms': '1000',
+      'fastpath.kms.signer.secret.zookeeper.session.timeout.ms': '4000',
+      'hadoop.kms.authentication.token.validity': '6',
+    };
+    let proxy = await startDelayProxy({ target: zk.connectString });
+    const port = Number(proxy.connectString.split(':')[1]);
+    try {
+      const logger = recordingLogger();
+      const a = await startTestKms({
+        site: signerSite(path, { ...site, [`${SIGNER}.zookeeper.connection.string`]: proxy.connectString }),
+        logger,
+      });
+      servers.push(a);
+      const b = await startTestKms({ site: signerSite(path, site) });
+      servers.push(b);
+      const client = await zk.client();
+      // Cut the first instance off shortly before a rollover; the second keeps ZooKeeper.
+      const before = await waitFor(
+        'a moment shortly before a rollover',
+        async () => {
+          const state = await znode(client, path);
+          const untilNext = state.nextRolloverMs - Date.now();
+          return untilNext > 300 && untilNext < 1500 ? state : undefined;
+        },
+        { timeoutMs: 30_000, intervalMs: 50 },
+      );
+      await proxy.close();
+      await waitFor('the first instance on its own', async () =>
+        (await metric(a, /kms_signer_secrets_zookeeper_connected (\d+)/)) === 0 ? true : undefined,
+      );
+      // It rolls to the agreed secret without ZooKeeper; the second writes that same rollover.
+      await waitFor(
+        'a rollover without ZooKeeper',
+        async () =>
+          (await metric(a, /kms_signer_secret_rollovers_total\{outcome="kept"\} (\d+)/)) > 0
+            ? true
+            : undefined,
+        { timeoutMs: 30_000, intervalMs: 50 },
+      );
+      const written = await waitFor(
+        'the rollover written by the second instance',
+        async () => {
+          const state = await znode(client, path);
+          return state.version > before.version ? state : undefined;
+        },
+        { timeoutMs: 30_000, intervalMs: 50 },
+      );
+      expect(written.current.equals(before.next)).toBe(true);
+      proxy = await startDelayProxy({ target: zk.connectString, ports: [port] });
+      // Back, it finds its own secret current: the fleet in step, and its log says who wrote it.
+      await waitFor(
+        'the first instance back in step',
+        () =>
+          logger.lines.some((line) =>
+            line.includes(
+              'ZooKeeper is back; the rollover made while it was away was written by another instance',
+            ),
+          )
+            ? true
+            : undefined,
+        { timeoutMs: 30_000, intervalMs: 50 },
+      );
+      const log = logger.lines.join('\n');
+      expect(log).not.toMatch(/the fleet rolled (on past|while this server was away)/);
+      const forged = signHadoopAuthCookie({
+        secret: written.current,
+        user: 'mallory',
+        expiresMs: Date.now() + 60_000,
+      });
+      for (const kms of [a, b]) expect(await present(kms, forged)).toBe('accepted');
+      for (const [issuer, verifier] of [
+        [a, b],
+        [b, a],
+      ] as const) {
+        expect(await present(verifier, await mint(issuer, 'carol'))).toBe('accepted');
+      }
+    } finally {
+      await proxy.close();
+    }
+  }, 120_000);
 });

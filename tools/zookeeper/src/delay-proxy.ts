@@ -1,5 +1,5 @@
 import { connect, createServer, type Server, type Socket } from 'node:net';
-import { checkNonEmptyString, checkNumber, InvalidOptionError } from '@fastpath/core';
+import { checkInteger, checkNonEmptyString, checkNumber, InvalidOptionError } from '@fastpath/core';
 import { DelayLine } from './internal/delay-line.js';
 
 /** Options of {@link startDelayProxy}; defaults in {@link DEFAULT_DELAY_PROXY_OPTIONS}. */
@@ -11,8 +11,13 @@ export interface DelayProxyOptions {
   target: string;
   /** One-way delay added in each direction, in milliseconds (fractions allowed, 0 to 10000). Default 0. */
   delayMs?: number;
-  /** Address the listeners bind (port 0: the kernel picks). Default `127.0.0.1`. */
+  /** Address the listeners bind. Default `127.0.0.1`. */
   host?: string;
+  /**
+   * Ports the listeners bind, one per target in the targets' order (0: the kernel picks). Given
+   * to start a proxy again where its clients know it, after `close()` cut them off. Default all 0.
+   */
+  ports?: readonly number[];
 }
 
 export const DEFAULT_DELAY_PROXY_OPTIONS = Object.freeze({ delayMs: 0, host: '127.0.0.1' });
@@ -68,12 +73,13 @@ export async function startDelayProxy(options: DelayProxyOptions): Promise<Delay
   const targets = parseTargets(options.target);
   const delayMs = checkNumber('delayMs', options.delayMs ?? DEFAULT_DELAY_PROXY_OPTIONS.delayMs, 0, 10_000);
   const host = checkNonEmptyString('host', options.host ?? DEFAULT_DELAY_PROXY_OPTIONS.host);
+  const ports = checkPorts(options.ports, targets.length);
   const line = new DelayLine(delayMs);
   const sockets = new Set<Socket>();
   const counts = { connections: 0, bytesToTarget: 0, bytesToClient: 0 };
   const servers: Server[] = [];
   try {
-    for (const target of targets) {
+    for (const [index, target] of targets.entries()) {
       const server = createServer({ allowHalfOpen: true, noDelay: true }, (client) => {
         counts.connections++;
         const upstream = connect({
@@ -97,7 +103,7 @@ export async function startDelayProxy(options: DelayProxyOptions): Promise<Delay
       servers.push(server);
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
-        server.listen(0, host, () => {
+        server.listen(ports[index], host, () => {
           server.off('error', reject);
           resolve();
         });
@@ -148,6 +154,16 @@ function relay(from: Socket, to: Socket, line: DelayLine, count: (bytes: number)
     });
   });
   from.on('end', () => line.push(() => to.end()));
+}
+
+function checkPorts(ports: unknown, targets: number): number[] {
+  if (ports === undefined) return new Array<number>(targets).fill(0);
+  if (!Array.isArray(ports) || ports.length !== targets)
+    throw new InvalidOptionError(
+      'ports',
+      `expected one port per target (${targets}), got ${JSON.stringify(ports)}`,
+    );
+  return ports.map((port, i) => checkInteger(`ports[${i}]`, port, 0, 65535));
 }
 
 function parseTargets(text: unknown): Target[] {

@@ -164,7 +164,24 @@ describe('startDelayProxy', () => {
     closeTarget(target);
   });
 
-  it('rejects a bad target or delay', async () => {
+  it('starts again on the ports it had, for clients that know its address', async () => {
+    const target = await startTarget();
+    const first = await startDelayProxy({ target: `127.0.0.1:${target.port}` });
+    const port = Number(first.connectString.split(':')[1]);
+    await first.close();
+    await expect(dial(first.connectString)).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+    await using again = await startDelayProxy({ target: `127.0.0.1:${target.port}`, ports: [port] });
+    expect(again.connectString).toBe(first.connectString);
+    const client = await dial(again.connectString);
+    const upstream = await target.next();
+    const arrived = receive(upstream, 5);
+    client.write('again');
+    expect((await within(arrived, 10_000, 'bytes through the restarted proxy')).toString()).toBe('again');
+    client.destroy();
+    closeTarget(target);
+  });
+
+  it('rejects a bad target, delay or ports', async () => {
     await expect(startDelayProxy({ target: 'nowhere' })).rejects.toMatchObject({
       code: 'ERR_INVALID_OPTION',
       option: 'target',
@@ -172,6 +189,14 @@ describe('startDelayProxy', () => {
     await expect(startDelayProxy({ target: '127.0.0.1:1', delayMs: -1 })).rejects.toMatchObject({
       code: 'ERR_INVALID_OPTION',
       option: 'delayMs',
+    });
+    await expect(startDelayProxy({ target: '127.0.0.1:1', ports: [0, 0] })).rejects.toMatchObject({
+      code: 'ERR_INVALID_OPTION',
+      option: 'ports',
+    });
+    await expect(startDelayProxy({ target: '127.0.0.1:1', ports: [70_000] })).rejects.toMatchObject({
+      code: 'ERR_INVALID_OPTION',
+      option: 'ports[0]',
     });
   });
 });

@@ -100,6 +100,8 @@ export class ZkSignerSecrets implements SignerSecretSource {
   #connected = false;
   /** Set when the connection was lost, until it is back (for the log). */
   #lost = false;
+  /** Set by a rollover made while ZooKeeper was away, until a read of the znode settles it. */
+  #rolledWhileAway = false;
   #closed = false;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #stopStallWatch: (() => void) | undefined;
@@ -272,6 +274,7 @@ export class ZkSignerSecrets implements SignerSecretSource {
     this.#schedule();
     if (!this.#connected) {
       this.#rollovers.inc({ outcome: 'kept' });
+      if (next !== undefined) this.#rolledWhileAway = true;
       this.#o.logger.warn(
         next === undefined
           ? 'cookie signer secrets not rolled: ZooKeeper is away and the next secret is unknown; the current and previous secrets stay in use'
@@ -296,6 +299,8 @@ export class ZkSignerSecrets implements SignerSecretSource {
    *   nobody could write the rollover; it writes it now (the proposal it could not make);
    * - otherwise a current secret not its own: the fleet rolled on (past its own rollover, when its
    *   secret is the znode's previous one, or without it); it adopts the znode's secrets and schedule.
+   * A current secret its own after a rollover made while away is the fleet in step: an instance
+   * that kept its connection (or came back first) wrote that rollover.
    */
   async #pull(client: Client): Promise<void> {
     for (let attempt = 0; ; attempt++) {
@@ -305,15 +310,14 @@ export class ZkSignerSecrets implements SignerSecretSource {
       const mine = this.#current.unwrap();
       if (decoded.current.equals(mine)) {
         this.#next = decoded.next;
+        if (this.#rolledWhileAway) this.#rejoined(false);
         return;
       }
       if (decoded.next.equals(mine) && attempt === 0) {
-        const won = await this.#propose(client);
-        this.#o.logger.info(
-          `cookie signer secrets: ZooKeeper is back; the rollover made while it was away ${won ? 'written' : 'was written by another instance'}`,
-        );
+        this.#rejoined(await this.#propose(client));
         continue;
       }
+      this.#rolledWhileAway = false;
       // Its own secret as the znode's previous one: another instance wrote the rollover it made
       // while away and the fleet has rolled once more since; otherwise the fleet went on without it.
       const rolledPastMine = decoded.previous !== undefined && decoded.previous.equals(mine);
@@ -329,6 +333,14 @@ export class ZkSignerSecrets implements SignerSecretSource {
       );
       return;
     }
+  }
+
+  /** Says who wrote the rollover this instance made while ZooKeeper was away: itself or another. */
+  #rejoined(won: boolean): void {
+    this.#rolledWhileAway = false;
+    this.#o.logger.info(
+      `cookie signer secrets: ZooKeeper is back; the rollover made while it was away ${won ? 'written' : 'was written by another instance'}`,
+    );
   }
 
   /**
