@@ -86,6 +86,16 @@ async function metric(kms: TestKms, line: RegExp): Promise<number> {
   return match === null ? 0 : Number(match[1]);
 }
 
+/** Waits until `kms` has served a rollover without ZooKeeper (it rolled on the secrets it had). */
+async function aRolloverWithoutZooKeeper(kms: TestKms): Promise<void> {
+  await waitFor(
+    'a rollover without ZooKeeper',
+    async () =>
+      (await metric(kms, /kms_signer_secret_rollovers_total\{outcome="kept"\} (\d+)/)) > 0 ? true : undefined,
+    { timeoutMs: 30_000, intervalMs: 50 },
+  );
+}
+
 describe('cookie signer secrets shared through ZooKeeper', () => {
   const servers: TestKms[] = [];
   afterEach(async () => {
@@ -207,14 +217,7 @@ describe('cookie signer secrets shared through ZooKeeper', () => {
         /WARN cookie signer secrets: the ZooKeeper connection was lost; this server keeps the secrets it has/,
       );
       // A rollover passes without ZooKeeper: both roll to the secret the fleet agreed on ...
-      await waitFor(
-        'a rollover without ZooKeeper',
-        async () =>
-          (await metric(a, /kms_signer_secret_rollovers_total\{outcome="kept"\} (\d+)/)) > 0
-            ? true
-            : undefined,
-        { timeoutMs: 30_000, intervalMs: 100 },
-      );
+      await aRolloverWithoutZooKeeper(a);
       // ... so each still takes the other's cookies, new and from before.
       await eventually(
         async () => {
@@ -311,14 +314,7 @@ describe('cookie signer secrets shared through ZooKeeper', () => {
         (await metric(a, /kms_signer_secrets_zookeeper_connected (\d+)/)) === 0 ? true : undefined,
       );
       // It rolls to the agreed secret without ZooKeeper; the second writes that same rollover.
-      await waitFor(
-        'a rollover without ZooKeeper',
-        async () =>
-          (await metric(a, /kms_signer_secret_rollovers_total\{outcome="kept"\} (\d+)/)) > 0
-            ? true
-            : undefined,
-        { timeoutMs: 30_000, intervalMs: 50 },
-      );
+      await aRolloverWithoutZooKeeper(a);
       const written = await waitFor(
         'the rollover written by the second instance',
         async () => {
