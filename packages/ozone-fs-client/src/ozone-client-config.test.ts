@@ -40,7 +40,7 @@ describe('OzoneClientConfig', () => {
       shortCircuitEnabled: false,
       domainSocketPath: undefined,
       shortCircuitDisableIntervalMs: 600_000,
-      datanodeTransport: 'stream-pool',
+      datanodeTransport: 'http2-stream-pool',
       datanodeStreamsPerChannel: 4,
       datanodeStreamIdleMs: 1_000,
       datanodeHttp2MaxFrameBytes: 1_048_576,

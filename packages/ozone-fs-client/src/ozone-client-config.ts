@@ -101,13 +101,14 @@ export interface OzoneClientConfig {
    */
   shortCircuitDisableIntervalMs: number;
   /**
-   * `ozone.client.datanode.transport` (fastpath's own key), default `stream-pool`: how read
+   * `ozone.client.datanode.transport` (fastpath's own key), default `http2-stream-pool`: how read
    * commands (GetBlock, ReadChunk) travel to a datanode. `stream-pool` keeps long-lived `send`
-   * streams per datanode channel and sends many requests on each, matched in order (the datanode
-   * answers a stream's requests one after another); `call-per-request` opens a stream per
-   * request, as Ozone's Java client does; `http2-stream-pool` is `stream-pool` on fastpath's own
-   * HTTP/2 session (Node's `http2`, gRPC's framing done by fastpath, wide windows and large
-   * frames) instead of grpc-js. Writes always use a grpc-js stream per request.
+   * streams per datanode channel over grpc-js and sends many requests on each, matched in order
+   * (the datanode answers a stream's requests one after another); `call-per-request` opens a
+   * grpc-js stream per request, as Ozone's Java client does; `http2-stream-pool` is the same pool
+   * on fastpath's own HTTP/2 session (Node's `http2`, gRPC's framing done by fastpath, wide
+   * windows and large frames), which reads bulk answers with less CPU than grpc-js, most over TLS.
+   * Writes always use a grpc-js stream per request.
    */
   datanodeTransport: DatanodeTransport;
   /**
@@ -221,7 +222,7 @@ export const DEFAULT_OZONE_CLIENT_CONFIG: Readonly<OzoneClientConfig> = Object.f
   shortCircuitEnabled: false,
   domainSocketPath: undefined,
   shortCircuitDisableIntervalMs: 600_000,
-  datanodeTransport: 'stream-pool',
+  datanodeTransport: 'http2-stream-pool',
   datanodeStreamsPerChannel: 4,
   datanodeStreamIdleMs: 1_000,
   datanodeHttp2MaxFrameBytes: MB,

@@ -119,14 +119,14 @@ export const ALIGNED_COLUMNS: readonly ColumnId[] = ['on', 'off-instance'];
 export const S3_COLUMNS: readonly ColumnId[] = ['on'];
 
 /** The transport of fastpath's cases when none is named. */
-export const DEFAULT_TRANSPORT: DatanodeTransport = 'stream-pool';
+export const DEFAULT_TRANSPORT: DatanodeTransport = 'http2-stream-pool';
 
 /** Each transport's mark in case IDs and row keys, and in row labels (none for the default). */
 export const TRANSPORT_MARKS: Readonly<Record<DatanodeTransport, { id: string; label: string }>> =
   Object.freeze({
-    'stream-pool': { id: '', label: '' },
-    'call-per-request': { id: 'calls', label: ', a call per request' },
-    'http2-stream-pool': { id: 'h2', label: ", fastpath's own HTTP/2 session" },
+    'http2-stream-pool': { id: '', label: '' },
+    'stream-pool': { id: 'pool', label: ', grpc-js pooled streams' },
+    'call-per-request': { id: 'calls', label: ', a grpc-js call per request' },
   });
 
 export function caseId(
@@ -146,7 +146,7 @@ export function caseId(
 
 /**
  * Every case of one round, in a fixed order (rounds rotate it). fastpath's gRPC rows come once per
- * transport in `transports` (default: the stream pool), on the reader's thread, and once per count
+ * transport in `transports` (default: the client's default), on the reader's thread, and once per count
  * of read worker threads above 0 in `readWorkers` with the first transport; short-circuit and
  * aligned cases use the first transport on the reader's thread. With `readblock` in `readModes`,
  * fastpath's and Java's gRPC rows (random offsets) come once more reading with ReadBlock,

@@ -116,10 +116,10 @@ describe('ozone-read cases', () => {
       readWorkers: [0, 2],
     });
     expect(cases.filter((c) => c.column.id === 'on').map((c) => [c.id, c.transport, c.readWorkers])).toEqual([
-      ['grpc-16k-on', 'stream-pool', 0],
+      ['grpc-16k-on-pool', 'stream-pool', 0],
       ['grpc-16k-on-calls', 'call-per-request', 0],
-      ['grpc-16k-on-w2', 'stream-pool', 2],
-      ['sc-16k-on', 'stream-pool', 0],
+      ['grpc-16k-on-pool-w2', 'stream-pool', 2],
+      ['sc-16k-on-pool', 'stream-pool', 0],
     ]);
   });
 
@@ -135,16 +135,16 @@ describe('ozone-read cases', () => {
     expect(
       cases.filter((c) => c.column.id === 'on').map((c) => [c.id, c.transport, c.readWorkers, c.readBlock]),
     ).toEqual([
-      ['grpc-1m-on-h2', 'http2-stream-pool', 0, false],
-      ['grpc-1m-on', 'stream-pool', 0, false],
-      ['grpc-1m-on-h2-w2', 'http2-stream-pool', 2, false],
-      ['grpc-1m-on-h2-rb', 'http2-stream-pool', 0, true],
-      ['grpc-1m-on-aligned-h2', 'http2-stream-pool', 0, false],
+      ['grpc-1m-on', 'http2-stream-pool', 0, false],
+      ['grpc-1m-on-pool', 'stream-pool', 0, false],
+      ['grpc-1m-on-w2', 'http2-stream-pool', 2, false],
+      ['grpc-1m-on-rb', 'http2-stream-pool', 0, true],
+      ['grpc-1m-on-aligned', 'http2-stream-pool', 0, false],
       ['java-grpc-1m-on', 'http2-stream-pool', 0, false],
       ['java-grpc-1m-on-rb', 'http2-stream-pool', 0, true],
       ['s3-grpc-1m-on', 'http2-stream-pool', 0, false],
-      ['sc-1m-on-h2', 'http2-stream-pool', 0, false],
-      ['sc-1m-on-aligned-h2', 'http2-stream-pool', 0, false],
+      ['sc-1m-on', 'http2-stream-pool', 0, false],
+      ['sc-1m-on-aligned', 'http2-stream-pool', 0, false],
     ]);
     const onlyBlock = planCases({
       rows: ['grpc-16k'],

@@ -4,10 +4,11 @@ import { MAX_READ_WORKER_THREADS, type DatanodeTransport } from '@fastpath/ozone
 import { READ_MODES, ROW_IDS, type ReadMode, type RowId } from './ozone-read-cases.js';
 import { SECURITY_FLAG, securityFlag, type SecurityLevel } from './security-levels.js';
 
+/** fastpath's datanode transports; the first is the client's default, the row the goals read. */
 export const TRANSPORTS: readonly DatanodeTransport[] = [
+  'http2-stream-pool',
   'stream-pool',
   'call-per-request',
-  'http2-stream-pool',
 ];
 
 export const CLUSTER_KINDS = ['embedded', 'real'] as const;

@@ -166,6 +166,8 @@ class Http2Call extends EventEmitter implements DatanodeCall {
   #stream: ClientHttp2Stream | undefined;
   #done = false;
   #status: { code: number; details: string } | undefined;
+  /** The error the stream was destroyed with (a session's: a refused TLS handshake, a reset socket). */
+  #streamError: Error | undefined;
   readonly #reader: GrpcMessageReader;
 
   constructor(maxReceiveBytes: number) {
@@ -197,8 +199,9 @@ class Http2Call extends EventEmitter implements DatanodeCall {
         stream.close(NGHTTP2_CANCEL);
       }
     });
-    stream.on('error', () => {
-      // The stream's close says what happened.
+    stream.on('error', (err: Error) => {
+      // The stream's close says what happened; the error says why, when the session failed.
+      this.#streamError ??= err;
     });
     // The datanode's END_STREAM (after its trailers) ends the call, though our side may still be
     // open (a long-lived stream): our side is then ended cleanly, never reset (resets of finished
@@ -283,7 +286,10 @@ class Http2Call extends EventEmitter implements DatanodeCall {
       return this.fail(GrpcStatus.PERMISSION_DENIED, 'protocol not secure enough');
     const session = stream.session;
     if (rst === undefined || rst === 0 || !session || session.destroyed || session.closed)
-      return this.fail(GrpcStatus.UNAVAILABLE, 'the connection to the datanode was lost');
+      return this.fail(
+        GrpcStatus.UNAVAILABLE,
+        `the connection to the datanode was lost${this.#streamError ? `: ${this.#streamError.message}` : ''}`,
+      );
     return this.fail(GrpcStatus.INTERNAL, `stream reset with HTTP/2 code ${rst}`);
   }
 }
