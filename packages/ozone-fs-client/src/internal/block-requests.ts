@@ -8,6 +8,11 @@ export interface BlockRef {
   blockCommitSequenceId: bigint;
   /** The block token from the OM (`encodedBlockToken`), sent with every command on the block; absent when the OM sent none. */
   encodedToken?: string | undefined;
+  /**
+   * The replica index of an erasure-coded block's internal block (1..d+p); a datanode refuses a
+   * command whose index differs from its container's. Absent (0) for replicated blocks.
+   */
+  replicaIndex?: number | undefined;
 }
 
 export function datanodeBlockId(block: BlockRef): hadoop.hdds.datanode.IDatanodeBlockID {
@@ -15,6 +20,7 @@ export function datanodeBlockId(block: BlockRef): hadoop.hdds.datanode.IDatanode
     containerID: int64(block.containerId),
     localID: int64(block.localId),
     blockCommitSequenceId: uint64(block.blockCommitSequenceId),
+    ...(block.replicaIndex ? { replicaIndex: block.replicaIndex } : {}),
   };
 }
 
