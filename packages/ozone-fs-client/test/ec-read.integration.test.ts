@@ -145,6 +145,38 @@ describe('healthy EC reads', () => {
     await expectRangesRead('rs63-groups', data, CELL, 63);
   });
 
+  it.each([
+    ['on read worker threads', { readWorkerThreads: 2 }],
+    ['with streaming ReadBlock', { streamReadBlockEnabled: true }],
+  ] as const)('%s, healthy and with a data replica down', async (name, config) => {
+    const key = `other-paths-${config.readWorkerThreads ?? 0}`;
+    const { data, groups } = await writeKey(key, 3 * CELL * 5 + 999, RS_3_2_SMALL, 3 * CELL * 2);
+    const other = createOzoneClient({
+      omAddress: cluster.omAddress,
+      config: { readMaxRetries: 0, ...config },
+    });
+    try {
+      const healthy = await other.openKey('vol', 'ecb', key);
+      try {
+        expect((await healthy.readFully(0, data.length)).equals(data)).toBe(true);
+        expect(healthy.stats.ecStripesRebuilt).toBe(0);
+        if ('streamReadBlockEnabled' in config) expect(healthy.stats.readBlockCalls).toBeGreaterThan(0);
+      } finally {
+        healthy.close();
+      }
+      await stop(groups[0]!.datanodes[0]!);
+      const degraded = await other.openKey('vol', 'ecb', key);
+      try {
+        expect((await degraded.readFully(0, data.length)).equals(data)).toBe(true);
+        expect(degraded.stats.ecStripesRebuilt).toBeGreaterThan(0);
+      } finally {
+        degraded.close();
+      }
+    } finally {
+      other.close();
+    }
+  });
+
   it('a parity replica down does not touch a healthy read', async () => {
     const { data, groups } = await writeKey('parity-down', 3 * CELL * 4 + 77, RS_3_2_SMALL);
     await stop(groups[0]!.datanodes[3]!);
