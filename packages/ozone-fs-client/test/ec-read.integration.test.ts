@@ -16,7 +16,13 @@ import {
   type MiniOzoneCluster,
   type WrittenBlockGroup,
 } from '@fastpath/ozone-fs-client/testing';
-import { contractKeyBytes } from '@fastpath/ozone-fs-client/testing/contract';
+import {
+  contractKeyBytes,
+  describeEcReads,
+  edgeRanges,
+  MINI_CLUSTER_CAPABILITIES,
+  miniClusterAdapter,
+} from '@fastpath/ozone-fs-client/testing/contract';
 import { parseEcReplicationConfig, type EcReplicationConfig } from '../src/internal/ec/ec-stripe-layout.js';
 import { createReadContext } from '../src/internal/read-context.js';
 
@@ -74,28 +80,10 @@ async function stop(uuid: string): Promise<void> {
   await cluster.stopDatanode(uuid);
 }
 
-/** Seeded ranges over [0, size), with both ends near cell edges half of the time. */
-function ranges(size: number, count: number, cell: number, seed: number): Array<[number, number]> {
-  let x = seed;
-  const next = (n: number): number => {
-    x = (Math.imul(x, 1103515245) + 12345) >>> 0;
-    return x % n;
-  };
-  const nearEdge = (): number =>
-    Math.min(size, Math.max(0, Math.round(next(size) / cell) * cell + next(3) - 1));
-  const out: Array<[number, number]> = [];
-  for (let i = 0; i < count; i++) {
-    const a = i % 2 === 0 ? nearEdge() : next(size);
-    const b = i % 2 === 0 ? nearEdge() : next(size + 1);
-    out.push([Math.min(a, b), Math.abs(b - a)]);
-  }
-  return out;
-}
-
 async function expectRangesRead(key: string, data: Buffer, cell: number, seed: number): Promise<void> {
   const stream = await client.openKey('vol', 'ecb', key);
   try {
-    for (const [position, length] of ranges(data.length, 60, cell, seed)) {
+    for (const [position, length] of edgeRanges(data.length, 60, cell, seed)) {
       const got = await stream.readFully(position, length);
       if (!got.equals(data.subarray(position, position + length)))
         throw new Error(`bytes differ at ${position}+${length}`);
@@ -149,7 +137,7 @@ describe('healthy EC reads', () => {
     ['on read worker threads', { readWorkerThreads: 2 }],
     ['with streaming ReadBlock', { streamReadBlockEnabled: true }],
   ] as const)('%s, healthy and with a data replica down', async (name, config) => {
-    const key = `other-paths-${config.readWorkerThreads ?? 0}`;
+    const key = `other-paths-${'readWorkerThreads' in config ? 'workers' : 'readblock'}`;
     const { data, groups } = await writeKey(key, 3 * CELL * 5 + 999, RS_3_2_SMALL, 3 * CELL * 2);
     const other = createOzoneClient({
       omAddress: cluster.omAddress,
@@ -297,5 +285,12 @@ describe('degraded EC reads', () => {
     expect(Buffer.concat([unverified.subarray(0, CELL + 5), unverified.subarray(CELL + 6)])).toEqual(
       Buffer.concat([data.subarray(0, CELL + 5), data.subarray(CELL + 6)]),
     );
+  });
+});
+
+describe('the EC read contract', () => {
+  describeEcReads(() => miniClusterAdapter(cluster), {
+    ...MINI_CLUSTER_CAPABILITIES,
+    ec: { replication: 'rs-3-2-1024k', blockGroupBytes: 2 * 3 * MiB },
   });
 });
