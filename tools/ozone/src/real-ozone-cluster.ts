@@ -913,7 +913,11 @@ async function launchCluster(
     },
     async writeKeys(keys) {
       if (stopped) throw new OzoneFixtureStateError('writeKeys after stop()');
-      const checked = checkKeysToWrite(keys, defaultReplication);
+      const checked = checkKeysToWrite(keys, {
+        defaultReplication,
+        datanodes: resolved.datanodes,
+        allowedReplicationConfigs: resolved.allowedReplicationConfigs,
+      });
       if (checked.length === 0) return [];
       const answer = await call(
         { op: 'writeKeys', keys: checked },
