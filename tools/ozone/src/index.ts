@@ -18,9 +18,13 @@ export {
 } from './secure-ozone-configuration.js';
 export {
   startRealOzoneCluster,
+  type JavaBlockReplica,
   type JavaBlockToken,
+  type JavaClientCounters,
+  type JavaKeyBlock,
   type JavaKeyInspection,
   type JavaKeyLookup,
+  type JavaStoredReplica,
   type JavaProcessCredentials,
   type JavaProcessKeyRead,
   type OzoneDelegationTokenFile,
