@@ -3,8 +3,11 @@ export {
   DEFAULT_OM_HA_HEAP_MB,
   DEFAULT_OZONE_CLUSTER_CONFIGURATION,
   DEFAULT_REAL_OZONE_CLUSTER_OPTIONS,
+  OZONE_DEFAULT_ALLOWED_REPLICATION_CONFIGS,
+  SMALL_CELL_ALLOWED_REPLICATION_CONFIGS,
   type RealOzoneClusterOptions,
 } from './real-ozone-cluster-options.js';
+export { parseEcReplication, type EcReplication, type OzoneEcReplicationText } from './ec-replication.js';
 export {
   OZONE_CLIENT_PRINCIPAL,
   OZONE_DATANODE_TLS_HOST,
@@ -15,9 +18,13 @@ export {
 } from './secure-ozone-configuration.js';
 export {
   startRealOzoneCluster,
+  type JavaBlockReplica,
   type JavaBlockToken,
+  type JavaClientCounters,
+  type JavaKeyBlock,
   type JavaKeyInspection,
   type JavaKeyLookup,
+  type JavaStoredReplica,
   type JavaProcessCredentials,
   type JavaProcessKeyRead,
   type OzoneDelegationTokenFile,
@@ -38,6 +45,7 @@ export {
   type OzoneBucketLayout,
   type OzoneChecksumType,
   type OzoneKeyReplication,
+  type OzoneRatisReplication,
   type WrittenBlock,
   type WrittenKey,
 } from './key-spec.js';

@@ -40,9 +40,38 @@ export interface RealOzoneClusterOptions {
    * as the client principal. Default: none (security off).
    */
   security?: RealOzoneSecurityOptions;
+  /**
+   * The OM's `ozone.replication.allowed-configs`: a Java regular expression that a key's or
+   * bucket's replication must match, in Ozone's config format (`RATIS/THREE`, `EC/3-2-1024k`: data,
+   * parity and the cell in KiB, no codec); anything else is refused (`INVALID_REQUEST`). Ozone's
+   * default ({@link OZONE_DEFAULT_ALLOWED_REPLICATION_CONFIGS}) allows rs 3-2, 6-3 and 10-4 with
+   * cells of 512 KiB to 4 MiB only; {@link SMALL_CELL_ALLOWED_REPLICATION_CONFIGS} adds cells down
+   * to 1 KiB and 2-1, so that keys of several stripes and block groups stay small.
+   * `writeKeys` checks EC keys against it before sending. Default: Ozone's.
+   */
+  allowedReplicationConfigs?: string;
+  /**
+   * SCM's `ozone.scm.ec.pipeline.minimum`: EC pipelines (groups of d + p datanodes) SCM keeps open
+   * per EC config before it reuses one. Ozone's default is 5; 1, as Ozone's own EC container tests
+   * set it, puts every key of one EC config on the same datanodes with the same replica indexes,
+   * so stopping one datanode degrades every such key. Default: 1.
+   */
+  ecPipelineMinimum?: number;
   /** Progress of a first jar resolution. Default: stderr. */
   onProgress?: (line: string) => void;
 }
+
+/** Ozone 2.2.0's own `ozone.replication.allowed-configs` (`ReplicationConfigValidator`). */
+export const OZONE_DEFAULT_ALLOWED_REPLICATION_CONFIGS =
+  '^((STANDALONE|RATIS)/(ONE|THREE))|(EC/(3-2|6-3|10-4)-(512|1024|2048|4096)k)$';
+
+/**
+ * Ozone's default widened for tests: EC 2-1, 3-2, 6-3 and 10-4 (rs or xor; the config format
+ * leaves the codec out) with cells of 1 KiB to 4 MiB in powers of two, e.g. `rs-3-2-64k`, whose
+ * stripe is 192 KiB. (Ozone's `TestECKeyOutputStream` adds `1k` cells the same way.)
+ */
+export const SMALL_CELL_ALLOWED_REPLICATION_CONFIGS =
+  '^((STANDALONE|RATIS)/(ONE|THREE))|(EC/(2-1|3-2|6-3|10-4)-(1|2|4|8|16|32|64|128|256|512|1024|2048|4096)k)$';
 
 /**
  * Settings that keep a 3-datanode cluster in one JVM modest on a small machine: fewer handler
@@ -87,6 +116,14 @@ export const DEFAULT_REAL_OZONE_CLUSTER_OPTIONS: Readonly<
   configuration: DEFAULT_OZONE_CLUSTER_CONFIGURATION,
   omHa: 0,
   omServiceId: 'omservice',
+  allowedReplicationConfigs: OZONE_DEFAULT_ALLOWED_REPLICATION_CONFIGS,
+  ecPipelineMinimum: 1,
+});
+
+/** Ozone keys that have a typed option of their own, which sets them. */
+const TYPED_KEYS: Readonly<Record<string, keyof RealOzoneClusterOptions>> = Object.freeze({
+  'ozone.replication.allowed-configs': 'allowedReplicationConfigs',
+  'ozone.scm.ec.pipeline.minimum': 'ecPipelineMinimum',
 });
 
 /**
@@ -107,6 +144,8 @@ export interface ResolvedRealOzoneClusterOptions {
   readonly omHa: number;
   readonly omServiceId: string;
   readonly security: Readonly<Required<RealOzoneSecurityOptions>> | undefined;
+  readonly allowedReplicationConfigs: string;
+  readonly ecPipelineMinimum: number;
 }
 
 /** Checks every option before anything is started; throws `InvalidOptionError` naming the field. */
@@ -125,8 +164,23 @@ export function resolveRealOzoneClusterOptions(
     if (/[\r\n]/.test(key) || /[\r\n]/.test(value)) {
       throw new InvalidOptionError(`configuration.${key}`, 'keys and values cannot contain line breaks');
     }
+    const typed = TYPED_KEYS[key];
+    if (typed !== undefined) {
+      throw new InvalidOptionError(`configuration.${key}`, `set it with the option ${typed}`);
+    }
     configuration[key] = value;
   }
+  const allowedReplicationConfigs = options.allowedReplicationConfigs ?? d.allowedReplicationConfigs;
+  if (typeof allowedReplicationConfigs !== 'string' || /[\r\n]/.test(allowedReplicationConfigs))
+    throw new InvalidOptionError('allowedReplicationConfigs', 'expected a regular expression on one line');
+  const ecPipelineMinimum = checkInteger(
+    'ecPipelineMinimum',
+    options.ecPipelineMinimum ?? d.ecPipelineMinimum,
+    1,
+    100,
+  );
+  configuration['ozone.replication.allowed-configs'] = allowedReplicationConfigs;
+  configuration['ozone.scm.ec.pipeline.minimum'] = String(ecPipelineMinimum);
   const s3Gateway = options.s3Gateway ?? d.s3Gateway;
   if (typeof s3Gateway !== 'boolean') throw new InvalidOptionError('s3Gateway', 'expected a boolean');
   const omHa = checkInteger('omHa', options.omHa ?? d.omHa, 0, 5);
@@ -164,5 +218,7 @@ export function resolveRealOzoneClusterOptions(
     portRetries: checkInteger('portRetries', options.portRetries ?? d.portRetries, 0, 10),
     s3Gateway,
     configuration: Object.freeze(configuration),
+    allowedReplicationConfigs,
+    ecPipelineMinimum,
   };
 }

@@ -6,6 +6,7 @@ import { createInterface } from 'node:readline';
 import { checkInteger, InvalidOptionError } from '@fastpath/core';
 import { logTail, runProcess } from '@fastpath/jvm-fixture';
 import { spawnLauncher, type LauncherProcess } from './internal/launcher-process.js';
+import { parseEcReplication, type EcReplication } from './ec-replication.js';
 import { checkKeysToWrite, checkOzoneName, type KeyToWrite, type WrittenKey } from './key-spec.js';
 import {
   OzoneClusterExitedError,
@@ -36,21 +37,83 @@ export type JavaKeyLookup =
   | {
       found: true;
       dataSize: number;
+      /** The key's replication as the OM recorded it, in `KeyToWrite.replication`'s forms (`RATIS/THREE`, `rs-3-2-64k`). */
+      replication: string;
+      /** For an erasure-coded key its replication, parsed; else `undefined`. */
+      ec: EcReplication | undefined;
       /** The key's metadata; `hsyncClientId` while an hsync'ed key is still open. */
       metadata: Record<string, string>;
-      blocks: Array<{
-        containerId: bigint;
-        localId: bigint;
-        blockCommitSequenceId: bigint;
-        lengthBytes: number;
-      }>;
+      /** In key order; for an EC key each is a block group. */
+      blocks: JavaKeyBlock[];
     };
+
+/** One block of a key as the OM recorded it (for an EC key, one block group), and where it is. */
+export interface JavaKeyBlock {
+  containerId: bigint;
+  localId: bigint;
+  /** 0 for an EC block group: its PutBlocks do not go through Ratis. */
+  blockCommitSequenceId: bigint;
+  /** Key bytes in the block; for a block group the data bytes, parity not counted. */
+  lengthBytes: number;
+  /** Offset of the block's first byte in the key (the lengths of the blocks before it). */
+  offsetInKey: number;
+  /**
+   * The block's pipeline as the OM's lookup answers it (refreshed from SCM: while the container is
+   * open, the pipeline it was written through): every member datanode with its replica index, in
+   * the pipeline's order. For an EC block group the indexes are 1..d+p, index i holding internal
+   * block i (data for i ≤ d, parity after); a replicated block's members carry 0.
+   */
+  replicas: JavaBlockReplica[];
+  /**
+   * What each running datanode itself holds of the block (its container set and block store),
+   * in `datanodes` order; a stopped datanode is left out.
+   */
+  stored: JavaStoredReplica[];
+}
+
+/** A member of a block's pipeline. */
+export interface JavaBlockReplica {
+  datanodeUuid: string;
+  /** 1..d+p for an EC block group; 0 for a replicated block. */
+  replicaIndex: number;
+}
+
+/** A datanode's own copy of a block (for an EC block group, one internal block). */
+export interface JavaStoredReplica {
+  datanodeUuid: string;
+  /** The replica index of the datanode's container (0 for a replicated container). */
+  replicaIndex: number;
+  /** The block's committed length on this datanode (`BlockData.size`): an internal block's own length. */
+  lengthBytes: number;
+  /**
+   * The block's file on disk (`<chunks dir>/<localId>.block`, Ozone's FILE_PER_BLOCK layout), what
+   * `corruptBlockReplica` changes; `null` when the datanode has no file for it (an internal block
+   * that received no cell, only its PutBlock).
+   */
+  blockFile: string | null;
+}
 
 /** What Ozone's Java client read of a whole key, checksums verified. */
 export interface JavaKeyRead {
   readonly bytesRead: number;
   /** SHA-256 of the bytes read, lower-case hex. */
   readonly sha256: string;
+}
+
+/**
+ * Counters of Ozone's Java client in the cluster's JVM (its `XceiverClientMetrics`, one per JVM),
+ * cumulative since the start: take the difference around a read.
+ */
+export interface JavaClientCounters {
+  /**
+   * EC block groups read through the client's reconstruction reader: its `ECBlockInputStreamProxy`
+   * counts one each time it starts that reader, from the start (the pipeline lacks a data replica
+   * the group needs) or failing over to it (a replica's read failed: a datanode down, a checksum
+   * mismatch). A healthy EC read, or a replicated key's, adds none.
+   */
+  readonly ecReconstructionReads: number;
+  /** Reconstruction reads that failed in turn (too few replicas left), the read failing with them. */
+  readonly ecReconstructionFailures: number;
 }
 
 /** What a client needs of a secure cluster (`RealOzoneCluster.security`). */
@@ -271,6 +334,8 @@ export interface RealOzoneCluster extends AsyncDisposable {
   /**
    * Flips one byte of one datanode's copy of a block on disk (FILE_PER_BLOCK layout: the file
    * `<localId>.block`), for checksum-failover tests; the datanode itself does not verify reads.
+   * For an EC key the datanode's copy is one internal block (the replica index of its container;
+   * see `lookupKey`'s `replicas`) and `offsetInBlock` an offset in that internal block.
    */
   corruptBlockReplica(target: {
     datanodeUuid: string;
@@ -280,8 +345,15 @@ export interface RealOzoneCluster extends AsyncDisposable {
   /** Every datanode's container-command counters now, in `datanodes` order. */
   datanodeCounters(): Promise<RealDatanodeCounters[]>;
   /**
+   * The counters of Ozone's Java client in the cluster's JVM (`writeKeys`, `readKeyWithJava` and
+   * the other Java calls), e.g. how many EC block groups it read by reconstruction.
+   */
+  javaClientCounters(): Promise<JavaClientCounters>;
+  /**
    * Looks a committed key up from the Java side (OzoneManager#lookupKey): whether it exists and,
-   * if it does, its length and blocks with the BCSIDs the OM recorded. Open keys are not found.
+   * if it does, its length, replication and blocks with the BCSIDs the OM recorded, each block's
+   * pipeline members with their replica indexes, and what the running datanodes hold of it. Open
+   * keys are not found.
    */
   lookupKey(volume: string, bucket: string, key: string): Promise<JavaKeyLookup>;
   /**
@@ -913,7 +985,11 @@ async function launchCluster(
     },
     async writeKeys(keys) {
       if (stopped) throw new OzoneFixtureStateError('writeKeys after stop()');
-      const checked = checkKeysToWrite(keys, defaultReplication);
+      const checked = checkKeysToWrite(keys, {
+        defaultReplication,
+        datanodes: resolved.datanodes,
+        allowedReplicationConfigs: resolved.allowedReplicationConfigs,
+      });
       if (checked.length === 0) return [];
       const answer = await call(
         { op: 'writeKeys', keys: checked },
@@ -943,16 +1019,28 @@ async function launchCluster(
       );
       if (answer['event'] !== 'key') throw new OzoneFixtureStateError(String(answer['message']));
       if (answer['found'] !== true) return { found: false };
+      const replication = String(answer['replication']);
+      let offsetInKey = 0;
       return {
         found: true,
         dataSize: Number(answer['dataSize']),
+        replication,
+        // Replicated forms are TYPE/FACTOR; the EC form has no slash.
+        ec: replication.includes('/') ? undefined : parseEcReplication(replication),
         metadata: { ...(answer['metadata'] as Record<string, string> | undefined) },
-        blocks: (answer['blocks'] as Array<Record<string, string | number>>).map((b) => ({
-          containerId: BigInt(b['containerId'] as string),
-          localId: BigInt(b['localId'] as string),
-          blockCommitSequenceId: BigInt(b['blockCommitSequenceId'] as string),
-          lengthBytes: Number(b['length']),
-        })),
+        blocks: (answer['blocks'] as Array<Record<string, unknown>>).map((b) => {
+          const lengthBytes = Number(b['length']);
+          offsetInKey += lengthBytes;
+          return {
+            containerId: BigInt(b['containerId'] as string),
+            localId: BigInt(b['localId'] as string),
+            blockCommitSequenceId: BigInt(b['blockCommitSequenceId'] as string),
+            lengthBytes,
+            offsetInKey: offsetInKey - lengthBytes,
+            replicas: (b['replicas'] as JavaBlockReplica[]).map((r) => ({ ...r })),
+            stored: (b['stored'] as JavaStoredReplica[]).map((r) => ({ ...r })),
+          };
+        }),
       };
     },
     async readKeyWithJava(volume, bucket, key) {
@@ -963,7 +1051,10 @@ async function launchCluster(
       );
       if (answer['event'] !== 'read')
         throw new OzoneKeyReadError(`${volume}/${bucket}/${key}`, String(answer['message']));
-      return { bytesRead: Number(answer['bytesRead']), sha256: String(answer['sha256']) };
+      return {
+        bytesRead: Number(answer['bytesRead']),
+        sha256: String(answer['sha256']),
+      };
     },
     async listKeysWithJava(volume, bucket, prefix = '') {
       if (stopped) throw new OzoneFixtureStateError('listKeysWithJava after stop()');
@@ -982,6 +1073,15 @@ async function launchCluster(
       const answer = await call({ op: 'datanodeCounters' }, "the datanodes' counters");
       if (answer['event'] !== 'counters') throw new OzoneFixtureStateError(String(answer['message']));
       return answer['datanodes'] as RealDatanodeCounters[];
+    },
+    async javaClientCounters() {
+      if (stopped) throw new OzoneFixtureStateError('javaClientCounters after stop()');
+      const answer = await call({ op: 'clientCounters' }, "the Java client's counters");
+      if (answer['event'] !== 'clientCounters') throw new OzoneFixtureStateError(String(answer['message']));
+      return {
+        ecReconstructionReads: Number(answer['ecReconstructionReads']),
+        ecReconstructionFailures: Number(answer['ecReconstructionFailures']),
+      };
     },
     async corruptBlockReplica(target) {
       if (stopped) throw new OzoneFixtureStateError('corruptBlockReplica after stop()');

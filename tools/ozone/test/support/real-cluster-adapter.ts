@@ -67,7 +67,15 @@ export function realClusterAdapter(cluster: RealOzoneCluster, inspector: OzoneCl
     stopDatanode,
     async lookupKey(volume, bucket, key) {
       const found = await cluster.lookupKey(volume, bucket, key);
-      return found.found ? { dataSize: found.dataSize, blocks: found.blocks } : undefined;
+      if (!found.found) return undefined;
+      // The contract's record of a block; the lookup also says where each replica is.
+      const blocks = found.blocks.map(({ containerId, localId, blockCommitSequenceId, lengthBytes }) => ({
+        containerId,
+        localId,
+        blockCommitSequenceId,
+        lengthBytes,
+      }));
+      return { dataSize: found.dataSize, blocks };
     },
     readKeyWithJava: (volume, bucket, key) => cluster.readKeyWithJava(volume, bucket, key),
     listKeysWithJava: (volume, bucket, prefix) => cluster.listKeysWithJava(volume, bucket, prefix),

@@ -4,11 +4,15 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.reflect.Field;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.nio.file.Path;
 import java.util.UUID;
 import org.apache.hadoop.hdds.conf.OzoneConfiguration;
+import org.apache.hadoop.hdds.scm.XceiverClientManager;
+import org.apache.hadoop.hdds.scm.XceiverClientMetrics;
+import org.apache.hadoop.metrics2.lib.MutableCounterLong;
 import org.apache.hadoop.hdds.security.token.OzoneBlockTokenIdentifier;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.ozone.client.OzoneClient;
@@ -34,6 +38,15 @@ import org.apache.hadoop.security.token.Token;
  */
 final class KeyReader {
   private static final int BUFFER_BYTES = 1 << 20;
+  /**
+   * The client's own counts of EC block groups it read through its reconstruction reader
+   * (ECBlockInputStreamProxy counts one each time it builds one, at the start or failing over to
+   * it) and of those that failed. XceiverClientMetrics is one per JVM and has no getters for
+   * them, hence the reflection; the datanodes' own reconstruction in this JVM does not go through
+   * that proxy.
+   */
+  private static final Field EC_RECONSTRUCTIONS = metricsField("ecReconstructionTotal");
+  private static final Field EC_RECONSTRUCTION_FAILURES = metricsField("ecReconstructionFailsTotal");
   private final OzoneConfiguration conf;
 
   KeyReader(OzoneConfiguration clusterConf) {
@@ -78,6 +91,25 @@ final class KeyReader {
     for (byte b : sha256.digest()) hex.append(String.format("%02x", b));
     answer.put("sha256", hex.toString());
     answer.put("verifyChecksum", true);
+  }
+
+  /** The Java client's EC reconstruction counters of this JVM, cumulative. */
+  static void clientCounters(ObjectNode answer) throws IllegalAccessException {
+    XceiverClientMetrics metrics = XceiverClientManager.getXceiverClientMetrics();
+    answer.put("ecReconstructionReads", ((MutableCounterLong) EC_RECONSTRUCTIONS.get(metrics)).value());
+    answer.put(
+        "ecReconstructionFailures",
+        ((MutableCounterLong) EC_RECONSTRUCTION_FAILURES.get(metrics)).value());
+  }
+
+  private static Field metricsField(String name) {
+    try {
+      Field f = XceiverClientMetrics.class.getDeclaredField(name);
+      f.setAccessible(true);
+      return f;
+    } catch (NoSuchFieldException e) {
+      throw new IllegalStateException("XceiverClientMetrics has no field " + name + " in this Ozone", e);
+    }
   }
 
   /**

@@ -12,10 +12,11 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.hadoop.hdds.client.RatisReplicationConfig;
+import java.util.Objects;
+import org.apache.hadoop.hdds.client.DefaultReplicationConfig;
+import org.apache.hadoop.hdds.client.ECReplicationConfig;
 import org.apache.hadoop.hdds.client.ReplicationConfig;
 import org.apache.hadoop.hdds.conf.OzoneConfiguration;
-import org.apache.hadoop.hdds.protocol.proto.HddsProtos;
 import org.apache.hadoop.hdds.scm.OzoneClientConfig;
 import org.apache.hadoop.ozone.client.BucketArgs;
 import org.apache.hadoop.ozone.client.ObjectStore;
@@ -31,8 +32,9 @@ import org.apache.hadoop.ozone.om.exceptions.OMException;
 import org.apache.hadoop.ozone.om.helpers.BucketLayout;
 
 /**
- * Writes keys with Ozone's own Java client (Hadoop RPC to the OM, Ratis to the datanodes), one
- * client per checksum setting because OzoneClientConfig is read once per client.
+ * Writes keys with Ozone's own Java client (Hadoop RPC to the OM; Ratis to the datanodes, or for
+ * an erasure-coded key its ECKeyOutputStream, which writes each cell to its datanode's standalone
+ * port), one client per checksum setting because OzoneClientConfig is read once per client.
  */
 final class KeyWriter {
   private static final int BUFFER_BYTES = 1 << 20;
@@ -103,11 +105,18 @@ final class KeyWriter {
     long size = spec.path("size").asLong(-1);
     if (size < 0) throw new IllegalArgumentException("key " + keyName + ": size must be >= 0");
     int seed = spec.path("seed").asInt(0);
-    ReplicationConfig replication = replication(spec.path("replication").asText("RATIS/THREE"));
+    // No replication of its own (a bucket default was given): the key goes with none, and the OM
+    // gives it the bucket's default (OzoneConfigUtil#resolveReplicationConfigPreference).
+    ReplicationConfig replication = Replications.parse(spec.path("replication").asText(""));
 
     ObjectStore store = client.getObjectStore();
     OzoneVolume volume = ensureVolume(store, volumeName);
-    OzoneBucket bucket = ensureBucket(volume, bucketName, spec.path("bucketLayout").asText(""));
+    OzoneBucket bucket =
+        ensureBucket(
+            volume,
+            bucketName,
+            spec.path("bucketLayout").asText(""),
+            Replications.parse(spec.path("bucketReplication").asText("")));
 
     MessageDigest sha256 = sha256();
     byte[] buffer = new byte[(int) Math.min(BUFFER_BYTES, Math.max(size, 1))];
@@ -123,18 +132,24 @@ final class KeyWriter {
 
     OzoneKeyDetails details = bucket.getKey(keyName);
     OzoneClientConfig effective = client.getConfiguration().getObject(OzoneClientConfig.class);
+    ReplicationConfig recorded = details.getReplicationConfig();
     ObjectNode result = JsonNodeFactory.instance.objectNode();
     result.put("volume", volumeName);
     result.put("bucket", bucketName);
     result.put("key", keyName);
     result.put("size", details.getDataSize());
     result.put("seed", seed);
-    result.put("replication", details.getReplicationConfig().toString());
+    result.put("replication", Replications.text(recorded));
     result.put("bucketLayout", bucket.getBucketLayout().name());
     // What the client really used: OzoneClientConfig raises a too-small bytes-per-checksum.
     result.put("checksumType", effective.getChecksumType().name());
     result.put("bytesPerChecksum", effective.getBytesPerChecksum());
-    result.put("chunkSizeBytes", effective.getStreamBufferSize());
+    // An EC key's stream buffer is its cell (StreamBufferArgs#getDefaultStreamBufferArgs).
+    result.put(
+        "chunkSizeBytes",
+        recorded instanceof ECReplicationConfig ec
+            ? ec.getEcChunkSize()
+            : effective.getStreamBufferSize());
     result.put("sha256", hex(sha256.digest()));
     ArrayNode blocks = result.putArray("blocks");
     for (OzoneKeyLocation location : details.getOzoneKeyLocations()) {
@@ -158,31 +173,39 @@ final class KeyWriter {
     return store.getVolume(name);
   }
 
-  private static OzoneBucket ensureBucket(OzoneVolume volume, String name, String layout)
+  private static OzoneBucket ensureBucket(
+      OzoneVolume volume, String name, String layout, ReplicationConfig defaultReplication)
       throws IOException {
     try {
-      if (layout.isEmpty()) {
+      if (layout.isEmpty() && defaultReplication == null) {
         volume.createBucket(name);
       } else {
-        volume.createBucket(
-            name, BucketArgs.newBuilder().setBucketLayout(BucketLayout.valueOf(layout)).build());
+        BucketArgs.Builder args = BucketArgs.newBuilder();
+        if (!layout.isEmpty()) args.setBucketLayout(BucketLayout.valueOf(layout));
+        if (defaultReplication != null) {
+          args.setDefaultReplicationConfig(new DefaultReplicationConfig(defaultReplication));
+        }
+        volume.createBucket(name, args.build());
       }
     } catch (OMException e) {
       if (e.getResult() != OMException.ResultCodes.BUCKET_ALREADY_EXISTS) throw e;
     }
-    return volume.getBucket(name);
-  }
-
-  private static ReplicationConfig replication(String text) {
-    switch (text) {
-      case "RATIS/ONE":
-        return RatisReplicationConfig.getInstance(HddsProtos.ReplicationFactor.ONE);
-      case "RATIS/THREE":
-        return RatisReplicationConfig.getInstance(HddsProtos.ReplicationFactor.THREE);
-      default:
-        throw new IllegalArgumentException(
-            "replication must be RATIS/ONE or RATIS/THREE, not " + text);
+    OzoneBucket bucket = volume.getBucket(name);
+    if (defaultReplication != null
+        && !Objects.equals(bucket.getReplicationConfig(), defaultReplication)) {
+      throw new IllegalArgumentException(
+          "bucket "
+              + volume.getName()
+              + "/"
+              + name
+              + " exists with the default replication "
+              + (bucket.getReplicationConfig() == null
+                  ? "none"
+                  : Replications.text(bucket.getReplicationConfig()))
+              + ", not "
+              + Replications.text(defaultReplication));
     }
+    return bucket;
   }
 
   private static String required(JsonNode spec, String field) {

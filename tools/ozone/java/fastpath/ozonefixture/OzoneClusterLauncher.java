@@ -23,7 +23,9 @@ import java.security.PrivilegedExceptionAction;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.hadoop.hdds.client.RatisReplicationConfig;
@@ -57,7 +59,8 @@ import org.apache.ozone.test.GenericTestUtils;
  *       with --om-ha: {"id":11,"op":"omLeader"}, {"id":12,"op":"transferOmLeader","nodeId":"omNode-2"},
  *       {"id":13,"op":"stopOm","nodeId":"omNode-1"}, {"id":14,"op":"restartOm","nodeId":"omNode-1"},
  *       {"id":15,"op":"inspectKey","volume":"v","bucket":"b","key":"k"}, with --secure:
- *       {"id":16,"op":"getDelegationToken","renewer":"r","file":"/path"} and
+ *       {"id":16,"op":"getDelegationToken","renewer":"r","file":"/path"},
+ *       {"id":17,"op":"clientCounters"} and
  *       {"id":6,"op":"stop"}. End of stdin (the parent is
  *       gone) stops the cluster too, as does SIGTERM or SIGINT.
  * </ul>
@@ -228,6 +231,8 @@ public final class OzoneClusterLauncher {
                 ? ha.getOzoneManagersList()
                 : List.of(cluster.getOzoneManager()));
     KeyReader reader = new KeyReader(cluster.getConf());
+    // Datanodes stopped by a request: their services stay listed in the cluster, their stores closed.
+    Set<String> stoppedDatanodes = ConcurrentHashMap.newKeySet();
     S3GatewayRunner gateway = new S3GatewayRunner(cluster.getConf());
     BufferedReader in =
         new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
@@ -254,6 +259,7 @@ public final class OzoneClusterLauncher {
           case "stopDatanode" -> {
             DatanodeDetails details = datanode(cluster, request.path("uuid").asText());
             cluster.shutdownHddsDatanode(details);
+            stoppedDatanodes.add(details.getUuidString());
             // A stopped datanode is one whose standalone port refuses connections: the listener
             // may close after the shutdown call returns.
             awaitPortClosed(details.getStandalonePort().getValue(), 30_000);
@@ -265,6 +271,7 @@ public final class OzoneClusterLauncher {
             // standalone gRPC port is what a reader needs.
             DatanodeDetails details = datanode(cluster, request.path("uuid").asText());
             cluster.restartHddsDatanode(details, false);
+            stoppedDatanodes.remove(details.getUuidString());
             awaitPort(details.getStandalonePort().getValue(), 120_000);
             answer.put("event", "done");
           }
@@ -308,6 +315,8 @@ public final class OzoneClusterLauncher {
                 cluster instanceof MiniOzoneHAClusterImpl ha
                     ? ha.waitForLeaderOM()
                     : cluster.getOzoneManager(),
+                cluster,
+                stoppedDatanodes,
                 request.path("volume").asText(),
                 request.path("bucket").asText(),
                 request.path("key").asText(),
@@ -373,6 +382,10 @@ public final class OzoneClusterLauncher {
                 request.path("volume").asText(),
                 request.path("bucket").asText(),
                 answer);
+          }
+          case "clientCounters" -> {
+            answer.put("event", "clientCounters");
+            KeyReader.clientCounters(answer);
           }
           case "datanodeCounters" -> {
             answer.put("event", "counters");
