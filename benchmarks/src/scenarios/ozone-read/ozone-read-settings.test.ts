@@ -92,6 +92,9 @@ describe('ozone-read flags', () => {
     });
     const real = parseOzoneReadFlags(['--cluster', 'real', '--rows', 'ec-rs-3-2-down'], true);
     expect(real).toMatchObject({ cluster: 'real', rows: ['ec-rs-3-2-down'], datanodes: 5, java: true });
+    // No S3 gateway for EC rows alone (its row reads the replicated files); beside a gRPC row it runs.
+    expect(real.s3).toBe(false);
+    expect(parseOzoneReadFlags(['--cluster', 'real', '--rows', 'grpc-1m,ec-rs-3-2'], true).s3).toBe(true);
   });
 
   it('reads sizes in bytes and binary units', () => {

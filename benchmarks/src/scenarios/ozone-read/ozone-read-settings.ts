@@ -5,6 +5,7 @@ import {
   datanodesFor,
   EC_ROW_IDS,
   READ_MODES,
+  READ_ROWS,
   ROW_IDS,
   SOURCE_ROW_IDS,
   type ReadMode,
@@ -317,7 +318,8 @@ export function parseOzoneReadFlags(args: readonly string[], quick: boolean): Oz
     rows,
     aligned: !f['no-aligned'],
     java: kind === 'real' && !f['no-java'],
-    s3: kind === 'real' && !f['no-s3'],
+    // The gateway reads the replicated gRPC rows only: not started for a run of EC rows alone.
+    s3: kind === 'real' && !f['no-s3'] && rows.some((r) => READ_ROWS[r].path === 'grpc' && !READ_ROWS[r].ec),
     checkEvery: integerFlag(name, 'check-every', f['check-every'], base.checkEvery, {
       min: 1,
       max: 1_000_000,
