@@ -85,3 +85,65 @@ export function parseEcReplication(text: unknown, option = 'replication'): EcRep
     configFormat: `EC/${dataUnits}-${parityUnits}-${Math.floor(cellBytes / 1024)}k`,
   });
 }
+
+/**
+ * The key bytes each block group of an EC key holds, in order: groups of `dataUnits × blockSizeBytes`
+ * (the OM allocates internal blocks of its block size, and a group holds d of them), the last one
+ * partial; none for an empty key.
+ */
+export function ecBlockGroupLengths(sizeBytes: number, ec: EcReplication, blockSizeBytes: number): number[] {
+  const capacity = ec.dataUnits * blockSizeBytes;
+  const groups: number[] = [];
+  for (let left = sizeBytes; left > 0; left -= capacity) groups.push(Math.min(left, capacity));
+  return groups;
+}
+
+/**
+ * The length of each internal block of a block group of `groupLengthBytes` key bytes, by replica
+ * index 1..d+p (element 0 is index 1), as Ozone's reader computes it
+ * (`ECBlockInputStream#internalBlockLength`): data cells go round the d data replicas a stripe at a
+ * time, the last stripe may end mid-cell, and every parity replica is as long as replica 1.
+ */
+export function ecInternalBlockLengths(groupLengthBytes: number, ec: EcReplication): number[] {
+  const { dataUnits: d, parityUnits: p, cellBytes: c } = ec;
+  const stripe = c * d;
+  const last = groupLengthBytes % stripe;
+  const full = (groupLengthBytes - last) / d;
+  const lastCell = Math.floor(last / c) + 1;
+  const lengths: number[] = [];
+  for (let index = 1; index <= d; index++) {
+    lengths.push(index < lastCell ? full + c : index === lastCell ? full + (last % c) : full);
+  }
+  for (let i = 0; i < p; i++) lengths.push(lengths[0] as number);
+  return lengths;
+}
+
+/**
+ * Replica indexes a reader needs for a block group of `groupLengthBytes` (Ozone's
+ * `ECBlockInputStreamProxy#expectedDataLocations`): min(⌈L / cell⌉, d). The data indexes past them
+ * hold nothing of the group and are read as zeros, so a group reads while any that many of its
+ * data indexes 1..expected and parity indexes survive.
+ */
+export function ecExpectedDataLocations(groupLengthBytes: number, ec: EcReplication): number {
+  return Math.min(Math.ceil(groupLengthBytes / ec.cellBytes), ec.dataUnits);
+}
+
+/**
+ * Whether Ozone's Java reader can still read a block group of `groupLengthBytes` with the replicas
+ * of `lostReplicaIndexes` gone (stopped, or failing their checksums): the surviving data indexes
+ * among 1..expected plus the surviving parity indexes must number at least the expected ones
+ * ({@link ecExpectedDataLocations}; `ECBlockReconstructedStripeInputStream#selectIndexes`).
+ */
+export function ecGroupReadable(
+  groupLengthBytes: number,
+  ec: EcReplication,
+  lostReplicaIndexes: Iterable<number>,
+): boolean {
+  const lost = new Set(lostReplicaIndexes);
+  const expected = ecExpectedDataLocations(groupLengthBytes, ec);
+  let surviving = 0;
+  for (let index = 1; index <= expected; index++) if (!lost.has(index)) surviving++;
+  for (let index = ec.dataUnits + 1; index <= ec.dataUnits + ec.parityUnits; index++)
+    if (!lost.has(index)) surviving++;
+  return surviving >= expected;
+}

@@ -7,7 +7,22 @@ export {
   SMALL_CELL_ALLOWED_REPLICATION_CONFIGS,
   type RealOzoneClusterOptions,
 } from './real-ozone-cluster-options.js';
-export { parseEcReplication, type EcReplication, type OzoneEcReplicationText } from './ec-replication.js';
+export {
+  ecBlockGroupLengths,
+  ecExpectedDataLocations,
+  ecGroupReadable,
+  ecInternalBlockLengths,
+  parseEcReplication,
+  type EcReplication,
+  type OzoneEcReplicationText,
+} from './ec-replication.js';
+export {
+  erasureCodedKeySet,
+  type ErasureCodedKeySet,
+  type ErasureCodedKeySetOptions,
+  type ErasureCodedTestKey,
+} from './erasure-coded-key-set.js';
+export { keyPatternBytes } from './key-pattern-bytes.js';
 export {
   OZONE_CLIENT_PRINCIPAL,
   OZONE_DATANODE_TLS_HOST,
