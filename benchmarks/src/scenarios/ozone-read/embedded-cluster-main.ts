@@ -2,15 +2,47 @@
 // the client only. Its datanodes also serve short-circuit reads on a Unix domain socket when the
 // native addon loads; when it does not, the cluster serves gRPC only and says why. Calls: `info`
 // (addresses, the socket), `counters` (what the datanodes sent, summed), `warm` (reads every block
-// file once, so the measured reads find the data in the page cache).
+// file once, so the measured reads find the data in the page cache), `writeEc` (an erasure-coded
+// key laid out as Ozone's EC writer lays it, by the cluster's striper), `stopDatanode` and
+// `restartDatanode` (the EC rows' datanode down).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startMiniOzoneCluster, type MiniOzoneCluster } from '@fastpath/ozone-fs-client/testing';
+import { createOzoneClient, type EcReplicationConfig } from '@fastpath/ozone-fs-client';
+import {
+  contractKeyBytes,
+  startMiniOzoneCluster,
+  writeEcKey,
+  type MiniOzoneCluster,
+} from '@fastpath/ozone-fs-client/testing';
 import { serveCalls } from '../../harness/index.js';
 import { readTree } from './read-tree.js';
 
-export type ClusterCall = { op: 'info' } | { op: 'counters' } | { op: 'warm' };
+export type ClusterCall =
+  | { op: 'info' }
+  | { op: 'counters' }
+  | { op: 'warm' }
+  | {
+      op: 'writeEc';
+      volume: string;
+      bucket: string;
+      key: string;
+      sizeBytes: number;
+      /** Seed of the content (contractKeyBytes). */
+      seed: number;
+      config: EcReplicationConfig;
+      bytesPerChecksum: number;
+      /** Key bytes per block group. */
+      blockGroupBytes: number;
+    }
+  | { op: 'stopDatanode'; uuid: string }
+  | { op: 'restartDatanode'; uuid: string };
+
+/** What `writeEc` wrote: per block group, the datanode of each replica index 1..d+p. */
+export interface EcWriteResult {
+  ms: number;
+  groups: { datanodes: string[] }[];
+}
 
 export interface ClusterInfo {
   /** `host:port` of the OM's gRPC service. */
@@ -63,7 +95,56 @@ const stop = (): void =>
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, stop);
 process.once('disconnect', stop);
 
-serveCalls<ClusterCall, ClusterInfo | ClusterCounters | { bytes: number }>(async (call) => {
+type ClusterAnswer =
+  ClusterInfo | ClusterCounters | EcWriteResult | { bytes: number } | Record<string, never>;
+
+// Buckets made for EC keys (the striper writes into existing ones).
+const buckets = new Set<string>();
+
+async function ensureBucket(volume: string, bucket: string): Promise<void> {
+  if (buckets.has(`${volume}/${bucket}`)) return;
+  const client = createOzoneClient({ omAddress: cluster.omAddress });
+  const exists = (err: unknown): boolean => /ALREADY_EXISTS/.test(String((err as { code?: string }).code));
+  try {
+    await client.createVolume(volume).catch((err: unknown) => {
+      if (!exists(err)) throw err;
+    });
+    await client.createBucket(volume, bucket).catch((err: unknown) => {
+      if (!exists(err)) throw err;
+    });
+  } finally {
+    client.close();
+  }
+  buckets.add(`${volume}/${bucket}`);
+}
+
+serveCalls<ClusterCall, ClusterAnswer>(async (call) => {
+  if (call.op === 'writeEc') {
+    const started = performance.now();
+    await ensureBucket(call.volume, call.bucket);
+    const groups = await writeEcKey(cluster, {
+      volume: call.volume,
+      bucket: call.bucket,
+      key: call.key,
+      data: contractKeyBytes(call.sizeBytes, call.seed),
+      config: call.config,
+      blockGroupBytes: call.blockGroupBytes,
+      checksumType: 'CRC32',
+      bytesPerChecksum: call.bytesPerChecksum,
+    });
+    return {
+      ms: performance.now() - started,
+      groups: groups.map((g) => ({ datanodes: [...g.datanodes] })),
+    };
+  }
+  if (call.op === 'stopDatanode') {
+    await cluster.stopDatanode(call.uuid);
+    return {};
+  }
+  if (call.op === 'restartDatanode') {
+    await cluster.restartDatanode(call.uuid);
+    return {};
+  }
   if (call.op === 'info')
     return {
       omAddress: cluster.omAddress,

@@ -12,9 +12,15 @@ import {
 import { contractKeyBytes } from '@fastpath/ozone-fs-client/testing';
 import { serveCalls } from '../../harness/index.js';
 import type { ClientLogin } from './cluster-security.js';
+import type { EcRowLayout } from './ozone-read-cases.js';
 import type { WindowCounts } from './read-accounting.js';
 import { readPositions, readerSeed } from './read-offsets.js';
-import { predictFetchedBytes, type WideningLayout } from './widening.js';
+import {
+  predictEcFetchedBytes,
+  predictFetchedBytes,
+  type EcWideningLayout,
+  type WideningLayout,
+} from './widening.js';
 import type { ProfileSummary } from '../../harness/cpu-profile-summary.js';
 import { runProfiled } from '../../harness/thread-profiles.js';
 
@@ -25,6 +31,19 @@ export interface FileSetSpec {
   seeds: number[];
   fileSizeBytes: number;
   bytesPerChecksum: number;
+  /** Erasure-coded files: their layout; absent: RATIS/THREE files of 4 MiB chunks and 256 MiB blocks. */
+  ec?: FileSetEcLayout;
+}
+
+/** An EC file set's layout, as written on either cluster. */
+export interface FileSetEcLayout {
+  /** Ozone's text form (`rs-3-2-1024k`). */
+  replication: EcRowLayout['replication'];
+  dataUnits: number;
+  parityUnits: number;
+  cellBytes: number;
+  /** Key bytes per block group: data units × the internal block size. */
+  groupBytes: number;
 }
 
 export type ReaderCall =
@@ -44,6 +63,8 @@ export type ReaderCall =
       properties: Record<string, string>;
       /** On a secure cluster: the Kerberos user to log in as from its keytab, the security keys, TLS. */
       login?: ClientLogin;
+      /** EC files: the data replica indexes whose datanode is down (the prediction rebuilds them). */
+      lostReplicaIndexes?: number[];
     }
   | {
       op: 'run';
@@ -89,6 +110,8 @@ let expectedBySeed = new Map<number, Buffer>();
 let fs: OzoneFileSystem | undefined;
 let streams: OzoneFSInputStream[] = [];
 let layout: WideningLayout | undefined;
+/** With EC files, their layout (the prediction's). */
+let ecLayout: EcWideningLayout | undefined;
 let verify = true;
 
 function fileSystem(
@@ -115,8 +138,12 @@ function clientTotals(): Required<NonNullable<WindowCounts['client']>> {
     readBlockCalls: 0,
     shortCircuitReads: 0,
     shortCircuitFallbacks: 0,
+    ecStripesRebuilt: 0,
+    ecBytesRebuilt: 0,
   };
   for (const s of streams) {
+    t.ecStripesRebuilt += s.stats.ecStripesRebuilt;
+    t.ecBytesRebuilt += s.stats.ecBytesRebuilt;
     t.shortCircuitReads += s.stats.shortCircuitReads;
     t.shortCircuitFallbacks += s.stats.shortCircuitFallbacks;
     t.bytesFetched += s.stats.bytesFetched;
@@ -129,6 +156,8 @@ function clientTotals(): Required<NonNullable<WindowCounts['client']>> {
 }
 
 async function write(omAddress: string, set: FileSetSpec): Promise<WriteResult> {
+  // EC files are laid out by the embedded cluster's own striper (or Ozone's Java writer), not here.
+  if (set.ec) throw new Error(`${set.ec.replication} files are written by the cluster, not the reader`);
   const started = performance.now();
   const writer = fileSystem(omAddress, {});
   try {
@@ -177,6 +206,11 @@ async function run(call: Extract<ReaderCall, { op: 'run' }>): Promise<RunResult>
   const started = performance.now();
   const endMs = started + call.durationMs;
   const wl = layout;
+  const ec = ecLayout;
+  const predict = (offset: number): number =>
+    ec
+      ? predictEcFetchedBytes(ec, offset, call.readBytes, verify)
+      : predictFetchedBytes(wl, offset, call.readBytes, verify);
   const reader = async (index: number): Promise<void> => {
     const next = readPositions(spec, readerSeed(call.seed, call.round, index, call.phase));
     const buffer = Buffer.allocUnsafe(call.readBytes);
@@ -185,7 +219,7 @@ async function run(call: Extract<ReaderCall, { op: 'run' }>): Promise<RunResult>
       const { file, offset } = next();
       const stream = streams[file]!;
       const began = performance.now();
-      counts.bytesPredicted += predictFetchedBytes(wl, offset, call.readBytes, verify);
+      counts.bytesPredicted += predict(offset);
       counts.bytesRequested += call.readBytes;
       try {
         await stream.readFully(offset, buffer, 0, call.readBytes);
@@ -223,6 +257,8 @@ async function run(call: Extract<ReaderCall, { op: 'run' }>): Promise<RunResult>
     readBlockCalls: after.readBlockCalls - before.readBlockCalls,
     shortCircuitReads: after.shortCircuitReads - before.shortCircuitReads,
     shortCircuitFallbacks: after.shortCircuitFallbacks - before.shortCircuitFallbacks,
+    ecStripesRebuilt: after.ecStripesRebuilt - before.ecStripesRebuilt,
+    ecBytesRebuilt: after.ecBytesRebuilt - before.ecBytesRebuilt,
   };
   return {
     counts,
@@ -291,6 +327,16 @@ serveCalls<ReaderCall, unknown>(async (call) => {
         chunkSizeBytes: CHUNK,
         blockSizeBytes: BLOCK,
         bytesPerChecksum: call.set.bytesPerChecksum,
+      };
+      const ec = call.set.ec;
+      ecLayout = ec && {
+        fileSizeBytes: call.set.fileSizeBytes,
+        bytesPerChecksum: call.set.bytesPerChecksum,
+        dataUnits: ec.dataUnits,
+        parityUnits: ec.parityUnits,
+        cellBytes: ec.cellBytes,
+        groupBytes: ec.groupBytes,
+        lostReplicaIndexes: call.lostReplicaIndexes ?? [],
       };
       return { verify: streams.map((s) => s.verifyChecksum) };
     }

@@ -47,6 +47,8 @@ interface JavaRun {
   p999Ms: number;
   maxMs: number;
   meanMs: number;
+  /** EC block groups read by reconstruction since the case's streams opened; absent where the JVM's count cannot be read. */
+  ecReconstructionReads?: number;
   firstError?: string;
 }
 
@@ -187,6 +189,14 @@ export async function startJavaReader(
         cpuSeconds: run.cpuSeconds,
       };
       if (run.firstError) ctx.log(`${c.id} round ${round + 1}: ${run.firstError}`);
+      // An EC case with the datanode down must have read by reconstruction (warm-up included: the
+      // client switches a stream's group to its reconstructing reader once), a healthy one never.
+      const down = c.row.ec?.dataDatanodeDown === true;
+      const rebuilt = run.ecReconstructionReads;
+      if (c.row.ec && rebuilt !== undefined && (down ? rebuilt === 0 : rebuilt > 0))
+        throw new BenchmarkCheckError(
+          `${c.id}: not a ${down ? 'degraded' : 'healthy'} EC case for Ozone's Java client (${rebuilt} block groups read by reconstruction)`,
+        );
       return {
         round,
         counts,
@@ -203,6 +213,7 @@ export async function startJavaReader(
         },
         checkMicrosPerRead: run.checkMicrosPerRead,
         streamsVerify: [],
+        ...(c.row.ec && rebuilt !== undefined ? { ecReconstructionReads: rebuilt } : {}),
         ...(run.firstError === undefined ? {} : { firstError: run.firstError }),
       };
     },

@@ -2,10 +2,16 @@
 // verification is set; plus the 64 KiB-aligned cases the report adds beside the byte-random ones,
 // and fastpath's gRPC rows once per datanode transport (pooled long-lived streams, a call per request)
 // and once per count of read worker threads; and fastpath's and Java's gRPC rows once more with
-// streaming ReadBlock (`ozone.client.stream.readblock.enable`) when that mode is asked for.
+// streaming ReadBlock (`ozone.client.stream.readblock.enable`) when that mode is asked for. The
+// erasure-coded rows read files of an EC layout, healthy and with a datanode holding one of
+// their data replicas stopped.
 import type { DatanodeTransport } from '@fastpath/ozone-fs-client';
 
-export const ROW_IDS = ['grpc-1m', 'grpc-16k', 'sc-1m', 'sc-16k'] as const;
+/** The source's four rows: the default set. */
+export const SOURCE_ROW_IDS = ['grpc-1m', 'grpc-16k', 'sc-1m', 'sc-16k'] as const;
+/** The erasure-coded rows (asked for by name: they need d + p datanodes, see `datanodesFor`). */
+export const EC_ROW_IDS = ['ec-rs-3-2', 'ec-rs-3-2-down'] as const;
+export const ROW_IDS = [...SOURCE_ROW_IDS, ...EC_ROW_IDS] as const;
 export type RowId = (typeof ROW_IDS)[number];
 
 export const COLUMN_IDS = ['on', 'off-global', 'off-instance'] as const;
@@ -13,17 +19,42 @@ export type ColumnId = (typeof COLUMN_IDS)[number];
 
 export type ReadPath = 'grpc' | 'short-circuit';
 
+/** An erasure-coded row's files and state. */
+export interface EcRowLayout {
+  /** Ozone's text form, as the writers take it. */
+  replication: 'rs-3-2-1024k';
+  dataUnits: number;
+  parityUnits: number;
+  /** The cell (`ecChunkSize`), bytes: each cell one chunk on its replica. */
+  cellBytes: number;
+  /**
+   * The row runs with one datanode stopped, one that holds a data replica of every file (the
+   * same replica index in each), from before its first case to after its last.
+   */
+  dataDatanodeDown: boolean;
+}
+
 export interface ReadRow {
   id: RowId;
   label: string;
   path: ReadPath;
   bytesPerChecksum: number;
-  /** The source's figures (operations/s, verify on and off), copied as published. */
-  source: { on: number; off: number };
+  /** The source's figures (operations/s, verify on and off), copied as published; none for rows it has not. */
+  source?: { on: number; off: number };
+  /** Erasure-coded files (an EC row); absent: RATIS/THREE files. */
+  ec?: EcRowLayout;
 }
 
 const MiB = 1024 * 1024;
 const KiB = 1024;
+
+const RS_3_2_1024K: EcRowLayout = Object.freeze({
+  replication: 'rs-3-2-1024k',
+  dataUnits: 3,
+  parityUnits: 2,
+  cellBytes: MiB,
+  dataDatanodeDown: false,
+});
 
 export const READ_ROWS: Readonly<Record<RowId, ReadRow>> = Object.freeze({
   'grpc-1m': {
@@ -54,7 +85,38 @@ export const READ_ROWS: Readonly<Record<RowId, ReadRow>> = Object.freeze({
     bytesPerChecksum: 16 * KiB,
     source: { on: 534_900, off: 911_400 },
   },
+  'ec-rs-3-2': {
+    id: 'ec-rs-3-2',
+    label: 'EC rs-3-2-1024k, 16 KiB bytes per checksum',
+    path: 'grpc',
+    bytesPerChecksum: 16 * KiB,
+    ec: RS_3_2_1024K,
+  },
+  'ec-rs-3-2-down': {
+    id: 'ec-rs-3-2-down',
+    label: 'EC rs-3-2-1024k, 16 KiB bytes per checksum, a data datanode down',
+    path: 'grpc',
+    bytesPerChecksum: 16 * KiB,
+    ec: { ...RS_3_2_1024K, dataDatanodeDown: true },
+  },
 });
+
+/**
+ * The file set a row reads, named as its bucket: a set per bytes-per-checksum setting of the
+ * replicated rows (`bpc-1048576`), one per EC layout (`ec-rs-3-2-1024k`: healthy and degraded
+ * rows read the same files).
+ */
+export function fileSetId(row: ReadRow): string {
+  return row.ec ? `ec-${row.ec.replication}` : `bpc-${row.bytesPerChecksum}`;
+}
+
+/** Datanodes a cluster needs for `rows`: 3 (RATIS/THREE), or d + p for an EC row (5 for rs-3-2). */
+export function datanodesFor(rows: readonly RowId[]): number {
+  return Math.max(
+    3,
+    ...rows.map((r) => READ_ROWS[r].ec).map((ec) => (ec ? ec.dataUnits + ec.parityUnits : 0)),
+  );
+}
 
 export interface ReadColumn {
   id: ColumnId;
@@ -118,6 +180,12 @@ export const ALIGNED_COLUMNS: readonly ColumnId[] = ['on', 'off-instance'];
  */
 export const S3_COLUMNS: readonly ColumnId[] = ['on'];
 
+/**
+ * The columns of the erasure-coded rows: verification on and off. The per-instance switch is the
+ * replicated rows' question (HDDS-16783); on EC files it would add a case per row and nothing new.
+ */
+export const EC_COLUMNS: readonly ColumnId[] = ['on', 'off-global'];
+
 /** The transport of fastpath's cases when none is named. */
 export const DEFAULT_TRANSPORT: DatanodeTransport = 'http2-stream-pool';
 
@@ -150,7 +218,8 @@ export function caseId(
  * of read worker threads above 0 in `readWorkers` with the first transport; short-circuit and
  * aligned cases use the first transport on the reader's thread. With `readblock` in `readModes`,
  * fastpath's and Java's gRPC rows (random offsets) come once more reading with ReadBlock,
- * fastpath's on the first transport and the reader's thread.
+ * fastpath's on the first transport and the reader's thread. The EC rows are read by fastpath (the
+ * first transport, the reader's thread, ReadChunk) and Java only, random offsets, `EC_COLUMNS`.
  */
 export function planCases(options: {
   rows: readonly RowId[];
@@ -183,6 +252,20 @@ export function planCases(options: {
       // Java and the S3 gateway read the gRPC rows only (short-circuit needs native Hadoop on the datanode).
       if (reader !== 'fastpath' && row.path !== 'grpc') continue;
       const plain = { transport: first, readWorkers: 0, readBlock: false };
+      if (row.ec) {
+        // The EC rows: the client's default path for fastpath and Java (no S3 gateway row).
+        if (reader === 's3') continue;
+        for (const columnId of EC_COLUMNS)
+          cases.push({
+            id: caseId(reader, rowId, columnId, false, first),
+            reader,
+            row,
+            column: READ_COLUMNS[columnId],
+            aligned: false,
+            ...plain,
+          });
+        continue;
+      }
       const own =
         reader === 'fastpath' && row.path === 'grpc'
           ? variants
@@ -222,4 +305,40 @@ export function planCases(options: {
 export function roundOrder<T>(items: readonly T[], round: number): T[] {
   const k = items.length ? round % items.length : 0;
   return [...items.slice(k), ...items.slice(0, k)];
+}
+
+/** One step of a round: a case alone, or the back-to-back cases of the rows run with a datanode down. */
+export interface RoundUnit<T> {
+  /** The cases run with the EC rows' datanode stopped (stopped before the first, started after the last). */
+  down: boolean;
+  items: T[];
+}
+
+/**
+ * A round's cases in turn: each case alone, except the cases of the rows with a datanode down,
+ * which run back to back as one unit where the first of them stands in `items`, so that the
+ * datanode stops and starts once a round. The units rotate from round to round as the cases do
+ * (`roundOrder`), and so do the cases within the down unit.
+ */
+export function roundUnits<T>(
+  items: readonly T[],
+  round: number,
+  down: (item: T) => boolean,
+): RoundUnit<T>[] {
+  const units: RoundUnit<T>[] = [];
+  let downUnit: RoundUnit<T> | undefined;
+  for (const item of items) {
+    if (!down(item)) {
+      units.push({ down: false, items: [item] });
+      continue;
+    }
+    if (!downUnit) {
+      downUnit = { down: true, items: [] };
+      units.push(downUnit);
+    }
+    downUnit.items.push(item);
+  }
+  return roundOrder(units, round).map((u) =>
+    u.down ? { down: true, items: roundOrder(u.items, round) } : u,
+  );
 }

@@ -12,10 +12,13 @@ import {
 } from '../../harness/index.js';
 import {
   DEFAULT_TRANSPORT,
+  EC_COLUMNS,
+  EC_ROW_IDS,
   READ_COLUMNS,
   READ_ROWS,
   TRANSPORT_MARKS,
   type ColumnId,
+  type RowId,
 } from './ozone-read-cases.js';
 import { tableRows, type TableRow } from './ozone-read-results.js';
 import type { CaseResult, CaseRound } from './ozone-read-scenario.js';
@@ -102,9 +105,9 @@ function mainTable(rows: readonly TableRow[]): string {
         ratioCell(t.offGlobalOverOn),
         ratioCell(t.offInstanceOverOn),
         ratioCell(t.instanceOverGlobal),
-        t.aligned || t.reader !== 'fastpath' ? '' : src.on.toLocaleString('en-US'),
-        t.aligned || t.reader !== 'fastpath' ? '' : src.off.toLocaleString('en-US'),
-        t.aligned || t.reader !== 'fastpath' ? '' : formatRatio(src.off / src.on),
+        t.aligned || t.reader !== 'fastpath' || !src ? '' : src.on.toLocaleString('en-US'),
+        t.aligned || t.reader !== 'fastpath' || !src ? '' : src.off.toLocaleString('en-US'),
+        t.aligned || t.reader !== 'fastpath' || !src ? '' : formatRatio(src.off / src.on),
         cpuCell(t, 'on'),
         cpuCell(t, 'off-global'),
         cpuCell(t, 'off-instance'),
@@ -289,13 +292,18 @@ export function goals(rows: readonly TableRow[], results: readonly CaseResult[])
       met: 1 / s16.offGlobalOverOn.ratio >= 0.8,
     });
   else out.push({ goal: 'short-circuit 16 KiB: on/off ≥ 0.8 (source 0.59)', measured: 'not run', met: null });
-  for (const row of ['grpc-1m', 'grpc-16k'] as const) {
+  // The source's gRPC rows always (not run without Java); the EC rows when they ran.
+  const javaRows: RowId[] = [
+    'grpc-1m',
+    'grpc-16k',
+    ...EC_ROW_IDS.filter((id) => rows.some((t) => t.row === id)),
+  ];
+  const columnName: Partial<Record<ColumnId, string>> = { on: 'verify on', 'off-global': 'verify off' };
+  for (const row of javaRows) {
     const f = find('fastpath', row);
     const j = find('java', row);
-    for (const [col, name] of [
-      ['on', 'verify on'],
-      ['off-global', 'verify off'],
-    ] as const) {
+    const columns = READ_ROWS[row].ec ? EC_COLUMNS : (['on', 'off-global'] as const);
+    for (const [col, name] of columns.map((c) => [c, columnName[c] ?? c] as const)) {
       const a = f?.cells[col]?.ops.median;
       const b = j?.cells[col]?.ops.median;
       out.push({
@@ -381,6 +389,18 @@ export async function ozoneReadReport(
       `Rows marked ", streaming ReadBlock" read with \`ozone.client.stream.readblock.enable=true\`: fastpath's on the first transport with every read streamed ` +
       `(\`ozone.client.stream.readblock.positional.min.size=0\`, so the row measures ReadBlock itself at this read size), Java's with the same key in its configuration.\n\n${mainTable(random)}`,
   );
+  const ecRows = s.rows.filter((id) => READ_ROWS[id].ec);
+  if (ecRows.length > 0)
+    parts.push(
+      `Rows "EC rs-3-2-1024k": the same content, sizes and offsets in erasure-coded files (3 data and 2 parity cells of 1 MiB per stripe, ` +
+        `each cell one chunk with CRC32 checksums of 16 KiB, one block group per file on the cluster's 5 datanodes; the run's cluster has 5 datanodes for every row), ` +
+        `written by ${s.cluster === 'real' ? "Ozone's Java client" : "the embedded cluster's striper, which lays them out as Ozone's EC writer does"}. ` +
+        `Verification on and off by the configuration; fastpath reads on its default path (the first transport, the reader's thread, ReadChunk), Java as configured by default. ` +
+        `The row ", a data datanode down" runs with the datanode holding the same data replica of every file stopped (\`setup.json\`: \`ecDatanodeDown\`), ` +
+        `from before the first of its cases to after the last in every round, for both readers: the reads of that replica's cells are rebuilt from two other data cells and a parity cell ` +
+        `(fastpath fetches the span a read needs of each, Ozone's Java client rebuilds whole stripes). Each fastpath case is checked to have rebuilt cells (the healthy row: none), ` +
+        `each Java case to have read by its reconstructing reader (the healthy row: never).`,
+    );
   const missing: string[] = [];
   for (const id of s.rows)
     if (!random.some((t) => t.row === id && t.reader === 'fastpath')) missing.push(READ_ROWS[id].label);
@@ -392,7 +412,11 @@ export async function ozoneReadReport(
   parts.push(
     `### Bytes per read\n\nWhat one read cost in bytes: asked for; predicted by the widening arithmetic of Ozone's client for the very offsets read ` +
       `(random 64 KiB reads: ${(expectedWidenedBytes(1048576, s.readBytes) / s.readBytes).toFixed(2)}× with 1 MiB windows, ${(expectedWidenedBytes(16384, s.readBytes) / s.readBytes).toFixed(3)}× with 16 KiB, on average); ` +
-      `fetched and checksummed as the client's own stream counters say; sent as the datanodes' counters say (embedded cluster only). Medians over the rounds.\n\n${bytesTable(results, s)}`,
+      `fetched and checksummed as the client's own stream counters say; sent as the datanodes' counters say (embedded cluster only). Medians over the rounds.` +
+      (ecRows.length > 0
+        ? " EC rows: each cell widened within its own chunk (1 MiB); with the datanode down, a lost cell's part fetched from the d units fastpath rebuilds it from, over the span read (Java's figure is the prediction of a healthy read: its client has no counters)."
+        : '') +
+      `\n\n${bytesTable(results, s)}`,
   );
   parts.push(
     `### Latency, client CPU, errors, checks\n\nHDR latency of each read (medians over the rounds), CPU of the reader process over the measured window (user + system, all threads) per read, ` +

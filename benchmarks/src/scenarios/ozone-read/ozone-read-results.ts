@@ -128,7 +128,7 @@ export function headlineEntries(results: readonly CaseResult[]): Record<string, 
             verifyOffGlobal: t.cells['off-global']?.cpu.median ?? null,
             verifyOffInstance: t.cells['off-instance']?.cpu.median ?? null,
           },
-          source: { verifyOn: src.on, verifyOff: src.off, offOverOn: src.off / src.on },
+          source: src ? { verifyOn: src.on, verifyOff: src.off, offOverOn: src.off / src.on } : null,
         },
       ];
     }),

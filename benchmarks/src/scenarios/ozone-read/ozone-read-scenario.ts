@@ -9,7 +9,16 @@ import {
   type ScenarioContext,
 } from '../../harness/index.js';
 import type { FileSetSpec, ReaderCall, RunResult } from './fastpath-reader-main.js';
-import { planCases, roundOrder, type ReadCase, type ReaderKind, type ReadRow } from './ozone-read-cases.js';
+import type { DataReplicaHolder } from './ec-data-replica.js';
+import {
+  fileSetId,
+  planCases,
+  roundOrder,
+  roundUnits,
+  type ReadCase,
+  type ReaderKind,
+  type ReadRow,
+} from './ozone-read-cases.js';
 import { ozoneReadReport } from './ozone-read-report.js';
 import { OZONE_READ_FLAGS, parseOzoneReadFlags, type OzoneReadSettings } from './ozone-read-settings.js';
 import { perOpFigures, type PerOpFigures, type WindowCounts } from './read-accounting.js';
@@ -34,6 +43,11 @@ export interface CaseRound {
   streamsVerify: boolean[];
   /** ReadChunk bytes the datanodes sent over gRPC in the window (null where not counted). */
   grpcBytesSent?: number | null;
+  /**
+   * The Java reader on EC files: block groups its client read through its reconstructing reader
+   * since the case's streams opened (Ozone's `XceiverClientMetrics`), warm-up included.
+   */
+  ecReconstructionReads?: number;
   firstError?: string;
   /**
    * fastpath's reader: its CPU by category in the profiled window after this round's measured one
@@ -63,8 +77,12 @@ export function fileSeed(index: number): number {
   return 1000 + index;
 }
 
-function fileSet(s: OzoneReadSettings, bytesPerChecksum: number): FileSetSpec {
-  const bucket = `bpc-${bytesPerChecksum}`;
+/** Ozone's block size: an EC file's internal blocks, and so d × this many key bytes per block group. */
+const BLOCK_BYTES = 256 * 1024 * 1024;
+
+function fileSet(s: OzoneReadSettings, row: ReadRow): FileSetSpec {
+  const bucket = fileSetId(row);
+  const ec = row.ec;
   return {
     paths: Array.from(
       { length: s.files },
@@ -72,7 +90,16 @@ function fileSet(s: OzoneReadSettings, bytesPerChecksum: number): FileSetSpec {
     ),
     seeds: Array.from({ length: s.files }, (_, i) => fileSeed(i)),
     fileSizeBytes: s.fileSizeBytes,
-    bytesPerChecksum,
+    bytesPerChecksum: row.bytesPerChecksum,
+    ...(ec && {
+      ec: {
+        replication: ec.replication,
+        dataUnits: ec.dataUnits,
+        parityUnits: ec.parityUnits,
+        cellBytes: ec.cellBytes,
+        groupBytes: ec.dataUnits * BLOCK_BYTES,
+      },
+    }),
   };
 }
 
@@ -203,6 +230,11 @@ interface OpenLevel extends AsyncDisposable {
   readonly cases: readonly (ReadCase & { baseId: string })[];
   /** Runs one case's window of `round` (0-based) and records it. */
   runCase(c: ReadCase, round: number): Promise<void>;
+  /**
+   * Stops (`true`) or starts again (`false`) the datanode holding a data replica of every EC
+   * file, around the cases of the rows with a datanode down; nothing when the level has none.
+   */
+  setDataDatanodeDown(down: boolean): Promise<void>;
 }
 
 /**
@@ -259,10 +291,8 @@ async function openLevel(
       ctx.note(`short-circuit rows not run: ${sc.reason}`);
     const caseMs = s.warmupMs + s.measureMs + 600;
     const setupUnits = 30_000;
-    const sets = new Map<number, FileSetSpec>();
-    for (const c of cases)
-      if (!sets.has(c.row.bytesPerChecksum))
-        sets.set(c.row.bytesPerChecksum, fileSet(s, c.row.bytesPerChecksum));
+    const sets = new Map<string, FileSetSpec>();
+    for (const c of cases) if (!sets.has(fileSetId(c.row))) sets.set(fileSetId(c.row), fileSet(s, c.row));
     const setup: Record<string, unknown> = {
       contentCheckMicrosPerRead: expected.checkMicros,
       cluster: cluster.description,
@@ -275,16 +305,30 @@ async function openLevel(
       let written = { bytes: 0, ms: 0, by: '' };
       for (let i = 0; i < set.paths.length; i++) {
         ctx.progress.setDetail(
-          `writing file ${i + 1}/${set.paths.length}${at} (${set.fileSizeBytes / 1048576} MiB, ${set.bytesPerChecksum} bytes per checksum)`,
+          `writing file ${i + 1}/${set.paths.length}${at} (${set.fileSizeBytes / 1048576} MiB, ${set.bytesPerChecksum} bytes per checksum${set.ec ? `, ${set.ec.replication}` : ''})`,
         );
         const one = { ...set, paths: [set.paths[i]!], seeds: [set.seeds[i]!] };
         const w = await cluster.writeSet(one, reader);
         written = { bytes: written.bytes + w.bytes, ms: written.ms + w.ms, by: w.by };
         ctx.progress.advance(setupUnits / 2 / fileCount);
       }
-      (setup.writes as unknown[]).push({ bytesPerChecksum: set.bytesPerChecksum, ...written });
+      (setup.writes as unknown[]).push({
+        bytesPerChecksum: set.bytesPerChecksum,
+        ...(set.ec && { replication: set.ec.replication }),
+        ...written,
+      });
       ctx.note(
-        `wrote ${written.bytes / 1048576} MiB with ${set.bytesPerChecksum} bytes per checksum by ${written.by}${at} in ${(written.ms / 1000).toFixed(1)} s`,
+        `wrote ${written.bytes / 1048576} MiB with ${set.bytesPerChecksum} bytes per checksum${set.ec ? `, ${set.ec.replication},` : ''} by ${written.by}${at} in ${(written.ms / 1000).toFixed(1)} s`,
+      );
+    }
+    // The rows with a datanode down: the datanode holding one data replica index of every EC file.
+    const downRow = cases.find((c) => c.row.ec?.dataDatanodeDown)?.row;
+    let holder: DataReplicaHolder | undefined;
+    if (downRow) {
+      holder = await cluster.dataReplicaHolder(sets.get(fileSetId(downRow))!);
+      setup.ecDatanodeDown = { ...holder, rows: [downRow.id] };
+      ctx.note(
+        `${downRow.id}: datanode ${holder.datanodeUuid} holds replica ${holder.replicaIndex} (data) of every ${downRow.ec!.replication} file; it is stopped for that row's cases`,
       );
     }
     setup.pageCacheWarmBytes = await cluster.warm();
@@ -315,13 +359,13 @@ async function openLevel(
     all.push(...results.values());
     const runCase = async (c: ReadCase, round: number): Promise<void> => {
       ctx.progress.setDetail(`round ${round + 1}/${s.rounds} · ${c.id}`);
-      const set = sets.get(c.row.bytesPerChecksum)!;
+      const set = sets.get(fileSetId(c.row))!;
       const r =
         c.reader === 'java'
           ? await java!.runCase(c, set, round)
           : c.reader === 's3'
             ? await s3Reader!.runCase(c, set, round)
-            : await runFastpathCase(ctx, cluster, reader, c, set, round, sc);
+            : await runFastpathCase(ctx, cluster, reader, c, set, round, sc, holder);
       const result = results.get(c.id)!;
       result.rounds.push(r);
       ctx.results.writeCase(c.id, result);
@@ -348,6 +392,15 @@ async function openLevel(
       },
       cases,
       runCase,
+      async setDataDatanodeDown(down) {
+        if (!holder) return;
+        const started = performance.now();
+        if (down) await cluster.stopDatanode(holder.datanodeUuid);
+        else await cluster.restartDatanode(holder.datanodeUuid);
+        ctx.log(
+          `datanode ${holder.datanodeUuid}${at} ${down ? 'stopped' : 'started again'} in ${Math.round(performance.now() - started)} ms`,
+        );
+      },
       [Symbol.asyncDispose]: dispose,
     };
   } catch (err) {
@@ -369,13 +422,32 @@ async function runPairedRounds(
   const s = ctx.flags;
   const order: string[] = [];
   for (const l of levels) for (const c of l.cases) if (!order.includes(c.baseId)) order.push(c.baseId);
+  const down = (baseId: string): boolean =>
+    levels.some((l) => l.cases.some((c) => c.baseId === baseId && c.row.ec?.dataDatanodeDown === true));
+  const setDown = async (value: boolean): Promise<void> => {
+    for (const l of levels) await l.setDataDatanodeDown(value);
+  };
   for (let round = 0; round < s.rounds; round++) {
-    for (const [i, baseId] of roundOrder(order, round).entries()) {
-      for (const l of roundOrder(levels, round + i)) {
-        if (ctx.signal.aborted) throw new Error('interrupted');
-        const c = l.cases.find((x) => x.baseId === baseId);
-        if (c) await l.runCase(c, round);
+    let i = 0;
+    for (const unit of roundUnits(order, round, down)) {
+      // The rows with a datanode down run back to back, for every reader alike: the datanode
+      // stops before the first of their cases and starts again after the last.
+      if (unit.down) await setDown(true);
+      try {
+        for (const baseId of unit.items) {
+          for (const l of roundOrder(levels, round + i)) {
+            if (ctx.signal.aborted) throw new Error('interrupted');
+            const c = l.cases.find((x) => x.baseId === baseId);
+            if (c) await l.runCase(c, round);
+          }
+          i++;
+        }
+      } catch (err) {
+        if (unit.down)
+          await setDown(false).catch((e: unknown) => ctx.log(`starting the datanode again: ${String(e)}`));
+        throw err;
       }
+      if (unit.down) await setDown(false);
     }
   }
 }
@@ -418,8 +490,11 @@ async function runFastpathCase(
   set: FileSetSpec,
   round: number,
   sc: ShortCircuitAvailability,
+  holder: DataReplicaHolder | undefined,
 ): Promise<CaseRound> {
   const s = ctx.flags;
+  const down = c.row.ec?.dataDatanodeDown === true;
+  if (down && !holder) throw new BenchmarkCheckError(`${c.id}: no datanode was chosen to stop`);
   const opened = (await reader.call({
     op: 'open',
     omAddress: cluster.omAddress,
@@ -427,6 +502,7 @@ async function runFastpathCase(
     verify: c.column.verify,
     how: c.column.how,
     ...(cluster.login && { login: cluster.login }),
+    ...(down && holder && { lostReplicaIndexes: [holder.replicaIndex] }),
     properties: {
       ...readPathProperties(sc, c.row.path),
       'ozone.client.datanode.transport': c.transport,
@@ -500,6 +576,11 @@ async function runFastpathCase(
   )
     throw new BenchmarkCheckError(
       `${c.id}: not a ${c.readBlock ? 'ReadBlock' : 'ReadChunk'} window (${client.readBlockCalls ?? 0} ReadBlock, ${client.readChunkCalls} ReadChunk calls)`,
+    );
+  // An EC case with the datanode down must have rebuilt cells, a healthy one none.
+  if (client && c.row.ec && (down ? !client.ecStripesRebuilt : client.ecStripesRebuilt))
+    throw new BenchmarkCheckError(
+      `${c.id}: not a ${down ? 'degraded' : 'healthy'} EC window (${client.ecStripesRebuilt ?? 0} stripes rebuilt)`,
     );
   if (!shortCircuit && client?.shortCircuitReads)
     throw new BenchmarkCheckError(

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { BenchmarkUsageError } from '../../harness/index.js';
-import { planCases, roundOrder } from './ozone-read-cases.js';
+import { datanodesFor, fileSetId, planCases, READ_ROWS, roundOrder, roundUnits } from './ozone-read-cases.js';
 import { DEFAULT_OZONE_READ_SETTINGS, parseOzoneReadFlags, sizeFlag } from './ozone-read-settings.js';
 
 describe('ozone-read flags', () => {
@@ -69,6 +69,32 @@ describe('ozone-read flags', () => {
     expect(() => parseOzoneReadFlags(['--rows', 'grpc-2m'], false)).toThrow(/grpc-2m/);
     expect(() => parseOzoneReadFlags(['--readers', '0'], false)).toThrow(/--readers/);
     expect(() => parseOzoneReadFlags(['--bogus'], false)).toThrow(/unknown flag/);
+  });
+
+  it('EC rows: asked by name, never by default, and the cluster gets the 5 datanodes rs-3-2 needs', () => {
+    expect(parseOzoneReadFlags([], false).rows).not.toContain('ec-rs-3-2');
+    expect(parseOzoneReadFlags(['--cluster', 'real'], true).rows).toEqual(['grpc-1m', 'grpc-16k']);
+    const ec = parseOzoneReadFlags(['--rows', 'ec-rs-3-2,ec-rs-3-2-down'], false);
+    expect(ec).toMatchObject({ rows: ['ec-rs-3-2', 'ec-rs-3-2-down'], datanodes: 5 });
+    expect(parseOzoneReadFlags(['--rows', 'grpc-1m,ec-rs-3-2-down'], false).datanodes).toBe(5);
+    expect(parseOzoneReadFlags(['--rows', 'grpc-1m'], false).datanodes).toBe(3);
+    expect(datanodesFor(['sc-1m'])).toBe(3);
+  });
+
+  it('EC rows with --quick and --cluster real: the quick profile, Java beside fastpath', () => {
+    const quick = parseOzoneReadFlags(['--rows', 'ec-rs-3-2,ec-rs-3-2-down'], true);
+    expect(quick).toMatchObject({
+      files: 4,
+      fileSizeBytes: 8 * 1024 * 1024,
+      rounds: 1,
+      datanodes: 5,
+      java: false,
+    });
+    const real = parseOzoneReadFlags(['--cluster', 'real', '--rows', 'ec-rs-3-2-down'], true);
+    expect(real).toMatchObject({ cluster: 'real', rows: ['ec-rs-3-2-down'], datanodes: 5, java: true });
+    // No S3 gateway for EC rows alone (its row reads the replicated files); beside a gRPC row it runs.
+    expect(real.s3).toBe(false);
+    expect(parseOzoneReadFlags(['--cluster', 'real', '--rows', 'grpc-1m,ec-rs-3-2'], true).s3).toBe(true);
   });
 
   it('reads sizes in bytes and binary units', () => {
@@ -176,6 +202,55 @@ describe('ozone-read cases', () => {
     });
     expect(() => parseOzoneReadFlags(['--read-workers', '65'], false)).toThrow(/--read-workers/);
     expect(() => parseOzoneReadFlags(['--reader-cpus', 'first'], false)).toThrow(/--reader-cpus/);
+  });
+
+  it('plans the EC rows for fastpath (default path) and Java, verify on and off, no S3 or aligned cases', () => {
+    const cases = planCases({
+      rows: ['ec-rs-3-2', 'ec-rs-3-2-down'],
+      aligned: true,
+      readers: ['fastpath', 'java', 's3'],
+      transports: ['http2-stream-pool', 'stream-pool'],
+      readWorkers: [0, 2],
+      readModes: ['readchunk', 'readblock'],
+    });
+    expect(cases.map((c) => [c.id, c.transport, c.readWorkers, c.readBlock])).toEqual([
+      ['ec-rs-3-2-on', 'http2-stream-pool', 0, false],
+      ['ec-rs-3-2-off-global', 'http2-stream-pool', 0, false],
+      ['java-ec-rs-3-2-on', 'http2-stream-pool', 0, false],
+      ['java-ec-rs-3-2-off-global', 'http2-stream-pool', 0, false],
+      ['ec-rs-3-2-down-on', 'http2-stream-pool', 0, false],
+      ['ec-rs-3-2-down-off-global', 'http2-stream-pool', 0, false],
+      ['java-ec-rs-3-2-down-on', 'http2-stream-pool', 0, false],
+      ['java-ec-rs-3-2-down-off-global', 'http2-stream-pool', 0, false],
+    ]);
+  });
+
+  it('gives the EC rows one file set, beside one per bytes-per-checksum setting', () => {
+    expect(fileSetId(READ_ROWS['ec-rs-3-2'])).toBe('ec-rs-3-2-1024k');
+    expect(fileSetId(READ_ROWS['ec-rs-3-2-down'])).toBe('ec-rs-3-2-1024k');
+    expect(fileSetId(READ_ROWS['grpc-16k'])).toBe('bpc-16384');
+    expect(fileSetId(READ_ROWS['sc-16k'])).toBe('bpc-16384');
+  });
+
+  it('runs the cases of a row with a datanode down back to back, the unit rotating with the round', () => {
+    const down = (id: string): boolean => id.startsWith('d');
+    const items = ['a', 'd1', 'b', 'd2', 'c'];
+    expect(roundUnits(items, 0, down)).toEqual([
+      { down: false, items: ['a'] },
+      { down: true, items: ['d1', 'd2'] },
+      { down: false, items: ['b'] },
+      { down: false, items: ['c'] },
+    ]);
+    expect(roundUnits(items, 1, down)).toEqual([
+      { down: true, items: ['d2', 'd1'] },
+      { down: false, items: ['b'] },
+      { down: false, items: ['c'] },
+      { down: false, items: ['a'] },
+    ]);
+    expect(roundUnits(['a', 'b'], 1, down)).toEqual([
+      { down: false, items: ['b'] },
+      { down: false, items: ['a'] },
+    ]);
   });
 
   it('rotates the case order by the round', () => {

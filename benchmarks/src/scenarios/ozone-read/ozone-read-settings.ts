@@ -1,7 +1,16 @@
 import { BenchmarkUsageError, integerFlag, listFlag, parseScenarioFlags } from '../../harness/index.js';
 import { secondsFlagMs } from '../../harness/mixed-load/mixed-load-flags.js';
 import { MAX_READ_WORKER_THREADS, type DatanodeTransport } from '@fastpath/ozone-fs-client';
-import { READ_MODES, ROW_IDS, type ReadMode, type RowId } from './ozone-read-cases.js';
+import {
+  datanodesFor,
+  EC_ROW_IDS,
+  READ_MODES,
+  READ_ROWS,
+  ROW_IDS,
+  SOURCE_ROW_IDS,
+  type ReadMode,
+  type RowId,
+} from './ozone-read-cases.js';
 import { SECURITY_FLAG, securityFlag, type SecurityLevel } from './security-levels.js';
 
 /** fastpath's datanode transports; the first is the client's default, the row the goals read. */
@@ -16,6 +25,7 @@ export type ClusterKind = (typeof CLUSTER_KINDS)[number];
 
 export interface OzoneReadSettings {
   cluster: ClusterKind;
+  /** Datanodes of the cluster: 3, or 5 when an EC row (rs-3-2) is asked for (`datanodesFor`). */
   datanodes: number;
   files: number;
   fileSizeBytes: number;
@@ -86,7 +96,7 @@ export const DEFAULT_OZONE_READ_SETTINGS: Readonly<OzoneReadSettings> = Object.f
   warmupMs: 3000,
   measureMs: 8000,
   rounds: 3,
-  rows: [...ROW_IDS],
+  rows: [...SOURCE_ROW_IDS],
   aligned: true,
   java: true,
   s3: true,
@@ -142,7 +152,9 @@ export const OZONE_READ_FLAGS = {
   rows: {
     type: 'string',
     value: '<list>',
-    description: `rows (default ${ROW_IDS.join(',')}; real: the grpc ones)`,
+    description:
+      `rows (default ${SOURCE_ROW_IDS.join(',')}; real: the grpc ones); also ${EC_ROW_IDS.join(',')}: ` +
+      'rs-3-2-1024k files healthy and with a datanode holding a data replica of every file stopped (the cluster gets 5 datanodes)',
   },
   'no-aligned': { type: 'boolean', description: 'skip the 64 KiB-aligned cases' },
   'no-java': { type: 'boolean', description: 'with --cluster real: skip the Java anchor' },
@@ -264,7 +276,7 @@ export function parseOzoneReadFlags(args: readonly string[], quick: boolean): Oz
     ? {
         ...DEFAULT_OZONE_READ_SETTINGS,
         ...QUICK,
-        rows: [...ROW_IDS],
+        rows: [...SOURCE_ROW_IDS],
         transports: [...TRANSPORTS],
         readWorkers: [...DEFAULT_OZONE_READ_SETTINGS.readWorkers],
         readModes: [...READ_MODES],
@@ -272,7 +284,7 @@ export function parseOzoneReadFlags(args: readonly string[], quick: boolean): Oz
       }
     : {
         ...DEFAULT_OZONE_READ_SETTINGS,
-        rows: [...ROW_IDS],
+        rows: [...SOURCE_ROW_IDS],
         transports: [...TRANSPORTS],
         readWorkers: [...DEFAULT_OZONE_READ_SETTINGS.readWorkers],
         readModes: [...READ_MODES],
@@ -294,7 +306,8 @@ export function parseOzoneReadFlags(args: readonly string[], quick: boolean): Oz
     throw new BenchmarkUsageError(`${name}: --read-size must not exceed --file-size`);
   return {
     cluster: kind,
-    datanodes: base.datanodes,
+    // An EC row needs d + p datanodes; the cluster gets them rather than the flag being refused.
+    datanodes: Math.max(base.datanodes, datanodesFor(rows)),
     files: integerFlag(name, 'files', f.files, base.files, { min: 1, max: 256 }),
     fileSizeBytes,
     readBytes,
@@ -305,7 +318,8 @@ export function parseOzoneReadFlags(args: readonly string[], quick: boolean): Oz
     rows,
     aligned: !f['no-aligned'],
     java: kind === 'real' && !f['no-java'],
-    s3: kind === 'real' && !f['no-s3'],
+    // The gateway reads the replicated gRPC rows only: not started for a run of EC rows alone.
+    s3: kind === 'real' && !f['no-s3'] && rows.some((r) => READ_ROWS[r].path === 'grpc' && !READ_ROWS[r].ec),
     checkEvery: integerFlag(name, 'check-every', f['check-every'], base.checkEvery, {
       min: 1,
       max: 1_000_000,

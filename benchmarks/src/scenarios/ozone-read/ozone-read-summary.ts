@@ -7,14 +7,14 @@ import { HDDS_16783_TABLE, sourceRatio } from '../../all/published-tables.js';
 import type { ScenarioResultsFolder } from '../../all/scenario-results-folder.js';
 import type { GoalResult, RatioFigure, ScenarioSummary } from '../../all/scenario-summary.js';
 import { formatSi } from '../../harness/index.js';
-import { planCases, READ_ROWS, type ReaderKind, type RowId } from './ozone-read-cases.js';
+import { fileSetId, planCases, READ_ROWS, type ReaderKind, type RowId } from './ozone-read-cases.js';
 import { goals, READER_PREFIX } from './ozone-read-report.js';
 import { tableRows, type TableRow } from './ozone-read-results.js';
 import type { CaseResult } from './ozone-read-scenario.js';
 import type { OzoneReadSettings } from './ozone-read-settings.js';
 
-/** Our rows under the source's row names. */
-const SOURCE_ROW: Readonly<Record<RowId, string>> = {
+/** Our rows under the source's row names (the EC rows are not the source's: they have no ratio beside one). */
+const SOURCE_ROW: Readonly<Partial<Record<RowId, string>>> = {
   'grpc-1m': 'gRPC, 1MB bytes per checksum',
   'grpc-16k': 'gRPC, 16KB bytes per checksum',
   'sc-1m': 'Short-circuit read, 1MB bytes per checksum',
@@ -66,7 +66,7 @@ export const ozoneReadSummary: ScenarioSummary<OzoneReadSettings> = {
       readWorkers: flags.readWorkers,
       readModes: flags.readModes,
     }).length;
-    const sets = new Set(flags.rows.map((r) => READ_ROWS[r].bytesPerChecksum)).size;
+    const sets = new Set(flags.rows.map((r) => fileSetId(READ_ROWS[r]))).size;
     return (
       (sets * flags.files * flags.fileSizeBytes) / WRITE_BYTES_PER_MS +
       cases * flags.rounds * (flags.warmupMs + flags.measureMs + CASE_OVERHEAD_MS) +
@@ -77,21 +77,26 @@ export const ozoneReadSummary: ScenarioSummary<OzoneReadSettings> = {
     const results = readCases(folder);
     // The combined report keeps the source's layout: the unsecured rows (`--security` adds its own table).
     const rows = tableRows(results).filter((t) => !t.aligned && t.security === 'none');
-    const ratios: RatioFigure[] = rows
-      .filter((t) => t.reader === 'fastpath')
-      .map((t) => ({
-        row: SOURCE_ROW[t.row],
-        label: LABEL,
-        ours: t.offGlobalOverOn
-          ? { value: t.offGlobalOverOn.ratio, min: t.offGlobalOverOn.min, max: t.offGlobalOverOn.max }
-          : null,
-        source: sourceRatio(HDDS_16783_TABLE, SOURCE_ROW[t.row], LABEL),
-      }));
-    const headlineRow = ratios.find((r) => r.row === SOURCE_ROW['grpc-1m']) ?? {
-      row: SOURCE_ROW['grpc-1m'],
+    const ratios: RatioFigure[] = rows.flatMap((t) => {
+      const row = SOURCE_ROW[t.row];
+      if (t.reader !== 'fastpath' || row === undefined) return [];
+      return [
+        {
+          row,
+          label: LABEL,
+          ours: t.offGlobalOverOn
+            ? { value: t.offGlobalOverOn.ratio, min: t.offGlobalOverOn.min, max: t.offGlobalOverOn.max }
+            : null,
+          source: sourceRatio(HDDS_16783_TABLE, row, LABEL),
+        },
+      ];
+    });
+    const headline = SOURCE_ROW['grpc-1m']!;
+    const headlineRow = ratios.find((r) => r.row === headline) ?? {
+      row: headline,
       label: LABEL,
       ours: null,
-      source: sourceRatio(HDDS_16783_TABLE, SOURCE_ROW['grpc-1m'], LABEL),
+      source: sourceRatio(HDDS_16783_TABLE, headline, LABEL),
     };
     const goalResults: GoalResult[] = goals(tableRows(results), results).map((g) => ({
       goal: g.goal,

@@ -29,6 +29,10 @@ export interface WindowCounts {
     shortCircuitReads?: number;
     /** Short-circuit failures that sent a read to gRPC. */
     shortCircuitFallbacks?: number;
+    /** EC files: stripes (the parts reads needed) rebuilt from other units, a data replica being lost. */
+    ecStripesRebuilt?: number;
+    /** EC files: key bytes delivered from rebuilt cells. */
+    ecBytesRebuilt?: number;
   } | null;
   /** ReadChunk data bytes the datanodes sent, from the cluster's counters; null when the cluster has none. */
   datanodeBytesSent: number | null;

@@ -7,9 +7,11 @@ import type { RealOzoneCluster, RealS3Gateway } from '@fastpath/ozone-fixture';
 import { startBenchmarkOzoneCluster } from './start-real-ozone-cluster.js';
 import { startEmbeddedBenchmarkCluster } from './start-embedded-cluster.js';
 import { type ChildHandle, type ScenarioContext } from '../../harness/index.js';
-import type { ClusterCounters } from './embedded-cluster-main.js';
+import type { ClusterCounters, EcWriteResult } from './embedded-cluster-main.js';
+import { commonDataReplica, type DataReplicaHolder, type GroupMember } from './ec-data-replica.js';
 import type { FileSetSpec, ReaderCall, WriteResult } from './fastpath-reader-main.js';
 import type { OzoneReadSettings } from './ozone-read-settings.js';
+import { fileSetId, READ_ROWS } from './ozone-read-cases.js';
 import { readTree } from './read-tree.js';
 import {
   clientLogin,
@@ -54,8 +56,17 @@ export interface ReadCluster extends AsyncDisposable {
   readonly description: string;
   /** Whether its datanodes serve short-circuit reads, on which socket, or why not. */
   readonly shortCircuit: ShortCircuitAvailability;
-  /** Writes a file set: through `writer` (fastpath's client) on the embedded cluster, Ozone's Java client on the real one. */
+  /**
+   * Writes a file set: through `writer` (fastpath's client) on the embedded cluster, Ozone's Java
+   * client on the real one; an EC set on the embedded cluster by its striper, in its process.
+   */
   writeSet(set: FileSetSpec, writer: ChildHandle<ReaderCall, unknown>): Promise<WriteResult & { by: string }>;
+  /** The datanode holding one data replica index of every block group of the written EC set. */
+  dataReplicaHolder(set: FileSetSpec): Promise<DataReplicaHolder>;
+  /** Stops a datanode (its data kept) until `restartDatanode`. */
+  stopDatanode(uuid: string): Promise<void>;
+  /** Starts a stopped datanode again, on its ports, with its data. */
+  restartDatanode(uuid: string): Promise<void>;
   /** ReadChunk and ReadBlock bytes the datanodes sent so far, or null where the cluster has no counters. */
   bytesSent(): Promise<number | null>;
   /** Reads every file of the cluster's data once (page cache); bytes read, or null when not done. */
@@ -74,6 +85,8 @@ export async function startReadCluster(
 
 async function startEmbedded(ctx: ScenarioContext<OzoneReadSettings>): Promise<ReadCluster> {
   const { child, info } = await startEmbeddedBenchmarkCluster(ctx, { datanodes: ctx.flags.datanodes });
+  // Each EC file's block groups as written: the datanode of each replica index.
+  const ecGroups = new Map<string, GroupMember[][]>();
   return {
     kind: 'embedded',
     level: 'none',
@@ -89,6 +102,39 @@ async function startEmbedded(ctx: ScenarioContext<OzoneReadSettings>): Promise<R
     omRpcAddress: undefined,
     description: `fastpath's embedded mini cluster: an OM and ${info.datanodes.length} datanodes in one Node process of their own, on loopback${info.domainSocketPath ? ', short-circuit reads served on a Unix domain socket per datanode' : ''}`,
     async writeSet(set, writer) {
+      if (set.ec) {
+        const ec = set.ec;
+        let ms = 0;
+        for (const [i, path] of set.paths.entries()) {
+          const [, volume, bucket, key] = path.split('/');
+          const w = (await child.call(
+            {
+              op: 'writeEc',
+              volume: volume!,
+              bucket: bucket!,
+              key: key!,
+              sizeBytes: set.fileSizeBytes,
+              seed: set.seeds[i]!,
+              config: { codec: 'rs', data: ec.dataUnits, parity: ec.parityUnits, ecChunkSize: ec.cellBytes },
+              bytesPerChecksum: set.bytesPerChecksum,
+              blockGroupBytes: ec.groupBytes,
+            },
+            { timeoutMs: 600_000 },
+          )) as EcWriteResult;
+          ms += w.ms;
+          ecGroups.set(
+            path,
+            w.groups.map((g) =>
+              g.datanodes.map((datanodeUuid, j) => ({ datanodeUuid, replicaIndex: j + 1 })),
+            ),
+          );
+        }
+        return {
+          bytes: set.paths.length * set.fileSizeBytes,
+          ms,
+          by: "the embedded cluster's EC striper (Ozone's EC layout)",
+        };
+      }
       const r = (await writer.call(
         { op: 'write', omAddress: info.omAddress, set },
         { timeoutMs: 1_800_000 },
@@ -97,6 +143,20 @@ async function startEmbedded(ctx: ScenarioContext<OzoneReadSettings>): Promise<R
     },
     async bytesSent() {
       return ((await child.call({ op: 'counters' })) as ClusterCounters).bytesRead;
+    },
+    dataReplicaHolder(set) {
+      const files = set.paths.map((p) => {
+        const groups = ecGroups.get(p);
+        if (!groups) throw new Error(`${p}: not written as an EC file here`);
+        return groups;
+      });
+      return Promise.resolve(commonDataReplica(files, set.ec?.dataUnits ?? 0));
+    },
+    async stopDatanode(uuid) {
+      await child.call({ op: 'stopDatanode', uuid }, { timeoutMs: 60_000 });
+    },
+    async restartDatanode(uuid) {
+      await child.call({ op: 'restartDatanode', uuid }, { timeoutMs: 120_000 });
     },
     async warm() {
       return ((await child.call({ op: 'warm' }, { timeoutMs: 600_000 })) as { bytes: number }).bytes;
@@ -118,7 +178,7 @@ async function startReal(
   kdc: BenchmarkKdc | undefined,
 ): Promise<ReadCluster> {
   const s = ctx.flags;
-  const fileBytes = s.files * s.fileSizeBytes * s.rows.length;
+  const fileBytes = s.files * s.fileSizeBytes * new Set(s.rows.map((r) => fileSetId(READ_ROWS[r]))).size;
   // The datanodes hold every file three times in one JVM; the heap need not: Ratis buffers chunks.
   // The S3 gateway, when it runs, shares the heap: each GET in flight holds its own read buffers.
   const heapMb =
@@ -128,6 +188,8 @@ async function startReal(
     datanodes: s.datanodes,
     heapMb,
     ...(security && { security }),
+    // Every EC file of one config on the same d + p datanodes: one stopped datanode degrades them all.
+    ecPipelineMinimum: 1,
   });
   const login = clientLogin(cluster, level);
   return {
@@ -155,14 +217,22 @@ async function startReal(
           seed: set.seeds[i]!,
           checksumType: 'CRC32' as const,
           bytesPerChecksum: set.bytesPerChecksum,
+          // EC: the internal block size, so that a group holds `groupBytes` of the key.
+          ...(set.ec && {
+            replication: set.ec.replication,
+            blockSizeBytes: set.ec.groupBytes / set.ec.dataUnits,
+          }),
         };
       });
       const written = await cluster.writeKeys(keys);
-      for (const w of written)
+      for (const w of written) {
         if (w.bytesPerChecksum !== set.bytesPerChecksum)
           throw new Error(
             `${w.key}: written with ${w.bytesPerChecksum} bytes per checksum, not ${set.bytesPerChecksum}`,
           );
+        if (set.ec && w.replication !== set.ec.replication)
+          throw new Error(`${w.key}: written as ${w.replication}, not ${set.ec.replication}`);
+      }
       return {
         bytes: set.paths.length * set.fileSizeBytes,
         ms: performance.now() - started,
@@ -170,6 +240,19 @@ async function startReal(
       };
     },
     bytesSent: () => Promise.resolve(null),
+    async dataReplicaHolder(set) {
+      const files = await Promise.all(
+        set.paths.map(async (p) => {
+          const [, volume, bucket, key] = p.split('/');
+          const found = await cluster.lookupKey(volume!, bucket!, key!);
+          if (!found.found) throw new Error(`${p}: not found after it was written`);
+          return found.blocks.map((b) => b.replicas);
+        }),
+      );
+      return commonDataReplica(files, set.ec?.dataUnits ?? 0);
+    },
+    stopDatanode: (uuid) => cluster.stopDatanode(uuid),
+    restartDatanode: (uuid) => cluster.restartDatanode(uuid),
     async s3() {
       if (level !== 'none')
         return {

@@ -19,9 +19,11 @@ export async function startBenchmarkOzoneCluster(
     omHa?: number;
     /** A secure cluster: Kerberos on the given KDC, with `tls` also RPC privacy and datanode TLS. */
     security?: RealOzoneSecurityOptions;
+    /** SCM's EC pipelines per EC config (`ozone.scm.ec.pipeline.minimum`); default the fixture's. */
+    ecPipelineMinimum?: number;
   },
 ): Promise<RealOzoneCluster> {
-  const { datanodes, heapMb, configuration, omHa = 0, security } = options;
+  const { datanodes, heapMb, configuration, omHa = 0, security, ecPipelineMinimum } = options;
   const oms = omHa > 0 ? `${omHa} OMs, ` : '';
   const secure = security === undefined ? '' : `, Kerberos${security.tls ? ' with privacy and TLS' : ''}`;
   ctx.note(
@@ -33,6 +35,7 @@ export async function startBenchmarkOzoneCluster(
     ...(configuration && { configuration }),
     ...(omHa > 0 && { omHa }),
     ...(security && { security }),
+    ...(ecPipelineMinimum !== undefined && { ecPipelineMinimum }),
     onProgress: (line) => ctx.log(`[ozone-fixture] ${line}`),
   });
   ctx.results.recordCommand(

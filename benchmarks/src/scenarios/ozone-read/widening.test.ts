@@ -1,6 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
 import { readPositions } from './read-offsets.js';
-import { expectedWidenedBytes, predictFetchedBytes, type WideningLayout } from './widening.js';
+import {
+  expectedWidenedBytes,
+  predictEcFetchedBytes,
+  predictFetchedBytes,
+  type EcWideningLayout,
+  type WideningLayout,
+} from './widening.js';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
@@ -65,5 +71,77 @@ describe('widening prediction', () => {
       for (let i = 0; i < n; i++) total += predictFetchedBytes(layout(bpc), next().offset, 64 * KiB, true);
       expect(Math.abs(total / n / expectedWidenedBytes(bpc, 64 * KiB) - 1)).toBeLessThan(0.01);
     }
+  });
+});
+
+describe('EC prediction (rs-3-2-1024k, 16 KiB windows)', () => {
+  const ec = (over: Partial<EcWideningLayout> = {}): EcWideningLayout => ({
+    fileSizeBytes: 64 * MiB,
+    bytesPerChecksum: 16 * KiB,
+    dataUnits: 3,
+    parityUnits: 2,
+    cellBytes: MiB,
+    groupBytes: 3 * 256 * MiB,
+    lostReplicaIndexes: [],
+    ...over,
+  });
+
+  it('healthy: each cell widened within its own chunk, as a replicated file of 1 MiB chunks', () => {
+    const l = ec();
+    expect(predictEcFetchedBytes(l, 0, 64 * KiB, true)).toBe(64 * KiB);
+    expect(predictEcFetchedBytes(l, 16 * KiB + 1, 64 * KiB, true)).toBe(80 * KiB);
+    // Across the end of cell 1 (replica 1) into cell 2 (replica 2): a window of each.
+    expect(predictEcFetchedBytes(l, MiB - 10, 20, true)).toBe(32 * KiB);
+    const replicated = layout(16 * KiB, { chunkSizeBytes: MiB });
+    const next = readPositions(
+      { files: 1, fileSizeBytes: l.fileSizeBytes, readBytes: 64 * KiB, aligned: false },
+      7,
+    );
+    for (let i = 0; i < 2000; i++) {
+      const { offset } = next();
+      for (const verify of [true, false])
+        expect(predictEcFetchedBytes(l, offset, 64 * KiB, verify)).toBe(
+          predictFetchedBytes(replicated, offset, 64 * KiB, verify),
+        );
+    }
+  });
+
+  it('a lost data replica: its part rebuilt from the two other data cells and the first parity, over the span read', () => {
+    const l = ec({ lostReplicaIndexes: [1] });
+    // Cell 1 of stripe 0 is replica 1's: d = 3 units of 64 KiB.
+    expect(predictEcFetchedBytes(l, 0, 64 * KiB, true)).toBe(3 * 64 * KiB);
+    expect(predictEcFetchedBytes(l, 0, 64 * KiB, false)).toBe(3 * 64 * KiB);
+    // Unaligned, verifying: each unit's span is widened to its windows (80 KiB each).
+    expect(predictEcFetchedBytes(l, 100, 64 * KiB, true)).toBe(3 * 80 * KiB);
+    expect(predictEcFetchedBytes(l, 100, 64 * KiB, false)).toBe(3 * 64 * KiB);
+    // Cell 2 is replica 2's: read directly.
+    expect(predictEcFetchedBytes(l, MiB, 64 * KiB, true)).toBe(64 * KiB);
+    // Half in cell 1 (rebuilt, 3 × 32 KiB), half in cell 2 (direct, 32 KiB).
+    expect(predictEcFetchedBytes(l, MiB - 32 * KiB, 64 * KiB, true)).toBe(4 * 32 * KiB);
+    // The next stripe's cell 1 is replica 1's again.
+    expect(predictEcFetchedBytes(l, 3 * MiB, 64 * KiB, false)).toBe(3 * 64 * KiB);
+  });
+
+  it("the last stripe's empty cells count as zeros: one parity unit rebuilds a stripe of one cell", () => {
+    // 64 MiB = 21 stripes of 3 MiB and a stripe holding one cell (replica 1's).
+    const l = ec({ lostReplicaIndexes: [1] });
+    expect(predictEcFetchedBytes(l, 63 * MiB, 64 * KiB, true)).toBe(64 * KiB);
+    // A short last cell: the parity cell is as long as it, and windows end with it.
+    const short = ec({ fileSizeBytes: 63 * MiB + 20 * KiB, lostReplicaIndexes: [1] });
+    expect(predictEcFetchedBytes(short, 63 * MiB + 10 * KiB, 64 * KiB, true)).toBe(20 * KiB);
+    expect(predictEcFetchedBytes(short, 63 * MiB + 10 * KiB, 64 * KiB, false)).toBe(10 * KiB);
+  });
+
+  it('two lost data replicas take both parities; three cannot be read', () => {
+    expect(predictEcFetchedBytes(ec({ lostReplicaIndexes: [1, 2] }), 0, 64 * KiB, false)).toBe(3 * 64 * KiB);
+    expect(() => predictEcFetchedBytes(ec({ lostReplicaIndexes: [1, 2, 3] }), 0, 64 * KiB, false)).toThrow(
+      RangeError,
+    );
+  });
+
+  it('block groups: a read across a group boundary is cut there, each group with its own stripes', () => {
+    const l = ec({ groupBytes: 3 * MiB, lostReplicaIndexes: [3] });
+    // The end of group 0 is replica 3's cell (rebuilt, 3 × 32 KiB), group 1 starts with replica 1's (direct).
+    expect(predictEcFetchedBytes(l, 3 * MiB - 32 * KiB, 64 * KiB, false)).toBe(4 * 32 * KiB);
   });
 });

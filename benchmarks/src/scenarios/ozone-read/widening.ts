@@ -61,3 +61,90 @@ export function expectedWidenedBytes(bytesPerChecksum: number, length: number): 
   const windowsOverPeriod = rest === 0 ? full * w + (w - 1) : (full + 1) * w + (rest - 1);
   return windowsOverPeriod; // (windowsOverPeriod / w) windows of w bytes on average
 }
+
+/**
+ * The layout of an erasure-coded file (Ozone's EC writer: each cell one chunk on the replica of
+ * its index, cell k of a group on replica (k mod d) + 1 at stripe ⌊k / d⌋, parity cells as long
+ * as the stripe's first data cell), and the data replicas the reader has lost.
+ */
+export interface EcWideningLayout {
+  fileSizeBytes: number;
+  bytesPerChecksum: number;
+  dataUnits: number;
+  parityUnits: number;
+  /** The cell (`ecChunkSize`), bytes. */
+  cellBytes: number;
+  /** Key bytes per block group: data units × the internal block size. */
+  groupBytes: number;
+  /** Data replica indexes (1..d) lost in every group (their datanode is down): rebuilt, never read. */
+  lostReplicaIndexes: readonly number[];
+}
+
+/** Bytes fetched for `length` bytes at `start` of a chunk of `chunkLength` bytes (its windows widened when verifying). */
+function windowed(start: number, length: number, chunkLength: number, bpc: number, verify: boolean): number {
+  if (length <= 0) return 0;
+  if (!verify) return length;
+  const adjustedStart = Math.floor(start / bpc) * bpc;
+  const adjustedEnd = Math.min((Math.floor((start + length - 1) / bpc) + 1) * bpc, chunkLength);
+  return adjustedEnd - adjustedStart;
+}
+
+/**
+ * Bytes fetched (and, verifying, checksummed) for one read of an EC file. A cell whose replica
+ * lives is read from it, widened within its chunk as any chunk is. A cell of a lost replica is
+ * rebuilt over the span of cell offsets the read needs in that stripe, from d units chosen as
+ * Ozone's reconstructing reader chooses them: the data cells (a cell with no bytes at the span is
+ * zeros, read from nowhere) whose replicas live, then parity in index order; each unit's part is
+ * fetched from its own chunk, widened the same way. fastpath rebuilds only that span (Ozone's Java
+ * reader rebuilds whole stripes), which is what this predicts.
+ */
+export function predictEcFetchedBytes(
+  layout: EcWideningLayout,
+  offset: number,
+  length: number,
+  verify: boolean,
+): number {
+  const end = Math.min(offset + length, layout.fileSizeBytes);
+  const { dataUnits: d, parityUnits: p, cellBytes: c, bytesPerChecksum: bpc } = layout;
+  const lost = new Set(layout.lostReplicaIndexes);
+  const stripeBytes = c * d;
+  let fetched = 0;
+  for (let pos = offset; pos < end;) {
+    const groupStart = Math.floor(pos / layout.groupBytes) * layout.groupBytes;
+    const groupLength = Math.min(layout.groupBytes, layout.fileSizeBytes - groupStart);
+    const to = Math.min(end, groupStart + groupLength);
+    for (let o = pos - groupStart; o < to - groupStart;) {
+      const stripe = Math.floor(o / stripeBytes);
+      const stripeStart = stripe * stripeBytes;
+      const stripeEnd = Math.min(stripeStart + stripeBytes, to - groupStart);
+      const stripeData = Math.min(stripeBytes, groupLength - stripeStart);
+      const unitBytes = (u: number): number =>
+        u < d ? Math.max(0, Math.min(c, stripeData - u * c)) : Math.min(c, stripeData);
+      const rebuilt: { offsetInCell: number; length: number }[] = [];
+      for (let x = o; x < stripeEnd;) {
+        const cell = Math.floor((x - stripeStart) / c);
+        const offsetInCell = (x - stripeStart) % c;
+        const n = Math.min(c - offsetInCell, stripeEnd - x);
+        if (lost.has(cell + 1)) rebuilt.push({ offsetInCell, length: n });
+        else fetched += windowed(offsetInCell, n, unitBytes(cell), bpc, verify);
+        x += n;
+      }
+      if (rebuilt.length > 0) {
+        const lo = Math.min(...rebuilt.map((r) => r.offsetInCell));
+        const span = Math.max(...rebuilt.map((r) => r.offsetInCell + r.length)) - lo;
+        const chosen: number[] = [];
+        for (let u = 0; u < d; u++) if (unitBytes(u) <= lo || !lost.has(u + 1)) chosen.push(u);
+        for (let u = d; u < d + p && chosen.length < d; u++) if (!lost.has(u + 1)) chosen.push(u);
+        if (chosen.length < d)
+          throw new RangeError(
+            `stripe ${stripe}: ${chosen.length} of ${d} units left, the file cannot be read`,
+          );
+        for (const u of chosen)
+          fetched += windowed(lo, Math.min(span, Math.max(0, unitBytes(u) - lo)), unitBytes(u), bpc, verify);
+      }
+      o = stripeEnd;
+    }
+    pos = to;
+  }
+  return fetched;
+}

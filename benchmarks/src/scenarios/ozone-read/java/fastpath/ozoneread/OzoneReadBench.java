@@ -7,6 +7,7 @@ import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
+import java.lang.reflect.Field;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -18,6 +19,9 @@ import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdds.conf.OzoneConfiguration;
+import org.apache.hadoop.hdds.scm.XceiverClientManager;
+import org.apache.hadoop.hdds.scm.XceiverClientMetrics;
+import org.apache.hadoop.metrics2.lib.MutableCounterLong;
 import org.apache.hadoop.security.UserGroupInformation;
 
 /**
@@ -31,7 +35,17 @@ public final class OzoneReadBench {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final double TWO_POW_32 = 4294967296.0;
 
+  /**
+   * EC block groups the client read through its reconstructing reader: ECBlockInputStreamProxy
+   * counts one each time it starts that reader (a data replica missing from the pipeline, or its
+   * read failing). XceiverClientMetrics is one per JVM and has no getter for it, hence the
+   * reflection; null when this Ozone has no such field (the count is then not reported).
+   */
+  private static final Field EC_RECONSTRUCTIONS = metricsField("ecReconstructionTotal");
+
   private final PrintStream out;
+  /** The reconstruction count when the case's streams opened. */
+  private long reconstructionsAtOpen;
   private String omRpcAddress;
   /** A secure cluster's security keys, under every case's own; null on an unsecured cluster. */
   private JsonNode securityProperties;
@@ -133,6 +147,7 @@ public final class OzoneReadBench {
         JsonNode paths = req.get("paths");
         streams = new FSDataInputStream[paths.size()];
         for (int i = 0; i < paths.size(); i++) streams[i] = fs.open(new Path(paths.get(i).asText()));
+        reconstructionsAtOpen = reconstructions();
         answer.put("fileSystem", fs.getClass().getName());
         answer.put("stream", streams.length > 0 ? streams[0].getWrappedStream().getClass().getName() : "");
         return answer;
@@ -144,6 +159,26 @@ public final class OzoneReadBench {
         return answer;
       default:
         throw new IllegalArgumentException("unknown op " + op);
+    }
+  }
+
+  private static Field metricsField(String name) {
+    try {
+      Field f = XceiverClientMetrics.class.getDeclaredField(name);
+      f.setAccessible(true);
+      return f;
+    } catch (NoSuchFieldException e) {
+      return null;
+    }
+  }
+
+  /** The JVM's EC reconstruction count, or -1 when it cannot be read. */
+  private static long reconstructions() {
+    if (EC_RECONSTRUCTIONS == null) return -1;
+    try {
+      return ((MutableCounterLong) EC_RECONSTRUCTIONS.get(XceiverClientManager.getXceiverClientMetrics())).value();
+    } catch (IllegalAccessException e) {
+      return -1;
     }
   }
 
@@ -289,6 +324,9 @@ public final class OzoneReadBench {
     a.put("p999Ms", percentile(all, 99.9) / 1e6);
     a.put("maxMs", all.length == 0 ? 0 : all[all.length - 1] / 1e6);
     a.put("meanMs", all.length == 0 ? 0 : Arrays.stream(all).average().orElse(0) / 1e6);
+    long reconstructed = reconstructions();
+    if (reconstructed >= 0 && reconstructionsAtOpen >= 0)
+      a.put("ecReconstructionReads", reconstructed - reconstructionsAtOpen);
     if (firstError.get() != null) a.put("firstError", firstError.get());
     return a;
   }
