@@ -1,8 +1,11 @@
-// Erasure-coded keys on Apache Ozone's own MiniOzoneCluster: written and read by Ozone's Java
-// client, their layout checked against what the OM records and what each datanode holds, then read
-// with one, two and three datanodes of data replicas stopped.
+// Erasure-coded keys on Apache Ozone's own MiniOzoneCluster: written by Ozone's Java client, their
+// layout checked against what the OM records and what each datanode holds, then read by Java's
+// client and by fastpath's side by side, healthy, around a damaged replica and with one, two and
+// three datanodes of data replicas stopped; then the shared EC read contract on the same cluster.
 import { readFileSync, statSync } from 'node:fs';
 import { InvalidOptionError } from '@fastpath/core';
+import { createOzoneClient, ErasureUnrecoverableError, type OzoneClient } from '@fastpath/ozone-fs-client';
+import { describeEcReads } from '@fastpath/ozone-fs-client/testing/contract';
 import {
   ecExpectedDataLocations,
   ecGroupReadable,
@@ -17,6 +20,7 @@ import {
   type RealOzoneCluster,
   type WrittenKey,
 } from '@fastpath/ozone-fixture';
+import { REAL_CLUSTER_CAPABILITIES, realClusterAdapter } from './support/real-cluster-adapter.js';
 
 // One MiniOzoneCluster at a time (the machine is small): the tests below run in order on one.
 jest.setTimeout(600_000);
@@ -43,6 +47,8 @@ describe("erasure-coded keys of Ozone's Java client on a real 6-datanode MiniOzo
   const label = ({ set, key }: Case): string => `${set.bucket}/${key.name}`;
 
   let cluster: RealOzoneCluster;
+  /** fastpath's client; a stopped datanode fails its replica at once (no retry sweeps). */
+  let fastpath: OzoneClient;
   let written: WrittenKey[];
   /** Each key's block groups as the OM recorded them, after the write. */
   const layouts = new Map<Case, JavaKeyBlock[]>();
@@ -61,11 +67,36 @@ describe("erasure-coded keys of Ozone's Java client on a real 6-datanode MiniOzo
       configuration: { 'ozone.client.read.retry.interval': '0' },
     });
     written = await cluster.writeKeys([...perKey.specs, bucketKey.spec]);
+    fastpath = createOzoneClient({ omAddress: cluster.omGrpcAddress, config: { readMaxRetries: 0 } });
   });
 
   afterAll(async () => {
+    fastpath?.close();
     await cluster?.stop();
   });
+
+  /**
+   * Reads a key whole with fastpath's client: whether the bytes are the key's, the stripes it
+   * rebuilt from parity, the datanodes whose replicas failed their checksums (or the error).
+   */
+  async function readWithFastpath(
+    c: Case,
+    verifyChecksum = true,
+  ): Promise<{ same?: boolean; rebuilt: number; badDatanodes: string[]; error?: unknown }> {
+    const stream = await fastpath.openKey(c.set.volume, c.set.bucket, c.key.name, { verifyChecksum });
+    try {
+      const got = await stream.readFully(0, c.key.sizeBytes);
+      return {
+        same: got.equals(c.key.expectedBytes()),
+        rebuilt: stream.stats.ecStripesRebuilt,
+        badDatanodes: stream.badReplicas.map((r) => r.datanodeUuid),
+      };
+    } catch (error) {
+      return { error, rebuilt: stream.stats.ecStripesRebuilt, badDatanodes: [] };
+    } finally {
+      stream.close();
+    }
+  }
 
   it('writes every key erasure coded with its replication, the bytes of the key pattern', () => {
     expect(written.map((w) => `${w.bucket}/${w.key}`)).toEqual(cases.map(label));
@@ -198,7 +229,15 @@ describe("erasure-coded keys of Ozone's Java client on a real 6-datanode MiniOzo
     }
   });
 
-  it('corruptBlockReplica flips a byte of one internal block on disk; Java reads around it', async () => {
+  it('fastpath reads every key Java wrote, byte-identical, verified and not, from the data replicas alone', async () => {
+    for (const c of cases)
+      for (const verify of [true, false]) {
+        const read = await readWithFastpath(c, verify);
+        expect([label(c), verify, read.same, read.rebuilt]).toEqual([label(c), verify, true, 0]);
+      }
+  });
+
+  it('corruptBlockReplica flips a byte of one internal block on disk; Java and fastpath read around it', async () => {
     const c = cases.find((x) => x.set === perKey && x.key.name === 'stripe-plus-one') as Case;
     const group = (layouts.get(c) as JavaKeyBlock[])[0] as JavaKeyBlock;
     const index1 = group.replicas.find((r) => r.replicaIndex === 1)!;
@@ -217,6 +256,15 @@ describe("erasure-coded keys of Ozone's Java client on a real 6-datanode MiniOzo
     // The replica's checksum fails; Ozone's reader fails over to reconstructing from the others.
     const read = await readCounting(c);
     expect(read).toEqual({ sha256: c.key.sha256, reconstructions: 1, failures: 0 });
+    // fastpath finds the damage by the cell's checksum and rebuilds the cell from parity.
+    const mine = await readWithFastpath(c);
+    expect(mine).toMatchObject({ same: true, badDatanodes: [index1.datanodeUuid] });
+    expect(mine.rebuilt).toBeGreaterThan(0);
+    // Unverified, fastpath returns what replica 1 holds, as any reader without checksums would.
+    const unverified = await fastpath.readKey(c.set.volume, c.set.bucket, c.key.name, {
+      verifyChecksum: false,
+    });
+    expect(unverified[cell * perKey.ec.dataUnits]).toBe(original ^ 0xff);
   });
 
   /** The datanode holding replica `index` of every rs-3-2-64k group. */
@@ -247,7 +295,14 @@ describe("erasure-coded keys of Ozone's Java client on a real 6-datanode MiniOzo
         };
       });
       const read = await readCounting(c);
+      const mine = await readWithFastpath(c);
       if (groups.every((g) => g.readable)) {
+        // fastpath reads what Java reads, rebuilding exactly when a group lost a data replica it needs.
+        expect([label(c), mine.same, mine.rebuilt > 0]).toEqual([
+          label(c),
+          true,
+          groups.some((g) => g.lostNeededData),
+        ]);
         expect([label(c), read.sha256, read.reconstructions, read.failures]).toEqual([
           label(c),
           c.key.sha256,
@@ -256,6 +311,7 @@ describe("erasure-coded keys of Ozone's Java client on a real 6-datanode MiniOzo
         ]);
       } else {
         expect([label(c), read.error]).toEqual([label(c), expect.any(OzoneKeyReadError)]);
+        expect([label(c), mine.error]).toEqual([label(c), expect.any(ErasureUnrecoverableError)]);
         expect((read.error as Error).message).toMatch(
           /InsufficientLocationsException: There are insufficient datanodes to read the EC block/,
         );
@@ -274,19 +330,19 @@ describe("erasure-coded keys of Ozone's Java client on a real 6-datanode MiniOzo
     return failed;
   }
 
-  it('with the datanode of data replica 1 stopped, Java reads every key (reconstructing what it held)', async () => {
+  it('with the datanode of data replica 1 stopped, Java and fastpath read every key (reconstructing what it held)', async () => {
     stopped.push(holderOf(1));
     await cluster.stopDatanode(holderOf(1));
     expect(await readAllWithStopped()).toEqual([]);
   });
 
-  it('with the datanode of replica 2 stopped as well, Java still reads every key from the three left', async () => {
+  it('with the datanode of replica 2 stopped as well, Java and fastpath still read every key from the three left', async () => {
     stopped.push(holderOf(2));
     await cluster.stopDatanode(holderOf(2));
     expect(await readAllWithStopped()).toEqual([]);
   });
 
-  it('with replica 3 gone too only the parities are left: keys of one or two cells per group still read, every other read fails', async () => {
+  it('with replica 3 gone too only the parities are left: keys of one or two cells per group still read, every other read fails (fastpath: ERR_OZONE_EC_UNRECOVERABLE)', async () => {
     stopped.push(holderOf(3));
     await cluster.stopDatanode(holderOf(3));
     const failed = await readAllWithStopped();
@@ -303,8 +359,22 @@ describe("erasure-coded keys of Ozone's Java client on a real 6-datanode MiniOzo
     expect(failed).not.toContain('rs-3-2-64k/cell-plus-one');
   });
 
-  it('restarted, the three datanodes serve again and Java reads every key', async () => {
+  it('restarted, the three datanodes serve again and both clients read every key', async () => {
     for (const uuid of stopped.splice(0)) await cluster.restartDatanode(uuid);
     expect(await readAllWithStopped()).toEqual([]);
+  });
+
+  // The contract's EC half, fastpath reading rs-3-2-1024k keys Java writes here (four groups of
+  // three 1 MiB internal blocks), on the datanodes the rs-3-2-1024k key above uses.
+  describe('the EC read contract', () => {
+    let inspector: OzoneClient;
+    beforeAll(() => {
+      inspector = createOzoneClient({ omAddress: cluster.omGrpcAddress });
+    });
+    afterAll(() => inspector?.close());
+    describeEcReads(() => realClusterAdapter(cluster, inspector), {
+      ...REAL_CLUSTER_CAPABILITIES,
+      ec: { replication: 'rs-3-2-1024k', blockGroupBytes: 3 * 1024 * 1024 },
+    });
   });
 });

@@ -7,7 +7,7 @@ import type {
   OzoneClusterAdapter,
   OzoneContractCapabilities,
 } from '@fastpath/ozone-fs-client/testing/contract';
-import type { RealOzoneCluster } from '@fastpath/ozone-fixture';
+import { parseEcReplication, type OzoneKeyReplication, type RealOzoneCluster } from '@fastpath/ozone-fixture';
 
 /**
  * `inspector` looks blocks up in the OM: a replica index is the pipeline's order as the OM lists
@@ -48,6 +48,27 @@ export function realClusterAdapter(cluster: RealOzoneCluster, inspector: OzoneCl
         },
       ]);
     },
+    async writeEcKey(spec) {
+      // The OM sizes each internal block by the block size: a group holds data units × that.
+      const ec = parseEcReplication(spec.replication);
+      await cluster.writeKeys([
+        {
+          volume: spec.volume,
+          bucket: spec.bucket,
+          key: spec.key,
+          size: spec.sizeBytes,
+          seed: spec.seed,
+          replication: spec.replication as OzoneKeyReplication,
+          blockSizeBytes: spec.blockGroupBytes / ec.dataUnits,
+        },
+      ]);
+    },
+    corruptBlockReplica: (ref) =>
+      cluster.corruptBlockReplica({
+        datanodeUuid: ref.datanodeUuid,
+        localId: ref.localId,
+        offsetInBlock: ref.offsetInBlock,
+      }),
     async corruptReplica(ref) {
       const block = await blockAt(ref.volume, ref.bucket, ref.key, ref.offsetInKey);
       const datanode = block.datanodes[ref.replica];
