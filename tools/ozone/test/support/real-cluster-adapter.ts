@@ -9,6 +9,11 @@ import type {
 } from '@fastpath/ozone-fs-client/testing/contract';
 import { parseEcReplication, type OzoneKeyReplication, type RealOzoneCluster } from '@fastpath/ozone-fixture';
 
+/** Where a suite's key goes and what its bytes are, as the Java writer takes them. */
+function keyOf(spec: { volume: string; bucket: string; key: string; sizeBytes: number; seed: number }) {
+  return { volume: spec.volume, bucket: spec.bucket, key: spec.key, size: spec.sizeBytes, seed: spec.seed };
+}
+
 /**
  * `inspector` looks blocks up in the OM: a replica index is the pipeline's order as the OM lists
  * it, which is the order fastpath tries them in.
@@ -35,11 +40,7 @@ export function realClusterAdapter(cluster: RealOzoneCluster, inspector: OzoneCl
     async writeKey(spec) {
       await cluster.writeKeys([
         {
-          volume: spec.volume,
-          bucket: spec.bucket,
-          key: spec.key,
-          size: spec.sizeBytes,
-          seed: spec.seed,
+          ...keyOf(spec),
           checksumType: spec.checksumType,
           bytesPerChecksum: spec.bytesPerChecksum,
           chunkSizeBytes: spec.chunkSizeBytes,
@@ -53,11 +54,7 @@ export function realClusterAdapter(cluster: RealOzoneCluster, inspector: OzoneCl
       const ec = parseEcReplication(spec.replication);
       await cluster.writeKeys([
         {
-          volume: spec.volume,
-          bucket: spec.bucket,
-          key: spec.key,
-          size: spec.sizeBytes,
-          seed: spec.seed,
+          ...keyOf(spec),
           replication: spec.replication as OzoneKeyReplication,
           blockSizeBytes: spec.blockGroupBytes / ec.dataUnits,
         },
