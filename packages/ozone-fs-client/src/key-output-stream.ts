@@ -1,16 +1,19 @@
-import { OzoneClosedError, OzoneHsyncUnsupportedError, OzoneProtocolError } from './ozone-errors.js';
+import { OzoneClosedError, OzoneHsyncUnsupportedError } from './ozone-errors.js';
 import { encodedBlockToken } from './internal/block-token.js';
 import { CHECKSUM_TYPE_VALUES, computeChecksums, type ChecksumTypeName } from './internal/checksum.js';
 import type { ClientContext } from './internal/client-context.js';
 import type { BlockRef } from './internal/block-requests.js';
 import type { KeyEncryptor } from './internal/crypto/key-encryptor.js';
 import { commitKeyRequest, type CommitBlock } from './internal/commit-key-request.js';
+import { allocateBlock } from './internal/allocate-block.js';
+import { ExcludeList } from './internal/exclude-list.js';
+import type { KeyReplication } from './internal/replication.js';
 import { canEnableHsync, flushDue, hsyncRefusal } from './internal/hsync/hsync-policy.js';
 import { pipelineDatanodes } from './internal/pipeline.js';
-import { pipelineRaftGroup, uuidBits } from './internal/ratis/pipeline-raft-group.js';
+import { pipelineRaftGroup } from './internal/ratis/pipeline-raft-group.js';
 import { RatisBlockWriter } from './internal/ratis/ratis-block-writer.js';
 import { writeFailureKind } from './internal/ratis/write-failure.js';
-import { hdds, int64, toBigInt, uint64, type hadoop } from './internal/proto/wire.js';
+import { toBigInt, uint64, type hadoop } from './internal/proto/wire.js';
 
 /** How a key's data is cut and checksummed. */
 export interface KeyWriteLayout {
@@ -28,7 +31,8 @@ export interface OpenKeySession {
   /** The open-key ID (CreateKeyResponse.ID) that AllocateBlock and CommitKey carry. */
   clientId: bigint;
   preallocated: hadoop.ozone.IKeyLocation[];
-  factor: 'ONE' | 'THREE';
+  /** The key's replication as CreateKey answered it (the key's own, the bucket's default or the OM's). */
+  replication: KeyReplication;
   /** The size CreateKey was given (0: unknown), for sizing the buffer writes are gathered in. */
   expectedBytes: number;
 }
@@ -78,7 +82,7 @@ export class KeyOutputStream {
   // Boxed, so that whatever was thrown (even undefined) is rethrown as it was.
   #failed: { error: unknown } | undefined;
   /** What AllocateBlock is told to avoid after failures (Java's ExcludeList). */
-  readonly #exclude = { containerIds: new Set<bigint>(), pipelineIds: new Set<string>() };
+  readonly #exclude = new ExcludeList();
   #retries = 0;
   /** An encrypted key's cipher: what is buffered, sent, checksummed and re-sent is ciphertext. */
   readonly #encryptor: KeyEncryptor | undefined;
@@ -160,7 +164,7 @@ export class KeyOutputStream {
    */
   async hsync(): Promise<void> {
     if (!canEnableHsync(this.#ctx.config)) return this.flush();
-    const refusal = hsyncRefusal(this.#session.factor);
+    const refusal = hsyncRefusal(this.#session.replication);
     if (refusal) throw new OzoneHsyncUnsupportedError(this.#session.key, refusal);
     this.#check();
     await this.#failing(() => this.#syncData());
@@ -326,36 +330,9 @@ export class KeyOutputStream {
 
   async #currentBlock(): Promise<OpenBlock> {
     if (this.#block) return this.#block;
-    let location = this.#session.preallocated.shift();
-    if (!location) {
-      const r = await this.#ctx.om.submit('AllocateBlock', {
-        allocateBlockRequest: {
-          keyArgs: {
-            volumeName: this.#session.volume,
-            bucketName: this.#session.bucket,
-            keyName: this.#session.key,
-            dataSize: uint64(this.#layout.blockSizeBytes),
-            type: hdds.ReplicationType.RATIS,
-            factor: hdds.ReplicationFactor[this.#session.factor],
-          },
-          clientID: uint64(this.#session.clientId),
-          ...(this.#exclude.containerIds.size + this.#exclude.pipelineIds.size > 0
-            ? {
-                excludeList: {
-                  containerIds: [...this.#exclude.containerIds].map(int64),
-                  pipelineIds: [...this.#exclude.pipelineIds].map((id) => ({ id, uuid128: uuidBits(id) })),
-                },
-              }
-            : {}),
-        },
-      });
-      location = r.allocateBlockResponse?.keyLocation ?? undefined;
-      if (!location)
-        throw new OzoneProtocolError(
-          this.#ctx.om.options.address,
-          'AllocateBlock answered without a key location',
-        );
-    }
+    const location =
+      this.#session.preallocated.shift() ??
+      (await allocateBlock(this.#ctx.om, this.#session, this.#layout.blockSizeBytes, this.#exclude));
     const ref: BlockRef = {
       containerId: toBigInt(location.blockID.containerBlockID.containerID),
       localId: toBigInt(location.blockID.containerBlockID.localID),

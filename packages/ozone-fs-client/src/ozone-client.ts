@@ -854,8 +854,11 @@ export class OzoneClient {
         preallocated,
         expectedBytes: options.sizeBytes ?? 0,
         // What the OM chose: the key's own, the bucket's default or the OM's.
-        factor:
-          options.replication ?? (body.keyInfo?.factor === hdds.ReplicationFactor.ONE ? 'ONE' : 'THREE'),
+        replication: {
+          type: 'RATIS',
+          factor:
+            options.replication ?? (body.keyInfo?.factor === hdds.ReplicationFactor.ONE ? 'ONE' : 'THREE'),
+        },
       },
       layout,
       encryptor,

@@ -8,6 +8,8 @@ export interface BlockRef {
   blockCommitSequenceId: bigint;
   /** The block token from the OM (`encodedBlockToken`), sent with every command on the block; absent when the OM sent none. */
   encodedToken?: string | undefined;
+  /** The replica index (1..d+p) of an erasure-coded block's internal block; absent (or 0) for a replicated block. */
+  replicaIndex?: number;
 }
 
 export function datanodeBlockId(block: BlockRef): hadoop.hdds.datanode.IDatanodeBlockID {
@@ -15,6 +17,9 @@ export function datanodeBlockId(block: BlockRef): hadoop.hdds.datanode.IDatanode
     containerID: int64(block.containerId),
     localID: int64(block.localId),
     blockCommitSequenceId: uint64(block.blockCommitSequenceId),
+    ...(block.replicaIndex !== undefined && block.replicaIndex !== 0
+      ? { replicaIndex: block.replicaIndex }
+      : {}),
   };
 }
 
@@ -111,19 +116,24 @@ export function writeChunkRequest(
   };
 }
 
+/**
+ * PutBlock with the block's chunk list; `metadata` follows the `TYPE`=`KEY` entry every block
+ * carries (an EC block adds `blockGroupLen`).
+ */
 export function putBlockRequest(
   block: BlockRef,
   chunks: hadoop.hdds.datanode.IChunkInfo[],
   sizeBytes: number,
   eof: boolean,
   datanodeUuid: string,
+  metadata: readonly hadoop.hdds.datanode.IKeyValue[] = [],
 ): hadoop.hdds.datanode.IContainerCommandRequestProto {
   return {
     ...envelope('PutBlock', block, datanodeUuid),
     putBlock: {
       blockData: {
         blockID: datanodeBlockId(block),
-        metadata: [{ key: 'TYPE', value: 'KEY' }],
+        metadata: [{ key: 'TYPE', value: 'KEY' }, ...metadata],
         chunks,
         size: int64(BigInt(sizeBytes)),
       },
