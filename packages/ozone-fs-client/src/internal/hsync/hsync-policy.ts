@@ -20,7 +20,8 @@ export function canEnableHsync(
  * (ECKeyOutputStream#hsync and #hflush throw NotImplementedException).
  */
 export function hsyncRefusal(replication: KeyReplication): string | undefined {
-  if (replication.type === 'EC') return 'an erasure-coded key cannot be hsync\'ed (Ozone\'s EC writer has no hsync)';
+  if (replication.type === 'EC')
+    return "an erasure-coded key cannot be hsync'ed (Ozone's EC writer has no hsync)";
   return replication.factor === 'ONE'
     ? 'the replication factor = 1 <= 1 (hsync needs RATIS with 3 replicas)'
     : undefined;
