@@ -6,16 +6,11 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createOzoneClient, OmStatusError, type OzoneClient } from '@fastpath/ozone-fs-client';
 import { startMiniOzoneCluster, writeEcKey, type MiniOzoneCluster } from '@fastpath/ozone-fs-client/testing';
 import { contractKeyBytes } from '@fastpath/ozone-fs-client/testing/contract';
-import { getBlockRequest, putBlockRequest, readChunkRequest } from '../src/internal/block-requests.js';
-import {
-  internalBlockLength,
-  locateInGroup,
-  parseEcReplicationConfig,
-  type EcReplicationConfig,
-} from '../src/internal/ec/ec-stripe-layout.js';
-import { createRawErasureDecoder } from '../src/internal/ec/raw-erasure-coder.js';
+import { getBlockRequest, putBlockRequest } from '../src/internal/block-requests.js';
+import { parseEcReplicationConfig, type EcReplicationConfig } from '../src/internal/ec/ec-stripe-layout.js';
 import { directOmCalls } from '../src/testing/mini-ec-striper.js';
 import { dn, hdds, toBigInt, toNumber, uint64 } from '../src/internal/proto/wire.js';
+import { expectEcLayout } from './support/ec-layout.js';
 import { uuidBits } from '../src/internal/ratis/pipeline-raft-group.js';
 
 const RS_3_2 = parseEcReplicationConfig('rs-3-2-1024k');
@@ -48,28 +43,10 @@ async function lookup(key: string) {
   return r.lookupKeyResponse!.keyInfo!;
 }
 
-/** Reads replica `index` (1-based) of a group off its datanode: its BlockData and its bytes. */
-async function readReplica(datanode: string, containerId: bigint, localId: bigint) {
-  const block = { containerId, localId, blockCommitSequenceId: 0n };
-  const got = await cluster.datanode(datanode).applyCommitted(getBlockRequest(block, datanode));
-  expect(got.result).toBe(dn.Result.SUCCESS);
-  const blockData = got.getBlock!.blockData;
-  const parts: Uint8Array[] = [];
-  for (const chunk of blockData.chunks ?? []) {
-    const r = await cluster
-      .datanode(datanode)
-      .applyCommitted(readChunkRequest(block, chunk, toNumber(chunk.offset), toNumber(chunk.len), datanode));
-    expect(r.result).toBe(dn.Result.SUCCESS);
-    parts.push(Buffer.concat(r.readChunk!.dataBuffers!.buffers!));
-  }
-  return { blockData, bytes: Buffer.concat(parts) };
-}
-
 /**
- * Checks one key end to end: the OM's view (EC type and config, d + p members with indexes
- * 1..d+p on distinct datanodes), each replica's length and group-length metadata, the plaintext
- * reassembled from the data replicas through the stripe layout, and every data replica rebuilt
- * from parity by the decoder.
+ * Writes a key with the striper and checks it end to end (test/support/ec-layout.ts): the OM's
+ * view, each replica's length, BlockData and chunks, the bytes reassembled from the data
+ * replicas, and every stripe's parity.
  */
 async function checkEcKey(key: string, data: Uint8Array, config: EcReplicationConfig, groupBytes?: number) {
   await writeEcKey(cluster, {
@@ -80,69 +57,8 @@ async function checkEcKey(key: string, data: Uint8Array, config: EcReplicationCo
     config,
     ...(groupBytes ? { blockGroupBytes: groupBytes } : {}),
   });
-  const info = await lookup(key);
-  expect(info.type).toBe(hdds.ReplicationType.EC);
-  expect(toNumber(info.dataSize)).toBe(data.length);
-  expect(info.ecReplicationConfig).toMatchObject({
-    data: config.data,
-    parity: config.parity,
-    codec: config.codec,
-    ecChunkSize: config.ecChunkSize,
-  });
-  const width = config.data + config.parity;
-  const locations = info.keyLocationList![0]!.keyLocations!;
-  const expectedGroups = groupBytes ? Math.max(1, Math.ceil(data.length / groupBytes)) : 1;
-  expect(locations).toHaveLength(expectedGroups);
-  let start = 0;
-  for (const loc of locations) {
-    const L = toNumber(loc.length);
-    const p = loc.pipeline!;
-    expect(p.type).toBe(hdds.ReplicationType.EC);
-    expect(p.leaderID).toBe('');
-    expect(p.memberReplicaIndexes).toEqual(Array.from({ length: width }, (_, i) => i + 1));
-    expect(p.ecReplicationConfig?.data).toBe(config.data);
-    const uuids = p.members!.map((m) => m.uuid!);
-    expect(new Set(uuids).size).toBe(width);
-    const containerId = toBigInt(loc.blockID.containerBlockID.containerID);
-    const localId = toBigInt(loc.blockID.containerBlockID.localID);
-    const replicas = [];
-    for (let index = 1; index <= width; index++) {
-      const r = await readReplica(uuids[index - 1]!, containerId, localId);
-      expect(r.bytes.length).toBe(internalBlockLength(config, L, index));
-      expect(toNumber(r.blockData.size)).toBe(r.bytes.length);
-      expect(r.blockData.metadata).toContainEqual(
-        expect.objectContaining({ key: 'blockGroupLen', value: String(L) }),
-      );
-      replicas.push(r.bytes);
-    }
-    // The plaintext, cell by cell, from the data replicas.
-    const group = Buffer.alloc(L);
-    for (let o = 0; o < L;) {
-      const at = locateInGroup(config, L, o);
-      const replica = replicas[at.replicaIndex - 1]!;
-      group.set(replica.subarray(at.offsetInReplica, at.offsetInReplica + at.bytesToCellEnd), o);
-      o += at.bytesToCellEnd;
-    }
-    expect(group.equals(Buffer.from(data.subarray(start, start + L)))).toBe(true);
-    // Parity is right: each data unit of each stripe is rebuilt from the others and the parity.
-    const decoder = createRawErasureDecoder(config);
-    const c = config.ecChunkSize;
-    for (let s = 0; s * c < replicas[0]!.length; s++) {
-      const cellLength = Math.min(c, replicas[0]!.length - s * c);
-      const units = replicas.map((r) => {
-        const u = new Uint8Array(cellLength);
-        u.set(r.subarray(s * c, Math.min(s * c + cellLength, r.length)));
-        return u;
-      });
-      const lost = s % config.data;
-      const inputs: Array<Uint8Array | null> = [...units];
-      inputs[lost] = null;
-      const out = new Uint8Array(cellLength);
-      decoder.decode(inputs, [lost], [out]);
-      expect(Buffer.from(out).equals(Buffer.from(units[lost]!))).toBe(true);
-    }
-    start += L;
-  }
+  const lengths = await expectEcLayout(cluster, await lookup(key), data, config);
+  expect(lengths).toHaveLength(groupBytes ? Math.max(1, Math.ceil(data.length / groupBytes)) : 1);
 }
 
 describe('EC keys on the embedded cluster', () => {
