@@ -114,3 +114,4 @@ export {
   type RawErasureDecoder,
   type RawErasureEncoder,
 } from './internal/ec/raw-erasure-coder.js';
+export type { EcBlockGroupLayout, EcReplicationConfig } from './internal/ec/ec-stripe-layout.js';

@@ -3,6 +3,7 @@ import { encodedBlockToken, isBlockTokenRefusal } from './internal/block-token.j
 import { FastpathError } from '@fastpath/core';
 import {
   ChecksumMismatchError,
+  ErasureCodingConfigError,
   OzoneClosedError,
   OzoneError,
   OzoneInvalidArgumentError,
@@ -37,9 +38,11 @@ import {
   type ReadBlockFallback,
 } from './internal/read-block-plan.js';
 import { pipelineDatanodes, type DatanodeAddress } from './internal/pipeline.js';
+import { EcBlockGroupReader, replicaNodes, type InternalBlock } from './internal/ec/ec-block-group-reader.js';
+import { checkEcReplicationConfig, type EcBlockGroupLayout } from './internal/ec/ec-stripe-layout.js';
 import { orderReplicas } from './internal/replica-order.js';
 import type { LocalBlockFile } from './internal/short-circuit/local-block-file.js';
-import { toBigInt, toNumber, type hadoop } from './internal/proto/wire.js';
+import { hdds, toBigInt, toNumber, type hadoop } from './internal/proto/wire.js';
 import type { ChunkInfoView } from './internal/proto/decode-container-answer.js';
 
 /** One block of a key as the OM lists it. */
@@ -61,6 +64,13 @@ export interface KeyBlockLocation {
   datanodes: readonly DatanodeAddress[];
   /** The block token every command on the block carries (`hdds.block.token.enabled`); `undefined` when the OM sent none. */
   encodedToken?: string | undefined;
+  /**
+   * For a block group of an erasure-coded key: its EC config and the replica index (1..d+p) of
+   * each of `datanodes` (Pipeline.memberReplicaIndexes; an index may be missing or repeated).
+   */
+  ec?: EcBlockGroupLayout | undefined;
+  /** For one internal block of an EC block group: its replica index, sent with every command on it. */
+  replicaIndex?: number | undefined;
 }
 
 /**
@@ -124,6 +134,8 @@ interface BlockState {
   streaming?: ReadBlockFallback | 'yes' | undefined;
   /** The ReadBlock stream an earlier read left with bytes still to come (a sequential read's pre-read). */
   stream?: { reader: BlockStreamReader; datanode: DatanodeAddress } | undefined;
+  /** An erasure-coded block group's reader, opened by its first read. */
+  ec?: EcBlockGroupReader | undefined;
 }
 
 /** What a read asked the datanodes for, per chunk request (for tests and metrics). */
@@ -156,12 +168,55 @@ export interface KeyInputStreamStats {
   bytesStreamed: number;
   /** Blocks read with ReadChunk although ReadBlock is on (uneven chunks, an empty block, a datanode older than version 3). */
   readBlockFallbacks: number;
+  /** Erasure-coded stripes (or the parts of them a read needed) rebuilt from parity because a data replica was missing or failed. */
+  ecStripesRebuilt: number;
+  /** Key bytes delivered from rebuilt cells (counted once, when decoded). */
+  ecBytesRebuilt: number;
   /**
    * Times the stream looked its key up again at the OM because a datanode refused a block token
    * (at most one per read of a block; concurrent refusals share one). With read workers, this
    * stream looks up for their copies of it: one lookup for all the workers refused meanwhile.
    */
   locationRefreshes: number;
+}
+
+/** What a stream is opened with besides its key. */
+export interface KeyInputStreamOptions {
+  /** Most bytes of widened windows kept (default {@link DEFAULT_WINDOW_CACHE_BYTES}). */
+  windowCacheBytes?: number | undefined;
+  /** Read worker threads to send the stream's reads to. */
+  workers?: ReadWorkerPool | undefined;
+  /** An encrypted key's data key. */
+  decryptor?: KeyDecryptor | undefined;
+  /** Where new block tokens come from when a datanode refuses one. */
+  tokenSource?: BlockTokenSource | undefined;
+  /**
+   * The stream this one reads a part of for (an erasure-coded group's replica streams): its
+   * counters and bad-replica list are updated in place instead of the stream's own.
+   */
+  sharedWith?: { stats: KeyInputStreamStats; badReplicas: BadReplicaReport[] } | undefined;
+}
+
+function emptyStats(): KeyInputStreamStats {
+  return {
+    bytesFetched: 0,
+    bytesVerified: 0,
+    readChunkCalls: 0,
+    getBlockCalls: 0,
+    failovers: 0,
+    bytesFromCache: 0,
+    shortCircuitGetBlocks: 0,
+    shortCircuitReads: 0,
+    bytesReadShortCircuit: 0,
+    shortCircuitFallbacks: 0,
+    readBlockCalls: 0,
+    readBlockPieces: 0,
+    bytesStreamed: 0,
+    readBlockFallbacks: 0,
+    ecStripesRebuilt: 0,
+    ecBytesRebuilt: 0,
+    locationRefreshes: 0,
+  };
 }
 
 /**
@@ -180,25 +235,9 @@ export class KeyInputStream {
   /** Whether reads verify checksums: the `verifyChecksum` given to `openKey`, else `ozone.client.verify.checksum`. Fixed for the stream's life. */
   readonly verifyChecksum: boolean;
   /** What this stream's reads did, counted since it was opened (updated in place; with read workers, as they report). */
-  readonly stats: KeyInputStreamStats = {
-    bytesFetched: 0,
-    bytesVerified: 0,
-    readChunkCalls: 0,
-    getBlockCalls: 0,
-    failovers: 0,
-    bytesFromCache: 0,
-    shortCircuitGetBlocks: 0,
-    shortCircuitReads: 0,
-    bytesReadShortCircuit: 0,
-    shortCircuitFallbacks: 0,
-    readBlockCalls: 0,
-    readBlockPieces: 0,
-    bytesStreamed: 0,
-    readBlockFallbacks: 0,
-    locationRefreshes: 0,
-  };
+  readonly stats: KeyInputStreamStats;
   /** Replicas found corrupt by this stream's reads, in the order found. */
-  readonly badReplicas: BadReplicaReport[] = [];
+  readonly badReplicas: BadReplicaReport[];
   readonly #blocks: BlockState[];
   readonly #ctx: ReadContext;
   readonly #windowCacheBytes: number;
@@ -223,20 +262,20 @@ export class KeyInputStream {
     blocks: readonly KeyBlockLocation[],
     lengthBytes: number,
     verifyChecksum: boolean,
-    windowCacheBytes = DEFAULT_WINDOW_CACHE_BYTES,
-    workers?: ReadWorkerPool,
-    decryptor?: KeyDecryptor,
-    tokenSource?: BlockTokenSource,
+    options: KeyInputStreamOptions = {},
   ) {
+    const { workers, decryptor, tokenSource } = options;
     this.#ctx = ctx;
     this.#decryptor = decryptor;
     this.#tokenSource = tokenSource;
     this.#blocks = blocks.map((location) => ({ location }));
     this.lengthBytes = lengthBytes;
     this.verifyChecksum = verifyChecksum;
-    this.#windowCacheBytes = windowCacheBytes;
+    this.#windowCacheBytes = options.windowCacheBytes ?? DEFAULT_WINDOW_CACHE_BYTES;
+    this.stats = options.sharedWith?.stats ?? emptyStats();
+    this.badReplicas = options.sharedWith?.badReplicas ?? [];
     this.#workers = workers?.openStream(
-      { blocks, lengthBytes, verifyChecksum, windowCacheBytes },
+      { blocks, lengthBytes, verifyChecksum, windowCacheBytes: this.#windowCacheBytes },
       {
         stats: this.stats,
         badReplicas: this.badReplicas,
@@ -247,7 +286,10 @@ export class KeyInputStream {
 
   /** Bytes of widened windows held now (with read workers: by their copies of the stream, as last reported). */
   get cachedBytes(): number {
-    return this.#workers ? this.#workers.cachedBytes : this.#cachedBytes;
+    if (this.#workers) return this.#workers.cachedBytes;
+    let n = this.#cachedBytes;
+    for (const b of this.#blocks) n += b.ec?.cachedBytes ?? 0;
+    return n;
   }
 
   /** Drops every cached window and ends the ReadBlock streams left open (Hadoop's `unbuffer`); the stream stays open. */
@@ -257,6 +299,7 @@ export class KeyInputStream {
     for (const b of this.#blocks) {
       b.stream?.reader.close();
       b.stream = undefined;
+      b.ec?.unbuffer();
     }
     this.#workers?.unbuffer();
   }
@@ -356,11 +399,55 @@ export class KeyInputStream {
       if (bEnd <= position || bStart >= end) continue;
       const from = Math.max(position, bStart);
       const to = Math.min(end, bEnd);
+      if (block.location.ec) {
+        work.push(this.#ecGroup(block).read(from - bStart, to - from, target, offset + (from - position)));
+        continue;
+      }
       work.push(
         this.#readBlock(block, from - bStart, to - from, target, offset + (from - position), sequential),
       );
     }
     await Promise.all(work);
+  }
+
+  /**
+   * The reader of an erasure-coded block group: each internal block is read by a stream of its
+   * own (this stream's verification, counters and token refreshes; a share of its window cache).
+   */
+  #ecGroup(block: BlockState): EcBlockGroupReader {
+    const layout = block.location.ec as EcBlockGroupLayout;
+    const width = layout.config.data + layout.config.parity;
+    block.ec ??= new EcBlockGroupReader({
+      name: `${block.location.containerId}/${block.location.localId}`,
+      layout,
+      datanodes: block.location.datanodes,
+      lengthBytes: block.location.lengthBytes,
+      onRebuilt: (bytes) => {
+        this.stats.ecStripesRebuilt++;
+        this.stats.ecBytesRebuilt += bytes;
+      },
+      openReplica: (internal) =>
+        new KeyInputStream(
+          this.#ctx,
+          [internalBlockLocation(block.location, internal)],
+          internal.lengthBytes,
+          this.verifyChecksum,
+          {
+            windowCacheBytes: Math.floor(this.#windowCacheBytes / width),
+            sharedWith: { stats: this.stats, badReplicas: this.badReplicas },
+            // A refused token renews the whole key's (the group's); the replica takes its part.
+            tokenSource: this.#tokenSource && {
+              ask: async (refused) => {
+                if (this.#closed) throw new OzoneClosedError('the key input stream');
+                if (block.location.encodedToken === refused.token) await this.#refresh(block, refused.token);
+                const datanodes = replicaNodes(layout, block.location.datanodes, internal.replicaIndex);
+                return [internalBlockLocation(block.location, { ...internal, datanodes })];
+              },
+            },
+          },
+        ),
+    });
+    return block.ec;
   }
 
   async #readBlock(
@@ -831,6 +918,7 @@ export class KeyInputStream {
       localId: block.location.localId,
       blockCommitSequenceId: block.location.blockCommitSequenceId,
       encodedToken: block.location.encodedToken,
+      replicaIndex: block.location.replicaIndex,
     };
   }
 
@@ -838,7 +926,10 @@ export class KeyInputStream {
   close(): void {
     this.#closed = true;
     this.unbuffer();
-    for (const b of this.#blocks) this.#dropLocal(b);
+    for (const b of this.#blocks) {
+      this.#dropLocal(b);
+      b.ec?.close();
+    }
     this.#workers?.close();
     this.#decryptor?.destroy();
   }
@@ -879,6 +970,44 @@ function chunkEntries(blockData: {
   });
 }
 
+/** One internal block of an EC group, as a block of its own for the stream that reads it. */
+function internalBlockLocation(group: KeyBlockLocation, internal: InternalBlock): KeyBlockLocation {
+  return {
+    containerId: group.containerId,
+    localId: group.localId,
+    blockCommitSequenceId: group.blockCommitSequenceId,
+    offsetInKey: 0,
+    lengthBytes: internal.lengthBytes,
+    datanodes: internal.datanodes,
+    encodedToken: group.encodedToken,
+    replicaIndex: internal.replicaIndex,
+  };
+}
+
+/**
+ * The layout of an erasure-coded block group: the EC config its pipeline states (else the key's)
+ * and the replica index of each member. Undefined for a replicated block.
+ */
+function ecGroupLayout(
+  info: hadoop.ozone.IKeyInfo,
+  pipeline: hadoop.hdds.IPipeline | null | undefined,
+): EcBlockGroupLayout | undefined {
+  const ec = pipeline?.type === hdds.ReplicationType.EC || info.type === hdds.ReplicationType.EC;
+  if (!ec) return undefined;
+  const wire = pipeline?.ecReplicationConfig ?? info.ecReplicationConfig;
+  if (!wire)
+    throw new ErasureCodingConfigError('an erasure-coded key location without its EC replication config');
+  const config = checkEcReplicationConfig({
+    codec: wire.codec as EcBlockGroupLayout['config']['codec'],
+    data: wire.data,
+    parity: wire.parity,
+    ecChunkSize: wire.ecChunkSize,
+  });
+  const members = pipeline?.members?.length ?? 0;
+  const indexes = pipeline?.memberReplicaIndexes ?? [];
+  return { config, replicaIndexes: Array.from({ length: members }, (_, i) => indexes[i] ?? 0) };
+}
+
 /** The blocks of a key's latest version, from its KeyInfo. */
 export function keyBlockLocations(info: hadoop.ozone.IKeyInfo, from: string): KeyBlockLocation[] {
   const versions = info.keyLocationList ?? [];
@@ -897,7 +1026,8 @@ export function keyBlockLocations(info: hadoop.ozone.IKeyInfo, from: string): Ke
       datanodes: pipelineDatanodes(loc.pipeline, from),
       encodedToken: encodedBlockToken(loc),
     };
+    const ec = ecGroupLayout(info, loc.pipeline);
     offsetInKey += lengthBytes;
-    return block;
+    return ec ? { ...block, ec } : block;
   });
 }

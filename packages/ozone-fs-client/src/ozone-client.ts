@@ -1222,10 +1222,12 @@ export class OzoneClient {
       details.blocks,
       details.sizeBytes,
       options.verifyChecksum ?? this.config.verifyChecksum,
-      options.windowCacheBytes,
-      this.#readWorkers,
-      await this.#encryption.decryptorFor(info),
-      { lookup },
+      {
+        windowCacheBytes: options.windowCacheBytes,
+        workers: this.#readWorkers,
+        decryptor: await this.#encryption.decryptorFor(info),
+        tokenSource: { lookup },
+      },
     );
   }
 

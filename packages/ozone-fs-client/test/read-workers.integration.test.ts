@@ -218,7 +218,10 @@ describe('reads on worker threads', () => {
       const pool = new ReadWorkerPool(threads, options);
       const ctx = createReadContext(options, systemClock);
       const details = await workers.getKeyInfo(VOLUME, BUCKET, 'small');
-      const stream = new KeyInputStream(ctx, details.blocks, details.sizeBytes, true, 0, pool);
+      const stream = new KeyInputStream(ctx, details.blocks, details.sizeBytes, true, {
+        windowCacheBytes: 0,
+        workers: pool,
+      });
       try {
         for (let d = 0; d < 3; d++) cluster.pauseDatanode(d);
         const reads = Promise.all(

@@ -58,7 +58,12 @@ async function measureRounds(
   label: string,
 ): Promise<TdeRound[]> {
   const s = ctx.flags;
-  const kmsCpu = (): number | null => groupsCpuSeconds({ kms: [tc.kms.pid] })['kms'] ?? null;
+  const cpu = (): { kms: number | null; cluster: number | null } => {
+    const groups = groupsCpuSeconds({ kms: [tc.kms.pid], cluster: tc.clusterPid ? [tc.clusterPid] : [] });
+    return { kms: groups['kms'] ?? null, cluster: tc.clusterPid ? (groups['cluster'] ?? null) : null };
+  };
+  const spent = (a: number | null, b: number | null): number | null =>
+    a === null || b === null ? null : b - a;
   // One unmeasured window of each kind first: connections, the KMS's caches and a JVM's JIT (at
   // least kms-http's warm-up for Hadoop's KMS, whose JIT needs load before it settles).
   ctx.progress.setDetail(`${label} · warm-up`);
@@ -69,12 +74,12 @@ async function measureRounds(
   const rounds: TdeRound[] = [];
   for (let r = 1; r <= s.rounds && !ctx.signal.aborted; r++) {
     ctx.progress.setDetail(`${label} · round ${r}/${s.rounds} · reading`);
-    const before = kmsCpu();
+    const before = cpu();
     const read = (await client.call(
       { op: 'read', windowMs: s.windowMs, round: r },
       { timeoutMs: s.windowMs + CALL_SLACK_MS },
     )) as WindowSample;
-    const after = kmsCpu();
+    const after = cpu();
     ctx.progress.advance(s.windowMs, `${label} · round ${r}/${s.rounds} · writing`);
     const write = (await client.call(
       { op: 'write', windowMs: s.windowMs, round: r },
@@ -84,7 +89,8 @@ async function measureRounds(
     const round: TdeRound = {
       read,
       write,
-      kmsReadCpuSeconds: before === null || after === null ? null : after - before,
+      kmsReadCpuSeconds: spent(before.kms, after.kms),
+      clusterReadCpuSeconds: spent(before.cluster, after.cluster),
     };
     rounds.push(round);
     const perSec = (w: WindowSample): string => ((w.files * 1000) / w.elapsedMs).toFixed(0);

@@ -27,6 +27,8 @@ export interface TdeCase extends AsyncDisposable {
   readonly omAddress: string;
   /** The real cluster (Ozone's Java client reads through it); undefined on the embedded one. */
   readonly real: RealOzoneCluster | undefined;
+  /** The cluster's process (the embedded cluster's Node process, the real cluster's JVM), for its CPU. */
+  readonly clusterPid: number | undefined;
   readonly clusterDescription: string;
 }
 
@@ -80,6 +82,7 @@ export async function startTdeCase(
         checks,
         omAddress: info.omAddress,
         real: undefined,
+        clusterPid: child.pid,
         clusterDescription: `fastpath's embedded mini cluster: an OM (whose KMS client asks the KMS for one data key per new key) and ${info.datanodes.length} datanodes in one Node process of their own, on loopback`,
         [Symbol.asyncDispose]: stopAll,
       };
@@ -96,6 +99,7 @@ export async function startTdeCase(
       checks,
       omAddress: cluster.omGrpcAddress,
       real: cluster,
+      clusterPid: cluster.pid,
       clusterDescription: `Apache Ozone ${cluster.ozoneVersion} MiniOzoneCluster (Hadoop ${cluster.hadoopVersion}): SCM, OM (Hadoop's KMS client, with its queue of pre-made data keys) and ${cluster.datanodes.length} datanodes in one JVM (-Xmx${REAL_HEAP_MB}m), RATIS/THREE, on loopback`,
       [Symbol.asyncDispose]: stopAll,
     };

@@ -1,7 +1,14 @@
 import { describe, expect, it } from '@jest/globals';
 import { LatencyRecorder } from '@fastpath/core';
 import { BenchmarkCheckError } from '../../harness/index.js';
-import { againstHadoop, caseFigures, largeClientFigures, tdeGoals, type TdeRound } from './tde-figures.js';
+import {
+  againstHadoop,
+  caseFigures,
+  kmsBoundOverHadoop,
+  largeClientFigures,
+  tdeGoals,
+  type TdeRound,
+} from './tde-figures.js';
 import type { WindowSample } from './tde-workload.js';
 
 function sample(
@@ -23,10 +30,11 @@ function sample(
   };
 }
 
-const round = (readFiles: number, kmsCpu: number | null): TdeRound => ({
+const round = (readFiles: number, kmsCpu: number | null, clusterCpu: number | null = null): TdeRound => ({
   read: sample(readFiles, 1000, [1, 2, 3, 100]),
   write: sample(readFiles / 4, 1000, [10]),
   kmsReadCpuSeconds: kmsCpu,
+  clusterReadCpuSeconds: clusterCpu,
 });
 
 describe('ozone-tde figures', () => {
@@ -41,6 +49,18 @@ describe('ozone-tde figures', () => {
     expect(f.kmsCpuMsPerDecrypt).toMatchObject({ median: 1, min: 1, max: 2 });
     expect(f.clientCpuMsPerFile.median).toBeCloseTo(1, 9);
     expect(caseFigures('fixed', 'Fixed', [round(100, null)]).kmsCpuMsPerDecrypt).toBeNull();
+    expect(f.clusterCpuMsPerFile).toBeNull();
+    expect(f.kmsShareOfReadCpu).toBeNull();
+  });
+
+  it("the KMS's share of the CPU per file read, and what a free KMS could add to Hadoop's row", () => {
+    // 100 files: KMS 0.1 s, cluster 0.25 s, clients 0.1 s (sample: files / 1000): a share of 2/9.
+    const hadoop = caseFigures('hadoop', 'Hadoop', [round(100, 0.1, 0.25), round(100, 0.1, 0.25)]);
+    expect(hadoop.clusterCpuMsPerFile?.median).toBeCloseTo(2.5, 9);
+    expect(hadoop.kmsShareOfReadCpu?.median).toBeCloseTo(0.1 / 0.45, 9);
+    const b = kmsBoundOverHadoop({ hadoop })!;
+    expect(b.bound).toBeCloseTo(0.45 / 0.35, 9);
+    expect(kmsBoundOverHadoop({ hadoop: caseFigures('hadoop', 'Hadoop', [round(100, 0.1)]) })).toBeNull();
   });
 
   it('counts errors and keeps the first; a window with nothing done is a failed check, not a zero', () => {

@@ -23,6 +23,8 @@ export interface TdeRound {
   write: WindowSample;
   /** CPU seconds of the KMS's processes over the read window; null where /proc cannot be read. */
   kmsReadCpuSeconds: number | null;
+  /** CPU seconds of the cluster's process (OM, SCM, datanodes) over the read window; null where not known. */
+  clusterReadCpuSeconds: number | null;
 }
 
 export interface LatencyFigures {
@@ -48,6 +50,13 @@ export interface TdeCaseFigures {
   kmsCpuMsPerDecrypt: Summary | null;
   /** fastpath's client process CPU ms per file read. */
   clientCpuMsPerFile: Summary;
+  /** The cluster's CPU ms per file read (its lookup and its datanode read); null without /proc. */
+  clusterCpuMsPerFile: Summary | null;
+  /**
+   * The KMS's share of the CPU a file read took (KMS ÷ KMS + cluster + clients, per round): what
+   * a KMS can change of files/s when the cores are the bound. Null without both CPU figures.
+   */
+  kmsShareOfReadCpu: Summary | null;
   errors: number;
   firstError?: string;
 }
@@ -72,6 +81,8 @@ export function caseFigures(
         `ozone-tde ${version}: a window with no file done (${r.read.firstError ?? r.write.firstError ?? 'no error'})`,
       );
   const cpu = rounds.map((r) => r.kmsReadCpuSeconds);
+  const clusterCpu = rounds.map((r) => r.clusterReadCpuSeconds);
+  const known = (xs: readonly (number | null)[]): xs is number[] => xs.every((x) => x !== null);
   const errors = rounds.reduce((n, r) => n + r.read.errors + r.write.errors, 0);
   const firstError = rounds.map((r) => r.read.firstError ?? r.write.firstError).find((e) => e !== undefined);
   return {
@@ -83,10 +94,15 @@ export function caseFigures(
     open: latencyFigures(rounds.map((r) => r.read.latencies)),
     file: latencyFigures(rounds.map((r) => r.read.fileLatencies)),
     write: latencyFigures(rounds.map((r) => r.write.latencies)),
-    kmsCpuMsPerDecrypt: cpu.every((c): c is number => c !== null)
-      ? summarize(cpu.map((c, i) => (c * 1000) / rounds[i]!.read.files))
-      : null,
+    kmsCpuMsPerDecrypt: known(cpu) ? summarize(cpu.map((c, i) => (c * 1000) / rounds[i]!.read.files)) : null,
     clientCpuMsPerFile: summarize(rounds.map((r) => (r.read.cpuSeconds * 1000) / r.read.files)),
+    clusterCpuMsPerFile: known(clusterCpu)
+      ? summarize(clusterCpu.map((c, i) => (c * 1000) / rounds[i]!.read.files))
+      : null,
+    kmsShareOfReadCpu:
+      known(cpu) && known(clusterCpu)
+        ? summarize(cpu.map((k, i) => k / (k + clusterCpu[i]! + rounds[i]!.read.cpuSeconds)))
+        : null,
     errors,
     ...(firstError === undefined ? {} : { firstError }),
   };
@@ -134,6 +150,17 @@ export function largeClientFigures(reads: LargeReads): LargeClientFigures {
     plain: summarize(reads.plainMiBPerSec),
     ratio: compareRounds(reads.encryptedMiBPerSec, reads.plainMiBPerSec),
   };
+}
+
+/**
+ * The most files/s a KMS costing nothing could add to Hadoop's KMS's row when the cores are the
+ * bound: 1 ÷ (1 − Hadoop's KMS's share of the CPU per file read). Null without that share.
+ */
+export function kmsBoundOverHadoop(
+  cases: Readonly<Partial<Record<TdeKmsVersion, TdeCaseFigures>>>,
+): { share: number; bound: number } | null {
+  const share = cases.hadoop?.kmsShareOfReadCpu?.median;
+  return share === undefined || share >= 1 ? null : { share, bound: 1 / (1 - share) };
 }
 
 /** The issue's two goals, held against this run (null where it did not measure them). */

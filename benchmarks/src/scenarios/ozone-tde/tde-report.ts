@@ -15,6 +15,7 @@ import { formatBytes } from '../ozone-write/ozone-write-settings.js';
 import type { OzoneTdeSettings, TdeKmsVersion } from './ozone-tde-settings.js';
 import {
   againstHadoop,
+  kmsBoundOverHadoop,
   type LargeClientFigures,
   type LargeFigures,
   type TdeCaseFigures,
@@ -35,6 +36,8 @@ export function providersTable(cases: Readonly<Partial<Record<TdeKmsVersion, Tde
       { header: 'open p50 / p99', align: 'right' },
       { header: 'file p50 / p99', align: 'right' },
       { header: 'KMS CPU ms/decrypt', align: 'right' },
+      { header: 'cluster · client CPU ms/file', align: 'right' },
+      { header: 'KMS share of CPU', align: 'right' },
       { header: 'write files/s', align: 'right' },
       { header: 'write ÷ Hadoop’s', align: 'right' },
       { header: 'write p50 / p99', align: 'right' },
@@ -50,6 +53,8 @@ export function providersTable(cases: Readonly<Partial<Record<TdeKmsVersion, Tde
         `${ms(c.open.p50Ms)} / ${ms(c.open.p99Ms)}`,
         `${ms(c.file.p50Ms)} / ${ms(c.file.p99Ms)}`,
         cell(c.kmsCpuMsPerDecrypt),
+        `${c.clusterCpuMsPerFile ? c.clusterCpuMsPerFile.median.toFixed(2) : '—'} · ${c.clientCpuMsPerFile.median.toFixed(2)}`,
+        c.kmsShareOfReadCpu ? `${(c.kmsShareOfReadCpu.median * 100).toFixed(0)}%` : '—',
         cell(c.writeFilesPerSec),
         write ? formatRatioWithRange(write.value, write.min, write.max) : '—',
         `${ms(c.write.p50Ms)} / ${ms(c.write.p99Ms)}`,
@@ -57,6 +62,15 @@ export function providersTable(cases: Readonly<Partial<Record<TdeKmsVersion, Tde
       ];
     }),
   };
+}
+
+/** What a KMS can change here, from Hadoop's KMS's share of the CPU per file read. */
+function kmsBoundLine(cases: Readonly<Partial<Record<TdeKmsVersion, TdeCaseFigures>>>): string[] {
+  const b = kmsBoundOverHadoop(cases);
+  if (!b) return [];
+  return [
+    `What a KMS can change here: Hadoop's KMS took ${(b.share * 100).toFixed(0)}% of the CPU per file read (KMS, cluster and clients on the same cores), so a KMS costing nothing would serve at most ${b.bound.toFixed(2)}× its files/s while the cores are the bound.`,
+  ];
 }
 
 export function largeTable(large: LargeFigures): FigureTable {
@@ -110,6 +124,7 @@ export function ozoneTdeReport(
       ['goal', 'target', 'measured', 'verdict'],
       goals.map((g) => [g.goal, g.target, g.measured, verdict(g.met)]),
     ),
+    ...kmsBoundLine(cases),
     ...(errors.length > 0 ? [`Errors: ${errors.join('; ')}`] : []),
     `${load.line} (at the start: ${context.loadAtStart.map((l) => l.toFixed(2)).join(' / ')})`,
   ].join('\n\n');

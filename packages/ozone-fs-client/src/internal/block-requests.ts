@@ -8,8 +8,11 @@ export interface BlockRef {
   blockCommitSequenceId: bigint;
   /** The block token from the OM (`encodedBlockToken`), sent with every command on the block; absent when the OM sent none. */
   encodedToken?: string | undefined;
-  /** The replica index (1..d+p) of an erasure-coded block's internal block; absent (or 0) for a replicated block. */
-  replicaIndex?: number;
+  /**
+   * The replica index of an erasure-coded block's internal block (1..d+p); a datanode refuses a
+   * command whose index differs from its container's. Absent (0) for replicated blocks.
+   */
+  replicaIndex?: number | undefined;
 }
 
 export function datanodeBlockId(block: BlockRef): hadoop.hdds.datanode.IDatanodeBlockID {
@@ -17,9 +20,7 @@ export function datanodeBlockId(block: BlockRef): hadoop.hdds.datanode.IDatanode
     containerID: int64(block.containerId),
     localID: int64(block.localId),
     blockCommitSequenceId: uint64(block.blockCommitSequenceId),
-    ...(block.replicaIndex !== undefined && block.replicaIndex !== 0
-      ? { replicaIndex: block.replicaIndex }
-      : {}),
+    ...(block.replicaIndex ? { replicaIndex: block.replicaIndex } : {}),
   };
 }
 

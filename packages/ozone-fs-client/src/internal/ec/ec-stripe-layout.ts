@@ -111,3 +111,14 @@ export function internalBlockLength(config: EcReplicationConfig, groupLength: nu
 export function expectedDataLocations(config: EcReplicationConfig, groupLength: number): number {
   return Math.min(Math.ceil(groupLength / config.ecChunkSize), config.data);
 }
+
+/** How a block group of an EC key is laid out on the datanodes its pipeline lists. */
+export interface EcBlockGroupLayout {
+  readonly config: EcReplicationConfig;
+  /**
+   * The replica index (1..d+p) of each pipeline member, in member order
+   * (Pipeline.memberReplicaIndexes; 0 where the OM sent none). A read pipeline lists only the
+   * replicas SCM knows to be alive: an index may be missing, or held by more than one node.
+   */
+  readonly replicaIndexes: readonly number[];
+}

@@ -81,16 +81,10 @@ port.on('message', (m: ToReadWorker) => {
   switch (m.op) {
     case 'open':
       streams.set(m.stream, {
-        stream: new KeyInputStream(
-          ctx,
-          m.spec.blocks,
-          m.spec.lengthBytes,
-          m.spec.verifyChecksum,
-          m.spec.windowCacheBytes,
-          undefined,
-          undefined,
-          { ask: (refused) => renew(m.stream, refused) },
-        ),
+        stream: new KeyInputStream(ctx, m.spec.blocks, m.spec.lengthBytes, m.spec.verifyChecksum, {
+          windowCacheBytes: m.spec.windowCacheBytes,
+          tokenSource: { ask: (refused) => renew(m.stream, refused) },
+        }),
         reported: 0,
       });
       break;

@@ -12,6 +12,8 @@ export { describeFileSystemReads } from './file-system-read-suite.js';
 export { describeDatanodeStreams } from './datanode-stream-suite.js';
 export { describeReadBlockReads } from './read-block-suite.js';
 export { describeOzoneWrites } from './ozone-write-suite.js';
+export { describeEcReads } from './ec-read-suite.js';
+export { edgeRanges } from './edge-ranges.js';
 export {
   contractKeySha256,
   expectWrittenKey,
@@ -27,7 +29,9 @@ export { withDatanodeTransport } from './ozone-cluster-adapter.js';
 export { runScriptUntilExit } from './run-script-until-exit.js';
 export type {
   ClusterKeyRecord,
+  ContractBlockReplicaRef,
   ContractKeySpec,
+  EcContractKeySpec,
   ContractReplicaRef,
   JavaKeyReadResult,
   OzoneClusterAdapter,

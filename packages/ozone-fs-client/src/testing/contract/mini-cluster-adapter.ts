@@ -1,6 +1,9 @@
 import type { MiniOzoneCluster } from '../mini-ozone-cluster.js';
 import { OM_TRANSPORT_CLASSES, type OmTransportName } from '../../ozone-client-config.js';
 import type { OzoneClusterAdapter, OzoneContractCapabilities } from './ozone-cluster-adapter.js';
+import { parseEcReplicationConfig } from '../../internal/ec/ec-stripe-layout.js';
+import { writeEcKey } from '../mini-ec-striper.js';
+import { contractKeyBytes } from './contract-key-bytes.js';
 
 /** `ozone.om.transport.class` naming each OM transport. */
 export function omTransportClass(transport: OmTransportName): string {
@@ -41,6 +44,19 @@ export function miniClusterAdapter(
       return stopDatanode(uuid);
     },
     stopDatanode,
+    async writeEcKey(spec) {
+      await writeEcKey(cluster, {
+        volume: spec.volume,
+        bucket: spec.bucket,
+        key: spec.key,
+        data: contractKeyBytes(spec.sizeBytes, spec.seed),
+        config: parseEcReplicationConfig(spec.replication),
+        blockGroupBytes: spec.blockGroupBytes,
+      });
+    },
+    corruptBlockReplica(ref) {
+      return cluster.datanode(ref.datanodeUuid).corruptBlock(ref.containerId, ref.localId, ref.offsetInBlock);
+    },
     readChunkCounters() {
       const all = cluster.counters();
       return Promise.resolve({

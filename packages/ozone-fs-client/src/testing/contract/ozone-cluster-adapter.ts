@@ -32,6 +32,36 @@ export interface ContractKeySpec {
   replication: 'ONE' | 'THREE';
 }
 
+/** One erasure-coded key a suite needs written by the cluster's own writer. */
+export interface EcContractKeySpec {
+  /** Volume of the key; the suite has created it. */
+  volume: string;
+  /** Bucket of the key; the suite has created it. */
+  bucket: string;
+  /** Key name within the bucket. */
+  key: string;
+  /** Length of the key in bytes. */
+  sizeBytes: number;
+  /** Seed of `contractKeyBytes`. */
+  seed: number;
+  /** Ozone's text form of the EC config, e.g. `rs-3-2-1024k`. */
+  replication: string;
+  /** Key bytes per block group, as the capabilities state it (a real cluster's block size decides it there). */
+  blockGroupBytes: number;
+}
+
+/** One internal block's replica on one datanode, as the EC fault hooks address it. */
+export interface ContractBlockReplicaRef {
+  /** The datanode holding it. */
+  datanodeUuid: string;
+  /** The block group's container. */
+  containerId: bigint;
+  /** The block group's id in its container. */
+  localId: bigint;
+  /** Offset of the byte to damage, within that replica's internal block. */
+  offsetInBlock: number;
+}
+
 /** A key's replica, as fault hooks address it. */
 export interface ContractReplicaRef {
   /** Volume of the key. */
@@ -101,6 +131,10 @@ export interface OzoneClusterAdapter {
   writeKey?(spec: ContractKeySpec): Promise<void>;
   /** Flips one byte of one replica of a key. */
   corruptReplica?(ref: ContractReplicaRef): Promise<void>;
+  /** Writes an erasure-coded key with the cluster's own writer (`contractKeyBytes(sizeBytes, seed)`). */
+  writeEcKey?(spec: EcContractKeySpec): Promise<void>;
+  /** Flips one byte of one datanode's replica of a block (an EC internal block: the datanode holding that index). */
+  corruptBlockReplica?(ref: ContractBlockReplicaRef): Promise<void>;
   /** Stops the datanode holding the given replica of the key's first block; returns a restart function. */
   stopReplica?(ref: Omit<ContractReplicaRef, 'offsetInKey'>): Promise<() => Promise<void>>;
   /** Stops one datanode (by UUID) at once, whatever it holds; returns a function that starts it again. */
@@ -142,6 +176,11 @@ export interface OzoneContractCapabilities {
    * of its own beside them. Default: false.
    */
   javaClient?: boolean;
+  /**
+   * Erasure-coded keys (the EC read suite): the config its keys are written in and the key bytes
+   * of a block group there. Absent: the cluster does not run the EC suite.
+   */
+  ec?: { replication: string; blockGroupBytes: number };
   /** Size of the large key, default 64 MiB. */
   largeKeyBytes?: number;
   /**
