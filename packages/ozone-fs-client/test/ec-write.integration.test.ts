@@ -3,7 +3,8 @@
 // PutBlock to every replica, the partial last stripe, block groups rolled over, CommitKey with
 // each group's data length; a failed stripe written again into a new group away from what
 // failed; and the replication taken from the key, the bucket or the client's settings. Each key
-// is checked on the datanodes directly (test/support/ec-layout.ts), as the striper's keys are.
+// is checked on the datanodes directly (test/support/ec-layout.ts), as the striper's keys are, and
+// read back through the client's EC reader; last, the EC read contract runs on keys written here.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { InvalidOptionError } from '@fastpath/core';
 import {
@@ -14,9 +15,16 @@ import {
   OzoneHsyncUnsupportedError,
   type CreateKeyOptions,
   type OzoneClient,
+  type ReplicationName,
 } from '@fastpath/ozone-fs-client';
 import { startMiniOzoneCluster, type MiniOzoneCluster } from '@fastpath/ozone-fs-client/testing';
-import { contractKeyBytes } from '@fastpath/ozone-fs-client/testing/contract';
+import {
+  contractKeyBytes,
+  describeEcReads,
+  MINI_CLUSTER_CAPABILITIES,
+  miniClusterAdapter,
+  type OzoneClusterAdapter,
+} from '@fastpath/ozone-fs-client/testing/contract';
 import { parseEcReplicationConfig, type EcReplicationConfig } from '../src/internal/ec/ec-stripe-layout.js';
 import { directOmCalls } from '../src/testing/mini-ec-striper.js';
 import { dn, hdds, om as omProto, toBigInt, toNumber, type hadoop } from '../src/internal/proto/wire.js';
@@ -78,7 +86,19 @@ async function writeAndCheck(
   c: OzoneClient = client,
 ): Promise<number[]> {
   await c.writeKey('vol', 'ecw', key, data, options);
-  return expectEcLayout(cluster, await lookup(key), data, config, { stripeChecksums: true });
+  const lengths = await expectEcLayout(cluster, await lookup(key), data, config, { stripeChecksums: true });
+  await expectReadBack(key, data, c);
+  return lengths;
+}
+
+/** The client's EC reader gives the key's bytes back. */
+async function expectReadBack(
+  key: string,
+  data: Uint8Array,
+  c: OzoneClient = client,
+  bucket = 'ecw',
+): Promise<void> {
+  expect((await c.readKey('vol', bucket, key)).equals(Buffer.from(data))).toBe(true);
 }
 
 /** Forgets the OM's last exchanges, so that those after this are the test's own. */
@@ -246,6 +266,7 @@ describe('where the replication comes from', () => {
       parity: 2,
       ecChunkSize: 4096,
     });
+    await expectReadBack('k', data, client, 'ecdefault');
     await expectEcLayout(cluster, await lookup('k', 'ecdefault'), data, RS_3_2_SMALL, {
       stripeChecksums: true,
     });
@@ -423,6 +444,7 @@ describe('datanode failures', () => {
     await out.close();
     const info = await lookup('closed-container');
     expect(await expectEcLayout(cluster, info, data, RS_3_2_SMALL)).toEqual([stripe, 100]);
+    await expectReadBack('closed-container', data);
     const [allocated] = omRequests('AllocateBlock');
     expect(allocated!.allocateBlockRequest!.excludeList!.datanodes).toEqual([]);
     expect(allocated!.allocateBlockRequest!.excludeList!.pipelineIds).toHaveLength(1);
@@ -511,5 +533,36 @@ describe('datanode failures', () => {
     ]);
     const [, second] = info.keyLocationList![0]!.keyLocations!;
     expect(second!.pipeline!.members!.map((m) => m.uuid)).not.toContain(victim);
+    await expectReadBack('stopped', data, writer);
+  });
+});
+
+describe('the EC read contract, on keys this client wrote', () => {
+  // A client of its own writes the suite's keys, each block group of the size the suite names.
+  const writerAdapter = (): OzoneClusterAdapter => {
+    const writer = newClient();
+    return {
+      ...miniClusterAdapter(cluster),
+      async writeEcKey(spec) {
+        const config = parseEcReplicationConfig(spec.replication);
+        const blockSizeBytes = spec.blockGroupBytes / config.data;
+        await writer.writeKey(
+          spec.volume,
+          spec.bucket,
+          spec.key,
+          contractKeyBytes(spec.sizeBytes, spec.seed),
+          {
+            replication: spec.replication as ReplicationName,
+            blockSizeBytes,
+            chunkSizeBytes: Math.min(blockSizeBytes, 4 * MiB),
+          },
+        );
+      },
+    };
+  };
+  let adapter: OzoneClusterAdapter | undefined;
+  describeEcReads(() => (adapter ??= writerAdapter()), {
+    ...MINI_CLUSTER_CAPABILITIES,
+    ec: { replication: 'rs-3-2-1024k', blockGroupBytes: 2 * 3 * MiB },
   });
 });

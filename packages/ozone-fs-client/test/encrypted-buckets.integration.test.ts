@@ -115,7 +115,7 @@ describe('encrypted buckets on the mini cluster with fastpath-kms', () => {
     expect((await alice.readKey(VOLUME, 'enc', 'k1', { verifyChecksum: false })).equals(data)).toBe(true);
   });
 
-  it('an erasure-coded key: its cells and parity are of the ciphertext, as Java encrypts before its EC writer', async () => {
+  it('an erasure-coded key: its cells and parity are of the ciphertext, as Java encrypts before its EC writer, and it reads back', async () => {
     const small = randomBytes(30_001);
     await alice.writeKey(VOLUME, 'enc', 'ec', small, { replication: 'rs-3-2-1024k' });
     const om = directOmCalls(cluster.omAddress);
@@ -133,6 +133,7 @@ describe('encrypted buckets on the mini cluster with fastpath-kms', () => {
       await expectEcLayout(cluster, info, ciphertext, parseEcReplicationConfig('rs-3-2-1024k'), {
         stripeChecksums: true,
       });
+      expect((await alice.readKey(VOLUME, 'enc', 'ec')).equals(small)).toBe(true);
     } finally {
       om.close();
       await encryption.close();
