@@ -19,6 +19,7 @@ export {
   type OmLeader,
   type OzoneFileStatus,
   type OzoneClientOptions,
+  type ReplicationName,
   type StorageType,
   type VolumeInfo,
 } from './ozone-client.js';
@@ -81,6 +82,7 @@ export type { DatanodeAddress } from './internal/pipeline.js';
 export {
   ChecksumMismatchError,
   DatanodeResultError,
+  ErasureCodedWriteError,
   ErasureCodingConfigError,
   ErasureUnrecoverableError,
   MiniClusterError,
@@ -100,6 +102,7 @@ export {
   ShortCircuitError,
   ShortReadError,
   type ChunkLocation,
+  type EcReplicaWriteFailure,
 } from './ozone-errors.js';
 export { OzoneKmsError, OzoneUnsupportedEncryptionError } from './ozone-encryption-errors.js';
 export {

@@ -1,16 +1,20 @@
-import { OzoneClosedError, OzoneHsyncUnsupportedError, OzoneProtocolError } from './ozone-errors.js';
+import { OzoneClosedError, OzoneHsyncUnsupportedError } from './ozone-errors.js';
 import { encodedBlockToken } from './internal/block-token.js';
 import { CHECKSUM_TYPE_VALUES, computeChecksums, type ChecksumTypeName } from './internal/checksum.js';
 import type { ClientContext } from './internal/client-context.js';
 import type { BlockRef } from './internal/block-requests.js';
 import type { KeyEncryptor } from './internal/crypto/key-encryptor.js';
 import { commitKeyRequest, type CommitBlock } from './internal/commit-key-request.js';
+import { allocateBlock } from './internal/allocate-block.js';
+import { ExcludeList } from './internal/exclude-list.js';
+import type { KeyReplication } from './internal/replication.js';
+import { EcKeyWriter } from './internal/ec/ec-key-writer.js';
 import { canEnableHsync, flushDue, hsyncRefusal } from './internal/hsync/hsync-policy.js';
 import { pipelineDatanodes } from './internal/pipeline.js';
-import { pipelineRaftGroup, uuidBits } from './internal/ratis/pipeline-raft-group.js';
+import { pipelineRaftGroup } from './internal/ratis/pipeline-raft-group.js';
 import { RatisBlockWriter } from './internal/ratis/ratis-block-writer.js';
 import { writeFailureKind } from './internal/ratis/write-failure.js';
-import { hdds, int64, toBigInt, uint64, type hadoop } from './internal/proto/wire.js';
+import { toBigInt, uint64, type hadoop } from './internal/proto/wire.js';
 
 /** How a key's data is cut and checksummed. */
 export interface KeyWriteLayout {
@@ -28,7 +32,8 @@ export interface OpenKeySession {
   /** The open-key ID (CreateKeyResponse.ID) that AllocateBlock and CommitKey carry. */
   clientId: bigint;
   preallocated: hadoop.ozone.IKeyLocation[];
-  factor: 'ONE' | 'THREE';
+  /** The key's replication as CreateKey answered it (the key's own, the bucket's default or the OM's). */
+  replication: KeyReplication;
   /** The size CreateKey was given (0: unknown), for sizing the buffer writes are gathered in. */
   expectedBytes: number;
 }
@@ -57,6 +62,12 @@ interface OpenBlock {
  * `ozone.client.stream.buffer.max.size` is unacknowledged. The same path serves a real cluster and
  * the embedded mini cluster, whose datanodes serve their pipelines' Raft groups too. A key whose
  * write fails is never committed.
+ *
+ * An erasure-coded key (CreateKey answered EC) is written as Java's ECKeyOutputStream writes it:
+ * stripes of `ecChunkSize` cells with their parity, each stripe's cells at once to the d + p
+ * replicas of a block group over the datanodes' standalone port, a failed stripe written again
+ * into a new group (see the package README, "Erasure-coded keys"). `flush()` does nothing for
+ * such a key and `hsync()` is refused, as in Ozone.
  */
 export class KeyOutputStream {
   readonly #ctx: ClientContext;
@@ -78,10 +89,12 @@ export class KeyOutputStream {
   // Boxed, so that whatever was thrown (even undefined) is rethrown as it was.
   #failed: { error: unknown } | undefined;
   /** What AllocateBlock is told to avoid after failures (Java's ExcludeList). */
-  readonly #exclude = { containerIds: new Set<bigint>(), pipelineIds: new Set<string>() };
+  readonly #exclude = new ExcludeList();
   #retries = 0;
   /** An encrypted key's cipher: what is buffered, sent, checksummed and re-sent is ciphertext. */
   readonly #encryptor: KeyEncryptor | undefined;
+  /** The data path of an erasure-coded key; the rest of the stream's state is then unused. */
+  readonly #ec: EcKeyWriter | undefined;
 
   /** @internal built by OzoneClient#createKey */
   constructor(ctx: ClientContext, session: OpenKeySession, layout: KeyWriteLayout, encryptor?: KeyEncryptor) {
@@ -89,17 +102,24 @@ export class KeyOutputStream {
     this.#session = session;
     this.#layout = layout;
     this.#encryptor = encryptor;
+    const { replication } = session;
+    this.#ec =
+      replication.type === 'EC' ? new EcKeyWriter(ctx, session, layout, replication.config) : undefined;
   }
 
   /** Bytes accepted so far. */
   get bytesWritten(): number {
-    return this.#written + this.#pendingBytes;
+    return this.#ec ? this.#ec.bytesWritten : this.#written + this.#pendingBytes;
   }
 
   /** Appends `data`; full chunks are sent before it resolves. */
   async write(data: Uint8Array): Promise<void> {
     this.#check();
     try {
+      if (this.#ec) {
+        await this.#ec.write(this.#encryptor ? this.#encryptor.update(data) : data);
+        return;
+      }
       // The block is taken (and its pipeline checked) at the first byte, not when a whole chunk
       // is buffered: a write that cannot go anywhere fails at once.
       if (data.length > 0) await this.#currentBlock();
@@ -131,6 +151,7 @@ export class KeyOutputStream {
   async #close(): Promise<void> {
     this.#check();
     this.#closed = true;
+    if (this.#ec) return this.#ec.close();
     // #check rethrows an earlier write's failure: a refused or broken key never reaches CommitKey.
     // A failover at the last block puts its unacknowledged data back in front of what is pending.
     do {
@@ -160,7 +181,7 @@ export class KeyOutputStream {
    */
   async hsync(): Promise<void> {
     if (!canEnableHsync(this.#ctx.config)) return this.flush();
-    const refusal = hsyncRefusal(this.#session.factor);
+    const refusal = hsyncRefusal(this.#session.replication);
     if (refusal) throw new OzoneHsyncUnsupportedError(this.#session.key, refusal);
     this.#check();
     await this.#failing(() => this.#syncData());
@@ -181,14 +202,17 @@ export class KeyOutputStream {
    */
   async flush(): Promise<void> {
     this.#check();
+    // Ozone's EC writer has nothing to flush: every stripe is written as it fills.
+    if (this.#ec) return;
     const unflushed = this.#pendingBytes + (this.#block?.writer.unflushedBytes ?? 0);
     if (flushDue(this.#ctx.config, unflushed)) await this.#failing(() => this.#syncData());
   }
 
-  /** Hadoop's StreamCapabilities: `hflush` and `hsync` when hsync is on (Ozone's CapableOzoneFSOutputStream). */
+  /** Hadoop's StreamCapabilities: `hflush` and `hsync` when hsync is on and the key is not EC (Ozone's CapableOzoneFSOutputStream). */
   hasCapability(capability: string): boolean {
     const name = capability.toLowerCase();
-    return (name === 'hflush' || name === 'hsync') && canEnableHsync(this.#ctx.config);
+    // An EC key has neither, whatever the settings (Ozone's CapableOzoneFSOutputStream).
+    return (name === 'hflush' || name === 'hsync') && canEnableHsync(this.#ctx.config) && !this.#ec;
   }
 
   /** Runs a step of the data path; a failure fails the stream, as a failed write does. */
@@ -326,36 +350,9 @@ export class KeyOutputStream {
 
   async #currentBlock(): Promise<OpenBlock> {
     if (this.#block) return this.#block;
-    let location = this.#session.preallocated.shift();
-    if (!location) {
-      const r = await this.#ctx.om.submit('AllocateBlock', {
-        allocateBlockRequest: {
-          keyArgs: {
-            volumeName: this.#session.volume,
-            bucketName: this.#session.bucket,
-            keyName: this.#session.key,
-            dataSize: uint64(this.#layout.blockSizeBytes),
-            type: hdds.ReplicationType.RATIS,
-            factor: hdds.ReplicationFactor[this.#session.factor],
-          },
-          clientID: uint64(this.#session.clientId),
-          ...(this.#exclude.containerIds.size + this.#exclude.pipelineIds.size > 0
-            ? {
-                excludeList: {
-                  containerIds: [...this.#exclude.containerIds].map(int64),
-                  pipelineIds: [...this.#exclude.pipelineIds].map((id) => ({ id, uuid128: uuidBits(id) })),
-                },
-              }
-            : {}),
-        },
-      });
-      location = r.allocateBlockResponse?.keyLocation ?? undefined;
-      if (!location)
-        throw new OzoneProtocolError(
-          this.#ctx.om.options.address,
-          'AllocateBlock answered without a key location',
-        );
-    }
+    const location =
+      this.#session.preallocated.shift() ??
+      (await allocateBlock(this.#ctx.om, this.#session, this.#layout.blockSizeBytes, this.#exclude));
     const ref: BlockRef = {
       containerId: toBigInt(location.blockID.containerBlockID.containerID),
       localId: toBigInt(location.blockID.containerBlockID.localID),

@@ -51,7 +51,53 @@ describe('OzoneClientConfig', () => {
       streamReadPreReadSizeBytes: 33_554_432,
       streamReadTimeoutMs: 10_000,
       streamReadBlockPositionalMinBytes: 268_435_456,
+      replication: undefined,
+      replicationType: 'RATIS',
+      replicationAllowedConfigs:
+        '^((STANDALONE|RATIS)/(ONE|THREE))|(EC/(3-2|6-3|10-4)-(512|1024|2048|4096)k)$',
+      ecStripeWriteMaxRetries: 10,
     });
+  });
+
+  it("reads the replication settings under Ozone's keys, checking the replication as its type and the allowed configs say", () => {
+    expect(
+      ozoneClientConfigFromProperties({
+        'ozone.replication.type': ' ec ',
+        'ozone.replication': ' rs-6-3-1024k ',
+        'ozone.client.max.ec.stripe.write.retries': '3',
+      }),
+    ).toMatchObject({ replicationType: 'EC', replication: 'rs-6-3-1024k', ecStripeWriteMaxRetries: 3 });
+    expect(ozoneClientConfigFromProperties({ 'ozone.replication': 'ONE' })).toMatchObject({
+      replicationType: 'RATIS',
+      replication: 'ONE',
+    });
+    // An empty value is unset; a type alone is allowed (it changes nothing).
+    expect(ozoneClientConfigFromProperties({ 'ozone.replication': '' }).replication).toBeUndefined();
+    expect(ozoneClientConfigFromProperties({ 'ozone.replication.type': 'EC' }).replication).toBeUndefined();
+    expect(
+      ozoneClientConfigFromProperties({
+        'ozone.replication.type': 'EC',
+        'ozone.replication': 'xor-2-1-1024k',
+        'ozone.replication.allowed-configs': '',
+      }).replication,
+    ).toBe('xor-2-1-1024k');
+    for (const [properties, key] of [
+      [{ 'ozone.replication': 'rs-3-2-1024k' }, 'ozone.replication'],
+      [{ 'ozone.replication.type': 'EC', 'ozone.replication': 'THREE' }, 'ozone.replication'],
+      [{ 'ozone.replication.type': 'EC', 'ozone.replication': 'rs-3-2-4k' }, 'ozone.replication'],
+      [{ 'ozone.replication.type': 'STAND_ALONE' }, 'ozone.replication.type'],
+      [{ 'ozone.replication.allowed-configs': '(' }, 'ozone.replication.allowed-configs'],
+      [{ 'ozone.client.max.ec.stripe.write.retries': '-1' }, 'ozone.client.max.ec.stripe.write.retries'],
+    ] as const) {
+      let thrown: unknown;
+      try {
+        ozoneClientConfigFromProperties(properties);
+      } catch (e) {
+        thrown = e;
+      }
+      expect(thrown).toBeInstanceOf(InvalidOptionError);
+      expect((thrown as Error).message).toContain(key);
+    }
   });
 
   it("reads the OM transport and failover settings under Ozone's keys, refusing what it cannot use, unset by default", () => {

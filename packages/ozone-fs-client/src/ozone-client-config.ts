@@ -1,6 +1,13 @@
 import { InvalidOptionError } from '@fastpath/core';
 import { HadoopConfiguration } from '@fastpath/hadoop-common';
 import type { ChecksumTypeName } from './internal/checksum.js';
+import {
+  checkReplicationAllowed,
+  DEFAULT_REPLICATION_ALLOWED_CONFIGS,
+  parseReplication,
+  type WritableReplicationType,
+} from './internal/replication.js';
+import { OzoneError } from './ozone-errors.js';
 
 /**
  * The client settings fastpath reads, under Ozone's own configuration keys and with Ozone's
@@ -173,6 +180,27 @@ export interface OzoneClientConfig {
    * them faster on Ozone 2.2.0's datanodes.
    */
   streamReadBlockPositionalMinBytes: number;
+  /**
+   * `ozone.replication`, no default: the replication of keys that name none themselves, in
+   * Ozone's text (`THREE`, `ONE`; `rs-3-2-1024k` with `replicationType` EC). Unset, CreateKey
+   * names none and the OM applies the bucket's default, else its own. As in Ozone's file
+   * systems, a bucket whose default is EC keeps it whatever this says.
+   */
+  replication: string | undefined;
+  /** `ozone.replication.type`, default RATIS: how `replication` is read (RATIS or EC); alone it changes nothing. */
+  replicationType: WritableReplicationType;
+  /**
+   * `ozone.replication.allowed-configs`, default Ozone's
+   * `^((STANDALONE|RATIS)/(ONE|THREE))|(EC/(3-2|6-3|10-4)-(512|1024|2048|4096)k)$`: a regular
+   * expression the whole of a key's replication (`RATIS/THREE`, `EC/3-2-1024k`) must match before
+   * CreateKey is sent, as Ozone's client checks it; empty allows all. The OM checks its own.
+   */
+  replicationAllowedConfigs: string;
+  /**
+   * `ozone.client.max.ec.stripe.write.retries`, default 10: how often one stripe of an EC key is
+   * written again into a new block group after it failed in one, before the key fails.
+   */
+  ecStripeWriteMaxRetries: number;
 }
 
 /** How the client reaches the OM (`ozone.om.transport.class`). */
@@ -233,6 +261,10 @@ export const DEFAULT_OZONE_CLIENT_CONFIG: Readonly<OzoneClientConfig> = Object.f
   streamReadPreReadSizeBytes: 32 * MB,
   streamReadTimeoutMs: 10_000,
   streamReadBlockPositionalMinBytes: 256 * MB,
+  replication: undefined,
+  replicationType: 'RATIS',
+  replicationAllowedConfigs: DEFAULT_REPLICATION_ALLOWED_CONFIGS,
+  ecStripeWriteMaxRetries: 10,
 });
 
 /** The configuration key of each setting. */
@@ -273,6 +305,10 @@ export const OZONE_CLIENT_CONFIG_KEYS: Readonly<Record<keyof OzoneClientConfig, 
   streamReadPreReadSizeBytes: 'ozone.client.stream.read.pre-read-size',
   streamReadTimeoutMs: 'ozone.client.stream.read.timeout',
   streamReadBlockPositionalMinBytes: 'ozone.client.stream.readblock.positional.min.size',
+  replication: 'ozone.replication',
+  replicationType: 'ozone.replication.type',
+  replicationAllowedConfigs: 'ozone.replication.allowed-configs',
+  ecStripeWriteMaxRetries: 'ozone.client.max.ec.stripe.write.retries',
 });
 
 /** The largest ReadBlock piece the client asks for (`ozone.client.stream.read.response-data-size`). */
@@ -475,6 +511,13 @@ export function ozoneClientConfigFromProperties(
     c.streamReadTimeoutMs = parseDurationMs(K.streamReadTimeoutMs, v);
   if ((v = get('streamReadBlockPositionalMinBytes')) !== undefined)
     c.streamReadBlockPositionalMinBytes = parseStorageSize(K.streamReadBlockPositionalMinBytes, v);
+  // An empty value is Ozone's "not set": the OM decides.
+  if ((v = get('replication')) !== undefined) c.replication = v.trim() === '' ? undefined : v.trim();
+  if ((v = get('replicationType')) !== undefined)
+    c.replicationType = v.trim().toUpperCase() as WritableReplicationType;
+  if ((v = get('replicationAllowedConfigs')) !== undefined) c.replicationAllowedConfigs = v.trim();
+  if ((v = get('ecStripeWriteMaxRetries')) !== undefined)
+    c.ecStripeWriteMaxRetries = parseInteger(K.ecStripeWriteMaxRetries, v, 0);
   return validateOzoneClientConfig(c);
 }
 
@@ -564,5 +607,32 @@ export function validateOzoneClientConfig(config: OzoneClientConfig): OzoneClien
     throw new InvalidOptionError(K.streamReadTimeoutMs, 'must be a positive, finite duration');
   if (!Number.isSafeInteger(c.streamReadBlockPositionalMinBytes) || c.streamReadBlockPositionalMinBytes < 0)
     throw new InvalidOptionError(K.streamReadBlockPositionalMinBytes, 'must be an integer ≥ 0');
+  if (c.replicationType !== 'RATIS' && c.replicationType !== 'EC')
+    throw new InvalidOptionError(K.replicationType, 'expected RATIS or EC (the types this client writes)');
+  if (typeof c.replicationAllowedConfigs !== 'string')
+    throw new InvalidOptionError(
+      K.replicationAllowedConfigs,
+      'must be a regular expression (empty: allow all)',
+    );
+  try {
+    new RegExp(c.replicationAllowedConfigs);
+  } catch (err) {
+    throw new InvalidOptionError(K.replicationAllowedConfigs, (err as Error).message);
+  }
+  if (c.replication !== undefined) {
+    if (typeof c.replication !== 'string' || c.replication === '')
+      throw new InvalidOptionError(K.replication, 'must be a non-empty replication (THREE, rs-3-2-1024k)');
+    try {
+      checkReplicationAllowed(
+        parseReplication(c.replication, c.replicationType),
+        c.replicationAllowedConfigs,
+      );
+    } catch (err) {
+      if (err instanceof OzoneError) throw new InvalidOptionError(K.replication, err.message);
+      throw err;
+    }
+  }
+  if (!Number.isInteger(c.ecStripeWriteMaxRetries) || c.ecStripeWriteMaxRetries < 0)
+    throw new InvalidOptionError(K.ecStripeWriteMaxRetries, 'must be an integer ≥ 0');
   return c;
 }

@@ -52,6 +52,15 @@ import {
 } from './internal/crypto/key-encryption.js';
 import type { KmsProviderOptions } from './internal/crypto/kms-key-provider.js';
 import { decodeListStatusLight, type LightStatus } from './internal/proto/decode-list-status-light.js';
+import {
+  checkReplicationAllowed,
+  defaultReplicationConfigProto,
+  parseReplication,
+  replicationFromProto,
+  replicationKeyArgs,
+  replicationText,
+  type KeyReplication,
+} from './internal/replication.js';
 import { has, hdds, om, toBigInt, toNumber, uint64, type hadoop } from './internal/proto/wire.js';
 
 export type { ClientTlsOptions } from './internal/grpc/channel-options.js';
@@ -165,7 +174,19 @@ export interface BucketInfo {
   creationTimeMs: number;
   /** The KMS key of an encrypted bucket (`BucketInfo.beinfo`); undefined for a plain bucket. */
   encryptionKeyName: string | undefined;
+  /**
+   * The replication of keys that name none (`BucketInfo.defaultReplicationConfig`), in Ozone's text
+   * (`THREE`, `rs-3-2-1024k`); undefined when the bucket has none (the OM's own default applies).
+   */
+  defaultReplication: string | undefined;
 }
+
+/**
+ * A replication in Ozone's text: `ONE` or `THREE` (RATIS, also `1`, `3`), or an erasure-coding
+ * config `<codec>-<data>-<parity>-<cell size>[k]` such as `rs-3-2-1024k`, `rs-6-3-1024k`,
+ * `xor-2-1-1024k` (codec any case; a trailing k multiplies the cell size by 1024).
+ */
+export type ReplicationName = 'ONE' | 'THREE' | `${string}-${number}-${number}-${string}`;
 
 /** A file or directory as the OM's file-system calls describe it. */
 export interface OzoneFileStatus {
@@ -233,10 +254,14 @@ export interface CreateKeyOptions {
   /** Bytes per block before the key moves on to a new block (`ozone.scm.block.size`), at least the chunk size. Default: the client's, 256 MiB. */
   blockSizeBytes?: number;
   /**
-   * Replication asked of the OM (`KeyArgs.factor`, RATIS type). Default: none asked, so the OM
-   * applies the bucket's default replication, else its own (`ozone.replication`, 3).
+   * Replication asked of the OM: `ONE`/`THREE` (RATIS, `KeyArgs.factor`) or an EC config such as
+   * `rs-3-2-1024k` (`KeyArgs.type` EC with its `ecReplicationConfig`), checked against
+   * `ozone.replication.allowed-configs` before anything is sent. Default: the client's
+   * `ozone.replication` (read as `ozone.replication.type` says) unless the bucket's default is EC;
+   * without that setting none is asked, so the OM applies the bucket's default, else its own. The
+   * stream writes what CreateKey answers: an EC key through the EC writer.
    */
-  replication?: 'ONE' | 'THREE';
+  replication?: ReplicationName;
 }
 
 function checkName(what: string, value: string): void {
@@ -614,6 +639,12 @@ export class OzoneClient {
       versioning?: boolean;
       /** The KMS key of an encrypted bucket (Ozone's `--bucketkey`); the OM checks it with its KMS. */
       encryptionKey?: string;
+      /**
+       * The replication of keys that name none (Ozone's `--type`/`--replication`): `THREE`, `ONE`
+       * or an EC config such as `rs-3-2-1024k`, checked against `ozone.replication.allowed-configs`
+       * before the call (the OM checks its own). Default: none (the OM's default applies).
+       */
+      defaultReplication?: ReplicationName;
     } = {},
   ): Promise<void> {
     checkName('volume', volume);
@@ -622,6 +653,10 @@ export class OzoneClient {
     if (!(layout in om.BucketLayoutProto))
       throw new OzoneInvalidArgumentError(`unknown bucket layout ${String(layout)}`);
     if (options.encryptionKey !== undefined) checkName('encryptionKey', options.encryptionKey);
+    const defaultReplication =
+      options.defaultReplication === undefined
+        ? undefined
+        : this.#checkedReplication(options.defaultReplication);
     await this.#submit('CreateBucket', {
       createBucketRequest: {
         bucketInfo: {
@@ -632,6 +667,9 @@ export class OzoneClient {
           bucketLayout: om.BucketLayoutProto[layout],
           owner: this.#user,
           ...(options.encryptionKey !== undefined ? { beinfo: { keyName: options.encryptionKey } } : {}),
+          ...(defaultReplication
+            ? { defaultReplicationConfig: defaultReplicationConfigProto(defaultReplication) }
+            : {}),
         },
       },
     });
@@ -639,6 +677,10 @@ export class OzoneClient {
 
   /** A bucket's details (OM `InfoBucket`); `ERR_OZONE_BUCKET_NOT_FOUND` (or the volume's) when there is none. */
   async getBucket(volume: string, bucket: string): Promise<BucketInfo> {
+    return bucketInfo(await this.#infoBucket(volume, bucket));
+  }
+
+  async #infoBucket(volume: string, bucket: string): Promise<hadoop.ozone.IBucketInfo> {
     checkName('volume', volume);
     checkName('bucket', bucket);
     const r = await this.#submit('InfoBucket', {
@@ -647,7 +689,7 @@ export class OzoneClient {
     const b = r.infoBucketResponse?.bucketInfo;
     if (!b)
       throw new OzoneProtocolError(this.#ctx.om.options.address, 'InfoBucket answered without bucketInfo');
-    return bucketInfo(b);
+    return b;
   }
 
   /**
@@ -692,13 +734,16 @@ export class OzoneClient {
     const sizeBytes = options.sizeBytes ?? 0;
     if (!Number.isSafeInteger(sizeBytes) || sizeBytes < 0)
       throw new OzoneInvalidArgumentError('sizeBytes must be a non-negative integer');
+    const asked =
+      options.replication === undefined ? undefined : this.#checkedReplication(options.replication);
+    const replication = await this.#keyReplication(volume, bucket, asked);
     const r = await this.#submit('CreateKey', {
-      createKeyRequest: { keyArgs: this.#writeKeyArgs(volume, bucket, key, sizeBytes, options) },
+      createKeyRequest: { keyArgs: this.#writeKeyArgs(volume, bucket, key, sizeBytes, replication) },
     });
     const body = r.createKeyResponse;
     if (!body || !has(body, 'ID'))
       throw new OzoneProtocolError(this.#ctx.om.options.address, 'CreateKey answered without an open-key ID');
-    return this.#outputStream(volume, bucket, key, body, layout, options);
+    return this.#outputStream(volume, bucket, key, body, layout, options, replication);
   }
 
   /**
@@ -718,9 +763,12 @@ export class OzoneClient {
     const sizeBytes = options.sizeBytes ?? 0;
     if (!Number.isSafeInteger(sizeBytes) || sizeBytes < 0)
       throw new OzoneInvalidArgumentError('sizeBytes must be a non-negative integer');
+    const asked =
+      options.replication === undefined ? undefined : this.#checkedReplication(options.replication);
+    const replication = await this.#keyReplication(volume, bucket, asked);
     const r = await this.#submit('CreateFile', {
       createFileRequest: {
-        keyArgs: this.#writeKeyArgs(volume, bucket, key, sizeBytes, options),
+        keyArgs: this.#writeKeyArgs(volume, bucket, key, sizeBytes, replication),
         isRecursive: options.recursive ?? false,
         isOverwrite: options.overwrite ?? false,
       },
@@ -731,7 +779,7 @@ export class OzoneClient {
         this.#ctx.om.options.address,
         'CreateFile answered without an open-key ID',
       );
-    return this.#outputStream(volume, bucket, key, body, layout, options);
+    return this.#outputStream(volume, bucket, key, body, layout, options, replication);
   }
 
   /** Creates a directory and its missing parents (OM `CreateDirectory`); true when it already was one. */
@@ -808,22 +856,52 @@ export class OzoneClient {
     });
   }
 
+  /** A replication named by a caller, parsed and checked against `ozone.replication.allowed-configs`. */
+  #checkedReplication(name: string): KeyReplication {
+    if (typeof name !== 'string')
+      throw new OzoneInvalidArgumentError(
+        'replication must be ONE, THREE or an EC config such as rs-3-2-1024k',
+      );
+    return checkReplicationAllowed(parseReplication(name), this.config.replicationAllowedConfigs);
+  }
+
+  /**
+   * The replication CreateKey asks for, as Ozone's client decides it. Ozone's object-store calls
+   * (RpcClient#createKey) send the key's own or none; its file systems
+   * (OzoneClientUtils#resolveClientSideReplicationConfig) fall back to the client's
+   * `ozone.replication` (read with `ozone.replication.type`, default RATIS, and only when
+   * `ozone.replication` is set: getClientConfiguredReplicationConfig), except in a bucket whose
+   * default is EC, which keeps it. Both are served here: the key's own, else the client's setting
+   * unless the bucket's default is EC (one InfoBucket, only when the setting is there), else none,
+   * and the OM applies the bucket's default, else its own (OzoneConfigUtil).
+   */
+  async #keyReplication(
+    volume: string,
+    bucket: string,
+    asked: KeyReplication | undefined,
+  ): Promise<KeyReplication | undefined> {
+    if (asked) return asked;
+    const configured = this.config.replication;
+    if (configured === undefined) return undefined;
+    const { defaultReplicationConfig } = await this.#infoBucket(volume, bucket);
+    if (defaultReplicationConfig?.type === hdds.ReplicationType.EC) return undefined;
+    return parseReplication(configured, this.config.replicationType);
+  }
+
   #writeKeyArgs(
     volume: string,
     bucket: string,
     key: string,
     sizeBytes: number,
-    options: CreateKeyOptions,
+    replication: KeyReplication | undefined,
   ): hadoop.ozone.IKeyArgs {
     return {
       volumeName: volume,
       bucketName: bucket,
       keyName: key,
       ...(sizeBytes > 0 ? { dataSize: uint64(sizeBytes) } : {}),
-      // Without one, the OM takes the bucket's default replication, else its own (`ozone.replication`).
-      ...(options.replication !== undefined
-        ? { type: hdds.ReplicationType.RATIS, factor: hdds.ReplicationFactor[options.replication] }
-        : {}),
+      // Without one, the OM takes the bucket's default replication, else its own.
+      ...(replication ? replicationKeyArgs(replication) : {}),
       isMultipartKey: false,
       sortDatanodes: false,
       ownerName: this.#user,
@@ -837,6 +915,7 @@ export class OzoneClient {
     body: { ID?: Long | null; keyInfo?: hadoop.ozone.IKeyInfo | null },
     layout: KeyWriteLayout,
     options: CreateKeyOptions,
+    asked: KeyReplication | undefined,
   ): Promise<KeyOutputStream> {
     // Before the first byte: a key whose data key the KMS does not give is never written, and the
     // datanodes' CA is known (asked of the OM once, when the datanodes use TLS and none was given).
@@ -844,6 +923,11 @@ export class OzoneClient {
     const encryptor = await this.#encryption.encryptorFor(body.keyInfo);
     const versions = body.keyInfo?.keyLocationList ?? [];
     const preallocated = [...(versions[versions.length - 1]?.keyLocations ?? [])];
+    // What the OM chose (the key's own, the bucket's default or the OM's): Ozone's RpcClient picks
+    // the key's stream by the replication of the KeyInfo CreateKey answered.
+    const info = body.keyInfo;
+    const answered = replicationFromProto(info?.type, info?.factor, info?.ecReplicationConfig);
+    const replication: KeyReplication = answered ?? asked ?? { type: 'RATIS', factor: 'THREE' };
     return new KeyOutputStream(
       this.#ctx,
       {
@@ -853,9 +937,7 @@ export class OzoneClient {
         clientId: toBigInt(body.ID),
         preallocated,
         expectedBytes: options.sizeBytes ?? 0,
-        // What the OM chose: the key's own, the bucket's default or the OM's.
-        factor:
-          options.replication ?? (body.keyInfo?.factor === hdds.ReplicationFactor.ONE ? 'ONE' : 'THREE'),
+        replication,
       },
       layout,
       encryptor,
@@ -1226,7 +1308,22 @@ function bucketInfo(b: hadoop.ozone.IBucketInfo): BucketInfo {
     versioning: b.isVersionEnabled,
     creationTimeMs: ms(b.creationTime),
     encryptionKeyName: b.beinfo?.keyName ?? undefined,
+    defaultReplication: bucketDefaultReplication(b.defaultReplicationConfig),
   };
+}
+
+/** A bucket's default replication as text; undefined for none, or one this client cannot name. */
+function bucketDefaultReplication(
+  d: hadoop.hdds.IDefaultReplicationConfig | null | undefined,
+): string | undefined {
+  if (!d) return undefined;
+  try {
+    const r = replicationFromProto(d.type, d.factor, d.ecReplicationConfig);
+    return r && replicationText(r);
+  } catch {
+    // An EC config the coders cannot use: the bucket is still listed, its default unnamed.
+    return undefined;
+  }
 }
 
 /** Creates an {@link OzoneClient}. */

@@ -388,6 +388,50 @@ export class ErasureUnrecoverableError extends OzoneError {
   }
 }
 
+/** One replica's failure in a stripe write of an erasure-coded key. */
+export interface EcReplicaWriteFailure {
+  /** The stripe write attempt it happened in: 1 for the first, up to `ozone.client.max.ec.stripe.write.retries` + 1. */
+  readonly attempt: number;
+  /** The replica index (1..data+parity) whose command failed. */
+  readonly replicaIndex: number;
+  /** The datanode that holds that replica (its UUID). */
+  readonly datanodeUuid: string;
+  /** The `host:port` of that datanode's standalone port. */
+  readonly address: string;
+  /** The command that failed. */
+  readonly command: 'WriteChunk' | 'PutBlock';
+  /** What it failed with (an `OzoneRpcError`, a `DatanodeResultError`, …). */
+  readonly error: Error;
+}
+
+/**
+ * A stripe of an erasure-coded key could not be written: it failed in every block group tried,
+ * the first and `ozone.client.max.ec.stripe.write.retries` new ones (Ozone's "Completed max
+ * allowed retries"). Nothing of the key is committed. Retriable: the datanodes may come back, or
+ * others be chosen. `cause` is the last failure's error. Code `ERR_OZONE_EC_WRITE_FAILED`.
+ */
+export class ErasureCodedWriteError extends OzoneError {
+  /** The key (its name in the bucket). */
+  readonly key: string;
+  /** Stripe write attempts made, each in a block group of its own. */
+  readonly attempts: number;
+  /** Every replica failure of every attempt, in order. */
+  readonly failures: readonly EcReplicaWriteFailure[];
+  constructor(key: string, attempts: number, failures: readonly EcReplicaWriteFailure[]) {
+    const last = failures[failures.length - 1];
+    super(
+      'ERR_OZONE_EC_WRITE_FAILED',
+      `EC write of ${key}: a stripe failed in ${attempts} block groups (max retries ${attempts - 1})${
+        last ? `; last: replica ${last.replicaIndex} ${last.command}: ${last.error.message}` : ''
+      }`,
+      { retriable: true, ...(last ? { cause: last.error } : {}) },
+    );
+    this.key = key;
+    this.attempts = attempts;
+    this.failures = failures;
+  }
+}
+
 /**
  * An OM call ran out of failovers (`ozone.client.failover.max.attempts`) without an OM node
  * answering it: every node was down, or none would lead. Retriable (a leader may be elected

@@ -23,7 +23,7 @@ import {
 import { type MiniOzoneCluster, startMiniOzoneCluster } from '@fastpath/ozone-fs-client/testing';
 import { contractKeyBytes } from '@fastpath/ozone-fs-client/testing/contract';
 import { waitFor } from '@fastpath/test-support';
-import { hdds, om } from '../src/internal/proto/wire.js';
+import { dn, hdds, om } from '../src/internal/proto/wire.js';
 import { secureOmProperties } from './support/secure-om-login.js';
 
 jest.setTimeout(120_000);
@@ -57,6 +57,8 @@ function client(config: Partial<OzoneClientConfig> = {}): OzoneClient {
 beforeAll(async () => {
   const principal = kdc.principal('om/localhost');
   cluster = await startMiniOzoneCluster({
+    // Five for an erasure-coded key (rs-3-2); replicated blocks go to the first three.
+    datanodes: 5,
     security: {
       kerberos: { principal, keytab: await kdc.keytab([principal]) },
       blockTokens: true,
@@ -112,7 +114,8 @@ async function tokensExpired(blocks: readonly KeyBlockLocation[]): Promise<void>
     ),
   );
   const waitMs = expiry + 1 - Date.now();
-  expect(waitMs).toBeLessThanOrEqual(TOKEN_LIFETIME_MS);
+  // A token issued in this very millisecond leaves its whole lifetime and the 1 ms past it.
+  expect(waitMs).toBeLessThanOrEqual(TOKEN_LIFETIME_MS + 1);
   if (waitMs > 0) await sleep(waitMs);
 }
 
@@ -272,6 +275,30 @@ describe('a key written with a token past its lifetime', () => {
     expect(cluster.om.requests.get('AllocateBlock')).toBe(allocationsBefore + 1);
     expect(lookups()).toBe(lookupsBefore);
     expect((await c.readKey('tokvol', 'bkt', 'late-writer')).equals(late)).toBe(true);
+  });
+});
+
+describe('an erasure-coded key', () => {
+  it("carries its group's block token on every WriteChunk and PutBlock, and every replica accepts it", async () => {
+    const c = client();
+    for (const d of cluster.datanodes) d.received.length = 0;
+    const refusalsBefore = refusals();
+    await c.writeKey('tokvol', 'bkt', 'ec', contractKeyBytes(20_000, 51), { replication: 'rs-3-2-1024k' });
+    expect(refusals()).toBe(refusalsBefore);
+    const writes = cluster.datanodes.flatMap((d) =>
+      d.received
+        .map((raw) => dn.ContainerCommandRequestProto.decode(raw))
+        .filter((r) => r.cmdType === dn.Type.WriteChunk || r.cmdType === dn.Type.PutBlock),
+    );
+    // A cell on replicas 1, 4 and 5 and a PutBlock on all five.
+    expect(writes).toHaveLength(8);
+    const blockIds = new Set(
+      writes.map(
+        (r) => hdds.BlockTokenSecretProto.decode(Token.fromUrlString(r.encodedToken).identifier).blockId,
+      ),
+    );
+    const id = writes[0]!.writeChunk?.blockID ?? writes[0]!.putBlock!.blockData.blockID;
+    expect([...blockIds]).toEqual([`conID: ${String(id.containerID)} locID: ${String(id.localID)}`]);
   });
 });
 

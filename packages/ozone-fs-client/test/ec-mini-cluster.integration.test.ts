@@ -6,16 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createOzoneClient, OmStatusError, type OzoneClient } from '@fastpath/ozone-fs-client';
 import { startMiniOzoneCluster, writeEcKey, type MiniOzoneCluster } from '@fastpath/ozone-fs-client/testing';
 import { contractKeyBytes } from '@fastpath/ozone-fs-client/testing/contract';
-import { getBlockRequest, readChunkRequest } from '../src/internal/block-requests.js';
-import {
-  internalBlockLength,
-  locateInGroup,
-  parseEcReplicationConfig,
-  type EcReplicationConfig,
-} from '../src/internal/ec/ec-stripe-layout.js';
-import { createRawErasureDecoder } from '../src/internal/ec/raw-erasure-coder.js';
+import { getBlockRequest, putBlockRequest } from '../src/internal/block-requests.js';
+import { parseEcReplicationConfig, type EcReplicationConfig } from '../src/internal/ec/ec-stripe-layout.js';
 import { directOmCalls } from '../src/testing/mini-ec-striper.js';
 import { dn, hdds, toBigInt, toNumber, uint64 } from '../src/internal/proto/wire.js';
+import { expectEcLayout } from './support/ec-layout.js';
+import { uuidBits } from '../src/internal/ratis/pipeline-raft-group.js';
 
 const RS_3_2 = parseEcReplicationConfig('rs-3-2-1024k');
 // Small cells keep the keys small; the OM's allowed configs are widened for them, as a test cluster may be.
@@ -47,28 +43,10 @@ async function lookup(key: string) {
   return r.lookupKeyResponse!.keyInfo!;
 }
 
-/** Reads replica `index` (1-based) of a group off its datanode: its BlockData and its bytes. */
-async function readReplica(datanode: string, containerId: bigint, localId: bigint) {
-  const block = { containerId, localId, blockCommitSequenceId: 0n };
-  const got = await cluster.datanode(datanode).applyCommitted(getBlockRequest(block, datanode));
-  expect(got.result).toBe(dn.Result.SUCCESS);
-  const blockData = got.getBlock!.blockData;
-  const parts: Uint8Array[] = [];
-  for (const chunk of blockData.chunks ?? []) {
-    const r = await cluster
-      .datanode(datanode)
-      .applyCommitted(readChunkRequest(block, chunk, toNumber(chunk.offset), toNumber(chunk.len), datanode));
-    expect(r.result).toBe(dn.Result.SUCCESS);
-    parts.push(Buffer.concat(r.readChunk!.dataBuffers!.buffers!));
-  }
-  return { blockData, bytes: Buffer.concat(parts) };
-}
-
 /**
- * Checks one key end to end: the OM's view (EC type and config, d + p members with indexes
- * 1..d+p on distinct datanodes), each replica's length and group-length metadata, the plaintext
- * reassembled from the data replicas through the stripe layout, and every data replica rebuilt
- * from parity by the decoder.
+ * Writes a key with the striper and checks it end to end (test/support/ec-layout.ts): the OM's
+ * view, each replica's length, BlockData and chunks, the bytes reassembled from the data
+ * replicas, and every stripe's parity.
  */
 async function checkEcKey(key: string, data: Uint8Array, config: EcReplicationConfig, groupBytes?: number) {
   await writeEcKey(cluster, {
@@ -79,69 +57,8 @@ async function checkEcKey(key: string, data: Uint8Array, config: EcReplicationCo
     config,
     ...(groupBytes ? { blockGroupBytes: groupBytes } : {}),
   });
-  const info = await lookup(key);
-  expect(info.type).toBe(hdds.ReplicationType.EC);
-  expect(toNumber(info.dataSize)).toBe(data.length);
-  expect(info.ecReplicationConfig).toMatchObject({
-    data: config.data,
-    parity: config.parity,
-    codec: config.codec,
-    ecChunkSize: config.ecChunkSize,
-  });
-  const width = config.data + config.parity;
-  const locations = info.keyLocationList![0]!.keyLocations!;
-  const expectedGroups = groupBytes ? Math.max(1, Math.ceil(data.length / groupBytes)) : 1;
-  expect(locations).toHaveLength(expectedGroups);
-  let start = 0;
-  for (const loc of locations) {
-    const L = toNumber(loc.length);
-    const p = loc.pipeline!;
-    expect(p.type).toBe(hdds.ReplicationType.EC);
-    expect(p.leaderID).toBe('');
-    expect(p.memberReplicaIndexes).toEqual(Array.from({ length: width }, (_, i) => i + 1));
-    expect(p.ecReplicationConfig?.data).toBe(config.data);
-    const uuids = p.members!.map((m) => m.uuid!);
-    expect(new Set(uuids).size).toBe(width);
-    const containerId = toBigInt(loc.blockID.containerBlockID.containerID);
-    const localId = toBigInt(loc.blockID.containerBlockID.localID);
-    const replicas = [];
-    for (let index = 1; index <= width; index++) {
-      const r = await readReplica(uuids[index - 1]!, containerId, localId);
-      expect(r.bytes.length).toBe(internalBlockLength(config, L, index));
-      expect(toNumber(r.blockData.size)).toBe(r.bytes.length);
-      expect(r.blockData.metadata).toContainEqual(
-        expect.objectContaining({ key: 'blockGroupLen', value: String(L) }),
-      );
-      replicas.push(r.bytes);
-    }
-    // The plaintext, cell by cell, from the data replicas.
-    const group = Buffer.alloc(L);
-    for (let o = 0; o < L;) {
-      const at = locateInGroup(config, L, o);
-      const replica = replicas[at.replicaIndex - 1]!;
-      group.set(replica.subarray(at.offsetInReplica, at.offsetInReplica + at.bytesToCellEnd), o);
-      o += at.bytesToCellEnd;
-    }
-    expect(group.equals(Buffer.from(data.subarray(start, start + L)))).toBe(true);
-    // Parity is right: each data unit of each stripe is rebuilt from the others and the parity.
-    const decoder = createRawErasureDecoder(config);
-    const c = config.ecChunkSize;
-    for (let s = 0; s * c < replicas[0]!.length; s++) {
-      const cellLength = Math.min(c, replicas[0]!.length - s * c);
-      const units = replicas.map((r) => {
-        const u = new Uint8Array(cellLength);
-        u.set(r.subarray(s * c, Math.min(s * c + cellLength, r.length)));
-        return u;
-      });
-      const lost = s % config.data;
-      const inputs: Array<Uint8Array | null> = [...units];
-      inputs[lost] = null;
-      const out = new Uint8Array(cellLength);
-      decoder.decode(inputs, [lost], [out]);
-      expect(Buffer.from(out).equals(Buffer.from(units[lost]!))).toBe(true);
-    }
-    start += L;
-  }
+  const lengths = await expectEcLayout(cluster, await lookup(key), data, config);
+  expect(lengths).toHaveLength(groupBytes ? Math.max(1, Math.ceil(data.length / groupBytes)) : 1);
 }
 
 describe('EC keys on the embedded cluster', () => {
@@ -203,6 +120,140 @@ describe('replica indexes on the datanodes', () => {
     const wrong = await ask(3);
     expect(wrong.result).toBe(dn.Result.CONTAINER_NOT_FOUND);
     expect(wrong.message).toContain('replica index 3');
+  });
+});
+
+describe('a replica that gets only its PutBlock', () => {
+  it('records the replica index the PutBlock names, as a datanode creating the container does', async () => {
+    const [group] = await writeEcKey(cluster, {
+      volume: 'vol',
+      bucket: 'ecb',
+      key: 'putblock-only',
+      data: contractKeyBytes(10, 10),
+      config: RS_3_2,
+    });
+    // A fresh block in a container that datanode does not hold yet.
+    const replica3 = group!.datanodes[2]!;
+    const block = { containerId: 9_000_001n, localId: 5n, blockCommitSequenceId: 0n, replicaIndex: 3 };
+    const put = await cluster
+      .datanode(replica3)
+      .applyCommitted(putBlockRequest(block, [], 0, true, replica3));
+    expect(put.result).toBe(dn.Result.SUCCESS);
+    const ask = (replicaIndex: number) =>
+      cluster.datanode(replica3).applyCommitted(getBlockRequest({ ...block, replicaIndex }, replica3));
+    expect((await ask(3)).result).toBe(dn.Result.SUCCESS);
+    expect((await ask(2)).result).toBe(dn.Result.CONTAINER_NOT_FOUND);
+  });
+});
+
+describe("a bucket's default replication", () => {
+  it('applies to a key that asks for none, and InfoBucket states it', async () => {
+    await om.submit('CreateBucket', {
+      createBucketRequest: {
+        bucketInfo: {
+          volumeName: 'vol',
+          bucketName: 'ec-default',
+          isVersionEnabled: false,
+          storageType: hdds.StorageTypeProto.DISK,
+          defaultReplicationConfig: {
+            type: hdds.ReplicationType.EC,
+            ecReplicationConfig: { data: 3, parity: 2, codec: 'rs', ecChunkSize: MiB },
+          },
+        },
+      },
+    });
+    const bucket = await om.submit('InfoBucket', {
+      infoBucketRequest: { volumeName: 'vol', bucketName: 'ec-default' },
+    });
+    expect(bucket.infoBucketResponse!.bucketInfo!.defaultReplicationConfig).toMatchObject({
+      type: hdds.ReplicationType.EC,
+      ecReplicationConfig: { data: 3, parity: 2, codec: 'rs', ecChunkSize: MiB },
+    });
+    const keyArgs = { volumeName: 'vol', bucketName: 'ec-default', keyName: 'k' };
+    const created = await om.submit('CreateKey', { createKeyRequest: { keyArgs } });
+    const info = created.createKeyResponse!.keyInfo!;
+    expect(info.type).toBe(hdds.ReplicationType.EC);
+    expect(info.ecReplicationConfig).toMatchObject({ data: 3, parity: 2 });
+    expect(info.keyLocationList![0]!.keyLocations![0]!.pipeline!.memberReplicaIndexes).toEqual([
+      1, 2, 3, 4, 5,
+    ]);
+    // A key's own replication wins over the bucket's.
+    const own = await om.submit('CreateKey', {
+      createKeyRequest: {
+        keyArgs: {
+          ...keyArgs,
+          keyName: 'k2',
+          type: hdds.ReplicationType.RATIS,
+          factor: hdds.ReplicationFactor.ONE,
+        },
+      },
+    });
+    expect(own.createKeyResponse!.keyInfo!.type).toBe(hdds.ReplicationType.RATIS);
+  });
+
+  it('an EC default outside the allowed configs: INVALID_REQUEST, no bucket', async () => {
+    const err = await om
+      .submit('CreateBucket', {
+        createBucketRequest: {
+          bucketInfo: {
+            volumeName: 'vol',
+            bucketName: 'xor-default',
+            isVersionEnabled: false,
+            storageType: hdds.StorageTypeProto.DISK,
+            defaultReplicationConfig: {
+              type: hdds.ReplicationType.EC,
+              ecReplicationConfig: { data: 2, parity: 1, codec: 'xor', ecChunkSize: MiB },
+            },
+          },
+        },
+      })
+      .catch((e: unknown) => e);
+    expect((err as OmStatusError).status).toBe('INVALID_REQUEST');
+    await expect(client.getBucket('vol', 'xor-default')).rejects.toMatchObject({
+      status: 'BUCKET_NOT_FOUND',
+    });
+  });
+});
+
+describe('AllocateBlock with an exclude list', () => {
+  it('puts the next EC group on datanodes and a pipeline the client did not exclude, in a container of its own', async () => {
+    const keyArgs = {
+      volumeName: 'vol',
+      bucketName: 'ecb',
+      keyName: 'excluding',
+      type: hdds.ReplicationType.EC,
+      ecReplicationConfig: { data: 3, parity: 2, codec: 'rs', ecChunkSize: MiB },
+    };
+    const created = await om.submit('CreateKey', { createKeyRequest: { keyArgs } });
+    const clientID = created.createKeyResponse!.ID!;
+    const first = created.createKeyResponse!.keyInfo!.keyLocationList![0]!.keyLocations![0]!;
+    const members = (loc: typeof first) => loc.pipeline!.members!.map((m) => m.uuid!);
+    const container = (loc: typeof first) => toBigInt(loc.blockID.containerBlockID.containerID);
+    const allocate = async (excludeList: object) =>
+      (await om.submit('AllocateBlock', { allocateBlockRequest: { clientID, keyArgs, excludeList } }))
+        .allocateBlockResponse!.keyLocation!;
+    const failed = members(first)[1]!;
+    const away = await allocate({ datanodes: [failed] });
+    expect(members(away)).not.toContain(failed);
+    expect(members(away)).toHaveLength(5);
+    expect(container(away)).not.toBe(container(first));
+    const pipelineId = away.pipeline!.id.id!;
+    const other = await allocate({
+      datanodes: [failed],
+      pipelineIds: [{ id: pipelineId, uuid128: uuidBits(pipelineId) }],
+    });
+    expect(other.pipeline!.id.id).not.toBe(pipelineId);
+    expect(members(other)).not.toContain(failed);
+    // Four datanodes excluded of nine leave five: one pipeline, then none.
+    const four = cluster.datanodes.slice(0, 4).map((d) => d.uuid);
+    const last = await allocate({ datanodes: four });
+    expect(members(last)).toEqual(cluster.datanodes.slice(4).map((d) => d.uuid));
+    const lastId = last.pipeline!.id.id!;
+    const err = await allocate({
+      datanodes: four,
+      pipelineIds: [{ id: lastId, uuid128: uuidBits(lastId) }],
+    }).catch((e: unknown) => e);
+    expect((err as OmStatusError).status).toBe('KEY_ALLOCATION_ERROR');
   });
 });
 

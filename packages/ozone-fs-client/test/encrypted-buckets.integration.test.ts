@@ -10,6 +10,10 @@ import { KmsClient } from '@fastpath/kms-client';
 import { createKmsServer, type KmsServer } from '@fastpath/kms-server';
 import { createOzoneClient, type OzoneClient } from '@fastpath/ozone-fs-client';
 import { startMiniOzoneCluster, type MiniOzoneCluster } from '@fastpath/ozone-fs-client/testing';
+import { KeyEncryption } from '../src/internal/crypto/key-encryption.js';
+import { parseEcReplicationConfig } from '../src/internal/ec/ec-stripe-layout.js';
+import { directOmCalls } from '../src/testing/mini-ec-striper.js';
+import { expectEcLayout } from './support/ec-layout.js';
 
 const VOLUME = 'tde';
 const LAYOUT = { chunkSizeBytes: 16 * 1024, blockSizeBytes: 64 * 1024, bytesPerChecksum: 8 * 1024 };
@@ -71,7 +75,8 @@ beforeAll(async () => {
   await admin.createKey('bk1');
   await admin.createKey('bk256', { length: 256 });
   cluster = await startMiniOzoneCluster({
-    datanodes: 3,
+    // Five for the erasure-coded key (rs-3-2); replicated blocks go to the first three.
+    datanodes: 5,
     omConfiguration: { 'hadoop.security.key.provider.path': providerPath },
   });
   alice = clientAs('alice');
@@ -108,6 +113,31 @@ describe('encrypted buckets on the mini cluster with fastpath-kms', () => {
     // Checksums are over the ciphertext: a verifying read passes, and so does one that does not verify.
     expect((await alice.readKey(VOLUME, 'enc', 'k1')).equals(data)).toBe(true);
     expect((await alice.readKey(VOLUME, 'enc', 'k1', { verifyChecksum: false })).equals(data)).toBe(true);
+  });
+
+  it('an erasure-coded key: its cells and parity are of the ciphertext, as Java encrypts before its EC writer, and it reads back', async () => {
+    const small = randomBytes(30_001);
+    await alice.writeKey(VOLUME, 'enc', 'ec', small, { replication: 'rs-3-2-1024k' });
+    const om = directOmCalls(cluster.omAddress);
+    const encryption = new KeyEncryption(providerPath, { user: 'alice' });
+    try {
+      const info = (
+        await om.submit('LookupKey', {
+          lookupKeyRequest: { keyArgs: { volumeName: VOLUME, bucketName: 'enc', keyName: 'ec' } },
+        })
+      ).lookupKeyResponse!.keyInfo!;
+      expect(info.fileEncryptionInfo).toBeTruthy();
+      // The key's own data key and IV, from offset 0: what the writer encrypted with.
+      const ciphertext = (await encryption.encryptorFor(info))!.update(small);
+      expect(ciphertext.equals(small)).toBe(false);
+      await expectEcLayout(cluster, info, ciphertext, parseEcReplicationConfig('rs-3-2-1024k'), {
+        stripeChecksums: true,
+      });
+      expect((await alice.readKey(VOLUME, 'enc', 'ec')).equals(small)).toBe(true);
+    } finally {
+      om.close();
+      await encryption.close();
+    }
   });
 
   it('a 256-bit bucket key gives AES-256 data keys', async () => {

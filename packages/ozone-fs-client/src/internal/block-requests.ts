@@ -117,19 +117,24 @@ export function writeChunkRequest(
   };
 }
 
+/**
+ * PutBlock with the block's chunk list; `metadata` follows the `TYPE`=`KEY` entry every block
+ * carries (an EC block adds `blockGroupLen`).
+ */
 export function putBlockRequest(
   block: BlockRef,
   chunks: hadoop.hdds.datanode.IChunkInfo[],
   sizeBytes: number,
   eof: boolean,
   datanodeUuid: string,
+  metadata: readonly hadoop.hdds.datanode.IKeyValue[] = [],
 ): hadoop.hdds.datanode.IContainerCommandRequestProto {
   return {
     ...envelope('PutBlock', block, datanodeUuid),
     putBlock: {
       blockData: {
         blockID: datanodeBlockId(block),
-        metadata: [{ key: 'TYPE', value: 'KEY' }],
+        metadata: [{ key: 'TYPE', value: 'KEY' }, ...metadata],
         chunks,
         size: int64(BigInt(sizeBytes)),
       },

@@ -2,7 +2,8 @@
 // OzoneManagerProtocolClientSideTranslatorPB#commitKey/#hsyncKey put the same KeyArgs on the wire,
 // and hsync adds `hsync = true`.
 import type { BlockRef } from './block-requests.js';
-import { hdds, int64, uint64, type hadoop } from './proto/wire.js';
+import { int64, uint64, type hadoop } from './proto/wire.js';
+import { replicationKeyArgs, type KeyReplication } from './replication.js';
 
 /** The open key a CommitKey names. */
 export interface CommitTarget {
@@ -11,10 +12,14 @@ export interface CommitTarget {
   key: string;
   /** The open-key ID (CreateKeyResponse.ID). */
   clientId: bigint;
-  factor: 'ONE' | 'THREE';
+  /** The key's replication as CreateKey answered it: RATIS with its factor, or EC with its config. */
+  replication: KeyReplication;
 }
 
-/** A block as CommitKey lists it: its latest BCSID and how many of its bytes the key holds. */
+/**
+ * A block as CommitKey lists it: its latest BCSID and how many of its bytes the key holds (for an
+ * EC block group, its data bytes: parity is not counted).
+ */
 export interface CommitBlock {
   ref: BlockRef;
   lengthBytes: number;
@@ -32,8 +37,7 @@ export function commitKeyRequest(
       bucketName: target.bucket,
       keyName: target.key,
       dataSize: uint64(dataSizeBytes),
-      type: hdds.ReplicationType.RATIS,
-      factor: hdds.ReplicationFactor[target.factor],
+      ...replicationKeyArgs(target.replication),
       keyLocations: blocks.map((b) => ({
         blockID: {
           containerBlockID: { containerID: int64(b.ref.containerId), localID: int64(b.ref.localId) },

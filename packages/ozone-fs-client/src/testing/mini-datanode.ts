@@ -643,9 +643,11 @@ export class MiniDatanode {
   }
 
   /**
-   * An EC replica's container carries its replica index, set by the first write that names one;
-   * a command naming another index answers CONTAINER_NOT_FOUND when both are non-zero, as Ozone's
-   * BlockUtils.verifyReplicaIdx decides.
+   * An EC replica's container carries its replica index, set by the first write (WriteChunk or
+   * PutBlock) that names one, as Ozone's HddsDispatcher creates a missing container with the
+   * command's `blockID.replicaIndex`: a replica that holds no cell of a short key gets only its
+   * PutBlock. A command naming another index answers CONTAINER_NOT_FOUND when both are non-zero,
+   * as Ozone's BlockUtils.verifyReplicaIdx decides.
    */
   #checkReplicaIndex(r: hadoop.hdds.datanode.ContainerCommandRequestProto): void {
     const id =
@@ -659,7 +661,7 @@ export class MiniDatanode {
     const containerId = toBigInt(id.containerID);
     const file = join(this.#dir, 'containers', String(containerId), 'replica-index');
     if (!existsSync(file)) {
-      if (r.cmdType !== dn.Type.WriteChunk) return;
+      if (r.cmdType !== dn.Type.WriteChunk && r.cmdType !== dn.Type.PutBlock) return;
       mkdirSync(join(file, '..'), { recursive: true });
       writeFileSync(file, String(asked));
       return;

@@ -12,11 +12,16 @@ import { miniPipelineId } from './mini-ratis-pipelines.js';
 import { uuidBits } from '../internal/ratis/pipeline-raft-group.js';
 import { hsyncCommitRefusal, metadataAfterCommit, type MiniOmHsyncSettings } from './mini-om-hsync.js';
 import {
+  bucketDefaultReplication,
+  chooseEcDatanodes,
   DEFAULT_REPLICATION_ALLOWED_CONFIGS,
+  defaultReplicationProto,
   EcRefusal,
   ecConfigProto,
   ecPipelineFields,
   requestedEcConfig,
+  resolvedKeyArgs,
+  type StoredReplication,
 } from './mini-om-ec.js';
 import type { EcReplicationConfig } from '../internal/ec/ec-stripe-layout.js';
 import {
@@ -55,6 +60,8 @@ interface BucketRecord {
   creationTimeMs: number;
   /** An encrypted bucket's KMS key (BucketInfo.beinfo). */
   encryption?: StoredBucketEncryption;
+  /** The bucket's default replication (BucketInfo.defaultReplicationConfig), for keys that ask for none. */
+  defaultReplication?: StoredReplication;
 }
 interface BlockRecord {
   containerId: string;
@@ -103,7 +110,22 @@ interface OmState {
   nextLocalId: string;
   nextContainerId: number;
   blocksInContainer: number;
+  /**
+   * The open container of each EC pipeline (by pipeline id): an EC container belongs to one
+   * pipeline, whose members hold its replica indexes, so block groups on other datanodes go to
+   * other containers.
+   */
+  ecContainers?: Record<string, { containerId: number; blocks: number }>;
 }
+
+/** What a client's AllocateBlock asked the OM to avoid (its ExcludeListProto). */
+interface Exclusions {
+  containers: ReadonlySet<string>;
+  datanodes: ReadonlySet<string>;
+  pipelines: ReadonlySet<string>;
+}
+
+const NO_EXCLUSIONS: Exclusions = { containers: new Set(), datanodes: new Set(), pipelines: new Set() };
 
 /**
  * A fault the OM applies to the next matching requests: answer a given `status`, or `garbage`
@@ -589,7 +611,18 @@ export class MiniOm {
       (r.version ?? 0) < 3
         ? om.BucketLayoutProto.LEGACY
         : (info.bucketLayout ?? om.BucketLayoutProto.FILE_SYSTEM_OPTIMIZED);
+    let defaultReplication: StoredReplication | undefined;
+    try {
+      defaultReplication = bucketDefaultReplication(
+        info.defaultReplicationConfig,
+        this.replicationAllowedConfigs,
+      );
+    } catch (err) {
+      if (err instanceof EcRefusal) throw new OmFailure('INVALID_REQUEST', err.message);
+      throw err;
+    }
     this.#state.buckets[id] = {
+      ...(defaultReplication ? { defaultReplication } : {}),
       layout,
       storageType: info.storageType,
       versioning: info.isVersionEnabled,
@@ -622,6 +655,9 @@ export class MiniOm {
       creationTime: uint64(b.creationTimeMs),
       modificationTime: uint64(b.creationTimeMs),
       ...(b.encryption ? { beinfo: b.encryption } : {}),
+      ...(b.defaultReplication
+        ? { defaultReplicationConfig: defaultReplicationProto(b.defaultReplication) }
+        : {}),
     };
   }
 
@@ -644,39 +680,75 @@ export class MiniOm {
     };
   }
 
-  #newBlock(
-    factor = 3,
-    excludedContainers: ReadonlySet<string> = new Set(),
-    ec?: EcReplicationConfig,
-  ): BlockRecord {
+  #newBlock(factor = 3, exclusions: Exclusions = NO_EXCLUSIONS, ec?: EcReplicationConfig): BlockRecord {
     const dns = this.datanodes();
     if (dns.length === 0) throw new OmFailure('KEY_ALLOCATION_ERROR', 'no datanodes');
-    const width = ec ? ec.data + ec.parity : factor === 1 ? 1 : 3;
-    if (ec && dns.length < width)
-      throw new OmFailure(
-        'KEY_ALLOCATION_ERROR',
-        `an EC block group needs ${width} datanodes, ${dns.length} are in service`,
-      );
+    if (ec) return this.#newBlockGroup(ec, exclusions);
+    const width = factor === 1 ? 1 : 3;
     // A container a client excluded (it found it closed) takes no more blocks, as SCM closes it.
     if (
       this.#state.blocksInContainer >= BLOCKS_PER_CONTAINER ||
-      excludedContainers.has(String(this.#state.nextContainerId))
+      exclusions.containers.has(String(this.#state.nextContainerId))
     ) {
       this.#state.nextContainerId++;
       this.#state.blocksInContainer = 0;
     }
     this.#state.blocksInContainer++;
+    return this.#blockRecord(
+      this.#state.nextContainerId,
+      dns.slice(0, width).map((d) => d.uuid),
+    );
+  }
+
+  /**
+   * An EC block group on d + p datanodes the client did not exclude, on a pipeline it did not
+   * exclude, in that pipeline's open container (a fresh one when it has none, it is full or the
+   * client excluded it).
+   */
+  #newBlockGroup(ec: EcReplicationConfig, exclusions: Exclusions): BlockRecord {
+    const dns = this.datanodes();
+    const width = ec.data + ec.parity;
+    if (dns.length < width)
+      throw new OmFailure(
+        'KEY_ALLOCATION_ERROR',
+        `an EC block group needs ${width} datanodes, ${dns.length} are in service`,
+      );
+    const members = chooseEcDatanodes(
+      dns.map((d) => d.uuid),
+      width,
+      exclusions.datanodes,
+      (m) => exclusions.pipelines.has(miniPipelineId(m)),
+    );
+    if (!members)
+      throw new OmFailure(
+        'KEY_ALLOCATION_ERROR',
+        `no ${width} datanodes left for an EC block group outside the ${exclusions.datanodes.size} excluded datanodes and ${exclusions.pipelines.size} excluded pipelines`,
+      );
+    const containers = (this.#state.ecContainers ??= {});
+    const pipelineId = miniPipelineId(members);
+    let open = containers[pipelineId];
+    if (!open || open.blocks >= BLOCKS_PER_CONTAINER || exclusions.containers.has(String(open.containerId))) {
+      // A container id of its own; the replicated blocks' current container is left full.
+      this.#state.nextContainerId++;
+      this.#state.blocksInContainer = BLOCKS_PER_CONTAINER;
+      open = { containerId: this.#state.nextContainerId, blocks: 0 };
+      containers[pipelineId] = open;
+    }
+    open.blocks++;
+    return { ...this.#blockRecord(open.containerId, members), ec };
+  }
+
+  #blockRecord(containerId: number, datanodes: string[]): BlockRecord {
     const localId = BigInt(this.#state.nextLocalId);
     this.#state.nextLocalId = (localId + 1n).toString();
     this.#save();
     return {
-      containerId: String(this.#state.nextContainerId),
+      containerId: String(containerId),
       localId: localId.toString(),
       bcsid: '0',
       offset: 0,
       length: 0,
-      datanodes: dns.slice(0, width).map((d) => d.uuid),
-      ...(ec ? { ec } : {}),
+      datanodes,
     };
   }
 
@@ -759,10 +831,12 @@ export class MiniOm {
   /** Opens a key for writing (CreateKey and CreateFile): its first block and the open-key ID. */
   #openNewKey(
     r: hadoop.ozone.OMRequest,
-    a: hadoop.ozone.IKeyArgs,
+    asked: hadoop.ozone.IKeyArgs,
   ): { keyInfo: hadoop.ozone.IKeyInfo; ID: Long } {
+    const bucket = this.#bucket(asked.volumeName, asked.bucketName);
+    const a = resolvedKeyArgs(asked, bucket.defaultReplication);
     // As Ozone's validateEncryptionKeyInfo: an OM without a key provider cannot write here.
-    if (this.#bucket(a.volumeName, a.bucketName).encryption && !a.fileEncryptionInfo)
+    if (bucket.encryption && !a.fileEncryptionInfo)
       throw new OmFailure(
         'INVALID_REQUEST',
         `Attempting to create unencrypted file ${a.keyName} in encrypted bucket ${a.volumeName}/${a.bucketName}`,
@@ -818,8 +892,7 @@ export class MiniOm {
   #allocateBlock(r: hadoop.ozone.OMRequest): Omit<hadoop.ozone.IOMResponse, 'cmdType' | 'status'> {
     const q = need(r.allocateBlockRequest);
     const open = this.#openKey(q.keyArgs, toBigInt(q.clientID));
-    const excluded = new Set((q.excludeList?.containerIds ?? []).map((id) => toBigInt(id).toString()));
-    const block = this.#newBlock(open.factor, excluded, open.ec);
+    const block = this.#newBlock(open.factor, exclusions(q.excludeList), open.ec);
     open.allocated.push(block);
     return { allocateBlockResponse: { keyLocation: this.#location(block) } };
   }
@@ -1187,6 +1260,14 @@ function withoutPipelines(info: hadoop.ozone.IKeyInfo): hadoop.ozone.IKeyInfo {
 
 function keyPath(volume: string, bucket: string, key: string): string {
   return `${volume}/${bucket}/${key}`;
+}
+
+function exclusions(list: hadoop.hdds.IExcludeListProto | null | undefined): Exclusions {
+  return {
+    containers: new Set((list?.containerIds ?? []).map((id) => toBigInt(id).toString())),
+    datanodes: new Set(list?.datanodes ?? []),
+    pipelines: new Set((list?.pipelineIds ?? []).map((p) => p.id ?? '')),
+  };
 }
 
 function need<T>(body: T | null | undefined): T {

@@ -1,4 +1,5 @@
 import { DEFAULT_OZONE_CLIENT_CONFIG } from '../../ozone-client-config.js';
+import { parseEcReplicationConfig } from '../ec/ec-stripe-layout.js';
 import { canEnableHsync, flushDue, hsyncRefusal } from './hsync-policy.js';
 
 describe('hsync policy', () => {
@@ -13,9 +14,12 @@ describe('hsync policy', () => {
     expect(canEnableHsync(DEFAULT_OZONE_CLIENT_CONFIG)).toBe(false);
   });
 
-  it('refuses a single replica and accepts three', () => {
-    expect(hsyncRefusal('ONE')).toMatch(/replication factor = 1 <= 1/);
-    expect(hsyncRefusal('THREE')).toBeUndefined();
+  it('refuses a single replica and erasure coding, and accepts three replicas', () => {
+    expect(hsyncRefusal({ type: 'RATIS', factor: 'ONE' })).toMatch(/replication factor = 1 <= 1/);
+    expect(hsyncRefusal({ type: 'RATIS', factor: 'THREE' })).toBeUndefined();
+    expect(hsyncRefusal({ type: 'EC', config: parseEcReplicationConfig('rs-3-2-1024k') })).toMatch(
+      /erasure-coded/,
+    );
   });
 
   it("flushes with the flush delay only once a chunk's worth is unflushed, without it always", () => {

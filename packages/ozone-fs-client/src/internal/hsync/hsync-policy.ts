@@ -2,6 +2,7 @@
 // decides: OzoneFSUtils#canEnableHsync (both client settings on) picks between hsync and a plain
 // flush; KeyOutputStream#hsync then refuses keys it cannot hsync.
 import type { OzoneClientConfig } from '../../ozone-client-config.js';
+import type { KeyReplication } from '../replication.js';
 
 /**
  * True when `ozone.client.hbase.enhancements.allowed` and `ozone.fs.hsync.enabled` are both on;
@@ -15,11 +16,15 @@ export function canEnableHsync(
 
 /**
  * Why a key cannot be hsync'ed, or undefined when it can. Ozone refuses replication with a single
- * replica ("The replication factor = 1 <= 1"); fastpath writes RATIS keys only, so the type check
- * Ozone also makes cannot fail here.
+ * replica ("The replication factor = 1 <= 1"), and its EC writer has no hsync at all
+ * (ECKeyOutputStream#hsync and #hflush throw NotImplementedException).
  */
-export function hsyncRefusal(factor: 'ONE' | 'THREE'): string | undefined {
-  return factor === 'ONE' ? 'the replication factor = 1 <= 1 (hsync needs RATIS with 3 replicas)' : undefined;
+export function hsyncRefusal(replication: KeyReplication): string | undefined {
+  if (replication.type === 'EC')
+    return "an erasure-coded key cannot be hsync'ed (Ozone's EC writer has no hsync)";
+  return replication.factor === 'ONE'
+    ? 'the replication factor = 1 <= 1 (hsync needs RATIS with 3 replicas)'
+    : undefined;
 }
 
 /**

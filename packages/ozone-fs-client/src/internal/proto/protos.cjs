@@ -556,6 +556,91 @@ $root.hadoop = (function() {
             return ECReplicationConfig;
         })();
 
+        hdds.DefaultReplicationConfig = (function() {
+
+            function DefaultReplicationConfig(properties) {
+                if (properties)
+                    for (var keys = Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            }
+
+            DefaultReplicationConfig.prototype.type = 1;
+            DefaultReplicationConfig.prototype.factor = 1;
+            DefaultReplicationConfig.prototype.ecReplicationConfig = null;
+
+            DefaultReplicationConfig.create = function create(properties) {
+                return new DefaultReplicationConfig(properties);
+            };
+
+            DefaultReplicationConfig.encode = function encode(message, writer, q) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                writer.uint32(8).int32(message.type);
+                if (message.factor != null && Object.hasOwnProperty.call(message, "factor"))
+                    writer.uint32(16).int32(message.factor);
+                if (message.ecReplicationConfig != null && Object.hasOwnProperty.call(message, "ecReplicationConfig"))
+                    $root.hadoop.hdds.ECReplicationConfig.encode(message.ecReplicationConfig, writer.uint32(26).fork(), q + 1).ldelim();
+                return writer;
+            };
+
+            DefaultReplicationConfig.decode = function decode(reader, length, error, long) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (long === undefined)
+                    long = 0;
+                if (long > $Reader.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var end, message;
+                if (length === undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = new $root.hadoop.hdds.DefaultReplicationConfig();
+                while (reader.pos < end) {
+                    var tag = reader.uint32();
+                    if (tag === error)
+                        break;
+                    switch (tag >>> 3) {
+                    case 1: {
+                            message.type = reader.int32();
+                            break;
+                        }
+                    case 2: {
+                            message.factor = reader.int32();
+                            break;
+                        }
+                    case 3: {
+                            message.ecReplicationConfig = $root.hadoop.hdds.ECReplicationConfig.decode(reader, reader.uint32(), undefined, long + 1);
+                            break;
+                        }
+                    default:
+                        reader.skipType(tag & 7, long);
+                        break;
+                    }
+                }
+                if (length !== undefined) {
+                    if (reader.pos !== end)
+                        throw RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (!Object.hasOwnProperty.call(message, "type"))
+                    throw $util.ProtocolError("missing required 'type'", { instance: message });
+                return message;
+            };
+
+            return DefaultReplicationConfig;
+        })();
+
         hdds.PipelineID = (function() {
 
             function PipelineID(properties) {
@@ -4729,6 +4814,7 @@ $root.hadoop = (function() {
             BucketInfo.prototype.usedNamespace = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
             BucketInfo.prototype.bucketLayout = 1;
             BucketInfo.prototype.owner = "";
+            BucketInfo.prototype.defaultReplicationConfig = null;
 
             BucketInfo.create = function create(properties) {
                 return new BucketInfo(properties);
@@ -4777,6 +4863,8 @@ $root.hadoop = (function() {
                     writer.uint32(144).int32(message.bucketLayout);
                 if (message.owner != null && Object.hasOwnProperty.call(message, "owner"))
                     writer.uint32(154).string(message.owner);
+                if (message.defaultReplicationConfig != null && Object.hasOwnProperty.call(message, "defaultReplicationConfig"))
+                    $root.hadoop.hdds.DefaultReplicationConfig.encode(message.defaultReplicationConfig, writer.uint32(162).fork(), q + 1).ldelim();
                 return writer;
             };
 
@@ -4881,6 +4969,10 @@ $root.hadoop = (function() {
                         }
                     case 19: {
                             message.owner = reader.string();
+                            break;
+                        }
+                    case 20: {
+                            message.defaultReplicationConfig = $root.hadoop.hdds.DefaultReplicationConfig.decode(reader, reader.uint32(), undefined, long + 1);
                             break;
                         }
                     default:

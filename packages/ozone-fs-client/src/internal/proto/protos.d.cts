@@ -143,6 +143,22 @@ export namespace hadoop {
             public static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): hadoop.hdds.ECReplicationConfig;
         }
 
+        interface IDefaultReplicationConfig {
+            type: hadoop.hdds.ReplicationType;
+            factor?: (hadoop.hdds.ReplicationFactor|null);
+            ecReplicationConfig?: (hadoop.hdds.IECReplicationConfig|null);
+        }
+
+        class DefaultReplicationConfig implements IDefaultReplicationConfig {
+            constructor(properties?: hadoop.hdds.IDefaultReplicationConfig);
+            public type: hadoop.hdds.ReplicationType;
+            public factor: hadoop.hdds.ReplicationFactor;
+            public ecReplicationConfig?: (hadoop.hdds.IECReplicationConfig|null);
+            public static create(properties?: hadoop.hdds.IDefaultReplicationConfig): hadoop.hdds.DefaultReplicationConfig;
+            public static encode(message: hadoop.hdds.IDefaultReplicationConfig, writer?: $protobuf.Writer): $protobuf.Writer;
+            public static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): hadoop.hdds.DefaultReplicationConfig;
+        }
+
         interface IPipelineID {
             id?: (string|null);
             uuid128?: (hadoop.hdds.IUUID|null);
@@ -1162,6 +1178,7 @@ export namespace hadoop {
             usedNamespace?: (Long|null);
             bucketLayout?: (hadoop.ozone.BucketLayoutProto|null);
             owner?: (string|null);
+            defaultReplicationConfig?: (hadoop.hdds.IDefaultReplicationConfig|null);
         }
 
         class BucketInfo implements IBucketInfo {
@@ -1185,6 +1202,7 @@ export namespace hadoop {
             public usedNamespace: Long;
             public bucketLayout: hadoop.ozone.BucketLayoutProto;
             public owner: string;
+            public defaultReplicationConfig?: (hadoop.hdds.IDefaultReplicationConfig|null);
             public static create(properties?: hadoop.ozone.IBucketInfo): hadoop.ozone.BucketInfo;
             public static encode(message: hadoop.ozone.IBucketInfo, writer?: $protobuf.Writer): $protobuf.Writer;
             public static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): hadoop.ozone.BucketInfo;
