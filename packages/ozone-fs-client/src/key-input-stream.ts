@@ -3,7 +3,6 @@ import { encodedBlockToken, isBlockTokenRefusal } from './internal/block-token.j
 import { FastpathError } from '@fastpath/core';
 import {
   ChecksumMismatchError,
-  ErasureCodingConfigError,
   OzoneClosedError,
   OzoneError,
   OzoneInvalidArgumentError,
@@ -39,7 +38,8 @@ import {
 } from './internal/read-block-plan.js';
 import { pipelineDatanodes, type DatanodeAddress } from './internal/pipeline.js';
 import { EcBlockGroupReader, replicaNodes, type InternalBlock } from './internal/ec/ec-block-group-reader.js';
-import { checkEcReplicationConfig, type EcBlockGroupLayout } from './internal/ec/ec-stripe-layout.js';
+import type { EcBlockGroupLayout } from './internal/ec/ec-stripe-layout.js';
+import { replicationFromProto } from './internal/replication.js';
 import { orderReplicas } from './internal/replica-order.js';
 import type { LocalBlockFile } from './internal/short-circuit/local-block-file.js';
 import { hdds, toBigInt, toNumber, type hadoop } from './internal/proto/wire.js';
@@ -994,15 +994,14 @@ function ecGroupLayout(
 ): EcBlockGroupLayout | undefined {
   const ec = pipeline?.type === hdds.ReplicationType.EC || info.type === hdds.ReplicationType.EC;
   if (!ec) return undefined;
-  const wire = pipeline?.ecReplicationConfig ?? info.ecReplicationConfig;
-  if (!wire)
-    throw new ErasureCodingConfigError('an erasure-coded key location without its EC replication config');
-  const config = checkEcReplicationConfig({
-    codec: wire.codec as EcBlockGroupLayout['config']['codec'],
-    data: wire.data,
-    parity: wire.parity,
-    ecChunkSize: wire.ecChunkSize,
-  });
+  // The type is EC here, so the config is read (and checked) or its absence refused.
+  const stated = replicationFromProto(
+    hdds.ReplicationType.EC,
+    undefined,
+    pipeline?.ecReplicationConfig ?? info.ecReplicationConfig,
+  );
+  if (stated?.type !== 'EC') return undefined;
+  const config = stated.config;
   const members = pipeline?.members?.length ?? 0;
   const indexes = pipeline?.memberReplicaIndexes ?? [];
   return { config, replicaIndexes: Array.from({ length: members }, (_, i) => indexes[i] ?? 0) };

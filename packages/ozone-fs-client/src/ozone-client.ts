@@ -206,7 +206,7 @@ export interface OzoneFileStatus {
   modificationTimeMs: number;
   /** The user that owns the key (`KeyInfo.ownerName`); '' when the OM names none. */
   owner: string;
-  /** Replicas of each block (the key's replication factor; 0 for a directory). */
+  /** Replicas of each block: the key's replication factor, data + parity for an EC key; 0 for a directory. */
   replication: number;
 }
 
@@ -1295,8 +1295,18 @@ function fileStatus(volume: string, bucket: string, s: hadoop.ozone.IOzoneFileSt
     blockSizeBytes: toNumber(s.blockSize),
     modificationTimeMs: ms(k?.modificationTime),
     owner: k?.ownerName ?? '',
-    replication: s.isDirectory ? 0 : k?.factor === hdds.ReplicationFactor.ONE ? 1 : 3,
+    replication: s.isDirectory ? 0 : requiredNodes(k),
   };
+}
+
+/**
+ * The nodes a key's blocks live on, as Ozone's file system reports a file's replication
+ * (`ReplicationConfig.getRequiredNodes`): data + parity for EC, else the Ratis factor.
+ */
+function requiredNodes(k: hadoop.ozone.IKeyInfo | null | undefined): number {
+  const ec = k?.type === hdds.ReplicationType.EC ? k.ecReplicationConfig : undefined;
+  if (ec) return ec.data + ec.parity;
+  return k?.factor === hdds.ReplicationFactor.ONE ? 1 : 3;
 }
 
 function bucketInfo(b: hadoop.ozone.IBucketInfo): BucketInfo {

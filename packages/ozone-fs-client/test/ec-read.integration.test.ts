@@ -165,6 +165,13 @@ describe('healthy EC reads', () => {
     }
   });
 
+  it("a file's status reports its replication as Ozone's file system does: data + parity", async () => {
+    await writeKey('status-rs32', 5, RS_3_2);
+    await writeKey('status-rs63', 5, RS_6_3_SMALL);
+    expect((await client.getFileStatus('vol', 'ecb', 'status-rs32')).replication).toBe(5);
+    expect((await client.getFileStatus('vol', 'ecb', 'status-rs63')).replication).toBe(9);
+  });
+
   it('a parity replica down does not touch a healthy read', async () => {
     const { data, groups } = await writeKey('parity-down', 3 * CELL * 4 + 77, RS_3_2_SMALL);
     await stop(groups[0]!.datanodes[3]!);

@@ -16,6 +16,6 @@ export interface FileStatus {
   readonly modificationTime: number;
   /** The owning user: the key's owner for files and directories, the volume's owner for a volume, this file system's user for a bucket and the root. */
   readonly owner: string;
-  /** Replicas of each block: the key's replication factor (3 for RATIS/THREE, 1 for ONE), 0 for a directory. */
+  /** Replicas of each block: the key's replication factor (3 for RATIS/THREE, 1 for ONE), data + parity for EC (5 for rs-3-2), 0 for a directory. */
   readonly replication: number;
 }
