@@ -2,13 +2,14 @@
 // by N concurrent writers, each writing its keys in turn (CreateKey, write calls of the set size,
 // close = the last PutBlock, its watch and CommitKey), timed per key; the pass's process CPU; then,
 // outside the measured window, every key read back whole with checksums verified and compared
-// with the bytes written, and the keys deleted.
+// with the bytes written (and written as the row's replication says), and the keys deleted.
 import { createOzoneClient, OmStatusError, type OzoneClient } from '@fastpath/ozone-fs-client';
 import { contractKeyBytes } from '@fastpath/ozone-fs-client/testing';
 import { serveCalls } from '../../harness/index.js';
 import { runProfiled } from '../../harness/thread-profiles.js';
 import type { PassSample } from './pass-figures.js';
 import type { VerifyCounts } from './ozone-write-results.js';
+import type { WriteReplication } from './ozone-write-settings.js';
 
 /** One key of a pass: its name and the seed of its content (contractKeyBytes). */
 export interface KeySpec {
@@ -25,11 +26,18 @@ export type WriterCall =
       writers: number;
       sizeBytes: number;
       writeBytes: number;
-      replication: 'ONE' | 'THREE';
+      /** RATIS/THREE, or an EC config in Ozone's text form (`rs-3-2-1024k`). */
+      replication: WriteReplication;
       /** Run the pass under the CPU profiler, its profile written here. */
       profilePath?: string;
     }
-  | { op: 'verify'; keys: KeySpec[]; sizeBytes: number }
+  | {
+      op: 'verify';
+      keys: KeySpec[];
+      sizeBytes: number;
+      /** What the keys were written as: the OM's record of each must say the same type (RATIS, EC). */
+      replication: WriteReplication;
+    }
   | { op: 'delete'; names: string[] }
   | { op: 'close' };
 
@@ -113,11 +121,17 @@ async function verify(call: Extract<WriterCall, { op: 'verify' }>): Promise<Veri
   const ozone = client;
   if (!ozone) throw new Error('verify before open');
   const counts: VerifyCounts = { verified: 0, failed: 0 };
+  // A key the OM silently gave another replication (a bucket default, a refused config) would
+  // measure the wrong write path: the OM's own record is checked too.
+  const type = call.replication === 'THREE' ? 'RATIS' : 'EC';
   let next = 0;
   const reader = async (): Promise<void> => {
     while (next < call.keys.length) {
       const key = call.keys[next++]!;
       try {
+        const info = await ozone.getKeyInfo(target.volume, target.bucket, key.name);
+        if (info.replicationType !== type)
+          throw new Error(`written as ${info.replicationType}, not ${type} (${call.replication})`);
         const read = await ozone.readKey(target.volume, target.bucket, key.name, { verifyChecksum: true });
         if (!read.equals(content(key.seed, call.sizeBytes)))
           throw new Error(`${read.length} bytes read differ from the ${call.sizeBytes} written`);

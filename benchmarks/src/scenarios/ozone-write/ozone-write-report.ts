@@ -2,7 +2,7 @@ import os from 'node:os';
 import { formatRatioWithRange, formatSiWithRange, markdownTable, type Summary } from '../../harness/index.js';
 import { loadNote } from '../ratis/ratis-report.js';
 import { CLIENT_LABEL, CLIENTS, type RowComparison } from './ozone-write-results.js';
-import { formatBytes, rowLabel, type OzoneWriteSettings } from './ozone-write-settings.js';
+import { EC_REPLICATION, formatBytes, rowLabel, type OzoneWriteSettings } from './ozone-write-settings.js';
 
 const ranged = (s: Summary | undefined): string =>
   s === undefined ? '—' : formatSiWithRange(s.median, s.min, s.max);
@@ -54,6 +54,8 @@ export function ozoneWriteReport(
   const start = loadNote(context.loadAtStart, cores);
   const end = loadNote(context.loadAtEnd, cores);
   const withJava = rows.some((r) => r.clients.java !== undefined);
+  const ratis = s.rows.some((id) => s.shapes[id].replication === 'THREE');
+  const ec = s.rows.some((id) => s.shapes[id].replication !== 'THREE');
   const ratios = markdownTable(
     [
       'row',
@@ -141,14 +143,21 @@ export function ozoneWriteReport(
         ]
       : []),
     `Cluster: ${context.cluster}.`,
-    `${withJava ? 'Both clients' : 'The client'}: RATIS/${s.replication} keys in an OBJECT_STORE bucket, CreateKey with the key's size, write calls of ${formatBytes(s.writeBytes)}, Ozone's client defaults (4 MiB chunks, PutBlock every 16 MiB, at most 32 MiB unacknowledged, CRC32 per 16 KiB, 256 MiB blocks, watch ALL_COMMITTED). ` +
+    `${withJava ? 'Both clients' : 'The client'}: keys in an OBJECT_STORE bucket, CreateKey with the key's size and replication, write calls of ${formatBytes(s.writeBytes)}, Ozone's client defaults: ` +
+      (ratis
+        ? 'RATIS/THREE keys in 4 MiB chunks, PutBlock every 16 MiB, at most 32 MiB unacknowledged, 256 MiB blocks, watch ALL_COMMITTED; '
+        : '') +
+      (ec
+        ? `${EC_REPLICATION} keys (the rows so marked, ${s.datanodes} datanodes) in stripes of 3 data and 2 parity cells of 1 MiB, each cell one WriteChunk to its datanode's standalone port, then a PutBlock to all five, no Ratis and no watch; `
+        : '') +
+      'CRC32 per 16 KiB. ' +
       "fastpath's writers share one client in a Node process of their own; " +
       (context.javaVersion
         ? `Ozone ${context.javaVersion}'s Java client (\`OzoneClientFactory.getRpcClient\`, \`OzoneBucket#createKey\`) in a JVM of its own (-Xmx${context.javaHeapMb ?? '?'}m), one thread per writer sharing one client. `
         : '') +
       'CPU is each client process’s CPU time over the pass (user + system). A key’s latency runs from CreateKey to its commit. ' +
       `Median of ${plural(s.passes, 'pass', 'passes')} (min–max)${withJava ? '; the clients take turns going first; ratios are of medians, their range the per-pass ratios of paired passes' : ''}. ` +
-      'After each pass, outside the measured time, fastpath reads every key back whole with checksums verified and compares it with what was written' +
+      "After each pass, outside the measured time, fastpath checks that the OM records every key as its row's replication type (RATIS or EC), reads it back whole with checksums verified and compares it with what was written" +
       (s.crossRead ? ", Ozone's Java client does the same with fastpath's keys" : '') +
       ', and the keys are deleted.',
     '',

@@ -41,18 +41,23 @@ export const OZONE_WRITE_BUCKET = 'keys';
 /** A call's bound: a pass of a large key on a loaded machine can take minutes. */
 const CALL_TIMEOUT_MS = 1_800_000;
 
-/** Content seeds: the same per (row, key index) for both clients and every pass. */
-export function keySeed(row: RowId | 'warmup', index: number): number {
-  return (row === 'warmup' ? ROW_IDS.length : ROW_IDS.indexOf(row)) * 100_000 + index + 1;
+/** What a pass writes: a row, or a warm-up (RATIS/THREE, or EC when EC rows run). */
+export type PassRow = RowId | 'warmup' | 'warmup-ec';
+
+/** The warm-up pass's name for its shape's replication. */
+export function warmupRow(shape: RowShape): PassRow {
+  return shape.replication === 'THREE' ? 'warmup' : 'warmup-ec';
+}
+
+/** Content seeds: the same per (row, key index) for both clients and every pass; the warm-ups share theirs. */
+export function keySeed(row: PassRow, index: number): number {
+  return (
+    (row === 'warmup' || row === 'warmup-ec' ? ROW_IDS.length : ROW_IDS.indexOf(row)) * 100_000 + index + 1
+  );
 }
 
 /** The keys one client writes in one pass: distinct names per client and pass, shared seeds. */
-export function passKeys(
-  client: WriteClient,
-  pass: string,
-  shape: RowShape,
-  row: RowId | 'warmup',
-): KeySpec[] {
+export function passKeys(client: WriteClient, pass: string, shape: RowShape, row: PassRow): KeySpec[] {
   return Array.from({ length: keysPerPass(shape) }, (_, i) => ({
     name: `${client}-${pass}-${row}-${String(i).padStart(5, '0')}`,
     seed: keySeed(row, i),
@@ -70,7 +75,7 @@ async function runPass(
   writers: Writers,
   client: WriteClient,
   shape: RowShape,
-  row: RowId | 'warmup',
+  row: PassRow,
   pass: number,
   profileFile?: string,
 ): Promise<ClientPass & { profile?: ProfileSummary }> {
@@ -84,7 +89,7 @@ async function runPass(
     writers: shape.writers,
     sizeBytes: shape.keySizeBytes,
     writeBytes: s.writeBytes,
-    replication: s.replication,
+    replication: shape.replication,
     ...(profileFile ? { profilePath: ctx.results.path(profileFile) } : {}),
   };
   ctx.progress.setDetail(`${what} · writing`);
@@ -94,7 +99,12 @@ async function runPass(
       : await writers.java!.call(write, CALL_TIMEOUT_MS)
   ) as PassSample & { profile?: ProfileSummary };
   ctx.progress.setDetail(`${what} · reading back`);
-  const verify = { op: 'verify', keys, sizeBytes: shape.keySizeBytes } as const;
+  const verify = {
+    op: 'verify',
+    keys,
+    sizeBytes: shape.keySizeBytes,
+    replication: shape.replication,
+  } as const;
   const readBack = (await writers.fastpath.call(verify, { timeoutMs: CALL_TIMEOUT_MS })) as VerifyCounts;
   const crossRead =
     client === 'fastpath' && writers.java && s.crossRead
@@ -132,7 +142,9 @@ export const ozoneWriteScenario: Scenario<OzoneWriteSettings> = {
     'writing the same key shapes under distinct names, pass by pass, the clients taking turns going first. Per row ' +
     'and client: MiB/s and keys/s of the pass, p50/p99 per key (CreateKey to the commit), client process CPU per MiB, ' +
     'errors; every key is read back whole by fastpath with checksums verified and compared with what was written, and ' +
-    "fastpath's keys also by Ozone's Java client. The default run is the embedded mini cluster, fastpath alone.",
+    "fastpath's keys also by Ozone's Java client. The default run is the embedded mini cluster, fastpath alone. " +
+    'Asked for by `--rows`, two erasure-coded rows: the 16-writer and 1-writer shapes as rs-3-2-1024k keys (the cluster ' +
+    'then gets 5 datanodes).',
   flags: OZONE_WRITE_FLAGS,
   parseFlags: (args, { quick }) => parseOzoneWriteFlags(args, quick),
   async run(ctx) {
@@ -142,7 +154,7 @@ export const ozoneWriteScenario: Scenario<OzoneWriteSettings> = {
     ctx.results.writeConfig({ scenario: 'ozone-write', quick: ctx.quick, settings: s });
     const loadAtStart = os.loadavg();
     const setupUnits = s.cluster === 'real' ? 90_000 : 10_000;
-    const warmupUnits = s.warmup ? estimatePassMs(s.warmup) : 0;
+    const warmupUnits = s.warmups.reduce((ms, w) => ms + estimatePassMs(w), 0);
     ctx.progress.begin(
       'ozone-write',
       setupUnits +
@@ -166,9 +178,9 @@ export const ozoneWriteScenario: Scenario<OzoneWriteSettings> = {
       { op: 'open', omAddress: cluster.omAddress, volume: OZONE_WRITE_VOLUME, bucket: OZONE_WRITE_BUCKET },
       { timeoutMs: 120_000 },
     );
-    const contents = [
+    const contents: Array<readonly [PassRow, RowShape]> = [
       ...shapes.map((sh) => [sh.id, sh] as const),
-      ...(s.warmup ? [['warmup', s.warmup] as const] : []),
+      ...s.warmups.map((w) => [warmupRow(w), w] as const),
     ];
     const contentBytes = contents.reduce((n, [, sh]) => n + keysPerPass(sh) * sh.keySizeBytes, 0);
     ctx.progress.setDetail(`building the keys' content (${Math.round(contentBytes / 1048576)} MiB)`);
@@ -192,13 +204,13 @@ export const ozoneWriteScenario: Scenario<OzoneWriteSettings> = {
     ctx.progress.advance(setupUnits);
     const writers: Writers = { fastpath, java };
 
-    if (s.warmup) {
+    for (const warmup of s.warmups) {
       for (const client of clients) {
-        const w = await runPass(ctx, writers, client, s.warmup, 'warmup', 0);
+        const w = await runPass(ctx, writers, client, warmup, warmupRow(warmup), 0);
         ctx.note(
-          `warm-up, ${CLIENT_LABEL[client]}: ${w.sample.keys} keys of ${rowLabel(s.warmup)}, ${w.figures ? `${w.figures.mibPerSec.toFixed(1)} MiB/s` : 'nothing committed'}`,
+          `warm-up, ${CLIENT_LABEL[client]}: ${w.sample.keys} keys of ${rowLabel(warmup)}, ${w.figures ? `${w.figures.mibPerSec.toFixed(1)} MiB/s` : 'nothing committed'}`,
         );
-        ctx.progress.advance(warmupUnits);
+        ctx.progress.advance(estimatePassMs(warmup));
       }
     }
 

@@ -3,6 +3,7 @@ import { realClusterHeapMb } from './write-cluster.js';
 import {
   DEFAULT_PASSES,
   DEFAULT_SHAPES,
+  EC_REPLICATION,
   estimateRunMs,
   formatBytes,
   parseOzoneWriteFlags,
@@ -24,14 +25,23 @@ describe('parseOzoneWriteFlags', () => {
       writeBytes: MiB,
       java: false,
       crossRead: false,
-      replication: 'THREE',
+      datanodes: 3,
       profile: false,
     });
+    expect(s.warmups).toEqual([
+      { id: 'parallel', writers: 16, keySizeBytes: 4 * MiB, keysPerWriter: 1, replication: 'THREE' },
+    ]);
     expect(parseOzoneWriteFlags(['--profile'], true).profile).toBe(true);
     expect(estimateRunMs(parseOzoneWriteFlags(['--profile'], true))).toBeGreaterThan(
       estimateRunMs(parseOzoneWriteFlags([], true)),
     );
-    expect(s.shapes.single).toEqual({ id: 'single', writers: 1, keySizeBytes: 256 * MiB, keysPerWriter: 1 });
+    expect(s.shapes.single).toEqual({
+      id: 'single',
+      writers: 1,
+      keySizeBytes: 256 * MiB,
+      keysPerWriter: 1,
+      replication: 'THREE',
+    });
     expect(s.shapes.parallel).toMatchObject({ writers: 16, keySizeBytes: 16 * MiB });
     expect(s.shapes['small-files']).toMatchObject({ writers: 16, keySizeBytes: 64 * 1024 });
   });
@@ -69,9 +79,12 @@ describe('parseOzoneWriteFlags', () => {
       ],
       true,
     );
-    expect(o).toMatchObject({ passes: 4, rows: ['small-files', 'single'], warmup: null });
+    expect(o).toMatchObject({ passes: 4, rows: ['small-files', 'single'], warmups: [] });
     expect(o.shapes.single.keySizeBytes).toBe(32 * MiB);
     expect(o.shapes.parallel.keySizeBytes).toBe(2 * MiB);
+    // The EC rows keep their replicated twins' shapes.
+    expect(o.shapes['ec-rs-3-2-single'].keySizeBytes).toBe(32 * MiB);
+    expect(o.shapes['ec-rs-3-2'].keySizeBytes).toBe(2 * MiB);
     expect(o.shapes['small-files'].keysPerWriter).toBe(3);
   });
 
@@ -84,6 +97,46 @@ describe('parseOzoneWriteFlags', () => {
     expect(() => parseOzoneWriteFlags(['--single-size', '3 parsecs'], false)).toThrow(/--single-size/);
     expect(() => parseOzoneWriteFlags(['--passes', '0'], false)).toThrow(/--passes/);
     expect(() => parseOzoneWriteFlags(['--no-java'], false)).toThrow(/go with --cluster real/);
+  });
+});
+
+describe('the EC rows', () => {
+  it('are asked for by name, never by default, and give the cluster the 5 datanodes rs-3-2 needs', () => {
+    expect(parseOzoneWriteFlags([], false).rows).not.toContain('ec-rs-3-2');
+    expect(parseOzoneWriteFlags(['--cluster', 'real'], true).rows).toEqual([
+      'single',
+      'parallel',
+      'small-files',
+    ]);
+    const ec = parseOzoneWriteFlags(['--cluster', 'real', '--rows', 'ec-rs-3-2'], false);
+    expect(ec).toMatchObject({ rows: ['ec-rs-3-2'], datanodes: 5, java: true, crossRead: true });
+    expect(ec.shapes['ec-rs-3-2']).toEqual({
+      id: 'ec-rs-3-2',
+      writers: 16,
+      keySizeBytes: 16 * MiB,
+      keysPerWriter: 1,
+      replication: EC_REPLICATION,
+    });
+    expect(ec.shapes['ec-rs-3-2-single']).toMatchObject({ writers: 1, keySizeBytes: 256 * MiB });
+    expect(parseOzoneWriteFlags(['--rows', 'parallel,ec-rs-3-2-single'], true).datanodes).toBe(5);
+    expect(parseOzoneWriteFlags(['--rows', 'parallel,small-files'], true).datanodes).toBe(3);
+  });
+
+  it('are warmed up as EC, beside the RATIS warm-up only when replicated rows run too', () => {
+    expect(parseOzoneWriteFlags(['--rows', 'ec-rs-3-2'], true).warmups).toEqual([
+      { id: 'ec-rs-3-2', writers: 4, keySizeBytes: 4 * MiB, keysPerWriter: 1, replication: EC_REPLICATION },
+    ]);
+    expect(
+      parseOzoneWriteFlags(['--rows', 'ec-rs-3-2,parallel'], false).warmups.map((w) => w.replication),
+    ).toEqual(['THREE', EC_REPLICATION]);
+    expect(parseOzoneWriteFlags(['--rows', 'ec-rs-3-2', '--no-warmup'], false).warmups).toEqual([]);
+  });
+
+  it('are labelled with their replication, so that no two rows share a label', () => {
+    expect(rowLabel(DEFAULT_SHAPES['ec-rs-3-2'])).toBe('16 writers × 16 MiB, rs-3-2-1024k');
+    expect(rowLabel(DEFAULT_SHAPES['ec-rs-3-2-single'])).toBe('1 writer × 256 MiB, rs-3-2-1024k');
+    const labels = Object.values(DEFAULT_SHAPES).map(rowLabel);
+    expect(new Set(labels).size).toBe(labels.length);
   });
 });
 

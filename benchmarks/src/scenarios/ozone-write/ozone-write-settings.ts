@@ -2,8 +2,29 @@ import { BenchmarkUsageError, integerFlag, listFlag, parseScenarioFlags } from '
 import { clusterFlag, sizeFlag, type ClusterKind } from '../ozone-read/ozone-read-settings.js';
 
 /** The rows of the table: one shape of key writes each, named by what they stand for. */
-export const ROW_IDS = ['single', 'parallel', 'small-files'] as const;
+export const ROW_IDS = ['single', 'parallel', 'small-files', 'ec-rs-3-2', 'ec-rs-3-2-single'] as const;
 export type RowId = (typeof ROW_IDS)[number];
+
+/** The rows run when `--rows` is not given: issue 27's, RATIS/THREE on 3 datanodes. */
+export const DEFAULT_ROW_IDS = Object.freeze(['single', 'parallel', 'small-files'] as const);
+
+/**
+ * The erasure-coded rows, asked for by name only: they need d + p = 5 datanodes, which the cluster
+ * then gets, and a default run with them would change the cluster under every recorded row.
+ */
+export const EC_ROW_IDS = Object.freeze(['ec-rs-3-2', 'ec-rs-3-2-single'] as const);
+
+/** The EC rows' replication, in Ozone's text form: RS, 3 data + 2 parity cells of 1 MiB. */
+export const EC_REPLICATION = 'rs-3-2-1024k';
+
+/** What a row's keys are written as: RATIS/THREE, or erasure-coded. */
+export type WriteReplication = 'THREE' | typeof EC_REPLICATION;
+
+/** Datanodes a replication needs: 3 for RATIS/THREE, d + p for rs-3-2. */
+const DATANODES: Readonly<Record<WriteReplication, number>> = Object.freeze({
+  THREE: 3,
+  [EC_REPLICATION]: 5,
+});
 
 /** One row's writes in one pass: `writers` concurrent writers, each writing `keysPerWriter` keys in turn. */
 export interface RowShape {
@@ -11,6 +32,8 @@ export interface RowShape {
   writers: number;
   keySizeBytes: number;
   keysPerWriter: number;
+  /** Both clients write the row's keys as this. */
+  replication: WriteReplication;
 }
 
 export interface OzoneWriteSettings {
@@ -27,10 +50,12 @@ export interface OzoneWriteSettings {
   java: boolean;
   /** With Java: Ozone's Java client also reads back every key fastpath wrote (checksums verified). */
   crossRead: boolean;
-  /** An unmeasured pass per client before the first measured one (JIT, connections, pipelines). */
-  warmup: RowShape | null;
-  /** RATIS/THREE for both clients (the table's subject: writes through a 3-member Raft group). */
-  replication: 'THREE';
+  /**
+   * Unmeasured passes per client before the first measured one (JIT, connections, pipelines): one
+   * per replication the rows use (RATIS/THREE, rs-3-2-1024k), none with `--no-warmup`.
+   */
+  warmups: RowShape[];
+  /** Datanodes of the cluster: 3, or 5 when an EC row (rs-3-2) is asked for. */
   datanodes: number;
   /** After the passes, one more fastpath pass per row under the CPU profiler (not measured). */
   profile: boolean;
@@ -39,18 +64,85 @@ export interface OzoneWriteSettings {
 const KiB = 1024;
 const MiB = 1024 * KiB;
 
-/** Issue 27's rows: 1 writer × 256 MiB, 16 writers × 16 MiB, 16 writers × 64 KiB files. */
+/**
+ * Issue 27's rows: 1 writer × 256 MiB, 16 writers × 16 MiB, 16 writers × 64 KiB files; the EC rows
+ * are the first two shapes again, rs-3-2-1024k.
+ */
 export const DEFAULT_SHAPES: Readonly<Record<RowId, Readonly<RowShape>>> = Object.freeze({
-  single: Object.freeze({ id: 'single', writers: 1, keySizeBytes: 256 * MiB, keysPerWriter: 1 }),
-  parallel: Object.freeze({ id: 'parallel', writers: 16, keySizeBytes: 16 * MiB, keysPerWriter: 1 }),
-  'small-files': Object.freeze({ id: 'small-files', writers: 16, keySizeBytes: 64 * KiB, keysPerWriter: 32 }),
+  single: Object.freeze({
+    id: 'single',
+    writers: 1,
+    keySizeBytes: 256 * MiB,
+    keysPerWriter: 1,
+    replication: 'THREE',
+  }),
+  parallel: Object.freeze({
+    id: 'parallel',
+    writers: 16,
+    keySizeBytes: 16 * MiB,
+    keysPerWriter: 1,
+    replication: 'THREE',
+  }),
+  'small-files': Object.freeze({
+    id: 'small-files',
+    writers: 16,
+    keySizeBytes: 64 * KiB,
+    keysPerWriter: 32,
+    replication: 'THREE',
+  }),
+  'ec-rs-3-2': Object.freeze({
+    id: 'ec-rs-3-2',
+    writers: 16,
+    keySizeBytes: 16 * MiB,
+    keysPerWriter: 1,
+    replication: EC_REPLICATION,
+  }),
+  'ec-rs-3-2-single': Object.freeze({
+    id: 'ec-rs-3-2-single',
+    writers: 1,
+    keySizeBytes: 256 * MiB,
+    keysPerWriter: 1,
+    replication: EC_REPLICATION,
+  }),
 });
 
 /** The `--quick` profile: the same shapes, smaller, so that a run proves the benchmark works. */
 export const QUICK_SHAPES: Readonly<Record<RowId, Readonly<RowShape>>> = Object.freeze({
-  single: Object.freeze({ id: 'single', writers: 1, keySizeBytes: 64 * MiB, keysPerWriter: 1 }),
-  parallel: Object.freeze({ id: 'parallel', writers: 16, keySizeBytes: 4 * MiB, keysPerWriter: 1 }),
-  'small-files': Object.freeze({ id: 'small-files', writers: 16, keySizeBytes: 64 * KiB, keysPerWriter: 8 }),
+  single: Object.freeze({
+    id: 'single',
+    writers: 1,
+    keySizeBytes: 64 * MiB,
+    keysPerWriter: 1,
+    replication: 'THREE',
+  }),
+  parallel: Object.freeze({
+    id: 'parallel',
+    writers: 16,
+    keySizeBytes: 4 * MiB,
+    keysPerWriter: 1,
+    replication: 'THREE',
+  }),
+  'small-files': Object.freeze({
+    id: 'small-files',
+    writers: 16,
+    keySizeBytes: 64 * KiB,
+    keysPerWriter: 8,
+    replication: 'THREE',
+  }),
+  'ec-rs-3-2': Object.freeze({
+    id: 'ec-rs-3-2',
+    writers: 16,
+    keySizeBytes: 4 * MiB,
+    keysPerWriter: 1,
+    replication: EC_REPLICATION,
+  }),
+  'ec-rs-3-2-single': Object.freeze({
+    id: 'ec-rs-3-2-single',
+    writers: 1,
+    keySizeBytes: 64 * MiB,
+    keysPerWriter: 1,
+    replication: EC_REPLICATION,
+  }),
 });
 
 const DEFAULT_WARMUP: Readonly<RowShape> = Object.freeze({
@@ -58,13 +150,31 @@ const DEFAULT_WARMUP: Readonly<RowShape> = Object.freeze({
   writers: 16,
   keySizeBytes: 4 * MiB,
   keysPerWriter: 1,
+  replication: 'THREE',
 });
 const QUICK_WARMUP: Readonly<RowShape> = Object.freeze({
   id: 'parallel',
   writers: 4,
   keySizeBytes: 4 * MiB,
   keysPerWriter: 1,
+  replication: 'THREE',
 });
+
+/** The warm-up passes the rows need: the warm-up shape once per replication they use, RATIS first. */
+export function warmupsFor(rows: readonly RowId[], quick: boolean): RowShape[] {
+  const base = quick ? QUICK_WARMUP : DEFAULT_WARMUP;
+  const used = new Set(rows.map((id) => DEFAULT_SHAPES[id].replication));
+  return (['THREE', EC_REPLICATION] as const).flatMap((replication) =>
+    used.has(replication)
+      ? [{ ...base, id: replication === 'THREE' ? base.id : 'ec-rs-3-2', replication }]
+      : [],
+  );
+}
+
+/** Datanodes the rows need: the most any row's replication does. */
+export function datanodesFor(rows: readonly RowId[]): number {
+  return Math.max(3, ...rows.map((id) => DATANODES[DEFAULT_SHAPES[id].replication]));
+}
 
 export const DEFAULT_PASSES = 5;
 export const QUICK_PASSES = 2;
@@ -76,7 +186,13 @@ export const OZONE_WRITE_FLAGS = {
     description:
       "embedded (fastpath's mini cluster in its own process, fastpath only; default) or real (Apache Ozone MiniOzoneCluster, with Ozone's Java client beside fastpath's)",
   },
-  rows: { type: 'string', value: '<list>', description: `rows (default ${ROW_IDS.join(',')})` },
+  rows: {
+    type: 'string',
+    value: '<list>',
+    description:
+      `rows (default ${DEFAULT_ROW_IDS.join(',')}); also ${EC_ROW_IDS.join(',')}: ` +
+      `the 16-writer and 1-writer shapes as ${EC_REPLICATION} keys (the cluster gets 5 datanodes)`,
+  },
   passes: {
     type: 'string',
     value: '<n>',
@@ -90,12 +206,12 @@ export const OZONE_WRITE_FLAGS = {
   'single-size': {
     type: 'string',
     value: '<size>',
-    description: 'key size of the 1-writer row (default 256MiB; --quick 64MiB)',
+    description: 'key size of the 1-writer rows (default 256MiB; --quick 64MiB)',
   },
   'parallel-size': {
     type: 'string',
     value: '<size>',
-    description: 'key size of the 16-writer row (default 16MiB; --quick 4MiB)',
+    description: 'key size of the 16-writer rows (default 16MiB; --quick 4MiB)',
   },
   'small-files': {
     type: 'string',
@@ -125,21 +241,18 @@ export function parseOzoneWriteFlags(args: readonly string[], quick: boolean): O
     throw new BenchmarkUsageError(
       `${name}: --no-java and --no-cross-read go with --cluster real (the embedded run is fastpath's alone)`,
     );
+  const singleBytes = sizeFlag(name, 'single-size', f['single-size'], base.single.keySizeBytes, {
+    min: 1,
+    max: 4096 * MiB,
+  });
+  const parallelBytes = sizeFlag(name, 'parallel-size', f['parallel-size'], base.parallel.keySizeBytes, {
+    min: 1,
+    max: 1024 * MiB,
+  });
+  // Each EC row is its replicated twin's shape, so that the two read side by side.
   const shapes: Record<RowId, RowShape> = {
-    single: {
-      ...base.single,
-      keySizeBytes: sizeFlag(name, 'single-size', f['single-size'], base.single.keySizeBytes, {
-        min: 1,
-        max: 4096 * MiB,
-      }),
-    },
-    parallel: {
-      ...base.parallel,
-      keySizeBytes: sizeFlag(name, 'parallel-size', f['parallel-size'], base.parallel.keySizeBytes, {
-        min: 1,
-        max: 1024 * MiB,
-      }),
-    },
+    single: { ...base.single, keySizeBytes: singleBytes },
+    parallel: { ...base.parallel, keySizeBytes: parallelBytes },
     'small-files': {
       ...base['small-files'],
       keysPerWriter: integerFlag(name, 'small-files', f['small-files'], base['small-files'].keysPerWriter, {
@@ -147,11 +260,14 @@ export function parseOzoneWriteFlags(args: readonly string[], quick: boolean): O
         max: 10_000,
       }),
     },
+    'ec-rs-3-2': { ...base['ec-rs-3-2'], keySizeBytes: parallelBytes },
+    'ec-rs-3-2-single': { ...base['ec-rs-3-2-single'], keySizeBytes: singleBytes },
   };
   const java = kind === 'real' && !f['no-java'];
+  const rows = listFlag(name, 'rows', f.rows, DEFAULT_ROW_IDS, ROW_IDS);
   return {
     cluster: kind,
-    rows: listFlag(name, 'rows', f.rows, ROW_IDS, ROW_IDS),
+    rows,
     shapes,
     passes: integerFlag(name, 'passes', f.passes, quick ? QUICK_PASSES : DEFAULT_PASSES, {
       min: 1,
@@ -160,9 +276,9 @@ export function parseOzoneWriteFlags(args: readonly string[], quick: boolean): O
     writeBytes: sizeFlag(name, 'write-size', f['write-size'], MiB, { min: 1, max: 64 * MiB }),
     java,
     crossRead: java && !f['no-cross-read'],
-    warmup: f['no-warmup'] ? null : { ...(quick ? QUICK_WARMUP : DEFAULT_WARMUP) },
-    replication: 'THREE',
-    datanodes: 3,
+    warmups: f['no-warmup'] ? [] : warmupsFor(rows, quick),
+    // An EC row needs d + p datanodes; the cluster gets them rather than the row being refused.
+    datanodes: datanodesFor(rows),
     profile: f.profile === true,
   };
 }
@@ -172,13 +288,16 @@ export function keysPerPass(shape: RowShape): number {
   return shape.writers * shape.keysPerWriter;
 }
 
-/** The row's label in tables: `16 writers × 16 MiB`, with the keys per writer when more than one. */
+/**
+ * The row's label in tables: `16 writers × 16 MiB`, with the keys per writer when more than one,
+ * and an EC row's replication (`16 writers × 16 MiB, rs-3-2-1024k`).
+ */
 export function rowLabel(shape: RowShape): string {
   const size = formatBytes(shape.keySizeBytes);
   const writers = `${shape.writers} writer${shape.writers === 1 ? '' : 's'}`;
-  return shape.keysPerWriter === 1
-    ? `${writers} × ${size}`
-    : `${writers} × ${shape.keysPerWriter} keys × ${size}`;
+  const keys =
+    shape.keysPerWriter === 1 ? `${writers} × ${size}` : `${writers} × ${shape.keysPerWriter} keys × ${size}`;
+  return shape.replication === 'THREE' ? keys : `${keys}, ${shape.replication}`;
 }
 
 /** Bytes as the largest binary unit that divides them: `256 MiB`, `64 KiB`, `1000 B`. */
@@ -208,7 +327,7 @@ export function estimatePassMs(shape: RowShape): number {
 export function estimateRunMs(s: OzoneWriteSettings): number {
   const clients = s.java ? 2 : 1;
   const perPass = s.rows.reduce((ms, id) => ms + estimatePassMs(s.shapes[id]), 0);
-  const warmup = s.warmup ? estimatePassMs(s.warmup) : 0;
+  const warmup = s.warmups.reduce((ms, w) => ms + estimatePassMs(w), 0);
   const setup = s.cluster === 'real' ? 90_000 : 10_000;
   return setup + clients * (warmup + s.passes * perPass) + (s.profile ? perPass : 0);
 }

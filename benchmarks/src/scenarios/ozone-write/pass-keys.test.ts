@@ -1,4 +1,4 @@
-import { keySeed, passKeys } from './ozone-write-scenario.js';
+import { keySeed, passKeys, warmupRow } from './ozone-write-scenario.js';
 import { DEFAULT_SHAPES, QUICK_SHAPES } from './ozone-write-settings.js';
 
 describe('the keys of a pass', () => {
@@ -20,9 +20,18 @@ describe('the keys of a pass', () => {
       ...passKeys('fastpath', 'p1', QUICK_SHAPES.single, 'single'),
       ...passKeys('fastpath', 'p1', DEFAULT_SHAPES.parallel, 'parallel'),
       ...passKeys('fastpath', 'p1', DEFAULT_SHAPES['small-files'], 'small-files'),
+      ...passKeys('fastpath', 'p1', DEFAULT_SHAPES['ec-rs-3-2'], 'ec-rs-3-2'),
+      ...passKeys('fastpath', 'p1', QUICK_SHAPES['ec-rs-3-2-single'], 'ec-rs-3-2-single'),
       ...passKeys('fastpath', 'warmup', DEFAULT_SHAPES.parallel, 'warmup'),
     ].map((k) => k.seed);
     expect(new Set(seeds).size).toBe(seeds.length);
     expect(keySeed('single', 0)).not.toBe(keySeed('warmup', 0));
+  });
+
+  it('name the EC warm-up apart from the RATIS one', () => {
+    const ecWarmup = { ...DEFAULT_SHAPES.parallel, replication: DEFAULT_SHAPES['ec-rs-3-2'].replication };
+    expect(warmupRow(DEFAULT_SHAPES.parallel)).toBe('warmup');
+    expect(warmupRow(ecWarmup)).toBe('warmup-ec');
+    expect(passKeys('java', 'warmup', ecWarmup, 'warmup-ec')[0]!.name).toBe('java-warmup-warmup-ec-00000');
   });
 });

@@ -42,13 +42,14 @@ export async function startWriteCluster(ctx: ScenarioContext<OzoneWriteSettings>
     };
   }
   const heapMb = realClusterHeapMb(s);
+  const ec = s.rows.some((id) => s.shapes[id].replication !== 'THREE');
   const cluster = await startBenchmarkOzoneCluster(ctx, { datanodes: s.datanodes, heapMb });
   return {
     kind: 'real',
     omAddress: cluster.omGrpcAddress,
     omRpcAddress: cluster.omRpcAddress,
     ozoneVersion: cluster.ozoneVersion,
-    description: `Apache Ozone ${cluster.ozoneVersion} MiniOzoneCluster (Hadoop ${cluster.hadoopVersion}): SCM, OM and ${cluster.datanodes.length} datanodes in one JVM (-Xmx${heapMb}m), RATIS/THREE, on loopback`,
+    description: `Apache Ozone ${cluster.ozoneVersion} MiniOzoneCluster (Hadoop ${cluster.hadoopVersion}): SCM, OM and ${cluster.datanodes.length} datanodes in one JVM (-Xmx${heapMb}m), RATIS/THREE${ec ? ' and EC pipelines' : ''}, on loopback`,
     [Symbol.asyncDispose]: () => cluster.stop(),
   };
 }

@@ -19,6 +19,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import org.apache.hadoop.hdds.client.ECReplicationConfig;
 import org.apache.hadoop.hdds.client.RatisReplicationConfig;
 import org.apache.hadoop.hdds.client.ReplicationConfig;
 import org.apache.hadoop.hdds.conf.OzoneConfiguration;
@@ -131,9 +132,16 @@ public final class OzoneWriteBench {
     return c;
   }
 
-  private static ReplicationConfig replication(String factor) {
-    return RatisReplicationConfig.getInstance(
-        factor.equals("ONE") ? HddsProtos.ReplicationFactor.ONE : HddsProtos.ReplicationFactor.THREE);
+  /** RATIS ONE or THREE, else an EC config in Ozone's text form (rs-3-2-1024k): ECKeyOutputStream. */
+  private static ReplicationConfig replication(String name) {
+    switch (name) {
+      case "ONE":
+        return RatisReplicationConfig.getInstance(HddsProtos.ReplicationFactor.ONE);
+      case "THREE":
+        return RatisReplicationConfig.getInstance(HddsProtos.ReplicationFactor.THREE);
+      default:
+        return new ECReplicationConfig(name);
+    }
   }
 
   private ObjectNode write(JsonNode req) throws Exception {
