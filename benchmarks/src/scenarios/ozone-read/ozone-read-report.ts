@@ -299,6 +299,9 @@ export function goals(rows: readonly TableRow[], results: readonly CaseResult[])
     ...EC_ROW_IDS.filter((id) => rows.some((t) => t.row === id)),
   ];
   const columnName: Partial<Record<ColumnId, string>> = { on: 'verify on', 'off-global': 'verify off' };
+  // A goal not measured says why: its row was not in the run, or (a row that ran) it had no anchor.
+  const notRun = (row: RowId, why: string): string =>
+    rows.some((t) => t.row === row) ? `not run (${why})` : 'not run (its row was not asked for)';
   for (const row of javaRows) {
     const f = find('fastpath', row);
     const j = find('java', row);
@@ -311,7 +314,7 @@ export function goals(rows: readonly TableRow[], results: readonly CaseResult[])
         measured:
           a !== undefined && b !== undefined && b > 0
             ? formatRatio(a / b)
-            : 'not run (Java anchor only with --cluster real)',
+            : notRun(row, 'Java anchor only with --cluster real'),
         met: a !== undefined && b !== undefined && b > 0 ? a / b >= 1 : null,
       });
       const fc = f?.cells[col]?.cpu.median;
@@ -321,7 +324,7 @@ export function goals(rows: readonly TableRow[], results: readonly CaseResult[])
         measured:
           fc !== undefined && jc !== undefined && jc > 0
             ? `${fc.toFixed(0)} µs ÷ ${jc.toFixed(0)} µs = ${formatRatio(fc / jc)}`
-            : 'not run (Java anchor only with --cluster real)',
+            : notRun(row, 'Java anchor only with --cluster real'),
         met: fc !== undefined && jc !== undefined && jc > 0 ? fc <= jc : null,
       });
     }
@@ -332,7 +335,7 @@ export function goals(rows: readonly TableRow[], results: readonly CaseResult[])
     const measured = a !== undefined && b !== undefined && b > 0;
     out.push({
       goal: `fastpath / S3 gateway (@aws-sdk/client-s3), ${READ_ROWS[row].label}, verify on: ≥ 3×`,
-      measured: measured ? formatRatio(a / b) : 'not run (the S3 gateway row runs with --cluster real)',
+      measured: measured ? formatRatio(a / b) : notRun(row, 'the S3 gateway row runs with --cluster real'),
       met: measured ? a / b >= 3 : null,
     });
   }
