@@ -417,18 +417,36 @@ export class ErasureCodedWriteError extends OzoneError {
   readonly attempts: number;
   /** Every replica failure of every attempt, in order. */
   readonly failures: readonly EcReplicaWriteFailure[];
-  constructor(key: string, attempts: number, failures: readonly EcReplicaWriteFailure[]) {
+  /**
+   * Why no further block group could be had for the stripe (the OM's AllocateBlock refusing once
+   * the failed datanodes were excluded, e.g. `KEY_ALLOCATION_ERROR`); then it is also `cause`.
+   * Undefined when the retries ran out first.
+   */
+  readonly allocationError: Error | undefined;
+  constructor(
+    key: string,
+    attempts: number,
+    failures: readonly EcReplicaWriteFailure[],
+    allocationError?: Error,
+  ) {
     const last = failures[failures.length - 1];
+    const why = allocationError
+      ? `, and no other block group could be allocated: ${allocationError.message}`
+      : ` (max retries ${attempts - 1})`;
+    const cause = allocationError ?? last?.error;
     super(
       'ERR_OZONE_EC_WRITE_FAILED',
-      `EC write of ${key}: a stripe failed in ${attempts} block groups (max retries ${attempts - 1})${
-        last ? `; last: replica ${last.replicaIndex} ${last.command}: ${last.error.message}` : ''
+      `EC write of ${key}: a stripe failed in ${attempts} block groups${why}${
+        last
+          ? `; last replica failure: replica ${last.replicaIndex} ${last.command}: ${last.error.message}`
+          : ''
       }`,
-      { retriable: true, ...(last ? { cause: last.error } : {}) },
+      { retriable: true, ...(cause ? { cause } : {}) },
     );
     this.key = key;
     this.attempts = attempts;
     this.failures = failures;
+    this.allocationError = allocationError;
   }
 }
 

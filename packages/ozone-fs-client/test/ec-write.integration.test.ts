@@ -475,7 +475,7 @@ describe('datanode failures', () => {
     });
   });
 
-  it('every datanode failing with an I/O error: each failed node is excluded until none are left (KEY_ALLOCATION_ERROR), nothing committed', async () => {
+  it("every datanode failing with an I/O error: each failed node is excluded until none are left, then ErasureCodedWriteError with the replica failures and the OM's KEY_ALLOCATION_ERROR, nothing committed", async () => {
     for (const d of cluster.datanodes)
       cluster.injectFault(d.uuid, { command: 'WriteChunk', result: 'IO_EXCEPTION' });
     const commits = count('CommitKey');
@@ -486,8 +486,15 @@ describe('datanode failures', () => {
     const err = await out.close().catch((e: unknown) => e);
     // Nine datanodes: the first group's three failing nodes excluded, then the second's; six
     // excluded leave three, too few for a group.
-    expect(err).toBeInstanceOf(OmStatusError);
-    expect((err as OmStatusError).status).toBe('KEY_ALLOCATION_ERROR');
+    expect(err).toBeInstanceOf(ErasureCodedWriteError);
+    const e = err as ErasureCodedWriteError;
+    expect(e).toMatchObject({ code: 'ERR_OZONE_EC_WRITE_FAILED', attempts: 2, key: 'all-down' });
+    expect(e.failures.length).toBe(6);
+    expect(e.failures.every((f) => f.command === 'WriteChunk')).toBe(true);
+    expect(e.allocationError).toBeInstanceOf(OmStatusError);
+    expect((e.allocationError as OmStatusError).status).toBe('KEY_ALLOCATION_ERROR');
+    expect(e.cause).toBe(e.allocationError);
+    expect(e.message).toContain('no other block group could be allocated');
     expect(count('CommitKey')).toBe(commits);
     await expect(client.getKeyInfo('vol', 'ecw', 'all-down')).rejects.toMatchObject({
       status: 'KEY_NOT_FOUND',

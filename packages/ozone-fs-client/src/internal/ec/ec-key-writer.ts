@@ -118,7 +118,11 @@ export class EcKeyWriter {
     const maxRetries = this.#ctx.config.ecStripeWriteMaxRetries;
     const failures: EcReplicaWriteFailure[] = [];
     for (let attempt = 1; ; attempt++) {
-      const group = await this.#currentGroup();
+      const group = await this.#currentGroup().catch((err: unknown) => {
+        // After failed attempts, a refused allocation ends the write: say what failed before it.
+        if (failures.length === 0 || !(err instanceof Error)) throw err;
+        throw new ErasureCodedWriteError(this.#session.key, attempt - 1, failures, err);
+      });
       // The last stripe of a group: the one that fills it, or a short one (the key's last).
       const eof = dataBytes < this.#stripeBytes || group.dataBytes + dataBytes >= group.capacityBytes;
       try {
