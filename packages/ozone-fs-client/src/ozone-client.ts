@@ -730,12 +730,12 @@ export class OzoneClient {
     checkName('volume', volume);
     checkName('bucket', bucket);
     checkName('key', key);
-    const layout = this.#layout(options);
     const sizeBytes = options.sizeBytes ?? 0;
     if (!Number.isSafeInteger(sizeBytes) || sizeBytes < 0)
       throw new OzoneInvalidArgumentError('sizeBytes must be a non-negative integer');
     const asked =
       options.replication === undefined ? undefined : this.#checkedReplication(options.replication);
+    const layout = this.#layout(options, asked);
     const replication = await this.#keyReplication(volume, bucket, asked);
     const r = await this.#submit('CreateKey', {
       createKeyRequest: { keyArgs: this.#writeKeyArgs(volume, bucket, key, sizeBytes, replication) },
@@ -759,12 +759,12 @@ export class OzoneClient {
     checkName('volume', volume);
     checkName('bucket', bucket);
     checkName('key', key);
-    const layout = this.#layout(options);
     const sizeBytes = options.sizeBytes ?? 0;
     if (!Number.isSafeInteger(sizeBytes) || sizeBytes < 0)
       throw new OzoneInvalidArgumentError('sizeBytes must be a non-negative integer');
     const asked =
       options.replication === undefined ? undefined : this.#checkedReplication(options.replication);
+    const layout = this.#layout(options, asked);
     const replication = await this.#keyReplication(volume, bucket, asked);
     const r = await this.#submit('CreateFile', {
       createFileRequest: {
@@ -846,9 +846,15 @@ export class OzoneClient {
     return (r.listStatusResponse?.statuses ?? []).map((s) => fileStatus(volume, bucket, s));
   }
 
-  #layout(options: CreateKeyOptions): KeyWriteLayout {
+  /**
+   * The key's write layout, checked. An EC key's chunks are its cells, so without a chunk size of
+   * its own the block size is held against the cell, not the replicated chunk size.
+   */
+  #layout(options: CreateKeyOptions, asked: KeyReplication | undefined): KeyWriteLayout {
+    const cell = asked?.type === 'EC' ? asked.config.ecChunkSize : undefined;
     return validateOzoneClientConfig({
       ...this.config,
+      ...(cell !== undefined ? { chunkSizeBytes: cell } : {}),
       ...(options.checksumType !== undefined ? { checksumType: options.checksumType } : {}),
       ...(options.bytesPerChecksum !== undefined ? { bytesPerChecksum: options.bytesPerChecksum } : {}),
       ...(options.chunkSizeBytes !== undefined ? { chunkSizeBytes: options.chunkSizeBytes } : {}),

@@ -200,11 +200,12 @@ describe('rs-3-2-1024k, every size around a cell and a stripe', () => {
 });
 
 describe('small cells: several block groups, rs-6-3 and rs-3-2', () => {
-  // An internal block of two 4 KiB cells: rs-6-3 groups of 48 KiB of key bytes.
+  // An internal block of two 4 KiB cells: rs-6-3 groups of 48 KiB of key bytes. No chunk size:
+  // an EC key's chunks are its cells, so the 8 KiB block is held against the 4 KiB cell (not the
+  // client's 4 MiB chunk size, which refused it before).
   const groupOptions: CreateKeyOptions = {
     replication: 'rs-6-3-4k',
     blockSizeBytes: 8 * KiB,
-    chunkSizeBytes: 8 * KiB,
     checksumType: 'CRC32C',
     bytesPerChecksum: 8 * KiB,
   };

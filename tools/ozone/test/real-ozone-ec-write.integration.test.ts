@@ -76,12 +76,10 @@ describe('fastpath writes EC keys to a real MiniOzoneCluster', () => {
     const stripe = 3 * c;
     for (const size of [0, 1, c - 1, c, c + 1, stripe - 1, stripe, stripe + 1, 4 * stripe + c + 7]) {
       const data = contractKeyBytes(size, size + 1);
-      // 128 KiB internal blocks: a group holds two stripes. (The client checks a block size
-      // against its chunk size, which an EC key does not use: the cell stands in for it.)
+      // 128 KiB internal blocks: a group holds two stripes.
       await client.writeKey(VOLUME, BUCKET, `edge-${size}`, data, {
         replication: 'rs-3-2-64k',
         blockSizeBytes: 2 * c,
-        chunkSizeBytes: c,
       });
       const lookup = await cluster.lookupKey(VOLUME, BUCKET, `edge-${size}`);
       expect(lookup.found && lookup.replication).toBe('rs-3-2-64k');
@@ -150,7 +148,6 @@ describe('fastpath writes EC keys to a real MiniOzoneCluster', () => {
         await client.writeKey(VOLUME, BUCKET, `rs63-fastpath-${size}`, data, {
           replication: 'rs-6-3-1024k',
           blockSizeBytes: MiB,
-          chunkSizeBytes: MiB,
         });
         const lookup = await cluster.lookupKey(VOLUME, BUCKET, `rs63-fastpath-${size}`);
         if (!lookup.found) throw new Error(`rs63-fastpath-${size} not found`);
