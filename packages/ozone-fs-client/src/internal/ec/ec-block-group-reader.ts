@@ -214,6 +214,8 @@ export class EcBlockGroupReader {
     const unitBytes = (u: number): number =>
       u < d ? Math.max(0, Math.min(c, stripeData - u * c)) : Math.min(c, stripeData);
     const units = new Map<number, Uint8Array>();
+    // Bounded: every pass that does not return or throw has lost one more index (a chosen unit is
+    // never a lost one), and after p + 1 losses too few units remain.
     for (;;) {
       if (this.#closed) throw new OzoneClosedError('the key input stream');
       const chosen: number[] = [];
