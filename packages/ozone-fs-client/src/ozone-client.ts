@@ -847,14 +847,15 @@ export class OzoneClient {
   }
 
   /**
-   * The key's write layout, checked. An EC key's chunks are its cells, so without a chunk size of
-   * its own the block size is held against the cell, not the replicated chunk size.
+   * The key's write layout, checked. An EC key's chunks are its cells: its block size is held
+   * against the cell when that is smaller than the replicated chunk size (never more strictly
+   * than a replicated key's).
    */
   #layout(options: CreateKeyOptions, asked: KeyReplication | undefined): KeyWriteLayout {
     const cell = asked?.type === 'EC' ? asked.config.ecChunkSize : undefined;
     return validateOzoneClientConfig({
       ...this.config,
-      ...(cell !== undefined ? { chunkSizeBytes: cell } : {}),
+      ...(cell !== undefined ? { chunkSizeBytes: Math.min(cell, this.config.chunkSizeBytes) } : {}),
       ...(options.checksumType !== undefined ? { checksumType: options.checksumType } : {}),
       ...(options.bytesPerChecksum !== undefined ? { bytesPerChecksum: options.bytesPerChecksum } : {}),
       ...(options.chunkSizeBytes !== undefined ? { chunkSizeBytes: options.chunkSizeBytes } : {}),
