@@ -7,6 +7,7 @@ import type {
   OzoneClusterAdapter,
   OzoneContractCapabilities,
 } from '@fastpath/ozone-fs-client/testing/contract';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { parseEcReplication, type OzoneKeyReplication, type RealOzoneCluster } from '@fastpath/ozone-fixture';
 
 /** Where a suite's key goes and what its bytes are, as the Java writer takes them. */
@@ -38,16 +39,26 @@ export function realClusterAdapter(cluster: RealOzoneCluster, inspector: OzoneCl
       ? { clientOptions: { properties: { ...cluster.omClientProperties } } }
       : {}),
     async writeKey(spec) {
-      await cluster.writeKeys([
-        {
-          ...keyOf(spec),
-          checksumType: spec.checksumType,
-          bytesPerChecksum: spec.bytesPerChecksum,
-          chunkSizeBytes: spec.chunkSizeBytes,
-          blockSizeBytes: spec.blockSizeBytes,
-          replication: spec.replication === 'ONE' ? 'RATIS/ONE' : 'RATIS/THREE',
-        },
-      ]);
+      const write = () =>
+        cluster.writeKeys([
+          {
+            ...keyOf(spec),
+            checksumType: spec.checksumType,
+            bytesPerChecksum: spec.bytesPerChecksum,
+            chunkSizeBytes: spec.chunkSizeBytes,
+            blockSizeBytes: spec.blockSizeBytes,
+            replication: spec.replication === 'ONE' ? 'RATIS/ONE' : 'RATIS/THREE',
+          },
+        ]);
+      // A new cluster's Ratis pipeline may change leaders while it settles; on a loaded machine
+      // Java's writer has been seen to spend its retries on a leader stepping down. The key was not
+      // committed, so it is written once more, after the election has had time to end.
+      await write().catch(async (err: unknown) => {
+        if (!(err instanceof Error) || !/LeaderSteppingDownException|NotLeaderException/.test(err.message))
+          throw err;
+        await sleep(3000);
+        await write();
+      });
     },
     async writeEcKey(spec) {
       // The OM sizes each internal block by the block size: a group holds data units × that.
