@@ -52,8 +52,12 @@ describe('thread profiles', () => {
       expect(result).toBe('done');
       expect(profiles).toHaveLength(2);
       const names = (p: CpuProfile): string[] => p.nodes.map((n) => n.callFrame.functionName);
-      expect(names(profiles[1]!)).toContain('spinInWorker');
+      // The worker's own frames are in its profile: spinInWorker, or where V8 has inlined it into
+      // the Immediate that calls it (seen about once in five runs), the postMessage it calls,
+      // which only the worker's code calls in this test.
+      expect(names(profiles[1]!).some((n) => n === 'spinInWorker' || n === 'postMessage')).toBe(true);
       expect(names(profiles[0]!)).not.toContain('spinInWorker');
+      expect(names(profiles[0]!)).not.toContain('postMessage');
     } finally {
       await worker.terminate();
     }
