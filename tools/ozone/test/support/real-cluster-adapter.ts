@@ -7,7 +7,6 @@ import type {
   OzoneClusterAdapter,
   OzoneContractCapabilities,
 } from '@fastpath/ozone-fs-client/testing/contract';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { parseEcReplication, type OzoneKeyReplication, type RealOzoneCluster } from '@fastpath/ozone-fixture';
 
 /** Where a suite's key goes and what its bytes are, as the Java writer takes them. */
@@ -51,14 +50,18 @@ export function realClusterAdapter(cluster: RealOzoneCluster, inspector: OzoneCl
           },
         ]);
       // A new cluster's Ratis pipeline may change leaders while it settles; on a loaded machine
-      // Java's writer has been seen to spend its retries on a leader stepping down. The key was not
-      // committed, so it is written once more, after the election has had time to end.
-      await write().catch(async (err: unknown) => {
-        if (!(err instanceof Error) || !/LeaderSteppingDownException|NotLeaderException/.test(err.message))
-          throw err;
-        await sleep(3000);
-        await write();
-      });
+      // Java's writer has been seen to spend its retries (each with its own backoff) on a leader
+      // stepping down. The key was not committed, so it is written again, at most twice more.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await write();
+          return;
+        } catch (err) {
+          const leaderChange =
+            err instanceof Error && /LeaderSteppingDownException|NotLeaderException/.test(err.message);
+          if (!leaderChange || attempt >= 3) throw err;
+        }
+      }
     },
     async writeEcKey(spec) {
       // The OM sizes each internal block by the block size: a group holds data units × that.
