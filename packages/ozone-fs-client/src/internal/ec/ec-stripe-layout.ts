@@ -6,8 +6,11 @@ import { checkErasureCoderSchema, type ErasureCodecName } from './raw-erasure-co
 
 /** An EC replication config as Ozone states it (`hadoop.hdds.ECReplicationConfig`). */
 export interface EcReplicationConfig {
+  /** The codec: `rs` (Reed-Solomon) or `xor`. */
   readonly codec: ErasureCodecName;
+  /** Data units per stripe (d). */
   readonly data: number;
+  /** Parity units per stripe (p): the number of lost units a stripe survives. */
   readonly parity: number;
   /** Cell size in bytes (`ecChunkSize`; 1048576 for the `1024k` forms). */
   readonly ecChunkSize: number;
@@ -114,6 +117,7 @@ export function expectedDataLocations(config: EcReplicationConfig, groupLength: 
 
 /** How a block group of an EC key is laid out on the datanodes its pipeline lists. */
 export interface EcBlockGroupLayout {
+  /** The block group's EC config, from the OM's key location. */
   readonly config: EcReplicationConfig;
   /**
    * The replica index (1..d+p) of each pipeline member, in member order

@@ -180,7 +180,12 @@ export interface OzoneContractCapabilities {
    * Erasure-coded keys (the EC read suite): the config its keys are written in and the key bytes
    * of a block group there. Absent: the cluster does not run the EC suite.
    */
-  ec?: { replication: string; blockGroupBytes: number };
+  ec?: {
+    /** Ozone's text form of the config, e.g. `rs-3-2-1024k`. */
+    replication: string;
+    /** Key bytes held by one block group (d × the block size). */
+    blockGroupBytes: number;
+  };
   /** Size of the large key, default 64 MiB. */
   largeKeyBytes?: number;
   /**
