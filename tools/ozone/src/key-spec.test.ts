@@ -60,10 +60,24 @@ describe('checkKeysToWrite', () => {
     [{ ...key, bucketReplication: 'rs-3-2-1024k', chunkSizeBytes: 1 << 20 }, 'keys[0].chunkSizeBytes'],
     [{ ...key, bucketReplication: 'rs-3-2-32k' }, 'keys[0].bucketReplication'],
     [{ ...key, bucketLayout: 'FSO' }, 'keys[0].bucketLayout'],
+    [{ ...key, dataStream: 'yes' }, 'keys[0].dataStream'],
+    [{ ...key, replication: 'rs-3-2-1024k', dataStream: true }, 'keys[0].dataStream'],
   ])('refuses %j naming %s', (spec, option) => {
     expect(invalidOption(() => checkKeysToWrite([key, spec as never].reverse(), context)).option).toBe(
       option,
     );
+  });
+
+  it('passes dataStream on only when it is true', () => {
+    const [a, b] = checkKeysToWrite(
+      [
+        { ...key, dataStream: true },
+        { ...key, dataStream: false },
+      ],
+      context,
+    );
+    expect(a?.dataStream).toBe(true);
+    expect(b && 'dataStream' in b).toBe(false);
   });
 
   it('takes EC replications in Ozone text form, sent in lower case with the cell in k', () => {

@@ -60,6 +60,16 @@ export interface KeyToWrite {
    */
   bucketReplication?: OzoneKeyReplication;
   bucketLayout?: OzoneBucketLayout;
+  /**
+   * Write with Ozone's streaming writer (`OzoneBucket#createStreamKey`: Ratis DataStream to the
+   * pipeline's `RATIS_DATASTREAM` ports, a PutBlock over Ratis every
+   * `ozone.client.datastream.buffer.flush.size`), as `ozone.fs.datastream.enabled` makes Ozone's
+   * file systems write files above their threshold. The cluster must run with
+   * `hdds.container.ratis.datastream.enabled`; RATIS keys only (Ozone falls back to its ordinary
+   * writer for others). Its chunks are `ozone.client.datastream.min.packet.size` (1 MiB), which
+   * `chunkSizeBytes` sets. Default: false.
+   */
+  dataStream?: boolean;
 }
 
 /** What a key became, as Ozone reports it after the write. */
@@ -75,7 +85,7 @@ export interface WrittenKey {
   /** The writing client's effective settings (Ozone raises a bytes-per-checksum below its minimum). */
   readonly checksumType: OzoneChecksumType;
   readonly bytesPerChecksum: number;
-  /** The client's chunk size: its stream buffer, or for an EC key the cell. */
+  /** The client's chunk size: its stream buffer, for an EC key the cell, for a streamed key its packet. */
   readonly chunkSizeBytes: number;
   /** SHA-256 (hex) of the bytes the Java client wrote. */
   readonly sha256: string;
@@ -199,6 +209,14 @@ export function checkKeysToWrite(keys: readonly KeyToWrite[], context: KeyWriteC
     const erasureCoded = !(OZONE_KEY_REPLICATIONS as readonly (string | undefined)[]).includes(
       replication ?? bucketReplication,
     );
+    if (spec.dataStream !== undefined && typeof spec.dataStream !== 'boolean')
+      throw new InvalidOptionError(`${at}.dataStream`, 'expected true or false');
+    if (erasureCoded && spec.dataStream === true) {
+      throw new InvalidOptionError(
+        `${at}.dataStream`,
+        'Ozone streams RATIS keys only: an EC key goes through its own writer',
+      );
+    }
     if (erasureCoded && spec.chunkSizeBytes !== undefined) {
       throw new InvalidOptionError(
         `${at}.chunkSizeBytes`,
@@ -231,6 +249,7 @@ export function checkKeysToWrite(keys: readonly KeyToWrite[], context: KeyWriteC
       ...(spec.bucketLayout === undefined
         ? {}
         : { bucketLayout: checkOneOf(`${at}.bucketLayout`, spec.bucketLayout, OZONE_BUCKET_LAYOUTS) }),
+      ...(spec.dataStream === true ? { dataStream: true } : {}),
     };
   });
 }

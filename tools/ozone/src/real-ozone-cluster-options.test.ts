@@ -17,3 +17,24 @@ describe('resolveRealOzoneClusterOptions: OM HA', () => {
     expect(() => resolveRealOzoneClusterOptions({ omHa: 3, omServiceId: 'a b' })).toThrow(/omServiceId/);
   });
 });
+
+describe('resolveRealOzoneClusterOptions: Ratis DataStream', () => {
+  it('off by default, as in Ozone; on sets the datanodes key, and its server binds loopback', () => {
+    expect(resolveRealOzoneClusterOptions({}).configuration).toMatchObject({
+      'hdds.container.ratis.datastream.enabled': 'false',
+      'hdds.ratis.raft.netty.dataStream.host': '127.0.0.1',
+    });
+    const on = resolveRealOzoneClusterOptions({ dataStream: true });
+    expect(on.dataStream).toBe(true);
+    expect(on.configuration['hdds.container.ratis.datastream.enabled']).toBe('true');
+  });
+
+  it('is set by its option, not by the raw key, and only with a boolean', () => {
+    expect(() =>
+      resolveRealOzoneClusterOptions({
+        configuration: { 'hdds.container.ratis.datastream.enabled': 'true' },
+      }),
+    ).toThrow(/option dataStream/);
+    expect(() => resolveRealOzoneClusterOptions({ dataStream: 'yes' as never })).toThrow(/dataStream/);
+  });
+});

@@ -57,6 +57,14 @@ export interface RealOzoneClusterOptions {
    * so stopping one datanode degrades every such key. Default: 1.
    */
   ecPipelineMinimum?: number;
+  /**
+   * Ratis streaming writes on the datanodes (`hdds.container.ratis.datastream.enabled`): each
+   * datanode serves Ratis's DataStream protocol on a `RATIS_DATASTREAM` port of its own (loopback,
+   * a free port) and lists it in the pipelines SCM hands out, so that writers with
+   * `ozone.fs.datastream.enabled` (and `KeyToWrite.dataStream`) stream their blocks there.
+   * Default: false (Ozone's default).
+   */
+  dataStream?: boolean;
   /** Progress of a first jar resolution. Default: stderr. */
   onProgress?: (line: string) => void;
 }
@@ -100,6 +108,8 @@ export const DEFAULT_OZONE_CLUSTER_CONFIGURATION: Readonly<Record<string, string
   'hdds.ratis.raft.grpc.server.host': '127.0.0.1',
   'hdds.ratis.raft.grpc.admin.host': '127.0.0.1',
   'hdds.ratis.raft.grpc.client.host': '127.0.0.1',
+  // The Ratis DataStream server (Netty), when hdds.container.ratis.datastream.enabled is on.
+  'hdds.ratis.raft.netty.dataStream.host': '127.0.0.1',
   'ozone.om.ha.raft.grpc.server.host': '127.0.0.1',
 });
 
@@ -118,12 +128,14 @@ export const DEFAULT_REAL_OZONE_CLUSTER_OPTIONS: Readonly<
   omServiceId: 'omservice',
   allowedReplicationConfigs: OZONE_DEFAULT_ALLOWED_REPLICATION_CONFIGS,
   ecPipelineMinimum: 1,
+  dataStream: false,
 });
 
 /** Ozone keys that have a typed option of their own, which sets them. */
 const TYPED_KEYS: Readonly<Record<string, keyof RealOzoneClusterOptions>> = Object.freeze({
   'ozone.replication.allowed-configs': 'allowedReplicationConfigs',
   'ozone.scm.ec.pipeline.minimum': 'ecPipelineMinimum',
+  'hdds.container.ratis.datastream.enabled': 'dataStream',
 });
 
 /**
@@ -146,6 +158,7 @@ export interface ResolvedRealOzoneClusterOptions {
   readonly security: Readonly<Required<RealOzoneSecurityOptions>> | undefined;
   readonly allowedReplicationConfigs: string;
   readonly ecPipelineMinimum: number;
+  readonly dataStream: boolean;
 }
 
 /** Checks every option before anything is started; throws `InvalidOptionError` naming the field. */
@@ -181,6 +194,9 @@ export function resolveRealOzoneClusterOptions(
   );
   configuration['ozone.replication.allowed-configs'] = allowedReplicationConfigs;
   configuration['ozone.scm.ec.pipeline.minimum'] = String(ecPipelineMinimum);
+  const dataStream = options.dataStream ?? d.dataStream;
+  if (typeof dataStream !== 'boolean') throw new InvalidOptionError('dataStream', 'expected a boolean');
+  configuration['hdds.container.ratis.datastream.enabled'] = String(dataStream);
   const s3Gateway = options.s3Gateway ?? d.s3Gateway;
   if (typeof s3Gateway !== 'boolean') throw new InvalidOptionError('s3Gateway', 'expected a boolean');
   const omHa = checkInteger('omHa', options.omHa ?? d.omHa, 0, 5);
@@ -220,5 +236,6 @@ export function resolveRealOzoneClusterOptions(
     configuration: Object.freeze(configuration),
     allowedReplicationConfigs,
     ecPipelineMinimum,
+    dataStream,
   };
 }

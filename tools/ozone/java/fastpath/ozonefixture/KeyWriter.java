@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.lang.reflect.Field;
+import java.nio.ByteBuffer;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HashMap;
@@ -26,6 +27,7 @@ import org.apache.hadoop.ozone.client.OzoneClientFactory;
 import org.apache.hadoop.ozone.client.OzoneKeyDetails;
 import org.apache.hadoop.ozone.client.OzoneKeyLocation;
 import org.apache.hadoop.ozone.client.OzoneVolume;
+import org.apache.hadoop.ozone.client.io.OzoneDataStreamOutput;
 import org.apache.hadoop.ozone.client.io.OzoneOutputStream;
 import org.apache.hadoop.ozone.om.OzoneManager;
 import org.apache.hadoop.ozone.om.exceptions.OMException;
@@ -120,13 +122,30 @@ final class KeyWriter {
 
     MessageDigest sha256 = sha256();
     byte[] buffer = new byte[(int) Math.min(BUFFER_BYTES, Math.max(size, 1))];
-    try (OzoneOutputStream out = bucket.createKey(keyName, size, replication, new HashMap<>())) {
-      for (long offset = 0; offset < size; ) {
-        int length = (int) Math.min(buffer.length, size - offset);
-        KeyPattern.fill(seed, offset, buffer, length);
-        out.write(buffer, 0, length);
-        sha256.update(buffer, 0, length);
-        offset += length;
+    boolean dataStream = spec.path("dataStream").asBoolean(false);
+    if (dataStream) {
+      // Ratis DataStream (BlockDataStreamOutput): the pipeline's datanodes must advertise a
+      // RATIS_DATASTREAM port, or the first block's setup fails.
+      try (OzoneDataStreamOutput out =
+          bucket.createStreamKey(keyName, size, replication, new HashMap<>())) {
+        for (long offset = 0; offset < size; ) {
+          int length = (int) Math.min(buffer.length, size - offset);
+          KeyPattern.fill(seed, offset, buffer, length);
+          // Copied into the stream's own packet buffer (StreamBuffer#put) before write returns.
+          out.write(ByteBuffer.wrap(buffer, 0, length));
+          sha256.update(buffer, 0, length);
+          offset += length;
+        }
+      }
+    } else {
+      try (OzoneOutputStream out = bucket.createKey(keyName, size, replication, new HashMap<>())) {
+        for (long offset = 0; offset < size; ) {
+          int length = (int) Math.min(buffer.length, size - offset);
+          KeyPattern.fill(seed, offset, buffer, length);
+          out.write(buffer, 0, length);
+          sha256.update(buffer, 0, length);
+          offset += length;
+        }
       }
     }
 
@@ -149,7 +168,7 @@ final class KeyWriter {
         "chunkSizeBytes",
         recorded instanceof ECReplicationConfig ec
             ? ec.getEcChunkSize()
-            : effective.getStreamBufferSize());
+            : dataStream ? effective.getDataStreamMinPacketSize() : effective.getStreamBufferSize());
     result.put("sha256", hex(sha256.digest()));
     ArrayNode blocks = result.putArray("blocks");
     for (OzoneKeyLocation location : details.getOzoneKeyLocations()) {
