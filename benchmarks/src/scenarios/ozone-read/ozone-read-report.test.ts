@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { ColumnId, ReaderKind, RowId } from './ozone-read-cases.js';
 import { goals, sequentialRatioTable, sequentialTable } from './ozone-read-report.js';
-import { tableRows } from './ozone-read-results.js';
+import { anchorErrors, fatalReadFailures, tableRows } from './ozone-read-results.js';
 import type { CaseResult, CaseRound } from './ozone-read-scenario.js';
 import { perOpFigures } from './read-accounting.js';
 
@@ -154,6 +154,40 @@ describe('ozone-read sequential rows', () => {
   it('name no sequential goal in a run without the sequential rows', () => {
     const positional = [result('fastpath', 'grpc-1m', 'on', 100, 1000)];
     expect(goals(tableRows(positional), positional).some((g) => g.goal.includes('Sequential'))).toBe(false);
+  });
+});
+
+describe('ozone-read read failures', () => {
+  const failing = (reader: ReaderKind, errors: number, wrongBytes: number): CaseResult => {
+    const c = result(reader, 'seq-16', 'on', 10, 100);
+    const r = c.rounds[0]!;
+    return {
+      ...c,
+      rounds: [
+        {
+          ...r,
+          counts: { ...r.counts, errors, wrongBytes },
+          firstError: 'java.io.IOException: Inconsistent read',
+        },
+      ],
+    };
+  };
+
+  it("fail the run on wrong bytes from any reader and on fastpath's failed reads, not on the anchors' failed reads", () => {
+    expect(fatalReadFailures([failing('java', 3, 0), failing('s3', 2, 0)])).toBe(0);
+    expect(fatalReadFailures([failing('java', 3, 1)])).toBe(1);
+    expect(fatalReadFailures([failing('fastpath', 2, 0), failing('java', 3, 0)])).toBe(2);
+  });
+
+  it("list the anchors' failed reads with the first error", () => {
+    expect(anchorErrors([failing('fastpath', 1, 0), failing('java', 3, 0), failing('java', 0, 0)])).toEqual([
+      {
+        id: 'java-seq-16-on',
+        errors: 3,
+        attempted: 13,
+        firstError: 'java.io.IOException: Inconsistent read',
+      },
+    ]);
   });
 });
 

@@ -23,7 +23,7 @@ import {
   type ColumnId,
   type RowId,
 } from './ozone-read-cases.js';
-import { tableRows, type TableCell, type TableRow } from './ozone-read-results.js';
+import { anchorErrors, tableRows, type TableCell, type TableRow } from './ozone-read-results.js';
 import type { CaseResult, CaseRound } from './ozone-read-scenario.js';
 import type { OzoneReadSettings } from './ozone-read-settings.js';
 import type { ShortCircuitAvailability } from './short-circuit-availability.js';
@@ -576,6 +576,25 @@ export async function ozoneReadReport(
       `short-circuit rows: ${s.checkEveryShortCircuit === 1 ? 'every read' : `1 read in ${s.checkEveryShortCircuit} of each reader's seeded sequence`}); ` +
       `"check/read" is the wall time of one compare (a memcmp of the read against a precomputed copy) and its share of the reader's CPU per read.\n\n${latencyTable(results)}`,
   );
+  const failed = anchorErrors(results);
+  if (failed.length > 0)
+    parts.push(
+      `### Reads the anchors failed\n\nReads that Ozone's Java client (or the S3 gateway's) threw an error on: counted in the "errors" column above and left out of ` +
+        `the rates, and reported here rather than failing the run (wrong bytes from any reader, and any read fastpath's reader fails, still fail it).\n\n${markdownTable(
+          [
+            'case',
+            { header: 'failed', align: 'right' },
+            { header: 'of reads', align: 'right' },
+            'first error',
+          ],
+          failed.map((e) => [
+            e.id,
+            String(e.errors),
+            e.attempted.toLocaleString('en-US'),
+            e.firstError === undefined ? '—' : e.firstError.replaceAll('|', '\\|').slice(0, 300),
+          ]),
+        )}`,
+    );
   const calibrated =
     rc.contentCheckMicrosPerRead ??
     (typeof rc.setup.contentCheckMicrosPerRead === 'number' ? rc.setup.contentCheckMicrosPerRead : null);

@@ -174,3 +174,37 @@ export function headlineEntries(results: readonly CaseResult[]): Record<string, 
     }),
   );
 }
+
+/**
+ * Reads that fail the run: any reader's wrong bytes (a correctness failure wherever it happens),
+ * and fastpath's failed reads (the client under test). The anchors' failed reads (Ozone's Java
+ * client, the S3 gateway) are their own behaviour: reported (`anchorErrors`), not fatal.
+ */
+export function fatalReadFailures(results: readonly CaseResult[]): number {
+  return results
+    .flatMap((c) =>
+      c.rounds.map((r) => r.counts.wrongBytes + (c.reader === 'fastpath' ? r.counts.errors : 0)),
+    )
+    .reduce((a, b) => a + b, 0);
+}
+
+/** One anchor case whose reads failed: how many of how many, and the first error. */
+export interface AnchorErrors {
+  id: string;
+  errors: number;
+  attempted: number;
+  firstError: string | undefined;
+}
+
+/** The anchors' cases with failed reads, in case order. */
+export function anchorErrors(results: readonly CaseResult[]): AnchorErrors[] {
+  return results
+    .filter((c) => c.reader !== 'fastpath')
+    .map((c) => ({
+      id: c.id,
+      errors: c.rounds.reduce((n, r) => n + r.counts.errors, 0),
+      attempted: c.rounds.reduce((n, r) => n + r.counts.ops + r.counts.errors + r.counts.wrongBytes, 0),
+      firstError: c.rounds.find((r) => r.firstError)?.firstError,
+    }))
+    .filter((e) => e.errors > 0);
+}
