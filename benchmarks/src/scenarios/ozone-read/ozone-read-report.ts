@@ -71,6 +71,8 @@ const rowLabel = (t: TableRow): string =>
   `${t.transport ? TRANSPORT_MARKS[t.transport].label : ''}` +
   `${t.readWorkers ? `, ${t.readWorkers} read worker thread${t.readWorkers === 1 ? '' : 's'}` : ''}` +
   `${t.readBlock ? ', streaming ReadBlock' : READ_ROWS[t.row].sequential ? ', ReadChunk' : ''}`;
+/** `text` with its first letter capitalised (a sentence of joined clauses). */
+const sentence = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
 /** Whether a table row reads whole files start to end (a sequential row). */
 export const isSequential = (t: Pick<TableRow, 'row'>): boolean => READ_ROWS[t.row].sequential !== undefined;
 /** The GC share of the reader's CPU in a case's profiled window (all its threads). */
@@ -632,7 +634,7 @@ export async function ozoneReadReport(
       );
     parts.push(
       `The content check on its own (calibrated before the cases: the fastest of 5 batches of 200 compares of ${s.readBytes / 1024} KiB) costs ` +
-        `${calibrated.toFixed(1)} µs per compare. ${lines.join('; ')}. ` +
+        `${calibrated.toFixed(1)} µs per compare. ${sentence(lines.join('; '))}. ` +
         'The per-case "check/read" above is wall time, which on a loaded machine also holds the time the reader was not running.',
     );
   }
