@@ -2,6 +2,8 @@
 // `readFully(pos, buf, 0, len)` on one shared OzoneFSInputStream per file, every read compared
 // with the file's known content. The scenario drives it phase by phase (open, warm-up, measure,
 // close); between phases no read is in flight, so counters read in between cover one phase exactly.
+// The sequential rows' readers instead read whole files start to end with cursor reads, each file
+// on a stream of its own opened for it and closed after it.
 import { execFileSync } from 'node:child_process';
 import { LatencyRecorder } from '@fastpath/core';
 import {
@@ -65,6 +67,8 @@ export type ReaderCall =
       login?: ClientLogin;
       /** EC files: the data replica indexes whose datanode is down (the prediction rebuilds them). */
       lostReplicaIndexes?: number[];
+      /** A sequential row: no shared streams; each whole-file read opens a stream of its own. */
+      sequential?: boolean;
     }
   | {
       op: 'run';
@@ -78,6 +82,12 @@ export type ReaderCall =
       seed: number;
       round: number;
       checkEvery: number;
+      /**
+       * Whole-file reads: each reader draws a file (as the positional readers draw theirs), reads it
+       * start to end with `read(buf)` of `readBytes`, and starts another while the window is open;
+       * the window lasts until every reader has finished the file it began.
+       */
+      sequential?: boolean;
     }
   | { op: 'close' }
   /** Pins this process, every thread of it now and later, to `cpus` (taskset's CPU list). */
@@ -109,6 +119,8 @@ let expected: Buffer[] = [];
 let expectedBySeed = new Map<number, Buffer>();
 let fs: OzoneFileSystem | undefined;
 let streams: OzoneFSInputStream[] = [];
+/** The files a sequential case reads (no shared streams then). */
+let paths: string[] = [];
 let layout: WideningLayout | undefined;
 /** With EC files, their layout (the prediction's). */
 let ecLayout: EcWideningLayout | undefined;
@@ -129,8 +141,10 @@ function fileSystem(
   });
 }
 
-function clientTotals(): Required<NonNullable<WindowCounts['client']>> {
-  const t = {
+type ClientTotals = Required<NonNullable<WindowCounts['client']>>;
+
+function zeroTotals(): ClientTotals {
+  return {
     bytesFetched: 0,
     bytesVerified: 0,
     bytesFromCache: 0,
@@ -141,18 +155,47 @@ function clientTotals(): Required<NonNullable<WindowCounts['client']>> {
     ecStripesRebuilt: 0,
     ecBytesRebuilt: 0,
   };
-  for (const s of streams) {
-    t.ecStripesRebuilt += s.stats.ecStripesRebuilt;
-    t.ecBytesRebuilt += s.stats.ecBytesRebuilt;
-    t.shortCircuitReads += s.stats.shortCircuitReads;
-    t.shortCircuitFallbacks += s.stats.shortCircuitFallbacks;
-    t.bytesFetched += s.stats.bytesFetched;
-    t.bytesVerified += s.stats.bytesVerified;
-    t.bytesFromCache += s.stats.bytesFromCache;
-    t.readChunkCalls += s.stats.readChunkCalls;
-    t.readBlockCalls += s.stats.readBlockCalls;
-  }
+}
+
+/** Adds one stream's counters to `t`. */
+function addStats(t: ClientTotals, s: OzoneFSInputStream): void {
+  t.ecStripesRebuilt += s.stats.ecStripesRebuilt;
+  t.ecBytesRebuilt += s.stats.ecBytesRebuilt;
+  t.shortCircuitReads += s.stats.shortCircuitReads;
+  t.shortCircuitFallbacks += s.stats.shortCircuitFallbacks;
+  t.bytesFetched += s.stats.bytesFetched;
+  t.bytesVerified += s.stats.bytesVerified;
+  t.bytesFromCache += s.stats.bytesFromCache;
+  t.readChunkCalls += s.stats.readChunkCalls;
+  t.readBlockCalls += s.stats.readBlockCalls;
+}
+
+function clientTotals(): ClientTotals {
+  const t = zeroTotals();
+  for (const s of streams) addStats(t, s);
   return t;
+}
+
+/** `after − before`, counter by counter. */
+function totalsSince(after: ClientTotals, before: ClientTotals): ClientTotals {
+  const d = zeroTotals();
+  for (const k of Object.keys(d) as (keyof ClientTotals)[]) d[k] = after[k] - before[k];
+  return d;
+}
+
+function emptyCounts(): WindowCounts {
+  return {
+    ops: 0,
+    errors: 0,
+    wrongBytes: 0,
+    checkedOps: 0,
+    measuredMs: 0,
+    bytesRequested: 0,
+    bytesPredicted: 0,
+    client: null,
+    datanodeBytesSent: null,
+    cpuSeconds: 0,
+  };
 }
 
 async function write(omAddress: string, set: FileSetSpec): Promise<WriteResult> {
@@ -187,18 +230,7 @@ async function run(call: Extract<ReaderCall, { op: 'run' }>): Promise<RunResult>
     aligned: call.aligned,
   };
   const latency = new LatencyRecorder();
-  const counts: WindowCounts = {
-    ops: 0,
-    errors: 0,
-    wrongBytes: 0,
-    checkedOps: 0,
-    measuredMs: 0,
-    bytesRequested: 0,
-    bytesPredicted: 0,
-    client: null,
-    datanodeBytesSent: null,
-    cpuSeconds: 0,
-  };
+  const counts = emptyCounts();
   let checkNs = 0n;
   let firstError: string | undefined;
   const before = clientTotals();
@@ -248,23 +280,103 @@ async function run(call: Extract<ReaderCall, { op: 'run' }>): Promise<RunResult>
   counts.measuredMs = performance.now() - started;
   const cpu = process.cpuUsage(cpuBefore);
   counts.cpuSeconds = (cpu.user + cpu.system) / 1e6;
-  const after = clientTotals();
-  counts.client = {
-    bytesFetched: after.bytesFetched - before.bytesFetched,
-    bytesVerified: after.bytesVerified - before.bytesVerified,
-    bytesFromCache: after.bytesFromCache - before.bytesFromCache,
-    readChunkCalls: after.readChunkCalls - before.readChunkCalls,
-    readBlockCalls: after.readBlockCalls - before.readBlockCalls,
-    shortCircuitReads: after.shortCircuitReads - before.shortCircuitReads,
-    shortCircuitFallbacks: after.shortCircuitFallbacks - before.shortCircuitFallbacks,
-    ecStripesRebuilt: after.ecStripesRebuilt - before.ecStripesRebuilt,
-    ecBytesRebuilt: after.ecBytesRebuilt - before.ecBytesRebuilt,
-  };
+  counts.client = totalsSince(clientTotals(), before);
+  counts.bytesRead = counts.ops * call.readBytes;
   return {
     counts,
     latency: latency.toBase64(),
     checkMicrosPerRead: counts.checkedOps ? Number(checkNs) / 1000 / counts.checkedOps : 0,
     streamsVerify: streams.map((s) => s.verifyChecksum),
+    ...(firstError === undefined ? {} : { firstError }),
+  };
+}
+
+/**
+ * A sequential window: each reader draws a file (the positional readers' draw, so Java's reader
+ * draws the same files), opens a stream for it (the client's defaults: its window cache, and with
+ * ReadBlock on, one streaming ReadBlock per block), reads it start to end with cursor reads of
+ * `readBytes`, compares every byte with the file's content (every `checkEvery`-th file), closes it
+ * and draws the next while the window is open. A file begun is finished: the window's time runs
+ * until the last reader is done, so files/s and MiB/s count whole files only. The client's
+ * counters are each stream's, summed as it closes.
+ */
+async function runSequential(call: Extract<ReaderCall, { op: 'run' }>): Promise<RunResult> {
+  const files = fs;
+  if (!files || !layout || paths.length === 0) throw new Error('run before open');
+  const size = layout.fileSizeBytes;
+  // The file is the positional draw's; the offset half of each draw is not used.
+  const spec = { files: paths.length, fileSizeBytes: size, readBytes: 1, aligned: false };
+  const latency = new LatencyRecorder();
+  const counts = emptyCounts();
+  const totals = zeroTotals();
+  /** The verify flags the streams opened with (each checked against the column by the scenario). */
+  const verifyFlags = new Set<boolean>();
+  let checkNs = 0n;
+  let firstError: string | undefined;
+  const cpuBefore = process.cpuUsage();
+  const started = performance.now();
+  const endMs = started + call.durationMs;
+  const reader = async (index: number): Promise<void> => {
+    const next = readPositions(spec, readerSeed(call.seed, call.round, index, call.phase));
+    const buffer = Buffer.allocUnsafe(call.readBytes);
+    let n = 0;
+    while (performance.now() < endMs) {
+      const { file } = next();
+      const want = expected[file]!;
+      const check = n++ % call.checkEvery === 0;
+      counts.bytesRequested += size;
+      counts.bytesPredicted += size;
+      const began = performance.now();
+      let stream: OzoneFSInputStream | undefined;
+      let read = 0;
+      let same = true;
+      try {
+        stream = await files.open(paths[file]!);
+        verifyFlags.add(stream.verifyChecksum);
+        for (;;) {
+          const got = await stream.read(buffer, 0, buffer.length);
+          if (got < 0) break;
+          if (check && same) {
+            const t0 = process.hrtime.bigint();
+            same = read + got <= size && buffer.subarray(0, got).equals(want.subarray(read, read + got));
+            checkNs += process.hrtime.bigint() - t0;
+          }
+          read += got;
+        }
+      } catch (err) {
+        counts.errors++;
+        firstError ??= `${(err as Error).name}: ${(err as Error).message}`;
+        continue;
+      } finally {
+        if (stream) {
+          addStats(totals, stream);
+          stream.close();
+        }
+      }
+      latency.recordMs(performance.now() - began);
+      if (check) counts.checkedOps++;
+      if (read !== size || !same) {
+        counts.wrongBytes++;
+        firstError ??=
+          read !== size
+            ? `file ${file}: read ${read} bytes to its end, not ${size}`
+            : `file ${file}: the bytes read differ from the file's content`;
+        continue;
+      }
+      counts.ops++;
+    }
+  };
+  await Promise.all(Array.from({ length: call.readers }, (_, i) => reader(i)));
+  counts.measuredMs = performance.now() - started;
+  const cpu = process.cpuUsage(cpuBefore);
+  counts.cpuSeconds = (cpu.user + cpu.system) / 1e6;
+  counts.client = totals;
+  counts.bytesRead = counts.ops * size;
+  return {
+    counts,
+    latency: latency.toBase64(),
+    checkMicrosPerRead: counts.checkedOps ? Number(checkNs) / 1000 / counts.checkedOps : 0,
+    streamsVerify: [...verifyFlags],
     ...(firstError === undefined ? {} : { firstError }),
   };
 }
@@ -292,13 +404,16 @@ function calibrateCheck(fileSizeBytes: number): number {
 
 /** A window of its own under the profiler on every thread of the reader (see {@link runProfiled}). */
 async function profiled(call: Extract<ReaderCall, { op: 'run' }>, path: string): Promise<RunResult> {
-  const { result, profile } = await runProfiled(path, () => run(call));
+  const { result, profile } = await runProfiled(path, () =>
+    call.sequential ? runSequential(call) : run(call),
+  );
   return { ...result, profile };
 }
 
 function closeAll(): void {
   for (const s of streams) s.close();
   streams = [];
+  paths = [];
   fs?.close();
   fs = undefined;
 }
@@ -320,8 +435,10 @@ serveCalls<ReaderCall, unknown>(async (call) => {
       fs = fileSystem(call.omAddress, properties, call.login);
       if (call.how === 'instance') fs.setVerifyChecksum(call.verify);
       verify = call.verify;
-      // No window cache: every read goes to a datanode, so each costs what the widening arithmetic says.
-      streams = await Promise.all(call.set.paths.map((p) => fs!.open(p, { windowCacheBytes: 0 })));
+      // No window cache: every read goes to a datanode, so each costs what the widening arithmetic
+      // says. A sequential case opens a stream per file read instead, with the client's defaults.
+      if (call.sequential) paths = [...call.set.paths];
+      else streams = await Promise.all(call.set.paths.map((p) => fs!.open(p, { windowCacheBytes: 0 })));
       layout = {
         fileSizeBytes: call.set.fileSizeBytes,
         chunkSizeBytes: CHUNK,
@@ -338,10 +455,11 @@ serveCalls<ReaderCall, unknown>(async (call) => {
         groupBytes: ec.groupBytes,
         lostReplicaIndexes: call.lostReplicaIndexes ?? [],
       };
-      return { verify: streams.map((s) => s.verifyChecksum) };
+      return { verify: call.sequential ? [fs.getVerifyChecksum()] : streams.map((s) => s.verifyChecksum) };
     }
     case 'run':
-      return call.phase === 'profile' && call.profilePath ? profiled(call, call.profilePath) : run(call);
+      if (call.phase === 'profile' && call.profilePath) return profiled(call, call.profilePath);
+      return call.sequential ? runSequential(call) : run(call);
     case 'close':
       closeAll();
       return {};

@@ -16,7 +16,7 @@ import {
   type ScenarioContext,
 } from '../../harness/index.js';
 import type { FileSetSpec } from './fastpath-reader-main.js';
-import type { ReadCase } from './ozone-read-cases.js';
+import { READ_ROWS, type ReadCase } from './ozone-read-cases.js';
 import type { CaseRound } from './ozone-read-scenario.js';
 import type { OzoneReadSettings } from './ozone-read-settings.js';
 import { perOpFigures, type WindowCounts } from './read-accounting.js';
@@ -149,40 +149,54 @@ export async function startJavaReader(
         `${s.readers} threads sharing one \`FSDataInputStream\` per file, the same offsets (checked: both draw the same first 64 positions) and sizes; ` +
         'verify off by `ozone.client.verify.checksum=false`. Its "off: setVerifyChecksum(false)" column calls Hadoop\'s `FileSystem#setVerifyChecksum(false)`, ' +
         "which Ozone 2.2.0's ofs does not override (the problem HDDS-16783 fixes), so it is expected to read like verify on. Its latency percentiles are exact (sorted samples), " +
-        "its CPU is the JVM's process CPU time; the Java client exposes no per-stream byte counters, so its bytes column shows the prediction only."
+        "its CPU is the JVM's process CPU time; the Java client exposes no per-stream byte counters, so its bytes column shows the prediction only." +
+        (s.rows.some((r) => READ_ROWS[r].sequential)
+          ? " Its sequential rows: as many threads as the row has readers, each drawing the same files as fastpath's, opening an `FSDataInputStream` per file read and reading it start to end with `read(buf, 0, len)` " +
+            `of ${s.seqReadBytes / 1024} KiB, streaming ReadBlock by \`ozone.client.stream.readblock.enable=true\` in the rows marked so.`
+          : '')
       );
     },
     async runCase(c, set, round) {
+      // A sequential row: no shared streams; each whole-file read opens a stream of its own.
+      const sequential = c.row.sequential !== undefined;
       const opened = await call<{ fileSystem: string; stream: string }>({
         op: 'open',
         paths: set.paths,
         verify: c.column.verify,
         how: c.column.how,
+        shared: !sequential,
         properties: c.readBlock ? { 'ozone.client.stream.readblock.enable': 'true' } : {},
       });
       streamClass = opened.fileSystem;
+      const readers = c.row.sequential?.readers ?? s.readers;
       const phase = (p: 'warmup' | 'measure', durationMs: number): Record<string, unknown> => ({
         op: 'run',
         durationMs,
-        readBytes: s.readBytes,
+        readBytes: sequential ? s.seqReadBytes : s.readBytes,
         aligned: c.aligned,
         checkEvery: s.checkEvery,
-        seeds: Array.from({ length: s.readers }, (_, i) => readerSeed(s.seed, round, i, p) | 0),
+        sequential,
+        seeds: Array.from({ length: readers }, (_, i) => readerSeed(s.seed, round, i, p) | 0),
       });
       await call<JavaRun>(phase('warmup', s.warmupMs));
       const run = await call<JavaRun>(phase('measure', s.measureMs));
       await call({ op: 'close' });
       const attempted = run.ops + run.errors + run.wrongBytes;
-      const perRead = c.column.verify
-        ? expectedWidenedBytes(c.row.bytesPerChecksum, s.readBytes)
-        : s.readBytes;
+      // A whole-file read asks for the file and fetches it (no widening: it covers whole windows).
+      const perRead = sequential
+        ? s.fileSizeBytes
+        : c.column.verify
+          ? expectedWidenedBytes(c.row.bytesPerChecksum, s.readBytes)
+          : s.readBytes;
+      const requested = sequential ? s.fileSizeBytes : s.readBytes;
       const counts: WindowCounts = {
         ops: run.ops,
         errors: run.errors,
         wrongBytes: run.wrongBytes,
         checkedOps: run.checkedOps,
         measuredMs: run.measuredMs,
-        bytesRequested: attempted * s.readBytes,
+        bytesRequested: attempted * requested,
+        bytesRead: run.ops * requested,
         bytesPredicted: attempted * perRead,
         client: null,
         datanodeBytesSent: null,

@@ -4,14 +4,17 @@
 // and once per count of read worker threads; and fastpath's and Java's gRPC rows once more with
 // streaming ReadBlock (`ozone.client.stream.readblock.enable`) when that mode is asked for. The
 // erasure-coded rows read files of an EC layout, healthy and with a datanode holding one of
-// their data replicas stopped.
+// their data replicas stopped. The sequential rows read whole files start to end, a stream per
+// file read, by 1 reader and by 16.
 import type { DatanodeTransport } from '@fastpath/ozone-fs-client';
 
 /** The source's four rows: the default set. */
 export const SOURCE_ROW_IDS = ['grpc-1m', 'grpc-16k', 'sc-1m', 'sc-16k'] as const;
 /** The erasure-coded rows (asked for by name: they need d + p datanodes, see `datanodesFor`). */
 export const EC_ROW_IDS = ['ec-rs-3-2', 'ec-rs-3-2-down'] as const;
-export const ROW_IDS = [...SOURCE_ROW_IDS, ...EC_ROW_IDS] as const;
+/** The sequential whole-file rows (asked for by name: see the README for why not by default). */
+export const SEQUENTIAL_ROW_IDS = ['seq-1', 'seq-16'] as const;
+export const ROW_IDS = [...SOURCE_ROW_IDS, ...EC_ROW_IDS, ...SEQUENTIAL_ROW_IDS] as const;
 export type RowId = (typeof ROW_IDS)[number];
 
 export const COLUMN_IDS = ['on', 'off-global', 'off-instance'] as const;
@@ -43,6 +46,11 @@ export interface ReadRow {
   source?: { on: number; off: number };
   /** Erasure-coded files (an EC row); absent: RATIS/THREE files. */
   ec?: EcRowLayout;
+  /**
+   * A sequential row: each of `readers` readers reads whole files start to end with cursor reads,
+   * a stream of its own per file read; absent: positional reads on shared streams.
+   */
+  sequential?: { readers: number };
 }
 
 const MiB = 1024 * 1024;
@@ -98,6 +106,21 @@ export const READ_ROWS: Readonly<Record<RowId, ReadRow>> = Object.freeze({
     path: 'grpc',
     bytesPerChecksum: 16 * KiB,
     ec: { ...RS_3_2_1024K, dataDatanodeDown: true },
+  },
+  // The 16 KiB files (Ozone's default bytes per checksum) of the gRPC 16 KiB row: no files of their own.
+  'seq-1': {
+    id: 'seq-1',
+    label: 'Sequential whole-file reads, 1 reader, 16 KiB bytes per checksum',
+    path: 'grpc',
+    bytesPerChecksum: 16 * KiB,
+    sequential: { readers: 1 },
+  },
+  'seq-16': {
+    id: 'seq-16',
+    label: 'Sequential whole-file reads, 16 readers, 16 KiB bytes per checksum',
+    path: 'grpc',
+    bytesPerChecksum: 16 * KiB,
+    sequential: { readers: 16 },
   },
 });
 
@@ -186,6 +209,12 @@ export const S3_COLUMNS: readonly ColumnId[] = ['on'];
  */
 export const EC_COLUMNS: readonly ColumnId[] = ['on', 'off-global'];
 
+/**
+ * The columns of the sequential rows: verification on and off by the configuration (a stream per
+ * file read, so the per-instance switch would read like the global one and add nothing).
+ */
+export const SEQUENTIAL_COLUMNS: readonly ColumnId[] = ['on', 'off-global'];
+
 /** The transport of fastpath's cases when none is named. */
 export const DEFAULT_TRANSPORT: DatanodeTransport = 'http2-stream-pool';
 
@@ -220,6 +249,8 @@ export function caseId(
  * fastpath's and Java's gRPC rows (random offsets) come once more reading with ReadBlock,
  * fastpath's on the first transport and the reader's thread. The EC rows are read by fastpath (the
  * first transport, the reader's thread, ReadChunk) and Java only, random offsets, `EC_COLUMNS`.
+ * The sequential rows are read by fastpath (the first transport, the reader's thread) and Java
+ * only, once per read mode in `readModes` (ReadChunk; streaming ReadBlock), `SEQUENTIAL_COLUMNS`.
  */
 export function planCases(options: {
   rows: readonly RowId[];
@@ -252,6 +283,22 @@ export function planCases(options: {
       // Java and the S3 gateway read the gRPC rows only (short-circuit needs native Hadoop on the datanode).
       if (reader !== 'fastpath' && row.path !== 'grpc') continue;
       const plain = { transport: first, readWorkers: 0, readBlock: false };
+      if (row.sequential) {
+        // No S3 gateway row: its reader makes ranged GETs at offsets, not whole-file reads.
+        if (reader === 's3') continue;
+        for (const readBlock of [...(chunkRows ? [false] : []), ...(blockRow.length ? [true] : [])])
+          for (const columnId of SEQUENTIAL_COLUMNS)
+            cases.push({
+              id: caseId(reader, rowId, columnId, false, first, 0, readBlock),
+              reader,
+              row,
+              column: READ_COLUMNS[columnId],
+              aligned: false,
+              ...plain,
+              readBlock,
+            });
+        continue;
+      }
       if (row.ec) {
         // The EC rows: the client's default path for fastpath and Java (no S3 gateway row).
         if (reader === 's3') continue;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { ColumnId, ReaderKind, RowId } from './ozone-read-cases.js';
-import { goals } from './ozone-read-report.js';
-import { tableRows } from './ozone-read-results.js';
+import { goals, sequentialRatioTable, sequentialTable } from './ozone-read-report.js';
+import { anchorErrors, fatalReadFailures, tableRows } from './ozone-read-results.js';
 import type { CaseResult, CaseRound } from './ozone-read-scenario.js';
 import { perOpFigures } from './read-accounting.js';
 
@@ -44,6 +44,152 @@ function result(
     rounds: [round],
   };
 }
+
+const MiB = 1024 * 1024;
+
+/** One round of a sequential case: `files` whole files of 64 MiB in 2 s, `cpuPerMiB` µs of client CPU per MiB. */
+function sequential(
+  reader: ReaderKind,
+  row: 'seq-1' | 'seq-16',
+  column: ColumnId,
+  readBlock: boolean,
+  files: number,
+  cpuPerMiB: number,
+): CaseResult {
+  const counts = {
+    ops: files,
+    errors: 0,
+    wrongBytes: 0,
+    checkedOps: files,
+    measuredMs: 2000,
+    bytesRequested: files * 64 * MiB,
+    bytesRead: files * 64 * MiB,
+    bytesPredicted: files * 64 * MiB,
+    client: null,
+    datanodeBytesSent: null,
+    cpuSeconds: (files * 64 * cpuPerMiB) / 1e6,
+  };
+  return {
+    ...result(reader, row, column, 0, 0),
+    id: `${reader}-${row}-${column}${readBlock ? '-rb' : ''}`,
+    readBlock,
+    rounds: [
+      {
+        round: 0,
+        counts,
+        figures: perOpFigures(counts),
+        latency: { count: files, minMs: 0, meanMs: 0, p50Ms: 0, p90Ms: 0, p99Ms: 0, p999Ms: 0, maxMs: 0 },
+        checkMicrosPerRead: 0,
+        streamsVerify: [],
+      },
+    ],
+  };
+}
+
+describe('ozone-read sequential rows', () => {
+  const results = [
+    // 16 readers, ReadChunk: fastpath 12 files (384 MiB/s), Java ReadBlock off 8 (256 MiB/s).
+    sequential('fastpath', 'seq-16', 'on', false, 12, 1500),
+    sequential('fastpath', 'seq-16', 'off-global', false, 14, 1000),
+    sequential('java', 'seq-16', 'on', false, 8, 2500),
+    sequential('java', 'seq-16', 'off-global', false, 13, 1100),
+    // ReadBlock on both: fastpath 10, Java 10: 1×.
+    sequential('fastpath', 'seq-16', 'on', true, 10, 1600),
+    sequential('java', 'seq-16', 'on', true, 10, 1600),
+  ];
+
+  it('account files/s, MiB/s and CPU per MiB per cell, fastpath against Java read the same way', () => {
+    const rows = tableRows(results);
+    const f = rows.find((t) => t.reader === 'fastpath' && t.row === 'seq-16' && !t.readBlock)!;
+    expect(f.cells.on?.ops.median).toBe(6);
+    expect(f.cells.on?.mib.median).toBe(384);
+    expect(f.cells.on?.cpuPerMiB.median).toBeCloseTo(1500, 6);
+    expect(f.offGlobalOverOn?.ratio).toBeCloseTo(14 / 12, 10);
+    const table = sequentialTable(rows);
+    expect(table).toContain('Sequential whole-file reads, 16 readers, 16 KiB bytes per checksum, ReadChunk');
+    expect(table).toContain(
+      "Ozone's Java client: Sequential whole-file reads, 16 readers, 16 KiB bytes per checksum, streaming ReadBlock",
+    );
+    expect(table).toContain('384');
+    const ratios = sequentialRatioTable(rows)!;
+    // 384 ÷ 256 MiB/s; 1500 ÷ 2500 µs per MiB.
+    expect(ratios).toContain('1.50×');
+    expect(ratios).toContain('0.600×');
+    expect(ratios).toContain('streaming ReadBlock (both)');
+  });
+
+  it('hold fastpath to 1.2× Java’s files/s and MiB/s and 0.8× its CPU per MiB in every cell', () => {
+    const seq = goals(tableRows(results), results).filter((g) => g.goal.includes('Sequential'));
+    const byGoal = Object.fromEntries(seq.map((g) => [g.goal, [g.measured, g.met]]));
+    const row = 'Sequential whole-file reads, 16 readers, 16 KiB bytes per checksum';
+    const chunk = `${row}, ReadChunk (Java: ReadBlock off)`;
+    const block = `${row}, streaming ReadBlock (both)`;
+    expect(byGoal).toEqual({
+      [`fastpath / Java client, ${chunk}, verify on: files/s and MiB/s ≥ 1.2×`]: ['1.50×', true],
+      [`client CPU per MiB, fastpath ≤ 0.8× Java client, ${chunk}, verify on`]: [
+        '1500 µs ÷ 2500 µs = 0.600×',
+        true,
+      ],
+      [`fastpath / Java client, ${chunk}, verify off: files/s and MiB/s ≥ 1.2×`]: ['1.08×', false],
+      [`client CPU per MiB, fastpath ≤ 0.8× Java client, ${chunk}, verify off`]: [
+        '1000 µs ÷ 1100 µs = 0.909×',
+        false,
+      ],
+      [`fastpath / Java client, ${block}, verify on: files/s and MiB/s ≥ 1.2×`]: ['1.00×', false],
+      [`client CPU per MiB, fastpath ≤ 0.8× Java client, ${block}, verify on`]: [
+        '1600 µs ÷ 1600 µs = 1.00×',
+        false,
+      ],
+      [`fastpath / Java client, ${block}, verify off: files/s and MiB/s ≥ 1.2×`]: [
+        expect.stringMatching(/^not run/),
+        null,
+      ],
+      [`client CPU per MiB, fastpath ≤ 0.8× Java client, ${block}, verify off`]: [
+        expect.stringMatching(/^not run/),
+        null,
+      ],
+    });
+  });
+
+  it('name no sequential goal in a run without the sequential rows', () => {
+    const positional = [result('fastpath', 'grpc-1m', 'on', 100, 1000)];
+    expect(goals(tableRows(positional), positional).some((g) => g.goal.includes('Sequential'))).toBe(false);
+  });
+});
+
+describe('ozone-read read failures', () => {
+  const failing = (reader: ReaderKind, errors: number, wrongBytes: number): CaseResult => {
+    const c = result(reader, 'seq-16', 'on', 10, 100);
+    const r = c.rounds[0]!;
+    return {
+      ...c,
+      rounds: [
+        {
+          ...r,
+          counts: { ...r.counts, errors, wrongBytes },
+          firstError: 'java.io.IOException: Inconsistent read',
+        },
+      ],
+    };
+  };
+
+  it("fail the run on wrong bytes from any reader and on fastpath's failed reads, not on the anchors' failed reads", () => {
+    expect(fatalReadFailures([failing('java', 3, 0), failing('s3', 2, 0)])).toBe(0);
+    expect(fatalReadFailures([failing('java', 3, 1)])).toBe(1);
+    expect(fatalReadFailures([failing('fastpath', 2, 0), failing('java', 3, 0)])).toBe(2);
+  });
+
+  it("list the anchors' failed reads with the first error", () => {
+    expect(anchorErrors([failing('fastpath', 1, 0), failing('java', 3, 0), failing('java', 0, 0)])).toEqual([
+      {
+        id: 'java-seq-16-on',
+        errors: 3,
+        attempted: 13,
+        firstError: 'java.io.IOException: Inconsistent read',
+      },
+    ]);
+  });
+});
 
 describe('ozone-read goals', () => {
   it('hold fastpath to Java in every EC row and column: ops/s at least 1×, CPU per read at most Java’s', () => {

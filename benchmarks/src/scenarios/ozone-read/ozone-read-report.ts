@@ -1,5 +1,6 @@
 import {
   barChartSvg,
+  compareRounds,
   formatRatio,
   formatRatioWithRange,
   formatSi,
@@ -16,11 +17,13 @@ import {
   EC_ROW_IDS,
   READ_COLUMNS,
   READ_ROWS,
+  SEQUENTIAL_COLUMNS,
+  SEQUENTIAL_ROW_IDS,
   TRANSPORT_MARKS,
   type ColumnId,
   type RowId,
 } from './ozone-read-cases.js';
-import { tableRows, type TableRow } from './ozone-read-results.js';
+import { anchorErrors, tableRows, type TableCell, type TableRow } from './ozone-read-results.js';
 import type { CaseResult, CaseRound } from './ozone-read-scenario.js';
 import type { OzoneReadSettings } from './ozone-read-settings.js';
 import type { ShortCircuitAvailability } from './short-circuit-availability.js';
@@ -67,7 +70,11 @@ const rowLabel = (t: TableRow): string =>
   `${t.security === 'none' ? '' : `, security: ${SECURITY_LEVEL_LABEL[t.security]}`}` +
   `${t.transport ? TRANSPORT_MARKS[t.transport].label : ''}` +
   `${t.readWorkers ? `, ${t.readWorkers} read worker thread${t.readWorkers === 1 ? '' : 's'}` : ''}` +
-  `${t.readBlock ? ', streaming ReadBlock' : ''}`;
+  `${t.readBlock ? ', streaming ReadBlock' : READ_ROWS[t.row].sequential ? ', ReadChunk' : ''}`;
+/** `text` with its first letter capitalised (a sentence of joined clauses). */
+const sentence = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
+/** Whether a table row reads whole files start to end (a sequential row). */
+export const isSequential = (t: Pick<TableRow, 'row'>): boolean => READ_ROWS[t.row].sequential !== undefined;
 /** The GC share of the reader's CPU in a case's profiled window (all its threads). */
 const gcShare = (c: CaseResult): string => {
   const p = c.rounds.find((r) => r.profile)?.profile;
@@ -116,6 +123,94 @@ function mainTable(rows: readonly TableRow[]): string {
   );
 }
 
+const mibCell = (cell: TableCell | undefined): string =>
+  cell ? formatSiWithRange(cell.mib.median, cell.mib.min, cell.mib.max) : '—';
+const filesCell = (cell: TableCell | undefined): string =>
+  cell ? formatSiWithRange(cell.ops.median, cell.ops.min, cell.ops.max) : '—';
+const cpuPerMiBCell = (cell: TableCell | undefined): string =>
+  cell ? `${cell.cpuPerMiB.median.toFixed(0)} µs` : '—';
+
+/** The sequential rows: whole files/s, MiB/s and client CPU per MiB per verify column. */
+export function sequentialTable(rows: readonly TableRow[]): string {
+  return markdownTable(
+    [
+      'sequential read',
+      ...SEQUENTIAL_COLUMNS.flatMap((c) => {
+        const name = c === 'on' ? 'verify on' : 'verify off';
+        return [
+          { header: `${name}: files/s`, align: 'right' as const },
+          { header: 'MiB/s', align: 'right' as const },
+          { header: 'client CPU/MiB', align: 'right' as const },
+        ];
+      }),
+      { header: 'off/on (MiB/s)', align: 'right' },
+    ],
+    rows.map((t) => [
+      rowLabel(t),
+      ...SEQUENTIAL_COLUMNS.flatMap((c) => [
+        filesCell(t.cells[c]),
+        mibCell(t.cells[c]),
+        cpuPerMiBCell(t.cells[c]),
+      ]),
+      ratioCell(t.offGlobalOverOn),
+    ]),
+  );
+}
+
+/** Round-paired ratio of two cells' per-round figures, or null where they do not pair. */
+function pairedRatio(
+  a: readonly number[] | undefined,
+  b: readonly number[] | undefined,
+): RatioSummary | null {
+  if (!a || !b || a.length === 0 || a.length !== b.length || b.some((v) => v <= 0)) return null;
+  return compareRounds(a, b);
+}
+
+/** fastpath's sequential row over Java's read the same way (ReadBlock off, on): one table row each. */
+function sequentialPairs(rows: readonly TableRow[]): { label: string; fastpath: TableRow; java: TableRow }[] {
+  const out: { label: string; fastpath: TableRow; java: TableRow }[] = [];
+  for (const f of rows.filter((t) => t.reader === 'fastpath' && isSequential(t))) {
+    const j = rows.find(
+      (t) =>
+        t.reader === 'java' && t.row === f.row && t.readBlock === f.readBlock && t.security === f.security,
+    );
+    if (j)
+      out.push({
+        label:
+          `${READ_ROWS[f.row].label}${f.security === 'none' ? '' : `, security: ${SECURITY_LEVEL_LABEL[f.security]}`}, ` +
+          `${f.readBlock ? 'streaming ReadBlock (both)' : 'ReadChunk (Java: ReadBlock off)'}`,
+        fastpath: f,
+        java: j,
+      });
+  }
+  return out;
+}
+
+/** fastpath ÷ Java per sequential row and column: MiB/s (and files/s, the same ratio) and CPU per MiB. */
+export function sequentialRatioTable(rows: readonly TableRow[]): string | null {
+  const pairs = sequentialPairs(rows);
+  if (pairs.length === 0) return null;
+  return markdownTable(
+    [
+      'sequential read',
+      ...SEQUENTIAL_COLUMNS.flatMap((c) => {
+        const name = c === 'on' ? 'verify on' : 'verify off';
+        return [
+          { header: `${name}: fastpath ÷ Java, MiB/s`, align: 'right' as const },
+          { header: 'CPU/MiB', align: 'right' as const },
+        ];
+      }),
+    ],
+    pairs.map(({ label, fastpath, java }) => [
+      label,
+      ...SEQUENTIAL_COLUMNS.flatMap((c) => [
+        ratioCell(pairedRatio(fastpath.cells[c]?.mibRounds, java.cells[c]?.mibRounds)),
+        ratioCell(pairedRatio(fastpath.cells[c]?.cpuPerMiBRounds, java.cells[c]?.cpuPerMiBRounds)),
+      ]),
+    ]),
+  );
+}
+
 function bytesTable(results: readonly CaseResult[], s: OzoneReadSettings): string {
   return markdownTable(
     [
@@ -138,7 +233,7 @@ function bytesTable(results: readonly CaseResult[], s: OzoneReadSettings): strin
         const attempted = (x: CaseRound): number => x.counts.ops + x.counts.errors + x.counts.wrongBytes;
         return [
           c.id,
-          kib(s.readBytes),
+          kib(medianOf(r, (x) => x.figures.bytesRequestedPerOp) ?? s.readBytes),
           kib(medianOf(r, (x) => x.figures.bytesPredictedPerOp)),
           kib(medianOf(r, (x) => x.figures.clientFetchedPerOp)),
           kib(medianOf(r, (x) => x.figures.clientVerifiedPerOp)),
@@ -329,6 +424,41 @@ export function goals(rows: readonly TableRow[], results: readonly CaseResult[])
       });
     }
   }
+  // The sequential rows that ran: fastpath against Java read the same way (ReadBlock off: fastpath
+  // on ReadChunk; ReadBlock on: both streaming), in every column.
+  for (const row of SEQUENTIAL_ROW_IDS.filter((id) => rows.some((t) => t.row === id))) {
+    for (const readBlock of [false, true]) {
+      const pick = (reader: TableRow['reader']): TableRow | undefined =>
+        rows.find(
+          (t) => t.reader === reader && t.row === row && t.security === 'none' && t.readBlock === readBlock,
+        );
+      const f = pick('fastpath');
+      const j = pick('java');
+      if (!f && !j) continue;
+      const mode = readBlock ? 'streaming ReadBlock (both)' : 'ReadChunk (Java: ReadBlock off)';
+      for (const col of SEQUENTIAL_COLUMNS) {
+        const name = columnName[col] ?? col;
+        const a = f?.cells[col]?.mib.median;
+        const b = j?.cells[col]?.mib.median;
+        const why = notRun(row, 'Java anchor only with --cluster real');
+        out.push({
+          goal: `fastpath / Java client, ${READ_ROWS[row].label}, ${mode}, ${name}: files/s and MiB/s ≥ 1.2×`,
+          measured: a !== undefined && b !== undefined && b > 0 ? formatRatio(a / b) : why,
+          met: a !== undefined && b !== undefined && b > 0 ? a / b >= 1.2 : null,
+        });
+        const fc = f?.cells[col]?.cpuPerMiB.median;
+        const jc = j?.cells[col]?.cpuPerMiB.median;
+        out.push({
+          goal: `client CPU per MiB, fastpath ≤ 0.8× Java client, ${READ_ROWS[row].label}, ${mode}, ${name}`,
+          measured:
+            fc !== undefined && jc !== undefined && jc > 0
+              ? `${fc.toFixed(0)} µs ÷ ${jc.toFixed(0)} µs = ${formatRatio(fc / jc)}`
+              : why,
+          met: fc !== undefined && jc !== undefined && jc > 0 ? fc / jc <= 0.8 : null,
+        });
+      }
+    }
+  }
   for (const row of ['grpc-1m', 'grpc-16k'] as const) {
     const a = find('fastpath', row)?.cells.on?.ops.median;
     const b = find('s3', row)?.cells.on?.ops.median;
@@ -363,7 +493,8 @@ export async function ozoneReadReport(
 ): Promise<ScenarioReport> {
   const s = ctx.flags;
   const rows = tableRows(results);
-  const random = rows.filter((t) => !t.aligned);
+  const random = rows.filter((t) => !t.aligned && !isSequential(t));
+  const sequential = rows.filter(isSequential);
   const aligned = rows.filter((t) => t.aligned);
   const parts: string[] = [];
   parts.push(
@@ -381,17 +512,18 @@ export async function ozoneReadReport(
     parts.push(
       "**Shortened run** (not the source's setting): its numbers show that the matrix runs, not what it measures.",
     );
-  parts.push(
-    `### Operations/s (the source's table)\n\nWith the client CPU per read beside it (the reader process's user + system CPU over the measured window, all threads, ` +
-      `divided by the reads: fastpath's Node process, the Java client's JVM, which reads in a JVM of its own, and for the S3 gateway row ` +
-      "the S3 client's Node process, whose reads the gateway serves from the cluster's JVM: its work is in no client's figure). " +
-      `fastpath's gRPC rows come once per datanode transport: long-lived pooled \`send\` streams on fastpath's own HTTP/2 session (Node's \`http2\` ` +
-      `with gRPC's framing done by fastpath, \`ozone.client.datanode.transport=http2-stream-pool\`, the default: rows without a mark), ", grpc-js pooled streams" ` +
-      `(the same pool over grpc-js, \`stream-pool\`) and ", a grpc-js call per request" (a stream per request, as Ozone's Java client does), and with the first transport once per count of read worker threads ` +
-      `(", N read worker threads": \`ozone.client.read.worker.threads=N\`, each read's datanode side on a worker thread; the CPU is the whole process's, every thread). ` +
-      `Rows marked ", streaming ReadBlock" read with \`ozone.client.stream.readblock.enable=true\`: fastpath's on the first transport with every read streamed ` +
-      `(\`ozone.client.stream.readblock.positional.min.size=0\`, so the row measures ReadBlock itself at this read size), Java's with the same key in its configuration.\n\n${mainTable(random)}`,
-  );
+  if (random.length > 0)
+    parts.push(
+      `### Operations/s (the source's table)\n\nWith the client CPU per read beside it (the reader process's user + system CPU over the measured window, all threads, ` +
+        `divided by the reads: fastpath's Node process, the Java client's JVM, which reads in a JVM of its own, and for the S3 gateway row ` +
+        "the S3 client's Node process, whose reads the gateway serves from the cluster's JVM: its work is in no client's figure). " +
+        `fastpath's gRPC rows come once per datanode transport: long-lived pooled \`send\` streams on fastpath's own HTTP/2 session (Node's \`http2\` ` +
+        `with gRPC's framing done by fastpath, \`ozone.client.datanode.transport=http2-stream-pool\`, the default: rows without a mark), ", grpc-js pooled streams" ` +
+        `(the same pool over grpc-js, \`stream-pool\`) and ", a grpc-js call per request" (a stream per request, as Ozone's Java client does), and with the first transport once per count of read worker threads ` +
+        `(", N read worker threads": \`ozone.client.read.worker.threads=N\`, each read's datanode side on a worker thread; the CPU is the whole process's, every thread). ` +
+        `Rows marked ", streaming ReadBlock" read with \`ozone.client.stream.readblock.enable=true\`: fastpath's on the first transport with every read streamed ` +
+        `(\`ozone.client.stream.readblock.positional.min.size=0\`, so the row measures ReadBlock itself at this read size), Java's with the same key in its configuration.\n\n${mainTable(random)}`,
+    );
   const ecRows = s.rows.filter((id) => READ_ROWS[id].ec);
   if (ecRows.length > 0)
     parts.push(
@@ -404,9 +536,28 @@ export async function ozoneReadReport(
         `(fastpath fetches the span a read needs of each, Ozone's Java client rebuilds whole stripes). Each fastpath case is checked to have rebuilt cells (the healthy row: none), ` +
         `each Java case to have read by its reconstructing reader (the healthy row: never).`,
     );
+  if (sequential.length > 0) {
+    const ratios = sequentialRatioTable(sequential);
+    parts.push(
+      `### Sequential whole-file reads\n\n` +
+        `Whole files of ${s.fileSizeBytes / 1048576} MiB (the 16 KiB bytes-per-checksum set) read start to end by 1 reader and by 16 at once, ` +
+        `each reader drawing its next file as the positional readers draw theirs (the same seeds, so fastpath and Java read the same files), opening a stream for it ` +
+        `(fastpath: \`OzoneFileSystem#open\` with the client's defaults, its window cache included; Java: \`FileSystem#open\`), reading it with cursor reads of ${s.seqReadBytes / 1024} KiB ` +
+        `(\`read(buf)\`) until the end, comparing every byte with the file's content${s.checkEvery === 1 ? '' : ` (every ${s.checkEvery}-th file)`}, and closing it. ` +
+        `A reader starts a file only while the window is open and finishes the one it began, so the window runs until the last reader is done ` +
+        `and files/s and MiB/s count whole files (the same ratio, fastpath over Java); CPU is the reader process's (user + system, all threads) per MiB read. ` +
+        `Rows ", ReadChunk": fastpath on ReadChunk (its default), Java with \`ozone.client.stream.readblock.enable=false\` (its default); rows ", streaming ReadBlock": ` +
+        `both with \`ozone.client.stream.readblock.enable=true\` and nothing else changed (fastpath streams a read that starts where the last one ended, so each file is one ReadBlock per block). ` +
+        `Each fastpath case is checked to have read as its mode says (ReadBlock calls and no ReadChunk, or none).\n\n${sequentialTable(sequential)}` +
+        (ratios
+          ? `\n\nfastpath ÷ Ozone's Java client, read the same way: ratios of medians with the range of per-round ratios (round _i_ of each pairs up).\n\n${ratios}`
+          : ''),
+    );
+  }
   const missing: string[] = [];
   for (const id of s.rows)
-    if (!random.some((t) => t.row === id && t.reader === 'fastpath')) missing.push(READ_ROWS[id].label);
+    if (!rows.some((t) => !t.aligned && t.row === id && t.reader === 'fastpath'))
+      missing.push(READ_ROWS[id].label);
   if (missing.length) parts.push(`Not run: ${missing.join('; ')}. ${rc.shortCircuit.reason ?? ''}`.trim());
   if (aligned.length)
     parts.push(
@@ -427,6 +578,25 @@ export async function ozoneReadReport(
       `short-circuit rows: ${s.checkEveryShortCircuit === 1 ? 'every read' : `1 read in ${s.checkEveryShortCircuit} of each reader's seeded sequence`}); ` +
       `"check/read" is the wall time of one compare (a memcmp of the read against a precomputed copy) and its share of the reader's CPU per read.\n\n${latencyTable(results)}`,
   );
+  const failed = anchorErrors(results);
+  if (failed.length > 0)
+    parts.push(
+      `### Reads the anchors failed\n\nReads that Ozone's Java client (or the S3 gateway's) threw an error on: counted in the "errors" column above and left out of ` +
+        `the rates, and reported here rather than failing the run (wrong bytes from any reader, and any read fastpath's reader fails, still fail it).\n\n${markdownTable(
+          [
+            'case',
+            { header: 'failed', align: 'right' },
+            { header: 'of reads', align: 'right' },
+            'first error',
+          ],
+          failed.map((e) => [
+            e.id,
+            String(e.errors),
+            e.attempted.toLocaleString('en-US'),
+            e.firstError === undefined ? '—' : e.firstError.replaceAll('|', '\\|').slice(0, 300),
+          ]),
+        )}`,
+    );
   const calibrated =
     rc.contentCheckMicrosPerRead ??
     (typeof rc.setup.contentCheckMicrosPerRead === 'number' ? rc.setup.contentCheckMicrosPerRead : null);
@@ -437,7 +607,9 @@ export async function ozoneReadReport(
       ['short-circuit', s.checkEveryShortCircuit],
     ] as const) {
       const cpu = results
-        .filter((c) => c.reader === 'fastpath' && READ_ROWS[c.row].path === path)
+        .filter(
+          (c) => c.reader === 'fastpath' && READ_ROWS[c.row].path === path && !READ_ROWS[c.row].sequential,
+        )
         .flatMap((c) => c.rounds.map((r) => r.figures.cpuMicrosPerOp))
         .filter((v) => v > 0);
       if (cpu.length === 0) continue;
@@ -449,9 +621,20 @@ export async function ozoneReadReport(
           (share <= 0.02 ? '' : ': over 2%, the check may move this row (raise its --check-every)'),
       );
     }
+    // The sequential rows compare whole files as they read them: their share is the in-window one.
+    const sequentialShares = results
+      .filter((c) => c.reader === 'fastpath' && READ_ROWS[c.row].sequential)
+      .flatMap((c) => c.rounds)
+      .filter((r) => r.figures.cpuMicrosPerOp > 0)
+      .map((r) => r.checkMicrosPerRead / r.figures.cpuMicrosPerOp);
+    if (sequentialShares.length > 0)
+      lines.push(
+        `sequential rows: ${s.checkEvery === 1 ? 'every file' : `1 file in ${s.checkEvery}`} compared whole as it is read, ` +
+          `${(100 * Math.min(...sequentialShares)).toFixed(1)}% to ${(100 * Math.max(...sequentialShares)).toFixed(1)}% of fastpath's client CPU per file (wall time of the compares over CPU; Java's reader compares the same way)`,
+      );
     parts.push(
       `The content check on its own (calibrated before the cases: the fastest of 5 batches of 200 compares of ${s.readBytes / 1024} KiB) costs ` +
-        `${calibrated.toFixed(1)} µs per compare. ${lines.join('; ')}. ` +
+        `${calibrated.toFixed(1)} µs per compare. ${sentence(lines.join('; '))}. ` +
         'The per-case "check/read" above is wall time, which on a loaded machine also holds the time the reader was not running.',
     );
   }
@@ -532,10 +715,36 @@ export async function ozoneReadReport(
       }),
     );
   }
+  if (sequential.length) {
+    await ctx.results.writeChart(
+      'ozone-read-sequential',
+      'Ozone sequential whole-file reads: MiB/s per reader count, read mode and verify setting',
+      barChartSvg({
+        title: `Ozone sequential reads of whole ${s.fileSizeBytes / 1048576} MiB files`,
+        subtitle: `${s.rounds} round(s), medians with min-max; ${s.cluster} cluster`,
+        categories: sequential.map((t) =>
+          rowLabel(t)
+            .replace('Sequential whole-file reads, ', '')
+            .replace(', 16 KiB bytes per checksum', '')
+            .replace(READER_PREFIX.java, 'Java: '),
+        ),
+        series: SEQUENTIAL_COLUMNS.map((col) => ({
+          name: READ_COLUMNS[col].label,
+          points: sequential.map((t) => {
+            const c = t.cells[col];
+            return c ? { value: c.mib.median, min: c.mib.min, max: c.mib.max } : null;
+          }),
+        })),
+        yLabel: 'MiB/s',
+        formatValue: (v) => formatSi(v),
+        valueLabels: true,
+      }),
+    );
+  }
   const markdown = parts.join('\n\n');
   return {
     markdown,
-    summary: `${mainTable(random)}\n\n${bytesTable(
+    summary: `${random.length ? mainTable(random) : ''}${sequential.length ? `\n\n${sequentialTable(sequential)}` : ''}\n\n${bytesTable(
       results.filter((c) => !c.aligned),
       s,
     )}`,

@@ -12,6 +12,21 @@ import {
 import type { CaseResult } from './ozone-read-scenario.js';
 import { securityMark, type SecurityLevel } from './security-levels.js';
 
+/** One column of a table row: the rounds of one case, summarised. */
+export interface TableCell {
+  ops: Summary;
+  cpu: Summary;
+  mib: Summary;
+  cpuPerMiB: Summary;
+  /** operations/s per round, in round order (the ratios pair them). */
+  rounds: number[];
+  /** MiB/s per round, in round order. */
+  mibRounds: number[];
+  /** CPU µs per MiB per round, in round order. */
+  cpuPerMiBRounds: number[];
+  result: CaseResult;
+}
+
 /** One row of the table: a reader, a row of the source's, random or aligned offsets. */
 export interface TableRow {
   key: string;
@@ -26,8 +41,11 @@ export interface TableRow {
   readBlock: boolean;
   /** The cluster's security level (none in runs without `--security`). */
   security: SecurityLevel;
-  /** ops: operations/s; cpu: the reader's CPU per read in µs. */
-  cells: Partial<Record<ColumnId, { ops: Summary; cpu: Summary; rounds: number[]; result: CaseResult }>>;
+  /**
+   * ops: operations/s (the sequential rows: whole files/s); cpu: the reader's CPU per read in µs;
+   * mib: MiB/s delivered; cpuPerMiB: the reader's CPU per MiB in µs.
+   */
+  cells: Partial<Record<ColumnId, TableCell>>;
   /** off/on, with verify off by configuration and by the instance switch; instance/global. */
   offGlobalOverOn: RatioSummary | null;
   offInstanceOverOn: RatioSummary | null;
@@ -86,7 +104,19 @@ export function tableRows(results: readonly CaseResult[]): TableRow[] {
     }
     const ops = c.rounds.map((r) => r.figures.opsPerSec);
     const cpu = c.rounds.map((r) => r.figures.cpuMicrosPerOp);
-    row.cells[c.column] = { ops: summarize(ops), cpu: summarize(cpu), rounds: ops, result: c };
+    // Results written before MiB/s was counted have neither figure: 0.
+    const mib = c.rounds.map((r) => r.figures.mibPerSec ?? 0);
+    const cpuPerMiB = c.rounds.map((r) => r.figures.cpuMicrosPerMiB ?? 0);
+    row.cells[c.column] = {
+      ops: summarize(ops),
+      cpu: summarize(cpu),
+      mib: summarize(mib),
+      cpuPerMiB: summarize(cpuPerMiB),
+      rounds: ops,
+      mibRounds: mib,
+      cpuPerMiBRounds: cpuPerMiB,
+      result: c,
+    };
   }
   for (const row of rows.values()) {
     const on = row.cells.on?.rounds;
@@ -116,7 +146,7 @@ export function headlineEntries(results: readonly CaseResult[]): Record<string, 
           transport: t.transport,
           readWorkers: t.readWorkers,
           readBlock: t.readBlock,
-          unit: 'operations/s',
+          unit: READ_ROWS[t.row].sequential ? 'files/s' : 'operations/s',
           verifyOn: med('on'),
           verifyOffGlobal: med('off-global'),
           verifyOffInstance: med('off-instance'),
@@ -128,9 +158,53 @@ export function headlineEntries(results: readonly CaseResult[]): Record<string, 
             verifyOffGlobal: t.cells['off-global']?.cpu.median ?? null,
             verifyOffInstance: t.cells['off-instance']?.cpu.median ?? null,
           },
+          mibPerSec: {
+            verifyOn: t.cells.on?.mib.median ?? null,
+            verifyOffGlobal: t.cells['off-global']?.mib.median ?? null,
+            verifyOffInstance: t.cells['off-instance']?.mib.median ?? null,
+          },
+          cpuMicrosPerMiB: {
+            verifyOn: t.cells.on?.cpuPerMiB.median ?? null,
+            verifyOffGlobal: t.cells['off-global']?.cpuPerMiB.median ?? null,
+            verifyOffInstance: t.cells['off-instance']?.cpuPerMiB.median ?? null,
+          },
           source: src ? { verifyOn: src.on, verifyOff: src.off, offOverOn: src.off / src.on } : null,
         },
       ];
     }),
   );
+}
+
+/**
+ * Reads that fail the run: any reader's wrong bytes (a correctness failure wherever it happens),
+ * and fastpath's failed reads (the client under test). The anchors' failed reads (Ozone's Java
+ * client, the S3 gateway) are their own behaviour: reported (`anchorErrors`), not fatal.
+ */
+export function fatalReadFailures(results: readonly CaseResult[]): number {
+  return results
+    .flatMap((c) =>
+      c.rounds.map((r) => r.counts.wrongBytes + (c.reader === 'fastpath' ? r.counts.errors : 0)),
+    )
+    .reduce((a, b) => a + b, 0);
+}
+
+/** One anchor case whose reads failed: how many of how many, and the first error. */
+export interface AnchorErrors {
+  id: string;
+  errors: number;
+  attempted: number;
+  firstError: string | undefined;
+}
+
+/** The anchors' cases with failed reads, in case order. */
+export function anchorErrors(results: readonly CaseResult[]): AnchorErrors[] {
+  return results
+    .filter((c) => c.reader !== 'fastpath')
+    .map((c) => ({
+      id: c.id,
+      errors: c.rounds.reduce((n, r) => n + r.counts.errors, 0),
+      attempted: c.rounds.reduce((n, r) => n + r.counts.ops + r.counts.errors + r.counts.wrongBytes, 0),
+      firstError: c.rounds.find((r) => r.firstError)?.firstError,
+    }))
+    .filter((e) => e.errors > 0);
 }

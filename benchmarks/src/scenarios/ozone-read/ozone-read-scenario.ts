@@ -23,7 +23,7 @@ import { ozoneReadReport } from './ozone-read-report.js';
 import { OZONE_READ_FLAGS, parseOzoneReadFlags, type OzoneReadSettings } from './ozone-read-settings.js';
 import { perOpFigures, type PerOpFigures, type WindowCounts } from './read-accounting.js';
 import { startReadCluster, type ReadCluster } from './read-cluster.js';
-import { headlineEntries } from './ozone-read-results.js';
+import { fatalReadFailures, headlineEntries } from './ozone-read-results.js';
 import { readPathProperties, type ShortCircuitAvailability } from './short-circuit-availability.js';
 import { startJavaReader } from './java-reader.js';
 import { startS3Reader } from './s3-reader.js';
@@ -116,7 +116,9 @@ export const ozoneReadScenario: Scenario<OzoneReadSettings> = {
     "`--cluster real` reads Apache Ozone's MiniOzoneCluster instead, with Ozone's own Java client beside fastpath's; " +
     'with `--security` once per level, each on a cluster of its own, all up at once and paired case by case (Kerberos; ' +
     'Kerberos with privacy and datanode TLS), both ' +
-    "clients logged in from the Kerberos user's keytab, and each client's secure ÷ unsecured figures reported.",
+    "clients logged in from the Kerberos user's keytab, and each client's secure ÷ unsecured figures reported. " +
+    '`--rows seq-1,seq-16`: whole files read start to end by 1 and by 16 readers, a stream per file read, fastpath on ' +
+    "ReadChunk and on streaming ReadBlock beside Ozone's Java client with ReadBlock off and on: files/s, MiB/s, client CPU per MiB.",
   flags: OZONE_READ_FLAGS,
   parseFlags: (args, { quick }) => parseOzoneReadFlags(args, quick),
   async run(ctx) {
@@ -187,12 +189,14 @@ export const ozoneReadScenario: Scenario<OzoneReadSettings> = {
       s3: levels.find((l) => l.s3 !== undefined)?.s3,
       contentCheckMicrosPerRead: expect.checkMicros,
     });
-    const bad = all
-      .flatMap((c) => c.rounds.map((r) => r.counts.errors + r.counts.wrongBytes))
-      .reduce((a, b) => a + b, 0);
+    // The anchors' failed reads are in the report ("Reads the anchors failed"); wrong bytes
+    // anywhere and fastpath's failed reads fail the run.
+    const bad = fatalReadFailures(all);
     if (bad > 0) {
       ctx.results.writeReport(report.markdown);
-      throw new BenchmarkCheckError(`${bad} read(s) failed or returned wrong bytes; see the case files`);
+      throw new BenchmarkCheckError(
+        `${bad} read(s) returned wrong bytes or failed in fastpath's reader; see the case files`,
+      );
     }
     return report;
   },
@@ -375,10 +379,16 @@ async function openLevel(
         headlineEntries(all.filter((x) => (x.security ?? 'none') === 'none')),
       );
       const f = r.figures;
-      ctx.note(
-        `${c.id} round ${round + 1}: ${Math.round(f.opsPerSec)} ops/s, ${Math.round(f.bytesPredictedPerOp / 1024)} KiB predicted/op` +
-          `${f.datanodeSentPerOp !== null ? `, datanodes sent ${Math.round(f.datanodeSentPerOp / 1024)} KiB/op` : ''}, errors ${r.counts.errors + r.counts.wrongBytes}`,
-      );
+      if (c.row.sequential)
+        ctx.note(
+          `${c.id} round ${round + 1}: ${f.opsPerSec.toFixed(2)} files/s, ${f.mibPerSec.toFixed(1)} MiB/s, ` +
+            `${f.cpuMicrosPerMiB.toFixed(0)} µs CPU/MiB, errors ${r.counts.errors + r.counts.wrongBytes}`,
+        );
+      else
+        ctx.note(
+          `${c.id} round ${round + 1}: ${Math.round(f.opsPerSec)} ops/s, ${Math.round(f.bytesPredictedPerOp / 1024)} KiB predicted/op` +
+            `${f.datanodeSentPerOp !== null ? `, datanodes sent ${Math.round(f.datanodeSentPerOp / 1024)} KiB/op` : ''}, errors ${r.counts.errors + r.counts.wrongBytes}`,
+        );
       ctx.progress.advance(caseMs);
     };
     return {
@@ -474,6 +484,8 @@ function caseEntry(c: CaseResult): Record<string, unknown> {
     cpuMicrosPerRead: c.rounds.map((r) => r.figures.cpuMicrosPerOp),
     opsPerSec: ops,
     medianOpsPerSec: sorted[(sorted.length - 1) >> 1] ?? null,
+    mibPerSec: c.rounds.map((r) => r.figures.mibPerSec),
+    cpuMicrosPerMiB: c.rounds.map((r) => r.figures.cpuMicrosPerMiB),
     bytesPredictedPerOp: last.figures.bytesPredictedPerOp,
     clientFetchedPerOp: last.figures.clientFetchedPerOp,
     datanodeSentPerOp: last.figures.datanodeSentPerOp,
@@ -494,6 +506,7 @@ async function runFastpathCase(
 ): Promise<CaseRound> {
   const s = ctx.flags;
   const down = c.row.ec?.dataDatanodeDown === true;
+  const sequential = c.row.sequential !== undefined;
   if (down && !holder) throw new BenchmarkCheckError(`${c.id}: no datanode was chosen to stop`);
   const opened = (await reader.call({
     op: 'open',
@@ -503,17 +516,15 @@ async function runFastpathCase(
     how: c.column.how,
     ...(cluster.login && { login: cluster.login }),
     ...(down && holder && { lostReplicaIndexes: [holder.replicaIndex] }),
+    ...(sequential && { sequential }),
     properties: {
       ...readPathProperties(sc, c.row.path),
       'ozone.client.datanode.transport': c.transport,
       'ozone.client.read.worker.threads': String(c.readWorkers),
-      // The ReadBlock rows stream every read, whatever its size: they measure ReadBlock itself.
-      ...(c.readBlock
-        ? {
-            'ozone.client.stream.readblock.enable': 'true',
-            'ozone.client.stream.readblock.positional.min.size': '0',
-          }
-        : {}),
+      // The positional ReadBlock rows stream every read, whatever its size: they measure ReadBlock
+      // itself. The sequential rows keep the client's default: their reads stream as sequential ones.
+      ...(c.readBlock ? { 'ozone.client.stream.readblock.enable': 'true' } : {}),
+      ...(c.readBlock && !sequential ? { 'ozone.client.stream.readblock.positional.min.size': '0' } : {}),
       ...(s.http2MaxFrameBytes === undefined
         ? {}
         : { 'ozone.client.datanode.http2.max.frame.size': String(s.http2MaxFrameBytes) }),
@@ -530,14 +541,16 @@ async function runFastpathCase(
     op: 'run',
     phase: p,
     durationMs,
-    readers: s.readers,
-    readBytes: s.readBytes,
+    readers: c.row.sequential?.readers ?? s.readers,
+    readBytes: sequential ? s.seqReadBytes : s.readBytes,
     aligned: c.aligned,
     seed: s.seed,
     round,
     checkEvery: c.row.path === 'short-circuit' ? s.checkEveryShortCircuit : s.checkEvery,
+    ...(sequential && { sequential }),
   });
-  const timeoutMs = s.warmupMs + s.measureMs + s.readTimeoutMs + 60_000;
+  // A sequential window also finishes the files its readers began.
+  const timeoutMs = s.warmupMs + s.measureMs + s.readTimeoutMs * (sequential ? 2 : 1) + 60_000;
   const warm = (await reader.call(phase('warmup', s.warmupMs), { timeoutMs })) as RunResult;
   if (warm.counts.errors + warm.counts.wrongBytes > 0) ctx.log(`${c.id} warm-up: ${warm.firstError ?? ''}`);
   const sentBefore = await cluster.bytesSent();
@@ -554,6 +567,11 @@ async function runFastpathCase(
     if (profiled.profile) profile = { ...profiled.profile, file };
   }
   await reader.call({ op: 'close' });
+  // A sequential case opens its streams as it reads: their verify flags are checked here.
+  if (sequential && run.streamsVerify.some((v) => v !== c.column.verify))
+    throw new BenchmarkCheckError(
+      `${c.id}: streams opened with verify ${run.streamsVerify.join(',')}, not ${c.column.verify}`,
+    );
   const grpcBytesSent = sentBefore === null || sentAfter === null ? null : sentAfter - sentBefore;
   const shortCircuit = c.row.path === 'short-circuit';
   const client = run.counts.client;

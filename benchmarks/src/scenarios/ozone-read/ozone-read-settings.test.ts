@@ -97,6 +97,26 @@ describe('ozone-read flags', () => {
     expect(parseOzoneReadFlags(['--cluster', 'real', '--rows', 'grpc-1m,ec-rs-3-2'], true).s3).toBe(true);
   });
 
+  it('sequential rows: asked by name, never by default, on the 16 KiB files, without the S3 gateway alone', () => {
+    expect(parseOzoneReadFlags([], false).rows).not.toContain('seq-1');
+    expect(parseOzoneReadFlags(['--cluster', 'real'], false).rows).not.toContain('seq-16');
+    const seq = parseOzoneReadFlags(['--cluster', 'real', '--rows', 'seq-1,seq-16'], false);
+    expect(seq).toMatchObject({
+      rows: ['seq-1', 'seq-16'],
+      datanodes: 3,
+      java: true,
+      s3: false,
+      seqReadBytes: 1024 * 1024,
+    });
+    expect(parseOzoneReadFlags(['--cluster', 'real', '--rows', 'grpc-1m,seq-16'], false).s3).toBe(true);
+    expect(parseOzoneReadFlags(['--seq-read-size', '256KiB'], false).seqReadBytes).toBe(256 * 1024);
+    expect(() => parseOzoneReadFlags(['--seq-read-size', '32MiB'], false)).toThrow(/--seq-read-size/);
+    expect(fileSetId(READ_ROWS['seq-1'])).toBe('bpc-16384');
+    expect(fileSetId(READ_ROWS['seq-16'])).toBe(fileSetId(READ_ROWS['grpc-16k']));
+    expect(READ_ROWS['seq-1'].sequential).toEqual({ readers: 1 });
+    expect(READ_ROWS['seq-16'].sequential).toEqual({ readers: 16 });
+  });
+
   it('reads sizes in bytes and binary units', () => {
     const r = { min: 1, max: 2 ** 40 };
     expect(sizeFlag('x', 's', '65536', 0, r)).toBe(65536);
@@ -223,6 +243,47 @@ describe('ozone-read cases', () => {
       ['java-ec-rs-3-2-down-on', 'http2-stream-pool', 0, false],
       ['java-ec-rs-3-2-down-off-global', 'http2-stream-pool', 0, false],
     ]);
+  });
+
+  it('plans the sequential rows for fastpath and Java, ReadChunk and ReadBlock, verify on and off, no S3 or aligned cases', () => {
+    const cases = planCases({
+      rows: ['seq-1', 'seq-16'],
+      aligned: true,
+      readers: ['fastpath', 'java', 's3'],
+      transports: ['http2-stream-pool', 'stream-pool'],
+      readWorkers: [0, 2],
+      readModes: ['readchunk', 'readblock'],
+    });
+    expect(cases.map((c) => [c.id, c.transport, c.readWorkers, c.readBlock])).toEqual([
+      ['seq-1-on', 'http2-stream-pool', 0, false],
+      ['seq-1-off-global', 'http2-stream-pool', 0, false],
+      ['seq-1-on-rb', 'http2-stream-pool', 0, true],
+      ['seq-1-off-global-rb', 'http2-stream-pool', 0, true],
+      ['java-seq-1-on', 'http2-stream-pool', 0, false],
+      ['java-seq-1-off-global', 'http2-stream-pool', 0, false],
+      ['java-seq-1-on-rb', 'http2-stream-pool', 0, true],
+      ['java-seq-1-off-global-rb', 'http2-stream-pool', 0, true],
+      ['seq-16-on', 'http2-stream-pool', 0, false],
+      ['seq-16-off-global', 'http2-stream-pool', 0, false],
+      ['seq-16-on-rb', 'http2-stream-pool', 0, true],
+      ['seq-16-off-global-rb', 'http2-stream-pool', 0, true],
+      ['java-seq-16-on', 'http2-stream-pool', 0, false],
+      ['java-seq-16-off-global', 'http2-stream-pool', 0, false],
+      ['java-seq-16-on-rb', 'http2-stream-pool', 0, true],
+      ['java-seq-16-off-global-rb', 'http2-stream-pool', 0, true],
+    ]);
+    expect(cases.every((c) => !c.aligned && c.row.sequential !== undefined)).toBe(true);
+    // One read mode: that mode's cases only.
+    expect(
+      planCases({ rows: ['seq-16'], aligned: false, readers: ['fastpath'], readModes: ['readblock'] }).map(
+        (c) => c.id,
+      ),
+    ).toEqual(['seq-16-on-rb', 'seq-16-off-global-rb']);
+    expect(
+      planCases({ rows: ['seq-16'], aligned: false, readers: ['java'], readModes: ['readchunk'] }).map(
+        (c) => c.id,
+      ),
+    ).toEqual(['java-seq-16-on', 'java-seq-16-off-global']);
   });
 
   it('gives the EC rows one file set, beside one per bytes-per-checksum setting', () => {

@@ -7,6 +7,7 @@ import {
   READ_MODES,
   READ_ROWS,
   ROW_IDS,
+  SEQUENTIAL_ROW_IDS,
   SOURCE_ROW_IDS,
   type ReadMode,
   type RowId,
@@ -30,6 +31,8 @@ export interface OzoneReadSettings {
   files: number;
   fileSizeBytes: number;
   readBytes: number;
+  /** The sequential rows: bytes per cursor read (`read(buf)`) of a whole-file read. */
+  seqReadBytes: number;
   readers: number;
   warmupMs: number;
   measureMs: number;
@@ -92,6 +95,7 @@ export const DEFAULT_OZONE_READ_SETTINGS: Readonly<OzoneReadSettings> = Object.f
   files: 16,
   fileSizeBytes: 64 * MiB,
   readBytes: 64 * 1024,
+  seqReadBytes: MiB,
   readers: 16,
   warmupMs: 3000,
   measureMs: 8000,
@@ -133,6 +137,11 @@ export const OZONE_READ_FLAGS = {
     description: 'size of each file, e.g. 64MiB, 8MiB (default 64MiB; --quick 8MiB)',
   },
   'read-size': { type: 'string', value: '<size>', description: 'bytes per positional read (default 64KiB)' },
+  'seq-read-size': {
+    type: 'string',
+    value: '<size>',
+    description: 'the sequential rows: bytes per cursor read of a whole-file read (default 1MiB)',
+  },
   readers: {
     type: 'string',
     value: '<n>',
@@ -154,7 +163,8 @@ export const OZONE_READ_FLAGS = {
     value: '<list>',
     description:
       `rows (default ${SOURCE_ROW_IDS.join(',')}; real: the grpc ones); also ${EC_ROW_IDS.join(',')}: ` +
-      'rs-3-2-1024k files healthy and with a datanode holding a data replica of every file stopped (the cluster gets 5 datanodes)',
+      'rs-3-2-1024k files healthy and with a datanode holding a data replica of every file stopped (the cluster gets 5 datanodes); ' +
+      `also ${SEQUENTIAL_ROW_IDS.join(',')}: whole files read start to end by 1 and by 16 readers (the 16 KiB files)`,
   },
   'no-aligned': { type: 'boolean', description: 'skip the 64 KiB-aligned cases' },
   'no-java': { type: 'boolean', description: 'with --cluster real: skip the Java anchor' },
@@ -304,6 +314,10 @@ export function parseOzoneReadFlags(args: readonly string[], quick: boolean): Oz
   const readBytes = sizeFlag(name, 'read-size', f['read-size'], base.readBytes, { min: 1, max: 16 * MiB });
   if (readBytes > fileSizeBytes)
     throw new BenchmarkUsageError(`${name}: --read-size must not exceed --file-size`);
+  const seqReadBytes = sizeFlag(name, 'seq-read-size', f['seq-read-size'], base.seqReadBytes, {
+    min: 1,
+    max: 16 * MiB,
+  });
   return {
     cluster: kind,
     // An EC row needs d + p datanodes; the cluster gets them rather than the flag being refused.
@@ -311,6 +325,7 @@ export function parseOzoneReadFlags(args: readonly string[], quick: boolean): Oz
     files: integerFlag(name, 'files', f.files, base.files, { min: 1, max: 256 }),
     fileSizeBytes,
     readBytes,
+    seqReadBytes,
     readers: integerFlag(name, 'readers', f.readers, base.readers, { min: 1, max: 1024 }),
     warmupMs: secondsFlagMs(name, 'warmup', f.warmup, base.warmupMs, { min: 0, max: 3600 }),
     measureMs: secondsFlagMs(name, 'measure', f.measure, base.measureMs, { min: 0.5, max: 3600 }),
@@ -318,8 +333,12 @@ export function parseOzoneReadFlags(args: readonly string[], quick: boolean): Oz
     rows,
     aligned: !f['no-aligned'],
     java: kind === 'real' && !f['no-java'],
-    // The gateway reads the replicated gRPC rows only: not started for a run of EC rows alone.
-    s3: kind === 'real' && !f['no-s3'] && rows.some((r) => READ_ROWS[r].path === 'grpc' && !READ_ROWS[r].ec),
+    // The gateway reads the replicated positional gRPC rows only: not started for a run of EC or
+    // sequential rows alone.
+    s3:
+      kind === 'real' &&
+      !f['no-s3'] &&
+      rows.some((r) => READ_ROWS[r].path === 'grpc' && !READ_ROWS[r].ec && !READ_ROWS[r].sequential),
     checkEvery: integerFlag(name, 'check-every', f['check-every'], base.checkEvery, {
       min: 1,
       max: 1_000_000,

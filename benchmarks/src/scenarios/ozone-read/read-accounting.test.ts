@@ -37,6 +37,38 @@ describe('per-op accounting', () => {
     expect(withinPrediction(f, 0.01)).toBe(true);
   });
 
+  it('gives MiB/s and CPU per MiB of positional reads from the bytes each good read delivered', () => {
+    // 1000 reads of 64 KiB in 2 s: 62.5 MiB, 31.25 MiB/s; 0.5 s of CPU over 62.5 MiB: 8000 µs/MiB.
+    const f = perOpFigures(base);
+    expect(f.mibPerSec).toBe(31.25);
+    expect(f.cpuMicrosPerMiB).toBe(8000);
+    // Failed reads deliver nothing: 998 good reads of 64 KiB.
+    const g = perOpFigures({ ...base, ops: 998, errors: 2 });
+    expect(g.mibPerSec).toBeCloseTo((998 * 64) / 1024 / 2, 10);
+  });
+
+  it('gives files/s, MiB/s and CPU per MiB of whole-file reads from the bytes they delivered', () => {
+    const MiB = 1024 * KiB;
+    // 10 whole files of 64 MiB in 2 s (one more failed), 1.28 s of CPU: 5 files/s, 320 MiB/s, 2000 µs/MiB.
+    const f = perOpFigures({
+      ...base,
+      ops: 10,
+      errors: 1,
+      checkedOps: 10,
+      bytesRequested: 11 * 64 * MiB,
+      bytesPredicted: 11 * 64 * MiB,
+      bytesRead: 10 * 64 * MiB,
+      client: null,
+      datanodeBytesSent: null,
+      cpuSeconds: 1.28,
+    });
+    expect(f.opsPerSec).toBe(5);
+    expect(f.mibPerSec).toBe(320);
+    expect(f.cpuMicrosPerMiB).toBe(2000);
+    expect(f.cpuMicrosPerOp).toBe(128_000);
+    expect(f.bytesRequestedPerOp).toBe(64 * MiB);
+  });
+
   it('shows the datanodes sending more than predicted (a read sent twice) as a deviation', () => {
     const f = perOpFigures({ ...base, datanodeBytesSent: base.datanodeBytesSent! + 8 * 64 * KiB });
     expect(f.datanodeDeviation).toBeCloseTo((8 * 64) / (1000 * 80), 10);
@@ -80,5 +112,7 @@ describe('per-op accounting', () => {
     expect(f.bytesPredictedPerOp).toBe(0);
     expect(f.clientDeviation).toBe(0);
     expect(f.cpuMicrosPerOp).toBe(0);
+    expect(f.mibPerSec).toBe(0);
+    expect(f.cpuMicrosPerMiB).toBe(0);
   });
 });

@@ -4,7 +4,10 @@
 
 /** Totals of one measured window, as the reader process and the cluster counted them. */
 export interface WindowCounts {
-  /** Reads that completed with the right bytes inside the window. */
+  /**
+   * Reads that completed with the right bytes inside the window: positional reads, or for the
+   * sequential rows whole files read start to end.
+   */
   ops: number;
   /** Reads that failed (an error thrown). */
   errors: number;
@@ -13,8 +16,13 @@ export interface WindowCounts {
   /** Reads whose bytes were compared with the known content (all of them unless sampling). */
   checkedOps: number;
   measuredMs: number;
-  /** Bytes the readers asked for (ops × read size). */
+  /** Bytes the readers asked for (attempted reads × read size; sequential rows: × the file size). */
   bytesRequested: number;
+  /**
+   * Bytes the good reads delivered (`ops` × the bytes of one read). Absent (results written before
+   * it was counted): taken from `bytesRequested` per attempted read.
+   */
+  bytesRead?: number;
   /** Σ over the window's reads of the widening arithmetic's bytes (widening.ts). */
   bytesPredicted: number;
   /** The client's own counters (KeyInputStream stats), summed over the shared streams; null when the client has none (Java). */
@@ -56,7 +64,13 @@ export interface PerOpFigures {
   /** Client CPU per op, in microseconds, and as cores busy. */
   cpuMicrosPerOp: number;
   cpuCores: number;
+  /** MiB (2^20 bytes) the good reads delivered per second. */
+  mibPerSec: number;
+  /** Client CPU per MiB delivered, in microseconds. */
+  cpuMicrosPerMiB: number;
 }
+
+const MiB = 1024 * 1024;
 
 function perOp(total: number, ops: number): number {
   return ops > 0 ? total / ops : 0;
@@ -80,6 +94,7 @@ export function perOpFigures(w: WindowCounts): PerOpFigures {
   const datanode = w.datanodeBytesSent === null ? null : perOp(w.datanodeBytesSent, attempted);
   const predicted = perOp(w.bytesPredicted, attempted);
   const requested = perOp(w.bytesRequested, attempted);
+  const mib = (w.bytesRead ?? requested * w.ops) / MiB;
   return {
     opsPerSec: w.measuredMs > 0 ? (w.ops * 1000) / w.measuredMs : 0,
     bytesRequestedPerOp: requested,
@@ -92,6 +107,8 @@ export function perOpFigures(w: WindowCounts): PerOpFigures {
     datanodeDeviation: deviation(datanode, predicted),
     cpuMicrosPerOp: perOp(w.cpuSeconds * 1e6, w.ops),
     cpuCores: w.measuredMs > 0 ? w.cpuSeconds / (w.measuredMs / 1000) : 0,
+    mibPerSec: w.measuredMs > 0 ? (mib * 1000) / w.measuredMs : 0,
+    cpuMicrosPerMiB: mib > 0 ? (w.cpuSeconds * 1e6) / mib : 0,
   };
 }
 

@@ -52,6 +52,8 @@ public final class OzoneReadBench {
   private byte[][] expected = new byte[0][];
   private FileSystem fs;
   private FSDataInputStream[] streams = new FSDataInputStream[0];
+  /** The case's files, in the order of the scenario's file set. */
+  private Path[] paths = new Path[0];
   private long fileSize;
 
   private OzoneReadBench(PrintStream out) {
@@ -145,8 +147,13 @@ public final class OzoneReadBench {
         // call, which is what HDDS-16783 is about. It is made anyway, as HBase makes it.
         if (how.equals("instance")) fs.setVerifyChecksum(verify);
         JsonNode paths = req.get("paths");
-        streams = new FSDataInputStream[paths.size()];
-        for (int i = 0; i < paths.size(); i++) streams[i] = fs.open(new Path(paths.get(i).asText()));
+        this.paths = new Path[paths.size()];
+        for (int i = 0; i < paths.size(); i++) this.paths[i] = new Path(paths.get(i).asText());
+        // The sequential rows open a stream per file read instead of sharing one per file.
+        JsonNode shared = req.get("shared");
+        boolean share = shared == null || shared.asBoolean();
+        streams = new FSDataInputStream[share ? paths.size() : 0];
+        for (int i = 0; i < streams.length; i++) streams[i] = fs.open(this.paths[i]);
         reconstructionsAtOpen = reconstructions();
         answer.put("fileSystem", fs.getClass().getName());
         answer.put("stream", streams.length > 0 ? streams[0].getWrappedStream().getClass().getName() : "");
@@ -185,6 +192,7 @@ public final class OzoneReadBench {
   private void closeStreams() throws Exception {
     for (FSDataInputStream s : streams) if (s != null) s.close();
     streams = new FSDataInputStream[0];
+    paths = new Path[0];
     if (fs != null) fs.close();
     fs = null;
   }
@@ -240,6 +248,8 @@ public final class OzoneReadBench {
   private ObjectNode run(JsonNode req) throws Exception {
     final long durationNs = req.get("durationMs").asLong() * 1_000_000L;
     final int readBytes = req.get("readBytes").asInt();
+    JsonNode sequentialNode = req.get("sequential");
+    final boolean sequential = sequentialNode != null && sequentialNode.asBoolean();
     final boolean aligned = req.get("aligned").asBoolean();
     final int checkEvery = req.get("checkEvery").asInt();
     JsonNode seeds = req.get("seeds");
@@ -260,7 +270,51 @@ public final class OzoneReadBench {
     for (int t = 0; t < readers; t++) {
       final int index = t;
       final int seed = seeds.get(t).asInt();
-      Thread th = new Thread(() -> {
+      Thread th = new Thread(sequential ? () -> {
+        // Whole files start to end, a stream each; the file drawn as the positional readers draw
+        // theirs (the offset half of the draw unused). A file begun is finished after the window.
+        Positions p = new Positions(seed, paths.length, fileSize, 1, false);
+        byte[] buffer = new byte[readBytes];
+        long[] lat = new long[1 << 10];
+        int n = 0;
+        long drawn = 0;
+        while (System.nanoTime() < end) {
+          p.next();
+          boolean check = drawn++ % checkEvery == 0;
+          byte[] want = expected[p.file];
+          long began = System.nanoTime();
+          long read = 0;
+          boolean same = true;
+          try (FSDataInputStream in = fs.open(paths[p.file])) {
+            for (int got; (got = in.read(buffer, 0, readBytes)) > 0; ) {
+              if (check && same) {
+                long c0 = System.nanoTime();
+                same = read + got <= want.length
+                    && Arrays.equals(buffer, 0, got, want, (int) read, (int) read + got);
+                checkNs.addAndGet(System.nanoTime() - c0);
+              }
+              read += got;
+            }
+          } catch (Throwable e) {
+            errors.incrementAndGet();
+            firstError.compareAndSet(null, chain(e));
+            continue;
+          }
+          if (n == lat.length) lat = Arrays.copyOf(lat, n * 2);
+          lat[n++] = System.nanoTime() - began;
+          if (check) checked.incrementAndGet();
+          if (read != fileSize || !same) {
+            wrong.incrementAndGet();
+            firstError.compareAndSet(null, read != fileSize
+                ? "file " + p.file + ": read " + read + " bytes to its end, not " + fileSize
+                : "file " + p.file + ": the bytes read differ from the file's content");
+            continue;
+          }
+          ops.incrementAndGet();
+        }
+        latencies[index] = lat;
+        counts[index] = n;
+      } : () -> {
         Positions p = new Positions(seed, streams.length, fileSize, readBytes, aligned);
         byte[] buffer = new byte[readBytes];
         long[] lat = new long[1 << 14];
