@@ -220,6 +220,22 @@ describe('a stream through the group', () => {
     expect(machine.links.map((k) => k.content)).toEqual(['star', 'star', 'star', 'chain', 'chain', 'chain']);
   });
 
+  it('the forward follows a leader change like any write, and commits the stream once', async () => {
+    const { g, machine } = await group();
+    const c = client(g);
+    const stream = c.stream(Buffer.from('moved'));
+    await stream.write(Buffer.from('data'));
+    await g.transferLeadership('p2'); // the client still sends to p0, which answers NotLeader
+    const reply = await stream.close(Buffer.alloc(0));
+    expect(reply.peerId).toBe('p2');
+    expect(c.leaderId).toBe('p2');
+    expect(machine.links.map((k) => [k.peerId, k.index])).toEqual([
+      ['p2', reply.logIndex],
+      ['p0', reply.logIndex],
+      ['p1', reply.logIndex],
+    ]);
+  });
+
   it('carries SYNC to every member, on a write and on the close', async () => {
     const { g, machine } = await group();
     const c = client(g);

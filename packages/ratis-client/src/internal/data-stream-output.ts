@@ -6,7 +6,7 @@
 //
 // The first failure is the stream's failure: every packet still outstanding and every later call
 // rejects with that one error. Nothing is re-sent (Ratis's client leaves that to its caller).
-import { type RaftReply } from '../raft-client.js';
+import type { RaftReply } from '../raft-client.js';
 import { type CommitInfo, RaftDataStreamError, RaftInvalidArgumentError } from '../raft-client-errors.js';
 import type { RaftDataStream, RaftDataStreamReply, RaftDataStreamWriteOptions } from '../raft-data-stream.js';
 import type { ClientMetrics } from './client-metrics.js';
