@@ -479,19 +479,25 @@ describe('failures', () => {
     held.release();
   });
 
-  it('abort() fails what is outstanding and sends nothing more', async () => {
+  it('abort() fails what is outstanding, sends nothing more and gives its room back', async () => {
     const { g, machine } = await group();
-    const c = client(g);
+    const c = client(g, { dataStreamOutstandingRequests: 2 });
     const held = machine.holdNextWrite('p0');
     const stream = c.stream(Buffer.from('h'));
-    const pending = stream.write(Buffer.from('x'));
+    const pending = [stream.write(Buffer.from('x')), stream.write(Buffer.from('y'))];
     await held.reached;
+    await waitFor('both data packets at p0', () => packetsOf(g, 'p0').length === 3);
     const reason = new Error('caller gave up');
     stream.abort(reason);
-    await expect(pending).rejects.toMatchObject({ code: 'ERR_RATIS_DATASTREAM', cause: reason });
-    await expect(stream.write(Buffer.from('y'))).rejects.toMatchObject({ cause: reason });
+    for (const p of pending)
+      await expect(p).rejects.toMatchObject({ code: 'ERR_RATIS_DATASTREAM', cause: reason });
+    await expect(stream.write(Buffer.from('z'))).rejects.toMatchObject({ cause: reason });
+    // The two packets in flight left the window with the stream: another stream has room.
+    const next = c.stream(Buffer.from('next'));
+    await next.write(Buffer.from('n'));
     held.release();
-    expect(packetsOf(g, 'p0')).toHaveLength(2);
+    await next.close(Buffer.alloc(0));
+    expect(packetsOf(g, 'p0').filter((p) => p[0] === 'D' && p[2] === 1 && p[1] === 1)).toHaveLength(1);
   });
 });
 

@@ -223,7 +223,8 @@ export class DataStreamOutput implements RaftDataStream {
     if (this.#failure) return;
     this.#failure = error;
     this.ctx.metrics.dataStreamFailed(error);
-    this.ctx.connection.unregister(this.streamId);
+    // With the error: packets still awaited on the connection settle, and give their room back.
+    this.ctx.connection.unregister(this.streamId, error);
     for (const packet of this.#pending) packet.reject(error);
     this.#pending.clear();
   }

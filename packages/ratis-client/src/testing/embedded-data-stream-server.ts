@@ -353,7 +353,8 @@ export class EmbeddedDataStreamServer {
   /** A stream is gone here: its sink is cleaned up and its successors' streams let go. */
   #drop(stream: ServerStream): void {
     if (this.#streams.get(stream.key) === stream) this.#streams.delete(stream.key);
-    for (const remote of stream.remotes) remote.connection.unregister(stream.streamId);
+    const gone = new Error(`stream ${stream.streamId} failed on ${this.peerId}`);
+    for (const remote of stream.remotes) remote.connection.unregister(stream.streamId, gone);
     void cleanUp(stream);
   }
 
