@@ -12,6 +12,12 @@ export {
   type RaftWatchReply,
   type RaftWriteOptions,
 } from './raft-client.js';
+export type {
+  RaftDataStream,
+  RaftDataStreamReply,
+  RaftDataStreamWriteOptions,
+  RaftStreamOptions,
+} from './raft-data-stream.js';
 export {
   DEFAULT_RAFT_CLIENT_OPTIONS,
   type RaftClientOptions,
@@ -22,6 +28,7 @@ export {
 export {
   type CommitInfo,
   RaftClientClosedError,
+  RaftDataStreamError,
   RaftInvalidArgumentError,
   RaftNotReplicatedError,
   RaftProtocolError,

@@ -152,6 +152,28 @@ export class RaftProtocolError extends FastpathError {
   }
 }
 
+/**
+ * A stream of Ratis's DataStream protocol failed for a reason other than an exception its primary
+ * answered: the connection to the primary could not be opened or was lost, a packet's reply did
+ * not come within `dataStreamRequestTimeoutMs`, the primary answered bytes that are not the
+ * protocol, or the stream was aborted or its client closed. Every write outstanding on the stream
+ * fails with it, and so does every later call on the stream. The stream itself cannot be resumed:
+ * `retriable` says whether writing the data again on a new stream can help (a lost connection or a
+ * timeout can; a primary that does not speak the protocol cannot). The client never re-sends on
+ * its own, as Ratis's Java client leaves that to its caller.
+ */
+export class RaftDataStreamError extends FastpathError {
+  /** The primary the stream was opened with. */
+  readonly peerId: string;
+  /** The stream's id (the call id of its header request). */
+  readonly streamId: number;
+  constructor(peerId: string, streamId: number, message: string, retriable: boolean, cause?: unknown) {
+    super('ERR_RATIS_DATASTREAM', `data stream ${streamId} to ${peerId}: ${message}`, { cause, retriable });
+    this.peerId = peerId;
+    this.streamId = streamId;
+  }
+}
+
 /** A call on a client after `close()`, or a request still pending when it closed. */
 export class RaftClientClosedError extends FastpathError {
   constructor() {

@@ -16,6 +16,19 @@ const resolve = (o: Partial<RaftClientOptions>) =>
   resolveRaftClientOptions({ ...base, ...o }, () => '11111111-2222-4333-8444-555555555555');
 
 describe('resolveRaftClientOptions', () => {
+  it("keeps a peer's DataStream address, and leaves it out where none is given", () => {
+    const o = resolve({
+      peers: [
+        { id: 'a', address: 'x:1', dataStreamAddress: 'x:9' },
+        { id: 'b', address: 'x:2' },
+      ],
+    });
+    expect(o.peers).toEqual([
+      { id: 'a', address: 'x:1', dataStreamAddress: 'x:9' },
+      { id: 'b', address: 'x:2' },
+    ]);
+  });
+
   it("fills in Ozone's defaults, the first peer as leader and a random client id", () => {
     const o = resolve({});
     expect(o).toMatchObject({
@@ -29,6 +42,8 @@ describe('resolveRaftClientOptions', () => {
       rpcWatchRequestTimeoutMs: 180_000,
       writeTimeoutMs: 300_000,
       watchTimeoutMs: 180_000,
+      dataStreamOutstandingRequests: 100,
+      dataStreamRequestTimeoutMs: 10_000,
     });
     expect(Object.isFrozen(DEFAULT_RAFT_CLIENT_OPTIONS)).toBe(true);
   });
@@ -54,6 +69,9 @@ describe('resolveRaftClientOptions', () => {
     [{ writeTimeoutMs: 1.5 }, 'writeTimeoutMs'],
     [{ retryPauseMs: -1 }, 'retryPauseMs'],
     [{ maxMessageBytes: 10 }, 'maxMessageBytes'],
+    [{ peers: [{ id: 'a', address: 'x:1', dataStreamAddress: '' }] }, 'peers[0].dataStreamAddress'],
+    [{ dataStreamOutstandingRequests: 1 }, 'dataStreamOutstandingRequests'],
+    [{ dataStreamRequestTimeoutMs: 0 }, 'dataStreamRequestTimeoutMs'],
   ] as Array<[Partial<RaftClientOptions>, string]>)('refuses %j, naming %s', (bad, option) => {
     expect(() => resolve(bad)).toThrow(
       expect.objectContaining({ code: 'ERR_INVALID_OPTION', option }) as Error,

@@ -8,6 +8,11 @@ export interface RaftPeer {
   id: string;
   /** `host:port` of the peer's client (gRPC) service. */
   address: string;
+  /**
+   * `host:port` of the peer's DataStream server (an Ozone datanode's `RATIS_DATASTREAM` port), for
+   * {@link RaftClient.stream}. Default: none (the peer cannot be a stream's primary).
+   */
+  dataStreamAddress?: string;
 }
 
 /**
@@ -71,8 +76,20 @@ export interface RaftClientOptions {
   metrics?: MetricsRegistry;
   /** This client's name in metric labels. Default: `'ratis-client'`. */
   name?: string;
-  /** TLS to every member. Default: none (plaintext, Ratis's default). */
+  /** TLS to every member, on its gRPC and its DataStream ports. Default: none (plaintext, Ratis's default). */
   tls?: RaftClientTlsOptions;
+  /**
+   * Packets of {@link RaftClient.stream} in flight at once, across every stream of the client; a
+   * write beyond waits for room. Default: 100 (Ratis's `raft.client.data-stream.outstanding-requests.max`);
+   * at least 2, as Ratis asks.
+   */
+  dataStreamOutstandingRequests?: number;
+  /**
+   * How long one packet of a stream waits for its reply once written, in ms; twice as long for the
+   * packet that closes the stream. The stream fails with `ERR_RATIS_DATASTREAM` when it passes.
+   * Default: 10 000 (Ratis's `raft.client.data-stream.request.timeout`).
+   */
+  dataStreamRequestTimeoutMs?: number;
 }
 
 /** The defaults of every optional field of {@link RaftClientOptions}. */
@@ -95,6 +112,10 @@ export const DEFAULT_RAFT_CLIENT_OPTIONS = Object.freeze({
   maxMessageBytes: 32 * 1024 * 1024,
   /** `'ratis-client'`, the client's `client` label in metrics. */
   name: 'ratis-client',
+  /** 100 DataStream packets in flight, as Ratis's `raft.client.data-stream.outstanding-requests.max`. */
+  dataStreamOutstandingRequests: 100,
+  /** 10 000 ms for a DataStream packet's reply, as Ratis's `raft.client.data-stream.request.timeout`. */
+  dataStreamRequestTimeoutMs: 10_000,
 });
 
 /** Options with every default filled in and every value checked. */
@@ -124,6 +145,8 @@ export function resolveRaftClientOptions(
   o.peers.forEach((p, i) => {
     checkNonEmptyString(`peers[${i}].id`, p?.id);
     checkNonEmptyString(`peers[${i}].address`, p.address);
+    if (p.dataStreamAddress !== undefined)
+      checkNonEmptyString(`peers[${i}].dataStreamAddress`, p.dataStreamAddress);
     if (ids.has(p.id)) throw new InvalidOptionError(`peers[${i}].id`, `peer "${p.id}" is listed twice`);
     ids.add(p.id);
   });
@@ -144,11 +167,17 @@ export function resolveRaftClientOptions(
   }
   checkInteger('retryPauseMs', o.retryPauseMs, 0, 2 ** 31 - 1);
   checkInteger('maxMessageBytes', o.maxMessageBytes, 1024, 2 ** 31 - 1);
+  checkInteger('dataStreamOutstandingRequests', o.dataStreamOutstandingRequests, 2, 1_000_000);
+  checkInteger('dataStreamRequestTimeoutMs', o.dataStreamRequestTimeoutMs, 1, 2 ** 30);
   checkNonEmptyString('name', o.name);
   const tls = options.tls === undefined ? undefined : checkTls(options.tls);
   return {
     ...o,
-    peers: o.peers.map((p) => ({ id: p.id, address: p.address })),
+    peers: o.peers.map((p) =>
+      p.dataStreamAddress === undefined
+        ? { id: p.id, address: p.address }
+        : { id: p.id, address: p.address, dataStreamAddress: p.dataStreamAddress },
+    ),
     leaderId,
     clientId: clientId.toLowerCase(),
     metrics: options.metrics,

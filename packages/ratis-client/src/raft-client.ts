@@ -1,13 +1,18 @@
 import { MetricsRegistry } from '@fastpath/core';
 import { ClientMetrics } from './internal/client-metrics.js';
+import { DataStreamConnection } from './internal/data-stream-connection.js';
+import { DataStreamOutput } from './internal/data-stream-output.js';
 import { GrpcStreamChannel } from './internal/grpc-stream-channel.js';
-import { type ratis, toNumber, uint64 } from './internal/proto/wire.js';
+import { requestPiecesWithContent } from './internal/message-content.js';
+import { PacketWindow } from './internal/packet-window.js';
+import { raft, type ratis, toNumber, uint64 } from './internal/proto/wire.js';
 import { REPLICATION_NUMBERS } from './internal/replication.js';
 import { commitInfosOf } from './internal/reply-outcome.js';
 import { type PendingRequest, type PipelineContext, RequestPipeline } from './internal/request-pipeline.js';
 import {
   type CommitInfo,
   RaftClientClosedError,
+  RaftDataStreamError,
   RaftInvalidArgumentError,
   RaftNotReplicatedError,
   RaftTimeoutError,
@@ -19,6 +24,7 @@ import {
   type ResolvedRaftClientOptions,
   resolveRaftClientOptions,
 } from './raft-client-options.js';
+import type { RaftDataStream, RaftStreamOptions } from './raft-data-stream.js';
 import { peerIdToBytes, randomClientId, uuidToBytes } from './raft-ids.js';
 
 /** The answer to a write or a read-only query. */
@@ -108,6 +114,9 @@ export class RaftClient implements AsyncDisposable {
   readonly #unordered: RequestPipeline;
   readonly #metrics: ClientMetrics;
   readonly #admissionQueue: Array<{ admit: () => void; reject: (e: Error) => void }> = [];
+  /** DataStream connections, one per primary address, opened by the first stream to it. */
+  readonly #dataStreamConnections = new Map<string, DataStreamConnection>();
+  readonly #packetWindow: PacketWindow;
   #leader: RaftPeer;
   #nextCallId = 1;
   #outstanding = 0;
@@ -125,6 +134,7 @@ export class RaftClient implements AsyncDisposable {
     this.#leader = this.#peers.find((p) => p.id === this.#options.leaderId) as RaftPeer;
     this.metrics = this.#options.metrics ?? new MetricsRegistry();
     this.#metrics = new ClientMetrics(this.metrics, this.#options.name, () => this.#outstanding);
+    this.#packetWindow = new PacketWindow(this.#options.dataStreamOutstandingRequests);
     const ctx = this.#pipelineContext();
     const o = this.#options;
     const tick = (attempt: number, total: number): number =>
@@ -227,12 +237,96 @@ export class RaftClient implements AsyncDisposable {
   }
 
   /**
-   * Fails what is still pending with `ERR_RATIS_CLIENT_CLOSED`, half-closes both streams (cancelling
-   * one the server does not end within a second) and closes the channels. Leaves nothing that
-   * keeps the process alive. Idempotent.
+   * Opens a stream of Ratis's DataStream protocol with a primary member (its `dataStreamAddress`,
+   * over TLS when the client has `tls`), whose header request carries `content` (its pieces joined
+   * once). Nothing waits here: the header packet is on its way when this returns, and data
+   * packets may follow at once. In `chain` routing the header carries the route primary → next →
+   * …, in `star` routing none (the primary forwards to every other member). One connection per
+   * primary serves every stream of this client to it.
+   *
+   * Throws {@link RaftInvalidArgumentError} for a primary without `dataStreamAddress`, an unknown
+   * member, or a `peerOrder` that is not every member once with the primary first;
+   * {@link RaftClientClosedError} after `close()`.
+   *
+   * @example
+   * ```ts
+   * const stream = client.stream(header, { routing: 'star' });
+   * await stream.write([chunkHead, chunkBody]);
+   * const { logIndex } = await stream.close(trailer, { sync: true });
+   * ```
+   */
+  stream(content: Buffer | readonly Buffer[], options: RaftStreamOptions = {}): RaftDataStream {
+    if (this.#closing) throw new RaftClientClosedError();
+    const pieces = contentPieces(content);
+    const routing = options.routing ?? 'chain';
+    if (routing !== 'chain' && routing !== 'star')
+      throw new RaftInvalidArgumentError(`a stream's routing must be chain or star, got ${String(routing)}`);
+    const primaryId = options.primaryId ?? options.peerOrder?.[0] ?? (this.#peers[0] as RaftPeer).id;
+    const primary = this.#peers.find((p) => p.id === primaryId);
+    if (!primary) throw new RaftInvalidArgumentError(`the primary ${primaryId} is not one of the peers`);
+    if (primary.dataStreamAddress === undefined)
+      throw new RaftInvalidArgumentError(`the primary ${primaryId} has no dataStreamAddress`);
+    const rpcRequest: ratis.common.IRaftRpcRequestProto = {
+      requestorId: this.#clientIdBytes,
+      replyId: this.#replyId(primaryId),
+      raftGroupId: { id: this.#groupIdBytes },
+      callId: uint64(this.#nextCallId),
+    };
+    if (routing === 'chain') {
+      const order = this.#chainOrder(primaryId, options.peerOrder);
+      // Only members with a successor have a route (Ratis's RoutingTable); one member needs none.
+      if (order.length > 1) {
+        rpcRequest.routingTable = {
+          routes: order.slice(0, -1).map((id, i) => ({
+            peerId: { id: this.#replyId(id) },
+            successors: [{ id: this.#replyId(order[i + 1] as string) }],
+          })),
+        };
+      }
+    }
+    const streamId = this.#nextCallId++;
+    const headerRequest = Buffer.concat(
+      requestPiecesWithContent(
+        raft.RaftClientRequestProto.encode({ rpcRequest }).finish(),
+        pieces,
+        raft.RaftClientRequestProto.encode({ dataStream: {} }).finish(),
+      ),
+    );
+    return new DataStreamOutput(
+      {
+        clientId: this.#clientIdBytes,
+        primaryId,
+        connection: this.#dataStreamConnection(primary.id, primary.dataStreamAddress),
+        window: this.#packetWindow,
+        metrics: this.#metrics,
+        requestTimeoutMs: this.#options.dataStreamRequestTimeoutMs,
+        forward: async (header) =>
+          replyOf(
+            await this.#request('ordered', 'write', { forward: {} }, this.#options.writeTimeoutMs, [header]),
+          ),
+      },
+      streamId,
+      headerRequest,
+    );
+  }
+
+  /**
+   * Fails what is still pending with `ERR_RATIS_CLIENT_CLOSED` (open DataStream streams with
+   * `ERR_RATIS_DATASTREAM`), half-closes both gRPC streams (cancelling one the server does not end
+   * within a second) and closes the channels and DataStream connections. Leaves nothing that keeps
+   * the process alive. Idempotent.
    */
   close(): Promise<void> {
     this.#closing ??= (async () => {
+      const closed = new RaftClientClosedError();
+      this.#packetWindow.close(closed);
+      for (const connection of [...this.#dataStreamConnections.values()]) {
+        connection.close(
+          (streamId) =>
+            new RaftDataStreamError(connection.peerId, streamId, 'the client closed', false, closed),
+        );
+      }
+      this.#dataStreamConnections.clear();
       for (const waiter of this.#admissionQueue.splice(0)) waiter.reject(new RaftClientClosedError());
       await Promise.all([this.#ordered.close(), this.#unordered.close()]);
       for (const channel of this.#channels.values()) channel.close();
@@ -310,6 +404,46 @@ export class RaftClient implements AsyncDisposable {
     const next = this.#admissionQueue.shift();
     if (next) next.admit();
     else this.#outstanding--;
+  }
+
+  /** The chain of a stream: `peerOrder` checked, or the members with the primary moved first. */
+  #chainOrder(primaryId: string, peerOrder: readonly string[] | undefined): string[] {
+    const ids = this.#peers.map((p) => p.id);
+    if (peerOrder === undefined) return [primaryId, ...ids.filter((id) => id !== primaryId)];
+    const order = [...peerOrder];
+    const known = new Set(ids);
+    if (
+      order[0] !== primaryId ||
+      order.length !== ids.length ||
+      new Set(order).size !== order.length ||
+      !order.every((id) => known.has(id))
+    ) {
+      throw new RaftInvalidArgumentError(
+        `peerOrder must list every member once with the primary ${primaryId} first, got ${JSON.stringify(order)}`,
+      );
+    }
+    return order;
+  }
+
+  #dataStreamConnection(peerId: string, address: string): DataStreamConnection {
+    let connection = this.#dataStreamConnections.get(address);
+    if (!connection || connection.dead) {
+      connection = new DataStreamConnection(
+        peerId,
+        address,
+        this.#clientIdBytes,
+        {
+          tls: this.#options.tls,
+          connectTimeoutMs: this.#options.rpcRequestTimeoutMs,
+          maxReplyDataBytes: this.#options.maxMessageBytes,
+        },
+        (dead) => {
+          if (this.#dataStreamConnections.get(address) === dead) this.#dataStreamConnections.delete(address);
+        },
+      );
+      this.#dataStreamConnections.set(address, connection);
+    }
+    return connection;
   }
 
   #channel(peer: RaftPeer): GrpcStreamChannel {

@@ -17,6 +17,10 @@ export class ClientMetrics {
   readonly #resends;
   readonly #leaderChanges;
   readonly #name: string;
+  readonly #streams: FastCounterSeries;
+  readonly #packets: Record<'header' | 'data', FastCounterSeries>;
+  readonly #bytes: FastCounterSeries;
+  readonly #streamFailures;
 
   constructor(metrics: MetricsRegistry, name: string, outstanding: () => number) {
     this.#name = name;
@@ -51,6 +55,27 @@ export class ClientMetrics {
       'Times the client moved to another member',
       ['client'],
     );
+    this.#streams = metrics
+      .fastCounter('ratis_client_datastream_streams_total', 'DataStream streams opened', ['client'])
+      .series(name);
+    const packets = metrics.fastCounter(
+      'ratis_client_datastream_packets_total',
+      'DataStream packets written to a connection, by type (header or data)',
+      ['client', 'type'],
+    );
+    this.#packets = { header: packets.series(name, 'header'), data: packets.series(name, 'data') };
+    this.#bytes = metrics
+      .fastCounter(
+        'ratis_client_datastream_bytes_total',
+        'Data bytes of DataStream packets written to a connection',
+        ['client'],
+      )
+      .series(name);
+    this.#streamFailures = metrics.counter(
+      'ratis_client_datastream_failures_total',
+      'DataStream streams that failed, by error code',
+      ['client', 'code'],
+    );
     metrics.gaugeFrom(
       'ratis_client_outstanding_requests',
       'Requests submitted and not yet answered',
@@ -68,6 +93,19 @@ export class ClientMetrics {
 
   resent(reason: string, count: number): void {
     this.#resends.labels(this.#name, reason).inc(count);
+  }
+
+  dataStreamOpened(): void {
+    this.#streams.inc();
+  }
+
+  dataStreamPacket(type: 'header' | 'data', dataBytes: number): void {
+    this.#packets[type].inc();
+    if (type === 'data') this.#bytes.inc(dataBytes);
+  }
+
+  dataStreamFailed(error: Error): void {
+    this.#streamFailures.labels(this.#name, (error as { code?: string }).code ?? 'error').inc();
   }
 
   leaderChanged(): void {

@@ -122,8 +122,8 @@ export function replyOutcome(reply: Reply, raw: Uint8Array, peerId: string): Rep
   };
 }
 
-/** The peers' commit indexes a reply carries. */
-export function commitInfosOf(reply: Reply): CommitInfo[] {
+/** The peers' commit indexes a reply (or a DataStream reply header) carries. */
+export function commitInfosOf(reply: { commitInfos?: ratis.common.ICommitInfoProto[] | null }): CommitInfo[] {
   return (reply.commitInfos ?? []).map((c) => {
     const peer = peerOf(c.server ?? {});
     return { peerId: peer.id, address: peer.address, commitIndex: toNumber(c.commitIndex) };

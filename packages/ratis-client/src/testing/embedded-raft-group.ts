@@ -3,6 +3,7 @@ import { FastpathError } from '@fastpath/core';
 import type { ReplicationLevel } from '../raft-client-options.js';
 import { uuidToBytes } from '../raft-ids.js';
 import { AppendLogStateMachine } from './append-log-state-machine.js';
+import { type EmbeddedDataStreamPacket, streamKey } from './embedded-data-stream-server.js';
 import { EmbeddedRaftPeer, type PeerHost } from './embedded-raft-peer.js';
 import type { RaftStateMachine } from './raft-state-machine.js';
 
@@ -32,14 +33,25 @@ export interface EmbeddedRaftGroupOptions {
   electionDelayMs?: number;
   /**
    * Serve TLS with this certificate (PEM, with its key), as a Ratis server with a `GrpcTlsConfig`
-   * that asks clients for none. Default: plaintext.
+   * that asks clients for none; the DataStream servers too. Default: plaintext.
    */
   tls?: {
     /** The members' certificate (PEM; the same for each). */
     cert: Buffer | string;
     /** Its private key (PEM). */
     key: Buffer | string;
+    /**
+     * The CA certificate (PEM) a member checks the next member's certificate against when it
+     * forwards a data stream. Default: `cert` itself (right for a self-signed certificate).
+     */
+    ca?: Buffer | string;
   };
+  /**
+   * Run a DataStream server beside each member's gRPC server (Ratis's DataStream protocol, on
+   * 127.0.0.1, its own port), for streams of {@link RaftStateMachine.stream}; each member's
+   * `dataStreamAddress` is in {@link EmbeddedRaftGroup.peers}. Default: `false`.
+   */
+  dataStream?: boolean;
 }
 
 /** One member as a client addresses it. */
@@ -48,6 +60,8 @@ export interface EmbeddedPeerInfo {
   id: string;
   /** `127.0.0.1:<port>` of the member's gRPC server; a restarted member serves on the same port. */
   address: string;
+  /** `127.0.0.1:<port>` of the member's DataStream server, when the group runs them (same port after a restart). */
+  dataStreamAddress?: string;
 }
 
 /** The outcome of a write the group applied, shared by every re-send of it (the retry cache). */
@@ -57,8 +71,11 @@ export type WriteOutcome =
 
 interface LogEntry {
   index: number;
-  kind: 'noop' | 'write';
+  /** `stream`: a forwarded data stream (its header's content, linked rather than applied). */
+  kind: 'noop' | 'write' | 'stream';
   content: Buffer;
+  /** A stream's key on every member (`clientId:streamId`). */
+  streamKey?: string;
   settle?: (outcome: WriteOutcome) => void;
 }
 
@@ -112,6 +129,11 @@ export class EmbeddedRaftGroup implements AsyncDisposable {
     /** The request's `callId` (`RaftRpcRequestProto.callId`); a reply carries its request's. */
     callId: number;
   }> = [];
+  /**
+   * Every packet the members' DataStream servers received, in arrival order, forwarded ones
+   * included (with `dataStream: true`).
+   */
+  readonly dataStreamPackets: EmbeddedDataStreamPacket[] = [];
   /** Counters since the group started; never reset. */
   readonly stats = {
     /** Writes the state machine applied without throwing. */
@@ -128,6 +150,8 @@ export class EmbeddedRaftGroup implements AsyncDisposable {
   readonly #retryCache = new Map<string, Promise<WriteOutcome>>();
   readonly #watchers = new Set<Watcher>();
   readonly #replyFaults: ReplyFault[] = [];
+  readonly #packetFaults: Array<{ peerId: string; message: string }> = [];
+  readonly #dataStreamReplyFaults: Array<{ peerId: string; replace: (frame: Buffer) => Buffer }> = [];
   #leader: EmbeddedRaftPeer | undefined;
   #commitIndex = 0;
   #appliedIndex = 0;
@@ -151,10 +175,22 @@ export class EmbeddedRaftGroup implements AsyncDisposable {
       exchanges: this.exchanges,
       leader: () => this.#leader,
       members: () => this.#peers,
-      write: (clientId, callId, content) => this.#write(clientId, callId, content),
+      write: (clientId, callId, content, stream) => this.#write(clientId, callId, content, stream),
       query: (content) => this.#query(content),
       watch: (index, level) => this.#watch(index, level),
       takeReplyFault: (kind) => this.#takeReplyFault(kind),
+      dataStream: options.dataStream
+        ? {
+            groupIdBytes: this.#groupIdBytes,
+            stateMachine: this.stateMachine,
+            packets: this.dataStreamPackets,
+            memberIds: () => this.#peers.map((p) => p.id),
+            dataStreamAddress: (peerId) => this.#peers.find((p) => p.id === peerId)?.dataStream?.address,
+            commitInfos: () => this.#peers[0]?.commitInfos() ?? [],
+            takePacketFault: (peerId) => this.#take(this.#packetFaults, peerId)?.message,
+            takeReplyFault: (peerId) => this.#take(this.#dataStreamReplyFaults, peerId)?.replace,
+          }
+        : undefined,
     };
     this.#peers = ids.map((id) => new EmbeddedRaftPeer(id, host, options.tls));
   }
@@ -176,7 +212,11 @@ export class EmbeddedRaftGroup implements AsyncDisposable {
 
   /** The members and their addresses. */
   get peers(): EmbeddedPeerInfo[] {
-    return this.#peers.map((p) => ({ id: p.id, address: p.address }));
+    return this.#peers.map((p) =>
+      p.dataStream
+        ? { id: p.id, address: p.address, dataStreamAddress: p.dataStream.address }
+        : { id: p.id, address: p.address },
+    );
   }
 
   /** The leader's id, once there is one (waits through an election). */
@@ -218,6 +258,24 @@ export class EmbeddedRaftGroup implements AsyncDisposable {
   failStreams(peerId?: string, exceptionType = 'java.io.IOException'): number {
     const peer = peerId === undefined ? this.#leader : this.#peer(peerId);
     return peer?.failStreams(exceptionType) ?? 0;
+  }
+
+  /**
+   * Makes a member's DataStream server fail the next data packet it receives (with `dataStream`),
+   * as if its sink had thrown `java.io.IOException: <message>`: that packet and the stream fail.
+   */
+  failNextDataPacket(peerId: string, message = 'a data packet failed by a fault hook'): void {
+    this.#peer(peerId);
+    this.#packetFaults.push({ peerId, message });
+  }
+
+  /**
+   * Replaces the bytes of the next reply frame a member's DataStream server sends (to the client,
+   * or to the member before it in a chain) with what `replace` returns: a bad answer.
+   */
+  replaceNextDataStreamReply(peerId: string, replace: (frame: Buffer) => Buffer): void {
+    this.#peer(peerId);
+    this.#dataStreamReplyFaults.push({ peerId, replace });
   }
 
   /** Holds commits: followers stop acknowledging entries until `release()` (writes wait, unanswered). */
@@ -288,6 +346,8 @@ export class EmbeddedRaftGroup implements AsyncDisposable {
     for (const w of this.#watchers) w.resolve();
     this.#watchers.clear();
     await Promise.all(this.#peers.map((p) => p.stop()));
+    // Streams closed and never linked are thrown away, as Ratis cleans them up.
+    for (const p of this.#peers) await p.dataStream?.dispose();
   }
 
   /** {@link EmbeddedRaftGroup.close}, for `await using`. */
@@ -303,8 +363,21 @@ export class EmbeddedRaftGroup implements AsyncDisposable {
     return i < 0 ? undefined : this.#replyFaults.splice(i, 1)[0];
   }
 
-  /** Appends a write (or finds it in the retry cache) and resolves once it is applied. */
-  #write(clientId: Buffer, callId: number, content: Buffer): Promise<WriteOutcome> {
+  #take<T extends { peerId: string }>(faults: T[], peerId: string): T | undefined {
+    const i = faults.findIndex((f) => f.peerId === peerId);
+    return i < 0 ? undefined : faults.splice(i, 1)[0];
+  }
+
+  /**
+   * Appends a write (or finds it in the retry cache) and resolves once it is applied. A forwarded
+   * stream (`stream`: the header's client id and call id) is linked when applied.
+   */
+  #write(
+    clientId: Buffer,
+    callId: number,
+    content: Buffer,
+    stream?: { clientId: Uint8Array; streamId: number },
+  ): Promise<WriteOutcome> {
     const key = `${clientId.toString('hex')}:${callId}`;
     const cached = this.#retryCache.get(key);
     if (cached) {
@@ -312,7 +385,17 @@ export class EmbeddedRaftGroup implements AsyncDisposable {
       return cached;
     }
     const outcome = new Promise<WriteOutcome>((settle) => {
-      this.#log.push({ index: this.#log.length, kind: 'write', content: Buffer.from(content), settle });
+      this.#log.push(
+        stream
+          ? {
+              index: this.#log.length,
+              kind: 'stream',
+              content: Buffer.from(content),
+              streamKey: streamKey(stream.clientId, stream.streamId),
+              settle,
+            }
+          : { index: this.#log.length, kind: 'write', content: Buffer.from(content), settle },
+      );
     });
     this.#retryCache.set(key, outcome);
     this.#advance();
@@ -381,15 +464,18 @@ export class EmbeddedRaftGroup implements AsyncDisposable {
     this.#applying = this.#applying.then(async () => {
       while (this.#appliedIndex < this.#commitIndex) {
         const entry = this.#log[this.#appliedIndex + 1] as LogEntry;
-        if (entry.kind === 'write') {
+        if (entry.kind === 'write' || entry.kind === 'stream') {
           let outcome: WriteOutcome;
           try {
             outcome = {
               ok: true,
               index: entry.index,
-              content: await this.stateMachine.apply(entry.content, entry.index),
+              content:
+                entry.kind === 'stream'
+                  ? await this.#link(entry)
+                  : await this.stateMachine.apply(entry.content, entry.index),
             };
-            this.stats.applied++;
+            if (entry.kind === 'write') this.stats.applied++;
           } catch (error) {
             const e = error as Error;
             outcome = {
@@ -410,6 +496,23 @@ export class EmbeddedRaftGroup implements AsyncDisposable {
       }
       this.#wakeWatchers();
     });
+  }
+
+  /** Links a stream on every running member, the leader first; the leader's answer is the reply. */
+  async #link(entry: LogEntry): Promise<Buffer> {
+    const leader = this.#leader;
+    const members = leader ? [leader, ...this.#peers.filter((p) => p !== leader)] : this.#peers;
+    let answer: Buffer | undefined;
+    for (const peer of members) {
+      if (!peer.running) continue;
+      peer.dataStream?.linked(entry.streamKey as string);
+      const machine = this.stateMachine;
+      const content = machine.link
+        ? await machine.link(entry.content, entry.index, { peerId: peer.id })
+        : Buffer.alloc(0);
+      answer ??= content;
+    }
+    return answer ?? Buffer.alloc(0);
   }
 
   #wakeWatchers(): void {

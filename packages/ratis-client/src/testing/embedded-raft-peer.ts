@@ -2,6 +2,7 @@ import * as grpc from '@grpc/grpc-js';
 import { type ratis, raft, toNumber, uint64 } from '../internal/proto/wire.js';
 import { RAFT_CLIENT_PROTOCOL_SERVICE } from '../internal/proto/grpc-methods.js';
 import { REPLICATION_NAMES } from '../internal/replication.js';
+import { type DataStreamHost, EmbeddedDataStreamServer } from './embedded-data-stream-server.js';
 import type { ReplyFault, WriteOutcome } from './embedded-raft-group.js';
 import type { ReplicationLevel } from '../raft-client-options.js';
 
@@ -24,10 +25,18 @@ export interface PeerHost {
   }>;
   leader(): EmbeddedRaftPeer | undefined;
   members(): readonly EmbeddedRaftPeer[];
-  write(clientId: Buffer, callId: number, content: Buffer): Promise<WriteOutcome>;
+  /** Appends a write; with `stream`, a forwarded data stream (its header's ids), linked when applied. */
+  write(
+    clientId: Buffer,
+    callId: number,
+    content: Buffer,
+    stream?: { clientId: Uint8Array; streamId: number },
+  ): Promise<WriteOutcome>;
   query(content: Buffer): Promise<Buffer>;
   watch(index: number, level: ReplicationLevel): Promise<boolean>;
   takeReplyFault(kind: Kind): ReplyFault | undefined;
+  /** What the members' DataStream servers share, when the group runs them. */
+  readonly dataStream: DataStreamHost | undefined;
 }
 
 /** What one stream of a member keeps: the sliding window of `ordered`, and the order of replies. */
@@ -52,12 +61,16 @@ export class EmbeddedRaftPeer {
   readonly #calls = new Set<Call>();
   #resumed: { promise: Promise<void>; resolve: () => void } | undefined;
   readonly #onLeadershipLost = new Set<() => void>();
+  /** The member's DataStream server, when the group runs them. */
+  readonly dataStream: EmbeddedDataStreamServer | undefined;
 
   constructor(
     readonly id: string,
     private readonly group: PeerHost,
-    private readonly tls?: { cert: Buffer | string; key: Buffer | string },
-  ) {}
+    private readonly tls?: { cert: Buffer | string; key: Buffer | string; ca?: Buffer | string },
+  ) {
+    this.dataStream = group.dataStream ? new EmbeddedDataStreamServer(id, group.dataStream, tls) : undefined;
+  }
 
   get live(): boolean {
     return this.running && !this.paused;
@@ -77,6 +90,7 @@ export class EmbeddedRaftPeer {
     );
     this.address = `127.0.0.1:${this.#port}`;
     this.#server = server;
+    await this.dataStream?.start();
     this.running = true;
   }
 
@@ -100,6 +114,7 @@ export class EmbeddedRaftPeer {
       server.forceShutdown();
       await new Promise((resolve) => setImmediate(resolve));
     }
+    await this.dataStream?.stop();
   }
 
   resume(): void {
@@ -180,7 +195,8 @@ export class EmbeddedRaftPeer {
       this.#failStream(call, `${EXCEPTIONS}GroupMismatchException`, `${this.id}: group not found`);
       return;
     }
-    if (request.Type === undefined) {
+    // A stream header belongs on the DataStream port, not here.
+    if (request.Type === undefined || request.Type === 'dataStream') {
       this.#failStream(
         call,
         'java.lang.UnsupportedOperationException',
@@ -242,6 +258,45 @@ export class EmbeddedRaftPeer {
             logIndex: uint64(outcome.index),
           };
         }
+        case 'forward': {
+          // The content is the stream's header request: its ids name the stream on every member.
+          let header: Request;
+          try {
+            header = raft.RaftClientRequestProto.decode(request.message?.content ?? new Uint8Array(0));
+          } catch (error) {
+            return this.#stateMachineException(
+              rpc,
+              'InvalidProtocolBufferException',
+              (error as Error).message,
+            );
+          }
+          if (header.Type !== 'dataStream' || !header.rpcRequest) {
+            return this.#stateMachineException(
+              rpc,
+              'IllegalArgumentException',
+              'a forward of no stream header',
+            );
+          }
+          const outcome = await Promise.race([
+            group.write(
+              Buffer.from(rpc.requestorId),
+              toNumber(rpc.callId),
+              Buffer.from(header.message?.content ?? []),
+              {
+                clientId: header.rpcRequest.requestorId ?? new Uint8Array(0),
+                streamId: toNumber(header.rpcRequest.callId),
+              },
+            ),
+            leadershipLost,
+          ]);
+          if (outcome === 'lost') return this.#notLeader(rpc);
+          if (!outcome.ok) return this.#stateMachineException(rpc, outcome.exceptionClass, outcome.message);
+          return {
+            ...this.#success(rpc),
+            message: { content: outcome.content },
+            logIndex: uint64(outcome.index),
+          };
+        }
         case 'read': {
           try {
             const content = await Promise.race([
@@ -279,7 +334,8 @@ export class EmbeddedRaftPeer {
 
   async #send(call: Call, state: StreamState, request: Request, reply: Reply): Promise<void> {
     await this.#whileNotPaused();
-    const fault = this.group.takeReplyFault(request.Type as Kind);
+    // A forward is a write: the write faults apply to it.
+    const fault = this.group.takeReplyFault(request.Type === 'forward' ? 'write' : (request.Type as Kind));
     let bytes: Buffer = Buffer.from(raft.RaftClientReplyProto.encode(reply).finish());
     if (fault) {
       if (!fault.replace) return;
@@ -324,7 +380,8 @@ export class EmbeddedRaftPeer {
     return reply;
   }
 
-  #commitInfos(): ratis.common.ICommitInfoProto[] {
+  /** Each member's commit index as this member reports it. */
+  commitInfos(): ratis.common.ICommitInfoProto[] {
     return this.group.members().map((peer) => ({
       server: { id: Buffer.from(peer.id), address: peer.address },
       commitIndex: uint64(peer.commitIndex),
@@ -332,11 +389,11 @@ export class EmbeddedRaftPeer {
   }
 
   #success(rpc: ratis.common.IRaftRpcRequestProto): Reply {
-    return { rpcReply: this.#rpcReply(rpc, true), commitInfos: this.#commitInfos() };
+    return { rpcReply: this.#rpcReply(rpc, true), commitInfos: this.commitInfos() };
   }
 
   #failure(rpc: ratis.common.IRaftRpcRequestProto): Reply {
-    return { rpcReply: this.#rpcReply(rpc, false), commitInfos: this.#commitInfos() };
+    return { rpcReply: this.#rpcReply(rpc, false), commitInfos: this.commitInfos() };
   }
 
   #notLeader(rpc: ratis.common.IRaftRpcRequestProto): Reply {

@@ -1,5 +1,5 @@
 /**
- * `@fastpath/ratis-client/testing`: an embedded Raft group speaking Ratis's client protocol, for tests.
+ * `@fastpath/ratis-client/testing`: an embedded Raft group speaking Ratis's client protocol (and its DataStream protocol), for tests.
  *
  * @module @fastpath/ratis-client/testing
  */
@@ -10,7 +10,8 @@ export {
   RaftTestServerError,
   startEmbeddedRaftGroup,
 } from './embedded-raft-group.js';
-export type { RaftStateMachine } from './raft-state-machine.js';
+export type { RaftStateMachine, RaftStreamContext, RaftStreamSink } from './raft-state-machine.js';
+export type { EmbeddedDataStreamPacket } from './embedded-data-stream-server.js';
 export {
   AppendLogStateMachine,
   decodeAppendReply,

@@ -35,8 +35,21 @@ const rpcRequest = {
   toLeader: true,
   repliedCallIds: [u64(1), u64(200)],
   timeoutMs: u64(60_000),
+  routingTable: {
+    routes: [
+      { peerId: { id: Buffer.from('p0') }, successors: [{ id: Buffer.from('p1') }] },
+      {
+        peerId: { id: Buffer.from('p1') },
+        successors: [{ id: Buffer.from('p2') }, { id: Buffer.from('p3') }],
+      },
+    ],
+  },
   slidingWindowEntry: { seqNum: u64(7), isFirst: true },
 };
+const routingTableBytes: Bytes = [
+  ...l(1, [...l(1, l(1, 'p0')), ...l(2, l(1, 'p1'))]),
+  ...l(1, [...l(1, l(1, 'p1')), ...l(2, l(1, 'p2')), ...l(2, l(1, 'p3'))]),
+];
 const rpcRequestBytes: Bytes = [
   ...l(1, client),
   ...l(2, 'peer-1'),
@@ -45,6 +58,7 @@ const rpcRequestBytes: Bytes = [
   ...v(5, true),
   ...l(12, [...v(0, 1).slice(1), ...v(0, 200).slice(1)]), // packed: the varints alone
   ...v(13, 60_000),
+  ...l(14, routingTableBytes),
   ...l(15, [...v(1, 7), ...v(2, true)]),
 ];
 const rpcReply = {
@@ -77,6 +91,24 @@ const smException = { exceptionClassName: 'x.Y', errorMsg: 'no', stacktrace: Buf
 const smExceptionBytes: Bytes = [...l(1, 'x.Y'), ...l(2, 'no'), ...l(3, [9])];
 const commitInfo = { server: peer, commitIndex: u64(42) };
 const commitInfoBytes: Bytes = [...l(1, peerBytes), ...v(2, 42)];
+// A STREAM_DATA packet with both options (SYNC = 0, CLOSE = 1): a repeated enum is packed in
+// proto3, as Java writes it (field 6, one length, the varints).
+const packetHeader = {
+  clientId: client,
+  type: 1,
+  streamId: u64(300),
+  streamOffset: u64(1 << 20),
+  dataLength: u64(4096),
+  options: [0, 1],
+};
+const packetHeaderBytes: Bytes = [
+  ...l(1, client),
+  ...v(2, 1),
+  ...v(3, 300),
+  ...v(4, 1 << 20),
+  ...v(5, 4096),
+  ...l(6, [0, 1]),
+];
 
 interface Codec {
   encode(message: never): { finish(): Uint8Array };
@@ -130,6 +162,52 @@ const cases: Array<[string, Codec, object, Bytes]> = [
     raft.RaftClientRequestProto,
     { rpcRequest, watch: { index: u64(12), replication: 2 } },
     [...l(1, rpcRequestBytes), ...l(6, [...v(1, 12), ...v(2, 2)])],
+  ],
+  ['RaftPeerIdProto', raft.RaftPeerIdProto, { id: Buffer.from('p1') }, l(1, 'p1')],
+  [
+    'RouteProto',
+    raft.RouteProto,
+    { peerId: { id: Buffer.from('a') }, successors: [{ id: Buffer.from('b') }, { id: Buffer.from('c') }] },
+    [...l(1, l(1, 'a')), ...l(2, l(1, 'b')), ...l(2, l(1, 'c'))],
+  ],
+  ['RoutingTableProto', raft.RoutingTableProto, rpcRequest.routingTable, routingTableBytes],
+  [
+    'RaftClientRequestProto (dataStream: a stream header)',
+    raft.RaftClientRequestProto,
+    { rpcRequest, message: { content: Buffer.from('h') }, dataStream: {} },
+    [...l(1, rpcRequestBytes), ...l(2, l(1, 'h')), ...l(8, [])], // empty, yet on the wire
+  ],
+  [
+    'RaftClientRequestProto (forward)',
+    raft.RaftClientRequestProto,
+    { rpcRequest, message: { content: Buffer.from('f') }, forward: {} },
+    [...l(1, rpcRequestBytes), ...l(2, l(1, 'f')), ...l(9, [])],
+  ],
+  ['DataStreamPacketHeaderProto', raft.DataStreamPacketHeaderProto, packetHeader, packetHeaderBytes],
+  [
+    // protobufjs writes a default it is given; the framing leaves type 0 and offset 0 out, as Java does.
+    'DataStreamPacketHeaderProto (a header packet, defaults left out)',
+    raft.DataStreamPacketHeaderProto,
+    { clientId: client, streamId: u64(5), dataLength: u64(90) },
+    [...l(1, client), ...v(3, 5), ...v(5, 90)],
+  ],
+  [
+    'DataStreamRequestHeaderProto',
+    raft.DataStreamRequestHeaderProto,
+    { packetHeader },
+    l(1, packetHeaderBytes),
+  ],
+  [
+    'DataStreamReplyHeaderProto',
+    raft.DataStreamReplyHeaderProto,
+    { packetHeader, bytesWritten: u64(4096), success: true, commitInfos: [commitInfo, commitInfo] },
+    [
+      ...l(1, packetHeaderBytes),
+      ...v(2, 4096),
+      ...v(3, true),
+      ...l(15, commitInfoBytes),
+      ...l(15, commitInfoBytes),
+    ],
   ],
   [
     'NotLeaderExceptionProto',

@@ -137,6 +137,76 @@ $root.ratis = (function() {
             return values;
         })();
 
+        common.RaftPeerIdProto = (function() {
+
+            function RaftPeerIdProto(properties) {
+                if (properties)
+                    for (var keys = Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            }
+
+            RaftPeerIdProto.prototype.id = $util.newBuffer([]);
+
+            RaftPeerIdProto.create = function create(properties) {
+                return new RaftPeerIdProto(properties);
+            };
+
+            RaftPeerIdProto.encode = function encode(message, writer, q) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                if (message.id != null && Object.hasOwnProperty.call(message, "id"))
+                    writer.uint32(10).bytes(message.id);
+                return writer;
+            };
+
+            RaftPeerIdProto.decode = function decode(reader, length, error, long) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (long === undefined)
+                    long = 0;
+                if (long > $Reader.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var end, message;
+                if (length === undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = new $root.ratis.common.RaftPeerIdProto();
+                while (reader.pos < end) {
+                    var tag = reader.uint32();
+                    if (tag === error)
+                        break;
+                    switch (tag >>> 3) {
+                    case 1: {
+                            message.id = reader.bytes();
+                            break;
+                        }
+                    default:
+                        reader.skipType(tag & 7, long);
+                        break;
+                    }
+                }
+                if (length !== undefined) {
+                    if (reader.pos !== end)
+                        throw RangeError("index out of range");
+                    reader.len = length;
+                }
+                return message;
+            };
+
+            return RaftPeerIdProto;
+        })();
+
         common.RaftGroupIdProto = (function() {
 
             function RaftGroupIdProto(properties) {
@@ -378,6 +448,7 @@ $root.ratis = (function() {
             RaftRpcRequestProto.prototype.toLeader = false;
             RaftRpcRequestProto.prototype.repliedCallIds = $util.emptyArray;
             RaftRpcRequestProto.prototype.timeoutMs = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            RaftRpcRequestProto.prototype.routingTable = null;
             RaftRpcRequestProto.prototype.slidingWindowEntry = null;
 
             RaftRpcRequestProto.create = function create(properties) {
@@ -409,6 +480,8 @@ $root.ratis = (function() {
                 }
                 if (message.timeoutMs != null && Object.hasOwnProperty.call(message, "timeoutMs"))
                     writer.uint32(104).uint64(message.timeoutMs);
+                if (message.routingTable != null && Object.hasOwnProperty.call(message, "routingTable"))
+                    $root.ratis.common.RoutingTableProto.encode(message.routingTable, writer.uint32(114).fork(), q + 1).ldelim();
                 if (message.slidingWindowEntry != null && Object.hasOwnProperty.call(message, "slidingWindowEntry"))
                     $root.ratis.common.SlidingWindowEntry.encode(message.slidingWindowEntry, writer.uint32(122).fork(), q + 1).ldelim();
                 return writer;
@@ -476,6 +549,10 @@ $root.ratis = (function() {
                         }
                     case 13: {
                             message.timeoutMs = reader.uint64();
+                            break;
+                        }
+                    case 14: {
+                            message.routingTable = $root.ratis.common.RoutingTableProto.decode(reader, reader.uint32(), undefined, long + 1);
                             break;
                         }
                     case 15: {
@@ -899,6 +976,285 @@ $root.ratis = (function() {
             return WatchRequestTypeProto;
         })();
 
+        common.DataStreamRequestTypeProto = (function() {
+
+            function DataStreamRequestTypeProto(properties) {
+                if (properties)
+                    for (var keys = Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            }
+
+            DataStreamRequestTypeProto.create = function create(properties) {
+                return new DataStreamRequestTypeProto(properties);
+            };
+
+            DataStreamRequestTypeProto.encode = function encode(message, writer, q) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                return writer;
+            };
+
+            DataStreamRequestTypeProto.decode = function decode(reader, length, error, long) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (long === undefined)
+                    long = 0;
+                if (long > $Reader.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var end, message;
+                if (length === undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = new $root.ratis.common.DataStreamRequestTypeProto();
+                while (reader.pos < end) {
+                    var tag = reader.uint32();
+                    if (tag === error)
+                        break;
+                    switch (tag >>> 3) {
+                    default:
+                        reader.skipType(tag & 7, long);
+                        break;
+                    }
+                }
+                if (length !== undefined) {
+                    if (reader.pos !== end)
+                        throw RangeError("index out of range");
+                    reader.len = length;
+                }
+                return message;
+            };
+
+            return DataStreamRequestTypeProto;
+        })();
+
+        common.ForwardRequestTypeProto = (function() {
+
+            function ForwardRequestTypeProto(properties) {
+                if (properties)
+                    for (var keys = Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            }
+
+            ForwardRequestTypeProto.create = function create(properties) {
+                return new ForwardRequestTypeProto(properties);
+            };
+
+            ForwardRequestTypeProto.encode = function encode(message, writer, q) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                return writer;
+            };
+
+            ForwardRequestTypeProto.decode = function decode(reader, length, error, long) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (long === undefined)
+                    long = 0;
+                if (long > $Reader.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var end, message;
+                if (length === undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = new $root.ratis.common.ForwardRequestTypeProto();
+                while (reader.pos < end) {
+                    var tag = reader.uint32();
+                    if (tag === error)
+                        break;
+                    switch (tag >>> 3) {
+                    default:
+                        reader.skipType(tag & 7, long);
+                        break;
+                    }
+                }
+                if (length !== undefined) {
+                    if (reader.pos !== end)
+                        throw RangeError("index out of range");
+                    reader.len = length;
+                }
+                return message;
+            };
+
+            return ForwardRequestTypeProto;
+        })();
+
+        common.RouteProto = (function() {
+
+            function RouteProto(properties) {
+                this.successors = [];
+                if (properties)
+                    for (var keys = Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            }
+
+            RouteProto.prototype.peerId = null;
+            RouteProto.prototype.successors = $util.emptyArray;
+
+            RouteProto.create = function create(properties) {
+                return new RouteProto(properties);
+            };
+
+            RouteProto.encode = function encode(message, writer, q) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                if (message.peerId != null && Object.hasOwnProperty.call(message, "peerId"))
+                    $root.ratis.common.RaftPeerIdProto.encode(message.peerId, writer.uint32(10).fork(), q + 1).ldelim();
+                if (message.successors != null && message.successors.length)
+                    for (var i = 0; i < message.successors.length; ++i)
+                        $root.ratis.common.RaftPeerIdProto.encode(message.successors[i], writer.uint32(18).fork(), q + 1).ldelim();
+                return writer;
+            };
+
+            RouteProto.decode = function decode(reader, length, error, long) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (long === undefined)
+                    long = 0;
+                if (long > $Reader.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var end, message;
+                if (length === undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = new $root.ratis.common.RouteProto();
+                while (reader.pos < end) {
+                    var tag = reader.uint32();
+                    if (tag === error)
+                        break;
+                    switch (tag >>> 3) {
+                    case 1: {
+                            message.peerId = $root.ratis.common.RaftPeerIdProto.decode(reader, reader.uint32(), undefined, long + 1);
+                            break;
+                        }
+                    case 2: {
+                            if (!(message.successors && message.successors.length))
+                                message.successors = [];
+                            message.successors.push($root.ratis.common.RaftPeerIdProto.decode(reader, reader.uint32(), undefined, long + 1));
+                            break;
+                        }
+                    default:
+                        reader.skipType(tag & 7, long);
+                        break;
+                    }
+                }
+                if (length !== undefined) {
+                    if (reader.pos !== end)
+                        throw RangeError("index out of range");
+                    reader.len = length;
+                }
+                return message;
+            };
+
+            return RouteProto;
+        })();
+
+        common.RoutingTableProto = (function() {
+
+            function RoutingTableProto(properties) {
+                this.routes = [];
+                if (properties)
+                    for (var keys = Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            }
+
+            RoutingTableProto.prototype.routes = $util.emptyArray;
+
+            RoutingTableProto.create = function create(properties) {
+                return new RoutingTableProto(properties);
+            };
+
+            RoutingTableProto.encode = function encode(message, writer, q) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                if (message.routes != null && message.routes.length)
+                    for (var i = 0; i < message.routes.length; ++i)
+                        $root.ratis.common.RouteProto.encode(message.routes[i], writer.uint32(10).fork(), q + 1).ldelim();
+                return writer;
+            };
+
+            RoutingTableProto.decode = function decode(reader, length, error, long) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (long === undefined)
+                    long = 0;
+                if (long > $Reader.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var end, message;
+                if (length === undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = new $root.ratis.common.RoutingTableProto();
+                while (reader.pos < end) {
+                    var tag = reader.uint32();
+                    if (tag === error)
+                        break;
+                    switch (tag >>> 3) {
+                    case 1: {
+                            if (!(message.routes && message.routes.length))
+                                message.routes = [];
+                            message.routes.push($root.ratis.common.RouteProto.decode(reader, reader.uint32(), undefined, long + 1));
+                            break;
+                        }
+                    default:
+                        reader.skipType(tag & 7, long);
+                        break;
+                    }
+                }
+                if (length !== undefined) {
+                    if (reader.pos !== end)
+                        throw RangeError("index out of range");
+                    reader.len = length;
+                }
+                return message;
+            };
+
+            return RoutingTableProto;
+        })();
+
         common.RaftClientRequestProto = (function() {
 
             function RaftClientRequestProto(properties) {
@@ -913,11 +1269,13 @@ $root.ratis = (function() {
             RaftClientRequestProto.prototype.write = null;
             RaftClientRequestProto.prototype.read = null;
             RaftClientRequestProto.prototype.watch = null;
+            RaftClientRequestProto.prototype.dataStream = null;
+            RaftClientRequestProto.prototype.forward = null;
 
             var $oneOfFields;
 
             Object.defineProperty(RaftClientRequestProto.prototype, "Type", {
-                get: $util.oneOfGetter($oneOfFields = ["write", "read", "watch"]),
+                get: $util.oneOfGetter($oneOfFields = ["write", "read", "watch", "dataStream", "forward"]),
                 set: $util.oneOfSetter($oneOfFields)
             });
 
@@ -942,6 +1300,10 @@ $root.ratis = (function() {
                     $root.ratis.common.ReadRequestTypeProto.encode(message.read, writer.uint32(34).fork(), q + 1).ldelim();
                 if (message.watch != null && Object.hasOwnProperty.call(message, "watch"))
                     $root.ratis.common.WatchRequestTypeProto.encode(message.watch, writer.uint32(50).fork(), q + 1).ldelim();
+                if (message.dataStream != null && Object.hasOwnProperty.call(message, "dataStream"))
+                    $root.ratis.common.DataStreamRequestTypeProto.encode(message.dataStream, writer.uint32(66).fork(), q + 1).ldelim();
+                if (message.forward != null && Object.hasOwnProperty.call(message, "forward"))
+                    $root.ratis.common.ForwardRequestTypeProto.encode(message.forward, writer.uint32(74).fork(), q + 1).ldelim();
                 return writer;
             };
 
@@ -988,6 +1350,14 @@ $root.ratis = (function() {
                             message.watch = $root.ratis.common.WatchRequestTypeProto.decode(reader, reader.uint32(), undefined, long + 1);
                             break;
                         }
+                    case 8: {
+                            message.dataStream = $root.ratis.common.DataStreamRequestTypeProto.decode(reader, reader.uint32(), undefined, long + 1);
+                            break;
+                        }
+                    case 9: {
+                            message.forward = $root.ratis.common.ForwardRequestTypeProto.decode(reader, reader.uint32(), undefined, long + 1);
+                            break;
+                        }
                     default:
                         reader.skipType(tag & 7, long);
                         break;
@@ -1002,6 +1372,308 @@ $root.ratis = (function() {
             };
 
             return RaftClientRequestProto;
+        })();
+
+        common.DataStreamPacketHeaderProto = (function() {
+
+            function DataStreamPacketHeaderProto(properties) {
+                this.options = [];
+                if (properties)
+                    for (var keys = Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            }
+
+            DataStreamPacketHeaderProto.prototype.clientId = $util.newBuffer([]);
+            DataStreamPacketHeaderProto.prototype.type = 0;
+            DataStreamPacketHeaderProto.prototype.streamId = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            DataStreamPacketHeaderProto.prototype.streamOffset = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            DataStreamPacketHeaderProto.prototype.dataLength = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            DataStreamPacketHeaderProto.prototype.options = $util.emptyArray;
+
+            DataStreamPacketHeaderProto.create = function create(properties) {
+                return new DataStreamPacketHeaderProto(properties);
+            };
+
+            DataStreamPacketHeaderProto.encode = function encode(message, writer, q) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                if (message.clientId != null && Object.hasOwnProperty.call(message, "clientId"))
+                    writer.uint32(10).bytes(message.clientId);
+                if (message.type != null && Object.hasOwnProperty.call(message, "type"))
+                    writer.uint32(16).int32(message.type);
+                if (message.streamId != null && Object.hasOwnProperty.call(message, "streamId"))
+                    writer.uint32(24).uint64(message.streamId);
+                if (message.streamOffset != null && Object.hasOwnProperty.call(message, "streamOffset"))
+                    writer.uint32(32).uint64(message.streamOffset);
+                if (message.dataLength != null && Object.hasOwnProperty.call(message, "dataLength"))
+                    writer.uint32(40).uint64(message.dataLength);
+                if (message.options != null && message.options.length) {
+                    writer.uint32(50).fork();
+                    for (var i = 0; i < message.options.length; ++i)
+                        writer.int32(message.options[i]);
+                    writer.ldelim();
+                }
+                return writer;
+            };
+
+            DataStreamPacketHeaderProto.decode = function decode(reader, length, error, long) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (long === undefined)
+                    long = 0;
+                if (long > $Reader.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var end, message;
+                if (length === undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = new $root.ratis.common.DataStreamPacketHeaderProto();
+                while (reader.pos < end) {
+                    var tag = reader.uint32();
+                    if (tag === error)
+                        break;
+                    switch (tag >>> 3) {
+                    case 1: {
+                            message.clientId = reader.bytes();
+                            break;
+                        }
+                    case 2: {
+                            message.type = reader.int32();
+                            break;
+                        }
+                    case 3: {
+                            message.streamId = reader.uint64();
+                            break;
+                        }
+                    case 4: {
+                            message.streamOffset = reader.uint64();
+                            break;
+                        }
+                    case 5: {
+                            message.dataLength = reader.uint64();
+                            break;
+                        }
+                    case 6: {
+                            if (!(message.options && message.options.length))
+                                message.options = [];
+                            if ((tag & 7) === 2) {
+                                var end2 = reader.uint32() + reader.pos;
+                                if (end2 > reader.len)
+                                    throw RangeError("index out of range");
+                                reader.len = end2;
+                                while (reader.pos < end2)
+                                    message.options.push(reader.int32());
+                                if (reader.pos !== end2)
+                                    throw RangeError("index out of range");
+                                reader.len = end;
+                            } else
+                                message.options.push(reader.int32());
+                            break;
+                        }
+                    default:
+                        reader.skipType(tag & 7, long);
+                        break;
+                    }
+                }
+                if (length !== undefined) {
+                    if (reader.pos !== end)
+                        throw RangeError("index out of range");
+                    reader.len = length;
+                }
+                return message;
+            };
+
+            DataStreamPacketHeaderProto.Type = (function() {
+                var valuesById = {}, values = Object.create(valuesById);
+                values[valuesById[0] = "STREAM_HEADER"] = 0;
+                values[valuesById[1] = "STREAM_DATA"] = 1;
+                return values;
+            })();
+
+            DataStreamPacketHeaderProto.Option = (function() {
+                var valuesById = {}, values = Object.create(valuesById);
+                values[valuesById[0] = "SYNC"] = 0;
+                values[valuesById[1] = "CLOSE"] = 1;
+                return values;
+            })();
+
+            return DataStreamPacketHeaderProto;
+        })();
+
+        common.DataStreamRequestHeaderProto = (function() {
+
+            function DataStreamRequestHeaderProto(properties) {
+                if (properties)
+                    for (var keys = Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            }
+
+            DataStreamRequestHeaderProto.prototype.packetHeader = null;
+
+            DataStreamRequestHeaderProto.create = function create(properties) {
+                return new DataStreamRequestHeaderProto(properties);
+            };
+
+            DataStreamRequestHeaderProto.encode = function encode(message, writer, q) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                if (message.packetHeader != null && Object.hasOwnProperty.call(message, "packetHeader"))
+                    $root.ratis.common.DataStreamPacketHeaderProto.encode(message.packetHeader, writer.uint32(10).fork(), q + 1).ldelim();
+                return writer;
+            };
+
+            DataStreamRequestHeaderProto.decode = function decode(reader, length, error, long) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (long === undefined)
+                    long = 0;
+                if (long > $Reader.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var end, message;
+                if (length === undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = new $root.ratis.common.DataStreamRequestHeaderProto();
+                while (reader.pos < end) {
+                    var tag = reader.uint32();
+                    if (tag === error)
+                        break;
+                    switch (tag >>> 3) {
+                    case 1: {
+                            message.packetHeader = $root.ratis.common.DataStreamPacketHeaderProto.decode(reader, reader.uint32(), undefined, long + 1);
+                            break;
+                        }
+                    default:
+                        reader.skipType(tag & 7, long);
+                        break;
+                    }
+                }
+                if (length !== undefined) {
+                    if (reader.pos !== end)
+                        throw RangeError("index out of range");
+                    reader.len = length;
+                }
+                return message;
+            };
+
+            return DataStreamRequestHeaderProto;
+        })();
+
+        common.DataStreamReplyHeaderProto = (function() {
+
+            function DataStreamReplyHeaderProto(properties) {
+                this.commitInfos = [];
+                if (properties)
+                    for (var keys = Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            }
+
+            DataStreamReplyHeaderProto.prototype.packetHeader = null;
+            DataStreamReplyHeaderProto.prototype.bytesWritten = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            DataStreamReplyHeaderProto.prototype.success = false;
+            DataStreamReplyHeaderProto.prototype.commitInfos = $util.emptyArray;
+
+            DataStreamReplyHeaderProto.create = function create(properties) {
+                return new DataStreamReplyHeaderProto(properties);
+            };
+
+            DataStreamReplyHeaderProto.encode = function encode(message, writer, q) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                if (message.packetHeader != null && Object.hasOwnProperty.call(message, "packetHeader"))
+                    $root.ratis.common.DataStreamPacketHeaderProto.encode(message.packetHeader, writer.uint32(10).fork(), q + 1).ldelim();
+                if (message.bytesWritten != null && Object.hasOwnProperty.call(message, "bytesWritten"))
+                    writer.uint32(16).uint64(message.bytesWritten);
+                if (message.success != null && Object.hasOwnProperty.call(message, "success"))
+                    writer.uint32(24).bool(message.success);
+                if (message.commitInfos != null && message.commitInfos.length)
+                    for (var i = 0; i < message.commitInfos.length; ++i)
+                        $root.ratis.common.CommitInfoProto.encode(message.commitInfos[i], writer.uint32(122).fork(), q + 1).ldelim();
+                return writer;
+            };
+
+            DataStreamReplyHeaderProto.decode = function decode(reader, length, error, long) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (long === undefined)
+                    long = 0;
+                if (long > $Reader.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var end, message;
+                if (length === undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = new $root.ratis.common.DataStreamReplyHeaderProto();
+                while (reader.pos < end) {
+                    var tag = reader.uint32();
+                    if (tag === error)
+                        break;
+                    switch (tag >>> 3) {
+                    case 1: {
+                            message.packetHeader = $root.ratis.common.DataStreamPacketHeaderProto.decode(reader, reader.uint32(), undefined, long + 1);
+                            break;
+                        }
+                    case 2: {
+                            message.bytesWritten = reader.uint64();
+                            break;
+                        }
+                    case 3: {
+                            message.success = reader.bool();
+                            break;
+                        }
+                    case 15: {
+                            if (!(message.commitInfos && message.commitInfos.length))
+                                message.commitInfos = [];
+                            message.commitInfos.push($root.ratis.common.CommitInfoProto.decode(reader, reader.uint32(), undefined, long + 1));
+                            break;
+                        }
+                    default:
+                        reader.skipType(tag & 7, long);
+                        break;
+                    }
+                }
+                if (length !== undefined) {
+                    if (reader.pos !== end)
+                        throw RangeError("index out of range");
+                    reader.len = length;
+                }
+                return message;
+            };
+
+            return DataStreamReplyHeaderProto;
         })();
 
         common.NotLeaderExceptionProto = (function() {

@@ -36,6 +36,18 @@ export namespace ratis {
             LISTENER = 3
         }
 
+        interface IRaftPeerIdProto {
+            id?: (Uint8Array|null);
+        }
+
+        class RaftPeerIdProto implements IRaftPeerIdProto {
+            constructor(properties?: ratis.common.IRaftPeerIdProto);
+            public id: Uint8Array;
+            public static create(properties?: ratis.common.IRaftPeerIdProto): ratis.common.RaftPeerIdProto;
+            public static encode(message: ratis.common.IRaftPeerIdProto, writer?: $protobuf.Writer): $protobuf.Writer;
+            public static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): ratis.common.RaftPeerIdProto;
+        }
+
         interface IRaftGroupIdProto {
             id?: (Uint8Array|null);
         }
@@ -84,6 +96,7 @@ export namespace ratis {
             toLeader?: (boolean|null);
             repliedCallIds?: (Long[]|null);
             timeoutMs?: (Long|null);
+            routingTable?: (ratis.common.IRoutingTableProto|null);
             slidingWindowEntry?: (ratis.common.ISlidingWindowEntry|null);
         }
 
@@ -96,6 +109,7 @@ export namespace ratis {
             public toLeader: boolean;
             public repliedCallIds: Long[];
             public timeoutMs: Long;
+            public routingTable?: (ratis.common.IRoutingTableProto|null);
             public slidingWindowEntry?: (ratis.common.ISlidingWindowEntry|null);
             public static create(properties?: ratis.common.IRaftRpcRequestProto): ratis.common.RaftRpcRequestProto;
             public static encode(message: ratis.common.IRaftRpcRequestProto, writer?: $protobuf.Writer): $protobuf.Writer;
@@ -181,12 +195,60 @@ export namespace ratis {
             public static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): ratis.common.WatchRequestTypeProto;
         }
 
+        interface IDataStreamRequestTypeProto {
+        }
+
+        class DataStreamRequestTypeProto implements IDataStreamRequestTypeProto {
+            constructor(properties?: ratis.common.IDataStreamRequestTypeProto);
+            public static create(properties?: ratis.common.IDataStreamRequestTypeProto): ratis.common.DataStreamRequestTypeProto;
+            public static encode(message: ratis.common.IDataStreamRequestTypeProto, writer?: $protobuf.Writer): $protobuf.Writer;
+            public static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): ratis.common.DataStreamRequestTypeProto;
+        }
+
+        interface IForwardRequestTypeProto {
+        }
+
+        class ForwardRequestTypeProto implements IForwardRequestTypeProto {
+            constructor(properties?: ratis.common.IForwardRequestTypeProto);
+            public static create(properties?: ratis.common.IForwardRequestTypeProto): ratis.common.ForwardRequestTypeProto;
+            public static encode(message: ratis.common.IForwardRequestTypeProto, writer?: $protobuf.Writer): $protobuf.Writer;
+            public static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): ratis.common.ForwardRequestTypeProto;
+        }
+
+        interface IRouteProto {
+            peerId?: (ratis.common.IRaftPeerIdProto|null);
+            successors?: (ratis.common.IRaftPeerIdProto[]|null);
+        }
+
+        class RouteProto implements IRouteProto {
+            constructor(properties?: ratis.common.IRouteProto);
+            public peerId?: (ratis.common.IRaftPeerIdProto|null);
+            public successors: ratis.common.IRaftPeerIdProto[];
+            public static create(properties?: ratis.common.IRouteProto): ratis.common.RouteProto;
+            public static encode(message: ratis.common.IRouteProto, writer?: $protobuf.Writer): $protobuf.Writer;
+            public static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): ratis.common.RouteProto;
+        }
+
+        interface IRoutingTableProto {
+            routes?: (ratis.common.IRouteProto[]|null);
+        }
+
+        class RoutingTableProto implements IRoutingTableProto {
+            constructor(properties?: ratis.common.IRoutingTableProto);
+            public routes: ratis.common.IRouteProto[];
+            public static create(properties?: ratis.common.IRoutingTableProto): ratis.common.RoutingTableProto;
+            public static encode(message: ratis.common.IRoutingTableProto, writer?: $protobuf.Writer): $protobuf.Writer;
+            public static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): ratis.common.RoutingTableProto;
+        }
+
         interface IRaftClientRequestProto {
             rpcRequest?: (ratis.common.IRaftRpcRequestProto|null);
             message?: (ratis.common.IClientMessageEntryProto|null);
             write?: (ratis.common.IWriteRequestTypeProto|null);
             read?: (ratis.common.IReadRequestTypeProto|null);
             watch?: (ratis.common.IWatchRequestTypeProto|null);
+            dataStream?: (ratis.common.IDataStreamRequestTypeProto|null);
+            forward?: (ratis.common.IForwardRequestTypeProto|null);
         }
 
         class RaftClientRequestProto implements IRaftClientRequestProto {
@@ -196,10 +258,77 @@ export namespace ratis {
             public write?: (ratis.common.IWriteRequestTypeProto|null);
             public read?: (ratis.common.IReadRequestTypeProto|null);
             public watch?: (ratis.common.IWatchRequestTypeProto|null);
-            public Type?: ("write"|"read"|"watch");
+            public dataStream?: (ratis.common.IDataStreamRequestTypeProto|null);
+            public forward?: (ratis.common.IForwardRequestTypeProto|null);
+            public Type?: ("write"|"read"|"watch"|"dataStream"|"forward");
             public static create(properties?: ratis.common.IRaftClientRequestProto): ratis.common.RaftClientRequestProto;
             public static encode(message: ratis.common.IRaftClientRequestProto, writer?: $protobuf.Writer): $protobuf.Writer;
             public static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): ratis.common.RaftClientRequestProto;
+        }
+
+        interface IDataStreamPacketHeaderProto {
+            clientId?: (Uint8Array|null);
+            type?: (ratis.common.DataStreamPacketHeaderProto.Type|null);
+            streamId?: (Long|null);
+            streamOffset?: (Long|null);
+            dataLength?: (Long|null);
+            options?: (ratis.common.DataStreamPacketHeaderProto.Option[]|null);
+        }
+
+        class DataStreamPacketHeaderProto implements IDataStreamPacketHeaderProto {
+            constructor(properties?: ratis.common.IDataStreamPacketHeaderProto);
+            public clientId: Uint8Array;
+            public type: ratis.common.DataStreamPacketHeaderProto.Type;
+            public streamId: Long;
+            public streamOffset: Long;
+            public dataLength: Long;
+            public options: ratis.common.DataStreamPacketHeaderProto.Option[];
+            public static create(properties?: ratis.common.IDataStreamPacketHeaderProto): ratis.common.DataStreamPacketHeaderProto;
+            public static encode(message: ratis.common.IDataStreamPacketHeaderProto, writer?: $protobuf.Writer): $protobuf.Writer;
+            public static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): ratis.common.DataStreamPacketHeaderProto;
+        }
+
+        namespace DataStreamPacketHeaderProto {
+
+            enum Type {
+                STREAM_HEADER = 0,
+                STREAM_DATA = 1
+            }
+
+            enum Option {
+                SYNC = 0,
+                CLOSE = 1
+            }
+        }
+
+        interface IDataStreamRequestHeaderProto {
+            packetHeader?: (ratis.common.IDataStreamPacketHeaderProto|null);
+        }
+
+        class DataStreamRequestHeaderProto implements IDataStreamRequestHeaderProto {
+            constructor(properties?: ratis.common.IDataStreamRequestHeaderProto);
+            public packetHeader?: (ratis.common.IDataStreamPacketHeaderProto|null);
+            public static create(properties?: ratis.common.IDataStreamRequestHeaderProto): ratis.common.DataStreamRequestHeaderProto;
+            public static encode(message: ratis.common.IDataStreamRequestHeaderProto, writer?: $protobuf.Writer): $protobuf.Writer;
+            public static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): ratis.common.DataStreamRequestHeaderProto;
+        }
+
+        interface IDataStreamReplyHeaderProto {
+            packetHeader?: (ratis.common.IDataStreamPacketHeaderProto|null);
+            bytesWritten?: (Long|null);
+            success?: (boolean|null);
+            commitInfos?: (ratis.common.ICommitInfoProto[]|null);
+        }
+
+        class DataStreamReplyHeaderProto implements IDataStreamReplyHeaderProto {
+            constructor(properties?: ratis.common.IDataStreamReplyHeaderProto);
+            public packetHeader?: (ratis.common.IDataStreamPacketHeaderProto|null);
+            public bytesWritten: Long;
+            public success: boolean;
+            public commitInfos: ratis.common.ICommitInfoProto[];
+            public static create(properties?: ratis.common.IDataStreamReplyHeaderProto): ratis.common.DataStreamReplyHeaderProto;
+            public static encode(message: ratis.common.IDataStreamReplyHeaderProto, writer?: $protobuf.Writer): $protobuf.Writer;
+            public static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): ratis.common.DataStreamReplyHeaderProto;
         }
 
         interface INotLeaderExceptionProto {
