@@ -92,6 +92,7 @@ export {
   type OmStatusErrorEntry,
   OzoneClosedError,
   OzoneHsyncUnsupportedError,
+  OzoneDataStreamUnavailableError,
   OzoneError,
   OzoneInvalidArgumentError,
   OzoneProtocolError,

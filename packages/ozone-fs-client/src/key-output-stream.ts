@@ -1,4 +1,8 @@
-import { OzoneClosedError, OzoneHsyncUnsupportedError } from './ozone-errors.js';
+import {
+  OzoneClosedError,
+  OzoneDataStreamUnavailableError,
+  OzoneHsyncUnsupportedError,
+} from './ozone-errors.js';
 import { encodedBlockToken } from './internal/block-token.js';
 import { CHECKSUM_TYPE_VALUES, computeChecksums, type ChecksumTypeName } from './internal/checksum.js';
 import type { ClientContext } from './internal/client-context.js';
@@ -12,6 +16,8 @@ import { EcKeyWriter } from './internal/ec/ec-key-writer.js';
 import { canEnableHsync, flushDue, hsyncRefusal } from './internal/hsync/hsync-policy.js';
 import { pipelineDatanodes } from './internal/pipeline.js';
 import { pipelineRaftGroup } from './internal/ratis/pipeline-raft-group.js';
+import type { BlockWriter } from './internal/ratis/block-writer.js';
+import { DataStreamBlockWriter } from './internal/ratis/data-stream-block-writer.js';
 import { RatisBlockWriter } from './internal/ratis/ratis-block-writer.js';
 import { writeFailureKind } from './internal/ratis/write-failure.js';
 import { toBigInt, uint64, type hadoop } from './internal/proto/wire.js';
@@ -45,7 +51,7 @@ interface OpenBlock {
   ref: BlockRef;
   /** The pipeline's UUID (its Raft group). */
   pipelineId: string;
-  writer: RatisBlockWriter;
+  writer: BlockWriter;
   chunks: number;
   offsetInKey: number;
 }
@@ -62,6 +68,13 @@ interface OpenBlock {
  * `ozone.client.stream.buffer.max.size` is unacknowledged. The same path serves a real cluster and
  * the embedded mini cluster, whose datanodes serve their pipelines' Raft groups too. A key whose
  * write fails is never committed.
+ *
+ * With `ozone.fs.datastream.enabled`, a RATIS key of more than `ozone.fs.datastream.auto.threshold`
+ * bytes (CreateKey's size; when that is unknown, the stream holds what is written until it passes
+ * the threshold or closes, as Ozone's SelectorOutputStream does) is streamed instead, as Java's
+ * KeyDataStreamOutput writes it: each block's chunks (`ozone.client.datastream.min.packet.size`)
+ * as Ratis DataStream packets to the pipeline's `RATIS_DATASTREAM` ports, PutBlocks through the
+ * Raft log; failover, retries and the commit are the same.
  *
  * An erasure-coded key (CreateKey answered EC) is written as Java's ECKeyOutputStream writes it:
  * stripes of `ecChunkSize` cells with their parity, each stripe's cells at once to the d + p
@@ -95,6 +108,11 @@ export class KeyOutputStream {
   readonly #encryptor: KeyEncryptor | undefined;
   /** The data path of an erasure-coded key; the rest of the stream's state is then unused. */
   readonly #ec: EcKeyWriter | undefined;
+  /**
+   * Whether blocks are streamed (Ratis DataStream) rather than written chunk by chunk through the
+   * Raft log; undefined while a key of unknown size has not yet passed the streaming threshold.
+   */
+  #dataStream: boolean | undefined;
 
   /** @internal built by OzoneClient#createKey */
   constructor(ctx: ClientContext, session: OpenKeySession, layout: KeyWriteLayout, encryptor?: KeyEncryptor) {
@@ -105,6 +123,10 @@ export class KeyOutputStream {
     const { replication } = session;
     this.#ec =
       replication.type === 'EC' ? new EcKeyWriter(ctx, session, layout, replication.config) : undefined;
+    const { dataStreamEnabled, dataStreamAutoThresholdBytes } = ctx.config;
+    if (!dataStreamEnabled || replication.type !== 'RATIS') this.#dataStream = false;
+    else if (session.expectedBytes > 0)
+      this.#dataStream = session.expectedBytes > dataStreamAutoThresholdBytes;
   }
 
   /** Bytes accepted so far. */
@@ -121,8 +143,9 @@ export class KeyOutputStream {
         return;
       }
       // The block is taken (and its pipeline checked) at the first byte, not when a whole chunk
-      // is buffered: a write that cannot go anywhere fails at once.
-      if (data.length > 0) await this.#currentBlock();
+      // is buffered: a write that cannot go anywhere fails at once. A key that may yet be
+      // streamed takes none until that is decided.
+      if (data.length > 0 && this.#dataStream !== undefined) await this.#currentBlock();
       if (this.#encryptor) {
         // Ciphertext is a buffer of the stream's own already.
         this.#pending.push(this.#encryptor.update(data));
@@ -130,6 +153,10 @@ export class KeyOutputStream {
         this.#pendingBytes += data.length;
       } else {
         this.#append(data);
+      }
+      if (this.#dataStream === undefined) {
+        if (this.bytesWritten <= this.#ctx.config.dataStreamAutoThresholdBytes) return;
+        this.#dataStream = true;
       }
       while (this.#pendingBytes >= this.#nextChunkBytes()) await this.#flushChunk(this.#nextChunkBytes());
     } catch (err) {
@@ -152,6 +179,8 @@ export class KeyOutputStream {
     this.#check();
     this.#closed = true;
     if (this.#ec) return this.#ec.close();
+    // A key of unknown size that stayed at or below the streaming threshold goes the async way.
+    this.#dataStream ??= false;
     // #check rethrows an earlier write's failure: a refused or broken key never reaches CommitKey.
     // A failover at the last block puts its unacknowledged data back in front of what is pending.
     do {
@@ -227,6 +256,9 @@ export class KeyOutputStream {
 
   /** Sends what is buffered and waits until every byte written so far is acknowledged, moving to a new block on failover. */
   async #syncData(): Promise<void> {
+    // What is synced must reach the datanodes now: a key still below the streaming threshold
+    // goes the async way (Ozone's SelectorOutputStream picks its stream on hflush/hsync too).
+    this.#dataStream ??= false;
     do {
       while (this.#pendingBytes > 0)
         await this.#flushChunk(Math.min(this.#pendingBytes, this.#nextChunkBytes()));
@@ -253,12 +285,13 @@ export class KeyOutputStream {
     if (this.#failed !== undefined) throw this.#failed.error;
   }
 
-  /** The size of the next chunk: a whole chunk, or what is left of the current block. */
+  /** The size of the next chunk: a whole chunk (a streamed key's is one packet), or what is left of the current block. */
   #nextChunkBytes(): number {
     const inBlock = this.#block
       ? this.#layout.blockSizeBytes - this.#block.writer.lengthBytes
       : this.#layout.blockSizeBytes;
-    return Math.min(this.#layout.chunkSizeBytes, inBlock);
+    const chunk = this.#dataStream ? this.#ctx.config.dataStreamPacketBytes : this.#layout.chunkSizeBytes;
+    return Math.min(chunk, inBlock);
   }
 
   /** Copies `data` into the fill buffer, starting a new one (or growing a small one) when it is full. */
@@ -363,12 +396,25 @@ export class KeyOutputStream {
     const datanodes = pipelineDatanodes(location.pipeline, from);
     const pipeline = location.pipeline as hadoop.hdds.IPipeline;
     const group = pipelineRaftGroup(pipeline, from);
-    const writer = new RatisBlockWriter(
-      this.#ctx.raft.client(group),
-      ref,
-      (datanodes[0] as { uuid: string }).uuid,
-      this.#ctx.config,
-    );
+    const raft = this.#ctx.raft.client(group);
+    let writer: BlockWriter;
+    if (this.#dataStream) {
+      // Java refuses such a pipeline before opening a stream (HDDS-12992); so does this, before
+      // anything is sent.
+      const missing = group.peers.find((p) => p.dataStreamAddress === undefined);
+      if (missing)
+        throw new OzoneDataStreamUnavailableError(
+          `datanode ${missing.id} of pipeline ${group.groupId} lists no RATIS_DATASTREAM port (its datanodes need hdds.container.ratis.datastream.enabled)`,
+        );
+      writer = new DataStreamBlockWriter(
+        raft,
+        ref,
+        datanodes.map((d) => d.uuid),
+        this.#ctx.config,
+      );
+    } else {
+      writer = new RatisBlockWriter(raft, ref, (datanodes[0] as { uuid: string }).uuid, this.#ctx.config);
+    }
     const block: OpenBlock = {
       ref,
       pipelineId: group.groupId,
@@ -410,6 +456,7 @@ export class KeyOutputStream {
     if (kind === undefined || this.#retries >= this.#ctx.config.writeMaxRetries) throw error;
     this.#retries++;
     this.#block = undefined;
+    block.writer.abandon();
     const kept = block.writer.acknowledgedBytes;
     if (kept > 0)
       this.#committed.push({

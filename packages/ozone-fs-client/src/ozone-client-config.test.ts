@@ -56,7 +56,52 @@ describe('OzoneClientConfig', () => {
       replicationAllowedConfigs:
         '^((STANDALONE|RATIS)/(ONE|THREE))|(EC/(3-2|6-3|10-4)-(512|1024|2048|4096)k)$',
       ecStripeWriteMaxRetries: 10,
+      dataStreamEnabled: false,
+      dataStreamAutoThresholdBytes: 4_194_304,
+      dataStreamPacketBytes: 1_048_576,
+      dataStreamFlushSizeBytes: 16_777_216,
+      dataStreamWindowBytes: 67_108_864,
+      dataStreamChainRouting: true,
+      dataStreamSyncSizeBytes: 0,
     });
+  });
+
+  it("reads the streaming-write settings under Ozone's keys, refusing sizes that do not nest", () => {
+    expect(
+      ozoneClientConfigFromProperties({
+        'ozone.fs.datastream.enabled': 'true',
+        'ozone.fs.datastream.auto.threshold': '0',
+        'ozone.client.datastream.min.packet.size': '256KB',
+        'ozone.client.datastream.buffer.flush.size': '1MB',
+        'ozone.client.datastream.window.size': '4MB',
+        'ozone.client.datastream.pipeline.mode': 'false',
+        'ozone.client.datastream.sync.size': '2MB',
+      }),
+    ).toMatchObject({
+      dataStreamEnabled: true,
+      dataStreamAutoThresholdBytes: 0,
+      dataStreamPacketBytes: 262_144,
+      dataStreamFlushSizeBytes: 1_048_576,
+      dataStreamWindowBytes: 4_194_304,
+      dataStreamChainRouting: false,
+      dataStreamSyncSizeBytes: 2_097_152,
+    });
+    for (const [properties, key] of [
+      [{ 'ozone.fs.datastream.enabled': 'sometimes' }, 'ozone.fs.datastream.enabled'],
+      [{ 'ozone.client.datastream.min.packet.size': '0' }, 'ozone.client.datastream.min.packet.size'],
+      [{ 'ozone.client.datastream.buffer.flush.size': '512KB' }, 'ozone.client.datastream.buffer.flush.size'],
+      [{ 'ozone.client.datastream.window.size': '8MB' }, 'ozone.client.datastream.window.size'],
+      [{ 'ozone.fs.datastream.auto.threshold': '-1' }, 'ozone.fs.datastream.auto.threshold'],
+    ] as const) {
+      let thrown: unknown;
+      try {
+        ozoneClientConfigFromProperties(properties);
+      } catch (e) {
+        thrown = e;
+      }
+      expect(thrown).toBeInstanceOf(InvalidOptionError);
+      expect((thrown as Error).message).toContain(key);
+    }
   });
 
   it("reads the replication settings under Ozone's keys, checking the replication as its type and the allowed configs say", () => {

@@ -201,6 +201,37 @@ export interface OzoneClientConfig {
    * written again into a new block group after it failed in one, before the key fails.
    */
   ecStripeWriteMaxRetries: number;
+  /**
+   * `ozone.fs.datastream.enabled`, default false: write keys of RATIS replication larger than
+   * `dataStreamAutoThresholdBytes` with Ratis streaming (HDDS-4454), as Ozone's file systems do:
+   * each block's bytes go as raw packets over Ratis's DataStream protocol to the pipeline's
+   * `RATIS_DATASTREAM` ports, and only PutBlocks go through the Raft log. Needs datanodes with
+   * `hdds.container.ratis.datastream.enabled`; a pipeline without those ports fails the write.
+   */
+  dataStreamEnabled: boolean;
+  /**
+   * `ozone.fs.datastream.auto.threshold`, default 4MB: with streaming on, a key of at most this
+   * many bytes (CreateKey's size, or, when unknown, what was written by close) goes the async
+   * Ratis way; a larger one streams.
+   */
+  dataStreamAutoThresholdBytes: number;
+  /** `ozone.client.datastream.min.packet.size`, default 1MB: the bytes of one data packet, which is one chunk. */
+  dataStreamPacketBytes: number;
+  /** `ozone.client.datastream.buffer.flush.size`, default 16MB: a PutBlock (over Ratis) every this many bytes of a block. */
+  dataStreamFlushSizeBytes: number;
+  /**
+   * `ozone.client.datastream.window.size`, default 64MB: bytes of a block written but not yet
+   * covered by a watched PutBlock, before the writer waits for the oldest PutBlock and its watch.
+   */
+  dataStreamWindowBytes: number;
+  /**
+   * `ozone.client.datastream.pipeline.mode`, default true: route a stream along the pipeline
+   * (client → first → second → third); false sends it to the first datanode, which sends it to
+   * every other.
+   */
+  dataStreamChainRouting: boolean;
+  /** `ozone.client.datastream.sync.size`, default 0 (never): ask the datanodes to force the block file to disk every this many bytes. */
+  dataStreamSyncSizeBytes: number;
 }
 
 /** How the client reaches the OM (`ozone.om.transport.class`). */
@@ -265,6 +296,13 @@ export const DEFAULT_OZONE_CLIENT_CONFIG: Readonly<OzoneClientConfig> = Object.f
   replicationType: 'RATIS',
   replicationAllowedConfigs: DEFAULT_REPLICATION_ALLOWED_CONFIGS,
   ecStripeWriteMaxRetries: 10,
+  dataStreamEnabled: false,
+  dataStreamAutoThresholdBytes: 4 * MB,
+  dataStreamPacketBytes: MB,
+  dataStreamFlushSizeBytes: 16 * MB,
+  dataStreamWindowBytes: 64 * MB,
+  dataStreamChainRouting: true,
+  dataStreamSyncSizeBytes: 0,
 });
 
 /** The configuration key of each setting. */
@@ -309,6 +347,13 @@ export const OZONE_CLIENT_CONFIG_KEYS: Readonly<Record<keyof OzoneClientConfig, 
   replicationType: 'ozone.replication.type',
   replicationAllowedConfigs: 'ozone.replication.allowed-configs',
   ecStripeWriteMaxRetries: 'ozone.client.max.ec.stripe.write.retries',
+  dataStreamEnabled: 'ozone.fs.datastream.enabled',
+  dataStreamAutoThresholdBytes: 'ozone.fs.datastream.auto.threshold',
+  dataStreamPacketBytes: 'ozone.client.datastream.min.packet.size',
+  dataStreamFlushSizeBytes: 'ozone.client.datastream.buffer.flush.size',
+  dataStreamWindowBytes: 'ozone.client.datastream.window.size',
+  dataStreamChainRouting: 'ozone.client.datastream.pipeline.mode',
+  dataStreamSyncSizeBytes: 'ozone.client.datastream.sync.size',
 });
 
 /** The largest ReadBlock piece the client asks for (`ozone.client.stream.read.response-data-size`). */
@@ -518,6 +563,20 @@ export function ozoneClientConfigFromProperties(
   if ((v = get('replicationAllowedConfigs')) !== undefined) c.replicationAllowedConfigs = v.trim();
   if ((v = get('ecStripeWriteMaxRetries')) !== undefined)
     c.ecStripeWriteMaxRetries = parseInteger(K.ecStripeWriteMaxRetries, v, 0);
+  if ((v = get('dataStreamEnabled')) !== undefined)
+    c.dataStreamEnabled = parseBoolean(K.dataStreamEnabled, v);
+  if ((v = get('dataStreamAutoThresholdBytes')) !== undefined)
+    c.dataStreamAutoThresholdBytes = parseStorageSize(K.dataStreamAutoThresholdBytes, v);
+  if ((v = get('dataStreamPacketBytes')) !== undefined)
+    c.dataStreamPacketBytes = parseStorageSize(K.dataStreamPacketBytes, v);
+  if ((v = get('dataStreamFlushSizeBytes')) !== undefined)
+    c.dataStreamFlushSizeBytes = parseStorageSize(K.dataStreamFlushSizeBytes, v);
+  if ((v = get('dataStreamWindowBytes')) !== undefined)
+    c.dataStreamWindowBytes = parseStorageSize(K.dataStreamWindowBytes, v);
+  if ((v = get('dataStreamChainRouting')) !== undefined)
+    c.dataStreamChainRouting = parseBoolean(K.dataStreamChainRouting, v);
+  if ((v = get('dataStreamSyncSizeBytes')) !== undefined)
+    c.dataStreamSyncSizeBytes = parseStorageSize(K.dataStreamSyncSizeBytes, v);
   return validateOzoneClientConfig(c);
 }
 
@@ -634,5 +693,36 @@ export function validateOzoneClientConfig(config: OzoneClientConfig): OzoneClien
   }
   if (!Number.isInteger(c.ecStripeWriteMaxRetries) || c.ecStripeWriteMaxRetries < 0)
     throw new InvalidOptionError(K.ecStripeWriteMaxRetries, 'must be an integer ≥ 0');
+  validateDataStreamSettings(c);
   return c;
+}
+
+/** The streaming-write settings: sizes Java's BlockDataStreamOutput divides by one another. */
+function validateDataStreamSettings(c: OzoneClientConfig): void {
+  const K = OZONE_CLIENT_CONFIG_KEYS;
+  for (const flag of ['dataStreamEnabled', 'dataStreamChainRouting'] as const)
+    if (typeof c[flag] !== 'boolean') throw new InvalidOptionError(K[flag], 'must be a boolean');
+  for (const size of ['dataStreamAutoThresholdBytes', 'dataStreamSyncSizeBytes'] as const)
+    if (!Number.isSafeInteger(c[size]) || c[size] < 0)
+      throw new InvalidOptionError(K[size], 'must be an integer ≥ 0');
+  if (
+    !Number.isInteger(c.dataStreamPacketBytes) ||
+    c.dataStreamPacketBytes <= 0 ||
+    c.dataStreamPacketBytes > 64 * MB
+  )
+    throw new InvalidOptionError(K.dataStreamPacketBytes, 'must be an integer from 1 to 64MB');
+  // A PutBlock covers whole packets, and the window whole PutBlocks (Java counts both in packets).
+  if (
+    !Number.isSafeInteger(c.dataStreamFlushSizeBytes) ||
+    c.dataStreamFlushSizeBytes < c.dataStreamPacketBytes
+  )
+    throw new InvalidOptionError(
+      K.dataStreamFlushSizeBytes,
+      `must be an integer ≥ ${K.dataStreamPacketBytes} (${c.dataStreamPacketBytes})`,
+    );
+  if (!Number.isSafeInteger(c.dataStreamWindowBytes) || c.dataStreamWindowBytes < c.dataStreamFlushSizeBytes)
+    throw new InvalidOptionError(
+      K.dataStreamWindowBytes,
+      `must be an integer ≥ ${K.dataStreamFlushSizeBytes} (${c.dataStreamFlushSizeBytes})`,
+    );
 }

@@ -320,6 +320,19 @@ export class OzoneHsyncUnsupportedError extends OzoneError {
 }
 
 /**
+ * A key to be streamed (`ozone.fs.datastream.enabled`) got a block whose pipeline has a datanode
+ * without a `RATIS_DATASTREAM` port: its datanodes run without
+ * `hdds.container.ratis.datastream.enabled`. Java's streaming writer refuses such a pipeline the
+ * same way. Code `ERR_OZONE_DATASTREAM_UNAVAILABLE`; nothing of the key was sent and it is not
+ * committed.
+ */
+export class OzoneDataStreamUnavailableError extends OzoneError {
+  constructor(message: string) {
+    super('ERR_OZONE_DATASTREAM_UNAVAILABLE', message);
+  }
+}
+
+/**
  * A short-circuit read could not be done: the domain socket is missing or refused the
  * connection, the datanode's answer was not a granted GetBlock with a descriptor, or the passed
  * descriptor could not be read. The read falls back to gRPC and short-circuit stays off for that

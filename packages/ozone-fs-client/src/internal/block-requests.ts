@@ -118,6 +118,21 @@ export function writeChunkRequest(
 }
 
 /**
+ * StreamInit: the content of a Ratis DataStream header. It names the block (a WriteChunk with its
+ * block id and no chunk) so that each datanode opens the block's file; the data follows as raw
+ * stream packets.
+ */
+export function streamInitRequest(
+  block: BlockRef,
+  datanodeUuid: string,
+): hadoop.hdds.datanode.IContainerCommandRequestProto {
+  return {
+    ...envelope('StreamInit', block, datanodeUuid),
+    writeChunk: { blockID: datanodeBlockId(block) },
+  };
+}
+
+/**
  * PutBlock with the block's chunk list; `metadata` follows the `TYPE`=`KEY` entry every block
  * carries (an EC block adds `blockGroupLen`).
  */

@@ -1,8 +1,11 @@
 // The state machine of one embedded pipeline's Raft group: what Ozone's ContainerStateMachine
 // does with a committed entry, cut down to the mini cluster. Each entry is a container command
 // (the container-command message); applying it runs the command on every member's replica, and
-// a PutBlock stores the entry's log index as the block's BCSID, as a real datanode does.
-import type { RaftStateMachine } from '@fastpath/ratis-client/testing';
+// a PutBlock stores the entry's log index as the block's BCSID, as a real datanode does. With
+// streaming on, each member writes a stream's packets to the block file the StreamInit header
+// names (ContainerStateMachine.stream); the forwarded entry that links the stream changes nothing
+// more here (the block's metadata comes with the PutBlock through the log).
+import type { RaftStateMachine, RaftStreamContext, RaftStreamSink } from '@fastpath/ratis-client/testing';
 import { decodeContainerCommandMessage } from '../internal/ratis/container-command-message.js';
 import { dn, uint64, type hadoop } from '../internal/proto/wire.js';
 import type { MiniDatanode } from './mini-datanode.js';
@@ -38,6 +41,29 @@ export class MiniContainerStateMachine implements RaftStateMachine {
       message: `no member of pipeline ${this.#groupId} is running`,
     };
     return Buffer.from(dn.ContainerCommandResponseProto.encode(answer).finish());
+  }
+
+  stream(content: Buffer, context: RaftStreamContext): RaftStreamSink {
+    const request = decodeContainerCommandMessage(content, `pipeline ${this.#groupId}`);
+    const member = this.#members().find((m) => m.uuid === context.peerId);
+    if (!member?.running)
+      throw new Error(`datanode ${context.peerId} is not a running member of ${this.#groupId}`);
+    const block = member.openBlockStream(request);
+    return {
+      write: (data) => block.write(data),
+      close: () => block.close(),
+      cleanUp: () => block.cleanUp(),
+    };
+  }
+
+  link(content: Buffer): Buffer {
+    const request = decodeContainerCommandMessage(content, `pipeline ${this.#groupId}`);
+    return Buffer.from(
+      dn.ContainerCommandResponseProto.encode({
+        cmdType: request.cmdType,
+        result: dn.Result.SUCCESS,
+      }).finish(),
+    );
   }
 
   query(): Buffer {

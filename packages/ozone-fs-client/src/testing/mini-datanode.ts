@@ -3,7 +3,7 @@
 // at their block offsets) with their BlockData (and so the checksums the client sent) beside
 // them, fault hooks, and counters of what it served.
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -93,6 +93,22 @@ export interface DatanodeCounters {
   shortCircuitFdsPassed: number;
   /** Block commands refused for their block token (missing, forged, for another block, expired). */
   blockTokenRefusals: number;
+  /** Ratis DataStream streams opened on this datanode (StreamInit). */
+  streamsOpened: number;
+  /** Block bytes written from Ratis DataStream packets (the end-of-stream trailer not counted). */
+  bytesWrittenByStream: number;
+}
+
+/**
+ * A block being written from a Ratis DataStream on one datanode: packets go to the block file as
+ * they arrive; the stream's close strips the trailer (`PutBlock proto | its length as int32`)
+ * off the file's end, as Ozone's KeyValueStreamDataChannel does.
+ */
+export interface MiniBlockStream {
+  write(data: Buffer): Promise<void>;
+  close(): Promise<void>;
+  /** Removes the file of a stream that never closed (the client gave it up). */
+  cleanUp(): void;
 }
 
 export interface MiniDatanodeOptions {
@@ -160,6 +176,8 @@ export class MiniDatanode {
     shortCircuitRequests: 0,
     shortCircuitFdsPassed: 0,
     blockTokenRefusals: 0,
+    streamsOpened: 0,
+    bytesWrittenByStream: 0,
   };
 
   constructor(options: MiniDatanodeOptions) {
@@ -486,6 +504,65 @@ export class MiniDatanode {
       if (!(err instanceof DatanodeFailure)) throw err;
       return { cmdType: request.cmdType, result: dn.Result[err.result], message: err.message };
     }
+  }
+
+  /**
+   * @internal Opens the block file a Ratis DataStream header (StreamInit) names, checking its
+   * block token for WRITE as a datanode's dispatcher does; throws a DatanodeFailure-derived Error
+   * the stream's reply carries.
+   */
+  openBlockStream(request: hadoop.hdds.datanode.IContainerCommandRequestProto): MiniBlockStream {
+    const decoded = request as hadoop.hdds.datanode.ContainerCommandRequestProto;
+    if (decoded.cmdType !== dn.Type.StreamInit || !decoded.writeChunk?.blockID)
+      throw new DatanodeFailure(
+        'MALFORMED_REQUEST',
+        'a stream header that is not a StreamInit with a block id',
+      );
+    // A StreamInit names its block in a WriteChunk: the token is checked as a write's.
+    this.#checkBlockToken({ ...decoded, cmdType: dn.Type.WriteChunk });
+    this.counters.streamsOpened++;
+    const containerId = toBigInt(decoded.writeChunk.blockID.containerID);
+    const localId = toBigInt(decoded.writeChunk.blockID.localID);
+    const file = this.#blockFile(containerId, localId);
+    mkdirSync(join(file, '..'), { recursive: true });
+    let offset = 0;
+    let closed = false;
+    const counters = this.counters;
+    return {
+      async write(data: Buffer): Promise<void> {
+        const fh = await open(file, existsSync(file) ? 'r+' : 'w+');
+        try {
+          await fh.write(data, 0, data.length, offset);
+        } finally {
+          await fh.close();
+        }
+        offset += data.length;
+        counters.bytesWrittenByStream += data.length;
+      },
+      async close(): Promise<void> {
+        const fh = await open(file, 'r+');
+        try {
+          const trailer = Buffer.alloc(4);
+          if (offset < 4 || (await fh.read(trailer, 0, 4, offset - 4)).bytesRead !== 4)
+            throw new DatanodeFailure('MALFORMED_REQUEST', 'a stream closed without its length trailer');
+          const protoBytes = trailer.readInt32BE(0);
+          if (protoBytes < 0 || protoBytes > offset - 4)
+            throw new DatanodeFailure(
+              'MALFORMED_REQUEST',
+              `a stream trailer of ${protoBytes} bytes past its start`,
+            );
+          const end = offset - 4 - protoBytes;
+          await fh.truncate(end);
+          counters.bytesWrittenByStream -= offset - end;
+          closed = true;
+        } finally {
+          await fh.close();
+        }
+      },
+      cleanUp(): void {
+        if (!closed && existsSync(file)) rmSync(file);
+      },
+    };
   }
 
   /** A request that came over the domain socket: GetBlock (with the block file to pass) or Echo. */

@@ -154,6 +154,17 @@ export interface MiniDatanodeInfo {
   port: number;
   /** The RATIS port: the Raft groups of the datanode's pipelines. */
   ratisPort: number;
+  /**
+   * The RATIS_DATASTREAM port of its member in a pipeline (undefined: streaming is off). Each
+   * embedded group member serves its own, so the port is per pipeline, not per datanode.
+   */
+  dataStreamPort?: (pipelineId: string) => number | undefined;
+}
+
+/** The RATIS_DATASTREAM entry of a member, when its datanode streams (a pipeline lists it only then). */
+function dataStreamPorts(d: MiniDatanodeInfo | undefined, pipelineId: string): hadoop.hdds.IPort[] {
+  const port = d?.dataStreamPort?.(pipelineId);
+  return port === undefined ? [] : [{ name: 'RATIS_DATASTREAM', value: port }];
 }
 
 const BLOCKS_PER_CONTAINER = 16;
@@ -766,6 +777,7 @@ export class MiniOm {
         ports: [
           { name: 'STANDALONE', value: d?.port ?? 0 },
           { name: 'RATIS', value: d?.ratisPort ?? 0 },
+          ...dataStreamPorts(d, pipelineId),
         ],
         persistedOpState: hdds.NodeOperationalState.IN_SERVICE,
         // DatanodeVersion SHORT_CIRCUIT_READS: a client may ask these datanodes for short-circuit access.

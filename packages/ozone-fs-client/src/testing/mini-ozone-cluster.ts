@@ -46,6 +46,13 @@ export interface MiniOzoneClusterOptions {
    */
   ratisWatchTimeoutMs?: number;
   /**
+   * Ratis streaming writes (Ozone's `hdds.container.ratis.datastream.enabled`): each pipeline's
+   * members also serve Ratis's DataStream protocol, and the OM lists their `RATIS_DATASTREAM`
+   * ports in the pipelines, so that clients with `ozone.fs.datastream.enabled` stream their
+   * blocks. Default: false, as in Ozone.
+   */
+  dataStream?: boolean;
+  /**
    * OM settings under Ozone's keys. The OM reads `ozone.hbase.enhancements.allowed` and
    * `ozone.fs.hsync.enabled` (both default false; with both true it takes CommitKey with `hsync`);
    * any other key is refused. With `hadoop.security.key.provider.path` (a KMS, e.g.
@@ -91,6 +98,8 @@ export const DEFAULT_MINI_OZONE_CLUSTER_OPTIONS = Object.freeze({
   omRpcPort: 0,
   /** How long a pipeline leader holds a watch, in ms (`hdds.ratis.raft.server.watch.timeout`). */
   ratisWatchTimeoutMs: 30_000,
+  /** Ratis DataStream on the datanodes. */
+  dataStream: false,
   /** OM nodes in HA mode; 0 runs one OM without HA. */
   omHa: 0,
   /** The service id of the HA OMs (`ozone.om.service.ids`). */
@@ -507,11 +516,18 @@ export async function startMiniOzoneCluster(
     const pipelines = await MiniRatisPipelines.start(started, {
       watchTimeoutMs: options.ratisWatchTimeoutMs ?? DEFAULT_MINI_OZONE_CLUSTER_OPTIONS.ratisWatchTimeoutMs,
       credentials,
+      dataStream: options.dataStream ?? DEFAULT_MINI_OZONE_CLUSTER_OPTIONS.dataStream,
     });
     ratis = pipelines;
     const om = new MiniOm(
       join(dir),
-      () => started.map((d) => ({ uuid: d.uuid, port: d.port, ratisPort: pipelines.ratisPort(d.uuid) })),
+      () =>
+        started.map((d) => ({
+          uuid: d.uuid,
+          port: d.port,
+          ratisPort: pipelines.ratisPort(d.uuid),
+          dataStreamPort: (pipelineId: string) => pipelines.dataStreamPort(pipelineId, d.uuid),
+        })),
       hsyncSettings,
       encryption,
       blockTokens,

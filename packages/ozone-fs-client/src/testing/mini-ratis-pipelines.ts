@@ -48,7 +48,7 @@ export class MiniRatisPipelines {
    */
   static async start(
     datanodes: readonly MiniDatanode[],
-    options: { watchTimeoutMs?: number; credentials?: ServerCredentials } = {},
+    options: { watchTimeoutMs?: number; credentials?: ServerCredentials; dataStream?: boolean } = {},
   ): Promise<MiniRatisPipelines> {
     const memberSets = [datanodes.slice(0, 3), datanodes.slice(0, 1)];
     const pipelines: Pipeline[] = [];
@@ -63,6 +63,7 @@ export class MiniRatisPipelines {
           peerIds: members.map((d) => d.uuid),
           stateMachine: new MiniContainerStateMachine(id, () => members),
           ...(options.watchTimeoutMs !== undefined ? { watchTimeoutMs: options.watchTimeoutMs } : {}),
+          ...(options.dataStream ? { dataStream: true } : {}),
         });
         pipelines.push({ id, members, group });
       }
@@ -84,6 +85,12 @@ export class MiniRatisPipelines {
   /** The RATIS port of a datanode (0 when it has none). */
   ratisPort(uuid: string): number {
     return this.#ports.get(uuid)?.port ?? 0;
+  }
+
+  /** The DataStream port of a datanode's member in a pipeline (undefined when the groups do not stream). */
+  dataStreamPort(pipelineId: string, uuid: string): number | undefined {
+    const address = this.group(pipelineId)?.peers.find((p) => p.id === uuid)?.dataStreamAddress;
+    return address ? Number(address.slice(address.lastIndexOf(':') + 1)) : undefined;
   }
 
   /** The Raft group of the pipeline with this id, for fault hooks (NotLeader, a stopped leader, lost replies). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { OzoneInvalidArgumentError, OzoneProtocolError } from '../../ozone-errors.js';
-import { putBlockRequest, writeChunkRequest, type BlockRef } from '../block-requests.js';
+import { putBlockRequest, streamInitRequest, writeChunkRequest, type BlockRef } from '../block-requests.js';
 import { dn, uint64, type hadoop } from '../proto/wire.js';
 import { decodeContainerCommandMessage, encodeContainerCommandMessage } from './container-command-message.js';
 
@@ -61,6 +61,18 @@ describe('container-command message (Ratis content)', () => {
     expect(() =>
       encodeContainerCommandMessage(writeChunkRequest(block, chunk, Buffer.alloc(0), uuid)),
     ).toThrow(OzoneInvalidArgumentError);
+  });
+
+  it('carries a StreamInit (a WriteChunk naming only the block) without a payload, as a stream header', () => {
+    const content = encodeContainerCommandMessage(streamInitRequest({ ...block, encodedToken: 'tok' }, uuid));
+    expect(content.readUInt32BE(0)).toBe(content.length - 4);
+    const back = decodeContainerCommandMessage(content, 'test');
+    expect(back.cmdType).toBe(dn.Type.StreamInit);
+    expect(back.writeChunk?.blockID?.localID?.toString()).toBe(block.localId.toString());
+    expect(back.writeChunk?.chunkData ?? null).toBeNull();
+    expect(back.writeChunk?.data?.length ?? 0).toBe(0);
+    expect(back.encodedToken).toBe('tok');
+    expect(back.datanodeUuid).toBe(uuid);
   });
 
   it('says what is wrong with content that is not a container-command message', () => {

@@ -24,11 +24,12 @@ export function containerCommandMessagePieces(request: ContainerCommandRequest):
   let header: ContainerCommandRequest = rest;
   if (request.writeChunk) {
     const { data, ...writeChunk } = request.writeChunk;
-    if (!data || data.length === 0)
+    // A StreamInit carries a WriteChunk that only names the block: no data, and none expected.
+    if (request.cmdType === dn.Type.WriteChunk && (!data || data.length === 0))
       throw new OzoneInvalidArgumentError(
         'a WriteChunk sent through Ratis needs data (an empty one fails the stream)',
       );
-    payload = data;
+    if (data && data.length > 0) payload = data;
     header = { ...rest, writeChunk };
   }
   const headerBytes = dn.ContainerCommandRequestProto.encode(header).finish();

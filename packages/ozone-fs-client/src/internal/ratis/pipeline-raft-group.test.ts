@@ -44,6 +44,19 @@ describe('pipelineRaftGroup', () => {
     });
   });
 
+  it('adds the RATIS_DATASTREAM port of each member that lists one, and only then', () => {
+    const members = DN.map((u, i) => member(u, 9858 + i));
+    members[0]?.ports?.push({ name: 'RATIS_DATASTREAM', value: 9855 });
+    members[2]?.ports?.push({ name: 'RATIS_DATASTREAM', value: 9856 });
+    const group = pipelineRaftGroup({ id: { uuid128: bits(PIPELINE) }, members }, 'om');
+    expect(group.peers.map((p) => p.dataStreamAddress)).toEqual([
+      '10.0.0.7:9855',
+      undefined,
+      '10.0.0.7:9856',
+    ]);
+    expect('dataStreamAddress' in (group.peers[1] ?? {})).toBe(false);
+  });
+
   it('reads the older string id and members that carry only uuid128', () => {
     const group = pipelineRaftGroup(
       {

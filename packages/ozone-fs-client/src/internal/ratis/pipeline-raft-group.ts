@@ -8,8 +8,11 @@ import { has, int64, toBigInt, type hadoop } from '../proto/wire.js';
 export interface PipelineRaftGroup {
   /** The pipeline's UUID (the group id). */
   groupId: string;
-  /** Each member: its datanode UUID (the Raft peer id) and `host:port` of its RATIS port. */
-  peers: Array<{ id: string; address: string }>;
+  /**
+   * Each member: its datanode UUID (the Raft peer id), `host:port` of its RATIS port, and of its
+   * RATIS_DATASTREAM port when it advertises one (a datanode with Ratis streaming on).
+   */
+  peers: Array<{ id: string; address: string; dataStreamAddress?: string }>;
   /** The member to send to first. */
   leaderId: string;
 }
@@ -79,7 +82,13 @@ export function pipelineRaftGroup(pipeline: hadoop.hdds.IPipeline, from: string)
         `datanode ${m.hostName} of RATIS pipeline ${groupId} advertises no RATIS port`,
       );
     const host = m.ipAddress.includes(':') ? `[${m.ipAddress}]` : m.ipAddress;
-    return { id, address: `${host}:${port.value}` };
+    // Only an explicit entry counts: Java's getPort(RATIS_DATASTREAM) falls back to the RATIS port.
+    const stream = (m.ports ?? []).find((p) => p.name === 'RATIS_DATASTREAM');
+    return {
+      id,
+      address: `${host}:${port.value}`,
+      ...(stream ? { dataStreamAddress: `${host}:${stream.value}` } : {}),
+    };
   });
   const named =
     uuidOf(pipeline.leaderDatanodeID?.uuid) ??

@@ -83,9 +83,14 @@ export class RaftClientPool {
   }
 }
 
-function samePeers(
-  a: readonly { id: string; address: string }[],
-  b: readonly { id: string; address: string }[],
-): boolean {
-  return a.length === b.length && a.every((p, i) => p.id === b[i]?.id && p.address === b[i]?.address);
+type Peer = { id: string; address: string; dataStreamAddress?: string };
+
+function samePeers(a: readonly Peer[], b: readonly Peer[]): boolean {
+  return (
+    a.length === b.length &&
+    a.every(
+      (p, i) =>
+        p.id === b[i]?.id && p.address === b[i]?.address && p.dataStreamAddress === b[i]?.dataStreamAddress,
+    )
+  );
 }

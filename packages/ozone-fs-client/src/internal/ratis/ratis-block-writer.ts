@@ -3,10 +3,10 @@
 // them in that order), a watch on each PutBlock's log index, and writers held back while too much
 // of the block is written but not yet watched.
 import type { RaftClient } from '@fastpath/ratis-client';
-import { DatanodeResultError, OzoneProtocolError } from '../../ozone-errors.js';
-import { putBlockRequest, writeChunkRequest, type BlockRef } from '../block-requests.js';
-import { dn, toBigInt, type hadoop } from '../proto/wire.js';
-import { containerCommandMessagePieces } from './container-command-message.js';
+import { writeChunkRequest, type BlockRef } from '../block-requests.js';
+import type { hadoop } from '../proto/wire.js';
+import type { BlockWriter } from './block-writer.js';
+import { PutBlockLedger } from './put-block-ledger.js';
 
 /** How one block is flushed and watched (the client's settings). */
 export interface RatisBlockSettings {
@@ -15,31 +15,11 @@ export interface RatisBlockSettings {
   watchType: 'ALL_COMMITTED' | 'MAJORITY_COMMITTED';
 }
 
-type ChunkInfo = hadoop.hdds.datanode.IChunkInfo;
-
-/** A PutBlock sent and not yet watched: the bytes of the block it covers. */
-interface Flush {
-  upToBytes: number;
-  done: Promise<void>;
-}
-
-export class RatisBlockWriter {
-  readonly #raft: RaftClient;
-  readonly #ref: BlockRef;
+export class RatisBlockWriter implements BlockWriter {
+  readonly #ledger: PutBlockLedger;
   readonly #settings: RatisBlockSettings;
-  readonly #datanodeUuid: string;
-  readonly #chunks: ChunkInfo[] = [];
   /** Requests sent since the last flush (WriteChunks), each already guarded against unhandled rejections. */
   #sent: Array<Promise<void>> = [];
-  readonly #flushes: Flush[] = [];
-  #lengthBytes = 0;
-  #flushedBytes = 0;
-  #acknowledgedBytes = 0;
-  /** The BCSID of the last PutBlock whose watch succeeded: what a commit of the acknowledged part carries. */
-  #acknowledgedBcsid = 0n;
-  /** The data of every chunk past `#acknowledgedBytes`, kept for a re-write to another block. */
-  #retained: Array<{ endBytes: number; data: Buffer }> = [];
-  #failure: { error: unknown } | undefined;
 
   /**
    * @param raft the pipeline's Ratis client.
@@ -47,9 +27,7 @@ export class RatisBlockWriter {
    * @param datanodeUuid what each command names as its target (`datanodeUuid`): the pipeline's first member, as Java fills it.
    */
   constructor(raft: RaftClient, ref: BlockRef, datanodeUuid: string, settings: RatisBlockSettings) {
-    this.#raft = raft;
-    this.#ref = { ...ref };
-    this.#datanodeUuid = datanodeUuid;
+    this.#ledger = new PutBlockLedger(raft, ref, datanodeUuid, settings.watchType);
     this.#settings = {
       ...settings,
       // A flush is whole chunks; a smaller limit than one flush would stall the writer on itself.
@@ -57,28 +35,28 @@ export class RatisBlockWriter {
     };
   }
 
-  /** The block's latest BCSID: the log index of the last PutBlock the group applied. */
   get blockCommitSequenceId(): bigint {
-    return this.#ref.blockCommitSequenceId;
+    return this.#ledger.blockCommitSequenceId;
   }
 
   get lengthBytes(): number {
-    return this.#lengthBytes;
+    return this.#ledger.lengthBytes;
   }
 
-  /** Bytes of the block covered by a PutBlock watched to its level: they survive a failure of the pipeline. */
   get acknowledgedBytes(): number {
-    return this.#acknowledgedBytes;
+    return this.#ledger.acknowledgedBytes;
   }
 
-  /** The BCSID of the acknowledged part. */
   get acknowledgedBlockCommitSequenceId(): bigint {
-    return this.#acknowledgedBcsid;
+    return this.#ledger.acknowledgedBlockCommitSequenceId;
   }
 
-  /** The data written past the acknowledged part, in order: what a failover writes again. */
+  get unflushedBytes(): number {
+    return this.#ledger.unflushedBytes;
+  }
+
   unacknowledgedData(): Buffer {
-    return Buffer.concat(this.#retained.map((r) => r.data));
+    return this.#ledger.unacknowledgedData();
   }
 
   /**
@@ -86,119 +64,35 @@ export class RatisBlockWriter {
    * the block is unacknowledged; sends PutBlock once a flush size has gathered since the last one.
    * Resolves once the chunk is handed to the ordered stream, not when it is applied.
    */
-  async writeChunk(chunk: ChunkInfo, data: Buffer): Promise<void> {
-    this.#throwIfFailed();
-    while (this.#lengthBytes + data.length - this.#acknowledgedBytes > this.#settings.maxBufferSizeBytes) {
-      const oldest = this.#flushes[0];
-      if (!oldest) break;
-      await oldest.done;
-      this.#throwIfFailed();
-    }
-    const request = writeChunkRequest(this.#ref, chunk, data, this.#datanodeUuid);
-    this.#sent.push(this.#guard(this.#command('WriteChunk', request).then(() => undefined)));
-    this.#chunks.push(chunk);
-    this.#lengthBytes += data.length;
-    this.#retained.push({ endBytes: this.#lengthBytes, data });
-    if (this.#lengthBytes - this.#flushedBytes >= this.#settings.flushSizeBytes) this.#flush(false);
+  async writeChunk(chunk: hadoop.hdds.datanode.IChunkInfo, data: Buffer): Promise<void> {
+    const ledger = this.#ledger;
+    await ledger.waitForRoom(data.length, this.#settings.maxBufferSizeBytes);
+    const request = writeChunkRequest(ledger.ref, chunk, data, ledger.datanodeUuid);
+    this.#sent.push(ledger.guard(ledger.command('WriteChunk', request)));
+    ledger.record(chunk, data);
+    if (ledger.unflushedBytes >= this.#settings.flushSizeBytes) this.#flush(false);
   }
 
-  /**
-   * Closes the block: PutBlock with `eof`, then waits for every request and watch of the block.
-   * Resolves with the block's BCSID; rejects with the first failure of any of them.
-   */
   async finish(): Promise<bigint> {
-    this.#throwIfFailed();
-    if (this.#lengthBytes > 0) this.#flush(true);
-    return this.#settle();
+    this.#ledger.throwIfFailed();
+    if (this.#ledger.lengthBytes > 0) this.#flush(true);
+    return this.#ledger.settle(this.#sent);
   }
 
-  /** Bytes of the block written since the last PutBlock. */
-  get unflushedBytes(): number {
-    return this.#lengthBytes - this.#flushedBytes;
-  }
-
-  /**
-   * hflush/hsync (Java's `handleFlush(false)`): PutBlock for what the last one did not cover,
-   * then waits for every request and watch of the block. Resolves with the block's BCSID once all
-   * of it is acknowledged; the block stays open for more chunks.
-   */
   async sync(): Promise<bigint> {
-    this.#throwIfFailed();
-    if (this.unflushedBytes > 0) this.#flush(false);
-    return this.#settle();
+    this.#ledger.throwIfFailed();
+    if (this.#ledger.unflushedBytes > 0) this.#flush(false);
+    return this.#ledger.settle(this.#sent);
   }
 
-  async #settle(): Promise<bigint> {
-    await Promise.all([...this.#sent, ...this.#flushes.map((f) => f.done)]);
-    this.#throwIfFailed();
-    return this.#ref.blockCommitSequenceId;
+  abandon(): void {
+    // What is queued on the ordered stream stays there: the group's retry cache and the
+    // container's state decide it; a block given up is never committed.
   }
 
   #flush(eof: boolean): void {
-    const upToBytes = this.#lengthBytes;
-    this.#flushedBytes = upToBytes;
-    const request = putBlockRequest(this.#ref, [...this.#chunks], upToBytes, eof, this.#datanodeUuid);
-    const chunksSent = this.#sent;
+    const sent = this.#sent;
     this.#sent = [];
-    const flush: Flush = { upToBytes, done: Promise.resolve() };
-    flush.done = this.#guard(
-      (async () => {
-        const { response, logIndex } = await this.#command('PutBlock', request);
-        // The WriteChunks before it on the ordered stream were applied first; a failure among
-        // them fails this flush too.
-        await Promise.all(chunksSent);
-        this.#throwIfFailed();
-        const bcsid = toBigInt(response.putBlock?.committedBlockLength?.blockID?.blockCommitSequenceId);
-        if (bcsid > this.#ref.blockCommitSequenceId) this.#ref.blockCommitSequenceId = bcsid;
-        await this.#raft.watch(logIndex, {
-          replication: this.#settings.watchType,
-          fallbackToMajorityCommitted: true,
-        });
-        if (upToBytes > this.#acknowledgedBytes) {
-          this.#acknowledgedBytes = upToBytes;
-          this.#acknowledgedBcsid = bcsid;
-          this.#retained = this.#retained.filter((r) => r.endBytes > upToBytes);
-        }
-        this.#flushes.splice(this.#flushes.indexOf(flush), 1);
-      })(),
-    );
-    this.#flushes.push(flush);
-  }
-
-  /** Sends one container command on the ordered stream and checks the datanode's result. */
-  async #command(
-    name: 'WriteChunk' | 'PutBlock',
-    request: hadoop.hdds.datanode.IContainerCommandRequestProto,
-  ): Promise<{ response: hadoop.hdds.datanode.ContainerCommandResponseProto; logIndex: number }> {
-    const reply = await this.#raft.send(containerCommandMessagePieces(request));
-    let response: hadoop.hdds.datanode.ContainerCommandResponseProto;
-    try {
-      response = dn.ContainerCommandResponseProto.decode(reply.content);
-    } catch (err) {
-      throw new OzoneProtocolError(
-        `datanode ${reply.peerId}`,
-        `${name} answered bytes that are not a response`,
-        err,
-      );
-    }
-    if (response.result !== dn.Result.SUCCESS)
-      throw new DatanodeResultError(
-        `datanode ${reply.peerId} (Ratis)`,
-        name,
-        dn.Result[response.result] ?? String(response.result),
-        response.message ?? '',
-      );
-    return { response, logIndex: reply.logIndex };
-  }
-
-  /** Records the first failure (so later calls see it at once) and keeps the promise from rejecting unhandled. */
-  #guard(p: Promise<void>): Promise<void> {
-    return p.catch((error: unknown) => {
-      this.#failure ??= { error };
-    });
-  }
-
-  #throwIfFailed(): void {
-    if (this.#failure) throw this.#failure.error;
+    this.#ledger.flush(eof, sent, false);
   }
 }

@@ -1,6 +1,7 @@
 // Which write failures Java's KeyOutputStream survives by moving the block's unacknowledged data
 // to a new block, and what it then excludes from the allocation.
 import {
+  RaftDataStreamError,
   RaftNotReplicatedError,
   RaftServerError,
   RaftStateMachineError,
@@ -25,7 +26,7 @@ const CONTAINER_RESULTS: ReadonlySet<string> = new Set([
  * `'container'` when the block's container refused the write (a datanode result such as
  * CLOSED_CONTAINER_IO, or the state machine's refusal), `'pipeline'` when its Raft group failed
  * (no answer through every re-send, a watch that reached no level, a group the members no longer
- * have), `undefined` for a failure a new block would not help (bad input, a closed client).
+ * have, a DataStream connection or packet that failed), `undefined` for a failure a new block would not help (bad input, a closed client).
  */
 export function writeFailureKind(error: unknown): 'container' | 'pipeline' | undefined {
   if (error instanceof DatanodeResultError)
@@ -33,6 +34,7 @@ export function writeFailureKind(error: unknown): 'container' | 'pipeline' | und
   if (error instanceof RaftStateMachineError) return 'container';
   if (
     error instanceof RaftTimeoutError ||
+    error instanceof RaftDataStreamError ||
     error instanceof RaftNotReplicatedError ||
     error instanceof RaftServerError
   )

@@ -212,3 +212,21 @@ export function withDatanodeTransport(
     };
   };
 }
+
+/**
+ * The adapter with its clients streaming every key they write (Ratis DataStream:
+ * `ozone.fs.datastream.enabled` with a threshold of 0), for a cluster whose datanodes stream
+ * (`dataStream` of either cluster). The write suite then streams each of its keys.
+ */
+export function withDataStreamWrites(adapter: () => OzoneClusterAdapter): () => OzoneClusterAdapter {
+  return () => {
+    const a = adapter();
+    return {
+      ...a,
+      clientOptions: {
+        ...a.clientOptions,
+        config: { ...a.clientOptions?.config, dataStreamEnabled: true, dataStreamAutoThresholdBytes: 0 },
+      },
+    };
+  };
+}

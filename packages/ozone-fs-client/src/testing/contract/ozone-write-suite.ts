@@ -6,6 +6,9 @@
 // cluster has a Java side, a key it wrote and one fastpath wrote are listed and read alike by both.
 // A follower, then the pipeline's leader, stopped mid-write: the key completes (on a new leader or
 // in a new block) and every byte, acknowledged before the stop or written after it, reads back.
+// When the adapter's client options turn Ratis streaming on (`dataStreamEnabled`), every key is
+// streamed; a datanode stopped mid-stream breaks the stream, and the key then completes in a new
+// block or fails without being committed (a pipeline of three has no member to spare).
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { OzoneClient, OzoneClientConfig } from '../../index.js';
 import { CHECKSUM_TYPES } from './checksum-types.js';
@@ -36,10 +39,19 @@ const JAVA_DEFAULTS: Partial<OzoneClientConfig> = {
 };
 const CHUNK = 4 * MiB;
 const FLUSH = 16 * MiB;
+/** Whether the adapter's clients stream their keys (Ratis DataStream) rather than write them through the Raft log. */
+function streaming(a: OzoneClusterAdapter): boolean {
+  return a.clientOptions?.config?.dataStreamEnabled === true;
+}
+
 /** Small flushes and buffers: several PutBlocks (and watches) per block, and back-pressure. */
 const SMALL_BUFFERS: Partial<OzoneClientConfig> = {
   flushSizeBytes: 512 * KiB,
   maxBufferSizeBytes: 512 * KiB,
+  // The same for a client that streams (the adapter's options may turn streaming on).
+  dataStreamPacketBytes: 256 * KiB,
+  dataStreamFlushSizeBytes: 512 * KiB,
+  dataStreamWindowBytes: 512 * KiB,
 };
 /**
  * For the stop tests: 1 MiB chunks, a PutBlock every 2 MiB and writers held at 4 MiB, so that the
@@ -49,6 +61,9 @@ const STOP_BUFFERS: Partial<OzoneClientConfig> = {
   chunkSizeBytes: MiB,
   flushSizeBytes: 2 * MiB,
   maxBufferSizeBytes: 4 * MiB,
+  dataStreamPacketBytes: MiB,
+  dataStreamFlushSizeBytes: 2 * MiB,
+  dataStreamWindowBytes: 4 * MiB,
 };
 
 type WriteCase = Omit<ContractKeySpec, 'volume' | 'bucket'> & { smallBuffers?: boolean };
@@ -227,7 +242,7 @@ export function describeOzoneWrites(
       async function stopMidWrite(
         key: string,
         which: (pipeline: { leaderId: string; memberIds: string[] }) => string,
-      ): Promise<{ stopped: string; leaderAfter: string | undefined }> {
+      ): Promise<{ stopped: string; leaderAfter: string | undefined; failed: boolean }> {
         const a = adapter();
         const writer = suiteClient(a, STOP_BUFFERS);
         const c = writeCase({ key, sizeBytes: 10 * MiB + 9, chunkSizeBytes: MiB });
@@ -247,8 +262,25 @@ export function describeOzoneWrites(
         const stopped = which(pipeline);
         const restart = await (a.stopDatanode as NonNullable<OzoneClusterAdapter['stopDatanode']>)(stopped);
         try {
-          for (let at = beforeStop; at < c.sizeBytes; at += MiB) await out.write(piece(at));
-          await out.close();
+          const finished = (async () => {
+            for (let at = beforeStop; at < c.sizeBytes; at += MiB) await out.write(piece(at));
+            await out.close();
+          })();
+          if (streaming(a)) {
+            const failure = await finished.then(
+              () => undefined,
+              (error: unknown) => error,
+            );
+            if (failure !== undefined) {
+              // A broken stream with nowhere to go: the key is never committed.
+              expect(failure).toBeInstanceOf(Error);
+              const listed = await writer.listKeys(volume, BUCKET, { prefix: key });
+              expect(listed.filter((k) => k.name === key)).toEqual([]);
+              return { stopped, leaderAfter: undefined, failed: true };
+            }
+          } else {
+            await finished;
+          }
           await expectWrittenKey(
             a,
             writer,
@@ -258,7 +290,7 @@ export function describeOzoneWrites(
           const leaderAfter = writer.writePipelines.find(
             (p) => p.pipelineId === pipeline.pipelineId,
           )?.leaderId;
-          return { stopped, leaderAfter };
+          return { stopped, leaderAfter, failed: false };
         } finally {
           await restart();
           writer.close();
@@ -270,7 +302,8 @@ export function describeOzoneWrites(
       }, 600_000);
 
       it("the pipeline's leader: the key completes on a new leader or in a new block, and nothing acknowledged is lost", async () => {
-        const { stopped, leaderAfter } = await stopMidWrite('leader-stopped', (p) => p.leaderId);
+        const { stopped, leaderAfter, failed } = await stopMidWrite('leader-stopped', (p) => p.leaderId);
+        if (failed) return;
         const details = await client.getKeyInfo(volume, BUCKET, 'leader-stopped');
         const newBlock = details.blocks.some((b) => !b.datanodes.some((d) => d.uuid === stopped));
         expect({ newLeader: leaderAfter !== undefined && leaderAfter !== stopped, newBlock }).not.toEqual({

@@ -1,0 +1,153 @@
+// One block written with Ratis streaming (HDDS-4454), in the order of Java's BlockDataStreamOutput:
+// a stream opened with a StreamInit header routed along the pipeline, each chunk one raw data
+// packet (no WriteChunk: the datanodes write the bytes to the block file as they arrive), a
+// PutBlock through the Raft log every flush size once the packets it names are acknowledged, and
+// at the end the in-stream PutBlock with its length trailer and the CLOSE option, which Ratis
+// follows with the forward that links the stream into the log, beside the final PutBlock.
+import type { RaftClient, RaftDataStream } from '@fastpath/ratis-client';
+import { streamInitRequest, type BlockRef } from '../block-requests.js';
+import type { hadoop } from '../proto/wire.js';
+import type { BlockWriter } from './block-writer.js';
+import { encodeContainerCommandMessage } from './container-command-message.js';
+import { PutBlockLedger } from './put-block-ledger.js';
+
+/** How one streamed block is flushed, watched and routed (the client's settings). */
+export interface DataStreamBlockSettings {
+  /** `ozone.client.datastream.buffer.flush.size`. */
+  dataStreamFlushSizeBytes: number;
+  /** `ozone.client.datastream.window.size`. */
+  dataStreamWindowBytes: number;
+  /** `ozone.client.datastream.sync.size` (0: never). */
+  dataStreamSyncSizeBytes: number;
+  /** `ozone.client.datastream.pipeline.mode`. */
+  dataStreamChainRouting: boolean;
+  watchType: 'ALL_COMMITTED' | 'MAJORITY_COMMITTED';
+}
+
+/** The largest PutBlock a datanode takes at a stream's end (Java's PUT_BLOCK_REQUEST_LENGTH_MAX). */
+const IN_STREAM_PUT_BLOCK_MAX_BYTES = 1 << 20;
+
+export class DataStreamBlockWriter implements BlockWriter {
+  readonly #raft: RaftClient;
+  readonly #ledger: PutBlockLedger;
+  readonly #settings: DataStreamBlockSettings;
+  /** The pipeline's members in order: the first is the stream's primary, the chain follows the rest. */
+  readonly #memberIds: readonly string[];
+  #stream: RaftDataStream | undefined;
+  /** Data packets sent since the last PutBlock, each already guarded against unhandled rejections. */
+  #sent: Array<Promise<void>> = [];
+  /** Block bytes at the last packet sent with SYNC. */
+  #syncedBytes = 0;
+
+  /**
+   * @param raft the pipeline's Ratis client; every member must have a DataStream address.
+   * @param memberIds the pipeline's datanode UUIDs in pipeline order (the first is the primary
+   *   and what each command names as its target, as Java fills it).
+   */
+  constructor(
+    raft: RaftClient,
+    ref: BlockRef,
+    memberIds: readonly string[],
+    settings: DataStreamBlockSettings,
+  ) {
+    this.#raft = raft;
+    this.#memberIds = [...memberIds];
+    this.#ledger = new PutBlockLedger(raft, ref, memberIds[0] ?? '', settings.watchType);
+    this.#settings = settings;
+  }
+
+  get blockCommitSequenceId(): bigint {
+    return this.#ledger.blockCommitSequenceId;
+  }
+
+  get lengthBytes(): number {
+    return this.#ledger.lengthBytes;
+  }
+
+  get acknowledgedBytes(): number {
+    return this.#ledger.acknowledgedBytes;
+  }
+
+  get acknowledgedBlockCommitSequenceId(): bigint {
+    return this.#ledger.acknowledgedBlockCommitSequenceId;
+  }
+
+  get unflushedBytes(): number {
+    return this.#ledger.unflushedBytes;
+  }
+
+  unacknowledgedData(): Buffer {
+    return this.#ledger.unacknowledgedData();
+  }
+
+  /**
+   * Sends one chunk as one data packet, after waiting while `ozone.client.datastream.window.size`
+   * of the block is unacknowledged; a PutBlock follows once a flush size has gathered.
+   */
+  async writeChunk(chunk: hadoop.hdds.datanode.IChunkInfo, data: Buffer): Promise<void> {
+    const ledger = this.#ledger;
+    await ledger.waitForRoom(data.length, this.#settings.dataStreamWindowBytes);
+    const stream = (this.#stream ??= this.#open());
+    const endBytes = ledger.lengthBytes + data.length;
+    const syncEvery = this.#settings.dataStreamSyncSizeBytes;
+    const sync = syncEvery > 0 && endBytes - this.#syncedBytes >= syncEvery;
+    if (sync) this.#syncedBytes = endBytes;
+    this.#sent.push(ledger.guard(stream.write(data, { sync })));
+    ledger.record(chunk, data);
+    if (ledger.unflushedBytes >= this.#settings.dataStreamFlushSizeBytes) this.#flush(false);
+  }
+
+  async finish(): Promise<bigint> {
+    const ledger = this.#ledger;
+    ledger.throwIfFailed();
+    const stream = this.#stream;
+    if (!stream || ledger.lengthBytes === 0) return ledger.settle(this.#sent);
+    const dataSent = this.#sent;
+    const putBlock = this.#flush(true);
+    // The stream's end, once every packet is acknowledged: the PutBlock as a packet, then its
+    // length with CLOSE. Datanodes since HDDS-12007 ignore that PutBlock (the one through the log
+    // counts), but they strip the trailer's bytes off the block file, so it must be there.
+    const closed = ledger.guard(
+      (async () => {
+        await Promise.all(dataSent);
+        ledger.throwIfFailed();
+        const message = encodeContainerCommandMessage(putBlock);
+        if (message.length > IN_STREAM_PUT_BLOCK_MAX_BYTES)
+          throw new RangeError(
+            `the block's PutBlock takes ${message.length} bytes, more than a stream's end holds (${IN_STREAM_PUT_BLOCK_MAX_BYTES})`,
+          );
+        const trailer = Buffer.allocUnsafe(4);
+        trailer.writeInt32BE(message.length, 0);
+        const wrote = stream.write(message);
+        await Promise.all([wrote, stream.close(trailer)]);
+      })(),
+    );
+    return ledger.settle([closed]);
+  }
+
+  async sync(): Promise<bigint> {
+    this.#ledger.throwIfFailed();
+    if (this.#ledger.unflushedBytes > 0) this.#flush(false);
+    return this.#ledger.settle(this.#sent);
+  }
+
+  /** Stops the stream of a block given up on (a failover): nothing more is sent on it. */
+  abandon(): void {
+    this.#stream?.abort();
+  }
+
+  #open(): RaftDataStream {
+    const ledger = this.#ledger;
+    const header = encodeContainerCommandMessage(streamInitRequest(ledger.ref, ledger.datanodeUuid));
+    return this.#raft.stream(header, {
+      routing: this.#settings.dataStreamChainRouting ? 'chain' : 'star',
+      peerOrder: this.#memberIds,
+    });
+  }
+
+  #flush(eof: boolean): hadoop.hdds.datanode.IContainerCommandRequestProto {
+    const sent = this.#sent;
+    this.#sent = [];
+    return this.#ledger.flush(eof, sent, true);
+  }
+}
