@@ -48,12 +48,17 @@ const STREAMING: Partial<OzoneClientConfig> = {
 };
 
 async function start(
-  options: { dataStream: boolean; config?: Partial<OzoneClientConfig> } = { dataStream: true },
+  options: {
+    dataStream: boolean;
+    config?: Partial<OzoneClientConfig>;
+    omConfiguration?: Record<string, string>;
+  } = { dataStream: true },
 ): Promise<{ cluster: MiniOzoneCluster; client: OzoneClient }> {
   cluster = await startMiniOzoneCluster({
     datanodes: 3,
     dataStream: options.dataStream,
     ratisWatchTimeoutMs: 2000,
+    ...(options.omConfiguration ? { omConfiguration: options.omConfiguration } : {}),
   });
   client = createOzoneClient({
     omAddress: cluster.omAddress,
@@ -154,5 +159,42 @@ describe('Ratis streaming writes on the embedded cluster', () => {
     expect(failure).toMatchObject({ code: 'ERR_OZONE_DATASTREAM_UNAVAILABLE' });
     expect(commands(cluster, 'WriteChunk')).toEqual([0, 0, 0]);
     expect(await client.listKeys('vol1', 'bucket1')).toEqual([]);
+  });
+
+  it('ask the datanodes to force the block file to disk every ozone.client.datastream.sync.size bytes', async () => {
+    const { cluster, client } = await start({
+      dataStream: true,
+      config: { dataStreamSyncSizeBytes: 128 * KiB },
+    });
+    await client.writeKey('vol1', 'bucket1', 'synced', contractKeyBytes(512 * KiB, 5));
+    const group = cluster.ratis.group(client.writePipelines[0]?.pipelineId ?? '');
+    const sent = (group?.dataStreamPackets ?? []).filter(
+      (p) => p.type === 'STREAM_DATA' && p.peerId === client?.writePipelines[0]?.memberIds[0],
+    );
+    const synced = sent.filter((p) => p.options.includes('SYNC')).map((p) => p.streamOffset + p.dataLength);
+    // 8 data packets of 64 KiB: SYNC on every second one; not on the end's PutBlock and trailer.
+    expect(synced).toEqual([128 * KiB, 256 * KiB, 384 * KiB, 512 * KiB]);
+    expect(sent.filter((p) => p.options.includes('CLOSE'))).toHaveLength(1);
+  });
+
+  it('hsync a streamed key: every byte so far is acknowledged and visible while it stays open', async () => {
+    const { client } = await start({
+      dataStream: true,
+      config: { hbaseEnhancementsAllowed: true, hsyncEnabled: true },
+      omConfiguration: { 'ozone.hbase.enhancements.allowed': 'true', 'ozone.fs.hsync.enabled': 'true' },
+    });
+    const data = contractKeyBytes(300 * KiB + 3, 7);
+    const out = await client.createKey('vol1', 'bucket1', 'wal');
+    await out.write(data.subarray(0, 300 * KiB));
+    await out.hsync();
+    const open = await client.getKeyInfo('vol1', 'bucket1', 'wal');
+    expect(open.sizeBytes).toBe(300 * KiB);
+    expect(
+      Buffer.from(await client.readKey('vol1', 'bucket1', 'wal')).equals(data.subarray(0, 300 * KiB)),
+    ).toBe(true);
+    await out.write(data.subarray(300 * KiB));
+    await out.close();
+    expect(Buffer.from(await client.readKey('vol1', 'bucket1', 'wal')).equals(data)).toBe(true);
+    expect(cluster?.datanodes[0]?.counters.byCommand['WriteChunk'] ?? 0).toBe(0);
   });
 });
