@@ -114,7 +114,11 @@ export interface OzoneClientOptions {
   maxReceiveMessageBytes?: number;
   /** The clock of the short-circuit disable interval. Default: the system clock. */
   clock?: Clock;
-  /** Where the client's metrics go (`ozone_client_om_*`, `ozone_client_block_token_refreshes_total`). Default: a registry of its own (`client.metrics`). */
+  /**
+   * Where the client's metrics go (`ozone_client_om_*`, `ozone_client_block_token_refreshes_total`,
+   * and its pipelines' Ratis clients' `ratis_client_*`, labelled `ozone-pipeline-<id>`). Default: a
+   * registry of its own (`client.metrics`).
+   */
   metrics?: MetricsRegistry;
   /**
    * How the client authenticates to the KMS of encrypted keys (`hadoop.security.key.provider.path`),
@@ -298,7 +302,7 @@ export class OzoneClient {
    * then `config`, and validated (bytes per checksum raised to its minimum).
    */
   readonly config: Readonly<OzoneClientConfig>;
-  /** The registry of the client's metrics (`ozone_client_om_*`, `ozone_client_block_token_refreshes_total`): the one given, else its own. */
+  /** The registry of the client's metrics (`ozone_client_om_*`, `ozone_client_block_token_refreshes_total`, `ratis_client_*` of its pipelines): the one given, else its own. */
   readonly metrics: MetricsRegistry;
   readonly #ctx: ClientContext;
   /** The `ozone_client_block_token_refreshes_total` series of this client. */
@@ -438,7 +442,7 @@ export class OzoneClient {
     this.#readContextOptions = { config: this.config, tls: datanodeTls, maxReceiveBytes: maxReceive };
     const read = createReadContext(this.#readContextOptions, options.clock ?? systemClock);
     const { datanodes } = read;
-    this.#ctx = { ...read, om: omClient, raft: new RaftClientPool(this.config, datanodeTls) };
+    this.#ctx = { ...read, om: omClient, raft: new RaftClientPool(this.config, datanodeTls, this.metrics) };
     this.#encryption = new KeyEncryption(this.config.keyProviderPath, {
       user: omClient.options.userName,
       ...options.kms,

@@ -86,6 +86,12 @@ describe('Ratis streaming writes on the embedded cluster', () => {
       data.length,
     ]);
     expect(cluster.datanodes.slice(0, 3).map((d) => d.counters.streamsOpened)).toEqual([2, 2, 2]);
+    // The client's own count, in its registry: its pipeline's Ratis client opened the two streams.
+    const streams =
+      /^ratis_client_datastream_streams_total\{client="ozone-pipeline-[0-9a-f-]+"\} (\d+)$/m.exec(
+        await client.metrics.metrics(),
+      );
+    expect(Number(streams?.[1])).toBe(2);
     expect(commands(cluster, 'WriteChunk')).toEqual([0, 0, 0]);
     // Block 1 (768 KiB): PutBlocks at 256, 512 and 768 KiB, then the eof one at its close (with
     // nothing new, as Java's forced PutBlock); block 2 (256 KiB + 5): at 256 KiB, then eof.

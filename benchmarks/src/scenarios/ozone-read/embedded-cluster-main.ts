@@ -67,8 +67,11 @@ export interface ClusterCounters {
 }
 
 const datanodes = Number(process.argv[2] ?? '3');
-// The OM's key provider (`kms://http@host:port/kms`), for encrypted buckets (ozone-tde); none: plain only.
-const keyProviderPath = process.argv[3];
+// The OM's key provider (`kms://http@host:port/kms`), for encrypted buckets (ozone-tde); empty or
+// none: plain only.
+const keyProviderPath = process.argv[3] || undefined;
+// `datastream`: the datanodes also serve Ratis DataStream (ozone-write's streamed rows).
+const dataStream = process.argv[4] === 'datastream';
 const omConfiguration = keyProviderPath
   ? { 'hadoop.security.key.provider.path': keyProviderPath }
   : undefined;
@@ -80,12 +83,17 @@ let unavailable: string | undefined;
 try {
   cluster = await startMiniOzoneCluster({
     datanodes,
+    dataStream,
     domainSocketPath: template,
     ...(omConfiguration && { omConfiguration }),
   });
 } catch (err) {
   unavailable = (err as Error).message;
-  cluster = await startMiniOzoneCluster({ datanodes, ...(omConfiguration && { omConfiguration }) });
+  cluster = await startMiniOzoneCluster({
+    datanodes,
+    dataStream,
+    ...(omConfiguration && { omConfiguration }),
+  });
 }
 const stop = (): void =>
   void cluster.close().then(() => {

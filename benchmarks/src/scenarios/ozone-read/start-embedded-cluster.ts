@@ -22,6 +22,8 @@ export async function startEmbeddedBenchmarkCluster(
     name?: string;
     /** What commands.txt says of it, after "the embedded mini cluster (OM and datanodes) in its own process". */
     purpose?: string;
+    /** The datanodes also serve Ratis DataStream (`RATIS_DATASTREAM` ports in the pipelines). */
+    dataStream?: boolean;
   },
 ): Promise<EmbeddedBenchmarkCluster> {
   const name = options.name ?? 'embedded-cluster';
@@ -29,7 +31,11 @@ export async function startEmbeddedBenchmarkCluster(
     ctx.sourcePath('scenarios/ozone-read/embedded-cluster-main.ts'),
     {
       name,
-      args: [String(options.datanodes), ...(options.keyProviderPath ? [options.keyProviderPath] : [])],
+      args: [
+        String(options.datanodes),
+        options.keyProviderPath ?? '',
+        ...(options.dataStream ? ['datastream'] : []),
+      ],
       logFile: ctx.results.logPath(name),
       onSpawn: (c) =>
         ctx.results.recordCommand(

@@ -21,9 +21,11 @@ export async function startBenchmarkOzoneCluster(
     security?: RealOzoneSecurityOptions;
     /** SCM's EC pipelines per EC config (`ozone.scm.ec.pipeline.minimum`); default the fixture's. */
     ecPipelineMinimum?: number;
+    /** Ratis DataStream on the datanodes (`hdds.container.ratis.datastream.enabled`). */
+    dataStream?: boolean;
   },
 ): Promise<RealOzoneCluster> {
-  const { datanodes, heapMb, configuration, omHa = 0, security, ecPipelineMinimum } = options;
+  const { datanodes, heapMb, configuration, omHa = 0, security, ecPipelineMinimum, dataStream } = options;
   const oms = omHa > 0 ? `${omHa} OMs, ` : '';
   const secure = security === undefined ? '' : `, Kerberos${security.tls ? ' with privacy and TLS' : ''}`;
   ctx.note(
@@ -36,6 +38,7 @@ export async function startBenchmarkOzoneCluster(
     ...(omHa > 0 && { omHa }),
     ...(security && { security }),
     ...(ecPipelineMinimum !== undefined && { ecPipelineMinimum }),
+    ...(dataStream && { dataStream }),
     onProgress: (line) => ctx.log(`[ozone-fixture] ${line}`),
   });
   ctx.results.recordCommand(

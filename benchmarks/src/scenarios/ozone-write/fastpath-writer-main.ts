@@ -28,6 +28,8 @@ export type WriterCall =
       writeBytes: number;
       /** RATIS/THREE, or an EC config in Ozone's text form (`rs-3-2-1024k`). */
       replication: WriteReplication;
+      /** Stream the keys (Ratis DataStream, `ozone.fs.datastream.enabled`) rather than write them through the Raft log. */
+      dataStream: boolean;
       /** Run the pass under the CPU profiler, its profile written here. */
       profilePath?: string;
     }
@@ -42,6 +44,9 @@ export type WriterCall =
   | { op: 'close' };
 
 let client: OzoneClient | undefined;
+/** The same cluster's client that streams every key (Ozone's `ozone.fs.datastream.enabled`, threshold 0), made on first use. */
+let streamingClient: OzoneClient | undefined;
+let omAddress = '';
 let target = { volume: '', bucket: '' };
 /** The content of every key by seed and size, built before any pass (not measured). */
 const contents = new Map<string, Buffer>();
@@ -66,8 +71,15 @@ async function ignoreExisting(create: () => Promise<void>): Promise<void> {
 }
 
 async function write(call: Extract<WriterCall, { op: 'write' }>): Promise<PassSample> {
-  const ozone = client;
-  if (!ozone) throw new Error('write before open');
+  if (!client) throw new Error('write before open');
+  const ozone = call.dataStream
+    ? (streamingClient ??= createOzoneClient({
+        omAddress,
+        // Every key streamed, as Java's createStreamKey streams it (the threshold is the file
+        // systems' choice between the two writers).
+        config: { dataStreamEnabled: true, dataStreamAutoThresholdBytes: 0 },
+      }))
+    : client;
   const datas = call.keys.map((k) => content(k.seed, call.sizeBytes));
   const latenciesUs: number[] = [];
   let keys = 0;
@@ -96,11 +108,16 @@ async function write(call: Extract<WriterCall, { op: 'write' }>): Promise<PassSa
       bytes += data.length;
     }
   };
+  const streamsBefore = await streamsOpened(ozone);
   const cpu = process.cpuUsage();
   const started = process.hrtime.bigint();
   await Promise.all(Array.from({ length: Math.min(call.writers, call.keys.length) }, (_, w) => writer(w)));
   const wallNs = Number(process.hrtime.bigint() - started);
   const used = process.cpuUsage(cpu);
+  // A streamed row that wrote without a stream (a key below the threshold, a setting lost on the
+  // way) would be measured as the async path under the wrong name.
+  if (call.dataStream && keys > 0 && (await streamsOpened(ozone)) === streamsBefore)
+    throw new Error('a streamed pass wrote its keys without opening a Ratis DataStream stream');
   return {
     keys,
     errors,
@@ -110,6 +127,15 @@ async function write(call: Extract<WriterCall, { op: 'write' }>): Promise<PassSa
     latenciesUs,
     ...(firstError === undefined ? {} : { firstError }),
   };
+}
+
+/** Ratis DataStream streams the client's pipelines have opened (`ratis_client_datastream_streams_total`, all series). */
+async function streamsOpened(ozone: OzoneClient): Promise<number> {
+  const text = await ozone.metrics.metrics();
+  let sum = 0;
+  for (const m of text.matchAll(/^ratis_client_datastream_streams_total\{[^}]*\} (\d+)$/gm))
+    sum += Number(m[1]);
+  return sum;
 }
 
 /** Keys read at once: whole keys are held in memory, so fewer of the large ones. */
@@ -169,6 +195,9 @@ serveCalls(async (call: WriterCall) => {
   switch (call.op) {
     case 'open': {
       client?.close();
+      streamingClient?.close();
+      streamingClient = undefined;
+      omAddress = call.omAddress;
       client = createOzoneClient({ omAddress: call.omAddress });
       target = { volume: call.volume, bucket: call.bucket };
       const ozone = client;
@@ -196,6 +225,8 @@ serveCalls(async (call: WriterCall) => {
     case 'close':
       client?.close();
       client = undefined;
+      streamingClient?.close();
+      streamingClient = undefined;
       return {};
   }
 });

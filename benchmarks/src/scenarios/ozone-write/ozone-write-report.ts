@@ -54,7 +54,8 @@ export function ozoneWriteReport(
   const start = loadNote(context.loadAtStart, cores);
   const end = loadNote(context.loadAtEnd, cores);
   const withJava = rows.some((r) => r.clients.java !== undefined);
-  const ratis = s.rows.some((id) => s.shapes[id].replication === 'THREE');
+  const ratis = s.rows.some((id) => s.shapes[id].replication === 'THREE' && !s.shapes[id].dataStream);
+  const streamed = s.rows.some((id) => s.shapes[id].dataStream);
   const ec = s.rows.some((id) => s.shapes[id].replication !== 'THREE');
   const ratios = markdownTable(
     [
@@ -147,13 +148,17 @@ export function ozoneWriteReport(
       (ratis
         ? 'RATIS/THREE keys in 4 MiB chunks, PutBlock every 16 MiB, at most 32 MiB unacknowledged, 256 MiB blocks, watch ALL_COMMITTED; '
         : '') +
+      (streamed
+        ? "the rows marked streamed with Ratis streaming (fastpath with `ozone.fs.datastream.enabled` and a threshold of 0, Java with `OzoneBucket#createStreamKey`): 1 MiB packets to the pipeline's DataStream ports, routed along it, PutBlock through Ratis every 16 MiB, at most 64 MiB unacknowledged; " +
+          'the datanodes run with `hdds.container.ratis.datastream.enabled`; '
+        : '') +
       (ec
         ? `${EC_REPLICATION} keys (the rows so marked, ${s.datanodes} datanodes) in stripes of 3 data and 2 parity cells of 1 MiB, each cell one WriteChunk to its datanode's standalone port, then a PutBlock to all five, no Ratis and no watch; `
         : '') +
       'CRC32 per 16 KiB. ' +
       "fastpath's writers share one client in a Node process of their own; " +
       (context.javaVersion
-        ? `Ozone ${context.javaVersion}'s Java client (\`OzoneClientFactory.getRpcClient\`, \`OzoneBucket#createKey\`) in a JVM of its own (-Xmx${context.javaHeapMb ?? '?'}m), one thread per writer sharing one client. `
+        ? `Ozone ${context.javaVersion}'s Java client (\`OzoneClientFactory.getRpcClient\`, \`OzoneBucket#createKey\`${streamed ? ' or `#createStreamKey`' : ''}) in a JVM of its own (-Xmx${context.javaHeapMb ?? '?'}m), one thread per writer sharing one client. `
         : '') +
       'CPU is each client process’s CPU time over the pass (user + system). A key’s latency runs from CreateKey to its commit. ' +
       `Median of ${plural(s.passes, 'pass', 'passes')} (min–max)${withJava ? '; the clients take turns going first; ratios are of medians, their range the per-pass ratios of paired passes' : ''}. ` +

@@ -41,19 +41,18 @@ export const OZONE_WRITE_BUCKET = 'keys';
 /** A call's bound: a pass of a large key on a loaded machine can take minutes. */
 const CALL_TIMEOUT_MS = 1_800_000;
 
-/** What a pass writes: a row, or a warm-up (RATIS/THREE, or EC when EC rows run). */
-export type PassRow = RowId | 'warmup' | 'warmup-ec';
+/** What a pass writes: a row, or a warm-up (RATIS/THREE, EC when EC rows run, streamed when streamed rows run). */
+export type PassRow = RowId | 'warmup' | 'warmup-ec' | 'warmup-stream';
 
-/** The warm-up pass's name for its shape's replication. */
+/** The warm-up pass's name for its shape's replication and way of writing. */
 export function warmupRow(shape: RowShape): PassRow {
-  return shape.replication === 'THREE' ? 'warmup' : 'warmup-ec';
+  if (shape.replication !== 'THREE') return 'warmup-ec';
+  return shape.dataStream ? 'warmup-stream' : 'warmup';
 }
 
 /** Content seeds: the same per (row, key index) for both clients and every pass; the warm-ups share theirs. */
 export function keySeed(row: PassRow, index: number): number {
-  return (
-    (row === 'warmup' || row === 'warmup-ec' ? ROW_IDS.length : ROW_IDS.indexOf(row)) * 100_000 + index + 1
-  );
+  return (row.startsWith('warmup') ? ROW_IDS.length : ROW_IDS.indexOf(row as RowId)) * 100_000 + index + 1;
 }
 
 /** The keys one client writes in one pass: distinct names per client and pass, shared seeds. */
@@ -90,6 +89,7 @@ async function runPass(
     sizeBytes: shape.keySizeBytes,
     writeBytes: s.writeBytes,
     replication: shape.replication,
+    dataStream: shape.dataStream,
     ...(profileFile ? { profilePath: ctx.results.path(profileFile) } : {}),
   };
   ctx.progress.setDetail(`${what} · writing`);

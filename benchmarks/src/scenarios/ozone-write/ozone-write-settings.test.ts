@@ -29,8 +29,16 @@ describe('parseOzoneWriteFlags', () => {
       profile: false,
     });
     expect(s.warmups).toEqual([
-      { id: 'parallel', writers: 16, keySizeBytes: 4 * MiB, keysPerWriter: 1, replication: 'THREE' },
+      {
+        id: 'parallel',
+        writers: 16,
+        keySizeBytes: 4 * MiB,
+        keysPerWriter: 1,
+        replication: 'THREE',
+        dataStream: false,
+      },
     ]);
+    expect(s.dataStream).toBe(false);
     expect(parseOzoneWriteFlags(['--profile'], true).profile).toBe(true);
     expect(estimateRunMs(parseOzoneWriteFlags(['--profile'], true))).toBeGreaterThan(
       estimateRunMs(parseOzoneWriteFlags([], true)),
@@ -41,6 +49,7 @@ describe('parseOzoneWriteFlags', () => {
       keySizeBytes: 256 * MiB,
       keysPerWriter: 1,
       replication: 'THREE',
+      dataStream: false,
     });
     expect(s.shapes.parallel).toMatchObject({ writers: 16, keySizeBytes: 16 * MiB });
     expect(s.shapes['small-files']).toMatchObject({ writers: 16, keySizeBytes: 64 * 1024 });
@@ -116,6 +125,7 @@ describe('the EC rows', () => {
       keySizeBytes: 16 * MiB,
       keysPerWriter: 1,
       replication: EC_REPLICATION,
+      dataStream: false,
     });
     expect(ec.shapes['ec-rs-3-2-single']).toMatchObject({ writers: 1, keySizeBytes: 256 * MiB });
     expect(parseOzoneWriteFlags(['--rows', 'parallel,ec-rs-3-2-single'], true).datanodes).toBe(5);
@@ -124,7 +134,14 @@ describe('the EC rows', () => {
 
   it('are warmed up as EC, beside the RATIS warm-up only when replicated rows run too', () => {
     expect(parseOzoneWriteFlags(['--rows', 'ec-rs-3-2'], true).warmups).toEqual([
-      { id: 'ec-rs-3-2', writers: 4, keySizeBytes: 4 * MiB, keysPerWriter: 1, replication: EC_REPLICATION },
+      {
+        id: 'ec-rs-3-2',
+        writers: 4,
+        keySizeBytes: 4 * MiB,
+        keysPerWriter: 1,
+        replication: EC_REPLICATION,
+        dataStream: false,
+      },
     ]);
     expect(
       parseOzoneWriteFlags(['--rows', 'ec-rs-3-2,parallel'], false).warmups.map((w) => w.replication),
@@ -137,6 +154,40 @@ describe('the EC rows', () => {
     expect(rowLabel(DEFAULT_SHAPES['ec-rs-3-2-single'])).toBe('1 writer × 256 MiB, rs-3-2-1024k');
     const labels = Object.values(DEFAULT_SHAPES).map(rowLabel);
     expect(new Set(labels).size).toBe(labels.length);
+  });
+});
+
+describe('the streamed rows', () => {
+  it("are asked for by name, are their async twins streamed, and turn the datanodes' streaming on", () => {
+    expect(parseOzoneWriteFlags([], false).rows).not.toContain('stream');
+    const s = parseOzoneWriteFlags(['--cluster', 'real', '--rows', 'parallel,stream,stream-single'], false);
+    expect(s).toMatchObject({ dataStream: true, datanodes: 3, java: true });
+    expect(s.shapes.stream).toEqual({ ...s.shapes.parallel, id: 'stream', dataStream: true });
+    expect(s.shapes['stream-single']).toEqual({ ...s.shapes.single, id: 'stream-single', dataStream: true });
+    // Sizes follow the flags of their twins.
+    const small = parseOzoneWriteFlags(['--rows', 'stream', '--parallel-size', '2MiB'], false);
+    expect(small.shapes.stream.keySizeBytes).toBe(2 * MiB);
+  });
+
+  it('are warmed up streamed, beside the async warm-up only when async rows run too', () => {
+    expect(parseOzoneWriteFlags(['--rows', 'stream'], true).warmups).toEqual([
+      {
+        id: 'stream',
+        writers: 4,
+        keySizeBytes: 4 * MiB,
+        keysPerWriter: 1,
+        replication: 'THREE',
+        dataStream: true,
+      },
+    ]);
+    expect(
+      parseOzoneWriteFlags(['--rows', 'parallel,stream'], false).warmups.map((w) => w.dataStream),
+    ).toEqual([false, true]);
+  });
+
+  it('are labelled as streamed', () => {
+    expect(rowLabel(DEFAULT_SHAPES.stream)).toBe('16 writers × 16 MiB, streamed');
+    expect(rowLabel(DEFAULT_SHAPES['stream-single'])).toBe('1 writer × 256 MiB, streamed');
   });
 });
 

@@ -2,7 +2,15 @@ import { BenchmarkUsageError, integerFlag, listFlag, parseScenarioFlags } from '
 import { clusterFlag, sizeFlag, type ClusterKind } from '../ozone-read/ozone-read-settings.js';
 
 /** The rows of the table: one shape of key writes each, named by what they stand for. */
-export const ROW_IDS = ['single', 'parallel', 'small-files', 'ec-rs-3-2', 'ec-rs-3-2-single'] as const;
+export const ROW_IDS = [
+  'single',
+  'parallel',
+  'small-files',
+  'ec-rs-3-2',
+  'ec-rs-3-2-single',
+  'stream',
+  'stream-single',
+] as const;
 export type RowId = (typeof ROW_IDS)[number];
 
 /** The rows run when `--rows` is not given: issue 27's, RATIS/THREE on 3 datanodes. */
@@ -13,6 +21,13 @@ export const DEFAULT_ROW_IDS = Object.freeze(['single', 'parallel', 'small-files
  * then gets, and a default run with them would change the cluster under every recorded row.
  */
 export const EC_ROW_IDS = Object.freeze(['ec-rs-3-2', 'ec-rs-3-2-single'] as const);
+
+/**
+ * The streamed rows, asked for by name only: the 16-writer and 1-writer shapes written with Ratis
+ * streaming (fastpath with `ozone.fs.datastream.enabled`, Java with `createStreamKey`), on
+ * datanodes that serve Ratis DataStream, which the cluster then runs.
+ */
+export const STREAM_ROW_IDS = Object.freeze(['stream', 'stream-single'] as const);
 
 /** The EC rows' replication, in Ozone's text form: RS, 3 data + 2 parity cells of 1 MiB. */
 export const EC_REPLICATION = 'rs-3-2-1024k';
@@ -34,6 +49,8 @@ export interface RowShape {
   keysPerWriter: number;
   /** Both clients write the row's keys as this. */
   replication: WriteReplication;
+  /** Both clients stream the row's keys (Ratis DataStream) rather than write them through the Raft log. */
+  dataStream: boolean;
 }
 
 export interface OzoneWriteSettings {
@@ -55,6 +72,8 @@ export interface OzoneWriteSettings {
    * per replication the rows use (RATIS/THREE, rs-3-2-1024k), none with `--no-warmup`.
    */
   warmups: RowShape[];
+  /** The cluster's datanodes serve Ratis DataStream: a streamed row is asked for. */
+  dataStream: boolean;
   /** Datanodes of the cluster: 3, or 5 when an EC row (rs-3-2) is asked for. */
   datanodes: number;
   /** After the passes, one more fastpath pass per row under the CPU profiler (not measured). */
@@ -75,6 +94,7 @@ export const DEFAULT_SHAPES: Readonly<Record<RowId, Readonly<RowShape>>> = Objec
     keySizeBytes: 256 * MiB,
     keysPerWriter: 1,
     replication: 'THREE',
+    dataStream: false,
   }),
   parallel: Object.freeze({
     id: 'parallel',
@@ -82,6 +102,7 @@ export const DEFAULT_SHAPES: Readonly<Record<RowId, Readonly<RowShape>>> = Objec
     keySizeBytes: 16 * MiB,
     keysPerWriter: 1,
     replication: 'THREE',
+    dataStream: false,
   }),
   'small-files': Object.freeze({
     id: 'small-files',
@@ -89,6 +110,7 @@ export const DEFAULT_SHAPES: Readonly<Record<RowId, Readonly<RowShape>>> = Objec
     keySizeBytes: 64 * KiB,
     keysPerWriter: 32,
     replication: 'THREE',
+    dataStream: false,
   }),
   'ec-rs-3-2': Object.freeze({
     id: 'ec-rs-3-2',
@@ -96,6 +118,7 @@ export const DEFAULT_SHAPES: Readonly<Record<RowId, Readonly<RowShape>>> = Objec
     keySizeBytes: 16 * MiB,
     keysPerWriter: 1,
     replication: EC_REPLICATION,
+    dataStream: false,
   }),
   'ec-rs-3-2-single': Object.freeze({
     id: 'ec-rs-3-2-single',
@@ -103,6 +126,23 @@ export const DEFAULT_SHAPES: Readonly<Record<RowId, Readonly<RowShape>>> = Objec
     keySizeBytes: 256 * MiB,
     keysPerWriter: 1,
     replication: EC_REPLICATION,
+    dataStream: false,
+  }),
+  stream: Object.freeze({
+    id: 'stream',
+    writers: 16,
+    keySizeBytes: 16 * MiB,
+    keysPerWriter: 1,
+    replication: 'THREE',
+    dataStream: true,
+  }),
+  'stream-single': Object.freeze({
+    id: 'stream-single',
+    writers: 1,
+    keySizeBytes: 256 * MiB,
+    keysPerWriter: 1,
+    replication: 'THREE',
+    dataStream: true,
   }),
 });
 
@@ -114,6 +154,7 @@ export const QUICK_SHAPES: Readonly<Record<RowId, Readonly<RowShape>>> = Object.
     keySizeBytes: 64 * MiB,
     keysPerWriter: 1,
     replication: 'THREE',
+    dataStream: false,
   }),
   parallel: Object.freeze({
     id: 'parallel',
@@ -121,6 +162,7 @@ export const QUICK_SHAPES: Readonly<Record<RowId, Readonly<RowShape>>> = Object.
     keySizeBytes: 4 * MiB,
     keysPerWriter: 1,
     replication: 'THREE',
+    dataStream: false,
   }),
   'small-files': Object.freeze({
     id: 'small-files',
@@ -128,6 +170,7 @@ export const QUICK_SHAPES: Readonly<Record<RowId, Readonly<RowShape>>> = Object.
     keySizeBytes: 64 * KiB,
     keysPerWriter: 8,
     replication: 'THREE',
+    dataStream: false,
   }),
   'ec-rs-3-2': Object.freeze({
     id: 'ec-rs-3-2',
@@ -135,6 +178,7 @@ export const QUICK_SHAPES: Readonly<Record<RowId, Readonly<RowShape>>> = Object.
     keySizeBytes: 4 * MiB,
     keysPerWriter: 1,
     replication: EC_REPLICATION,
+    dataStream: false,
   }),
   'ec-rs-3-2-single': Object.freeze({
     id: 'ec-rs-3-2-single',
@@ -142,6 +186,23 @@ export const QUICK_SHAPES: Readonly<Record<RowId, Readonly<RowShape>>> = Object.
     keySizeBytes: 64 * MiB,
     keysPerWriter: 1,
     replication: EC_REPLICATION,
+    dataStream: false,
+  }),
+  stream: Object.freeze({
+    id: 'stream',
+    writers: 16,
+    keySizeBytes: 4 * MiB,
+    keysPerWriter: 1,
+    replication: 'THREE',
+    dataStream: true,
+  }),
+  'stream-single': Object.freeze({
+    id: 'stream-single',
+    writers: 1,
+    keySizeBytes: 64 * MiB,
+    keysPerWriter: 1,
+    replication: 'THREE',
+    dataStream: true,
   }),
 });
 
@@ -151,6 +212,7 @@ const DEFAULT_WARMUP: Readonly<RowShape> = Object.freeze({
   keySizeBytes: 4 * MiB,
   keysPerWriter: 1,
   replication: 'THREE',
+  dataStream: false,
 });
 const QUICK_WARMUP: Readonly<RowShape> = Object.freeze({
   id: 'parallel',
@@ -158,17 +220,27 @@ const QUICK_WARMUP: Readonly<RowShape> = Object.freeze({
   keySizeBytes: 4 * MiB,
   keysPerWriter: 1,
   replication: 'THREE',
+  dataStream: false,
 });
 
-/** The warm-up passes the rows need: the warm-up shape once per replication they use, RATIS first. */
+/**
+ * The warm-up passes the rows need: the warm-up shape once per replication they use, RATIS first,
+ * and once streamed when a streamed row runs (its connections and pipelines are its own).
+ */
 export function warmupsFor(rows: readonly RowId[], quick: boolean): RowShape[] {
   const base = quick ? QUICK_WARMUP : DEFAULT_WARMUP;
-  const used = new Set(rows.map((id) => DEFAULT_SHAPES[id].replication));
-  return (['THREE', EC_REPLICATION] as const).flatMap((replication) =>
-    used.has(replication)
-      ? [{ ...base, id: replication === 'THREE' ? base.id : 'ec-rs-3-2', replication }]
-      : [],
+  const used = new Set(
+    rows.filter((id) => !DEFAULT_SHAPES[id].dataStream).map((id) => DEFAULT_SHAPES[id].replication),
   );
+  const streamed = rows.some((id) => DEFAULT_SHAPES[id].dataStream);
+  return [
+    ...(['THREE', EC_REPLICATION] as const).flatMap((replication) =>
+      used.has(replication)
+        ? [{ ...base, id: replication === 'THREE' ? base.id : ('ec-rs-3-2' as const), replication }]
+        : [],
+    ),
+    ...(streamed ? [{ ...base, id: 'stream' as const, dataStream: true }] : []),
+  ];
 }
 
 /** Datanodes the rows need: the most any row's replication does. */
@@ -191,7 +263,8 @@ export const OZONE_WRITE_FLAGS = {
     value: '<list>',
     description:
       `rows (default ${DEFAULT_ROW_IDS.join(',')}); also ${EC_ROW_IDS.join(',')}: ` +
-      `the 16-writer and 1-writer shapes as ${EC_REPLICATION} keys (the cluster gets 5 datanodes)`,
+      `the 16-writer and 1-writer shapes as ${EC_REPLICATION} keys (the cluster gets 5 datanodes); ` +
+      `${STREAM_ROW_IDS.join(',')}: the same shapes streamed (Ratis DataStream; the datanodes serve it)`,
   },
   passes: {
     type: 'string',
@@ -249,7 +322,7 @@ export function parseOzoneWriteFlags(args: readonly string[], quick: boolean): O
     min: 1,
     max: 1024 * MiB,
   });
-  // Each EC row is its replicated twin's shape, so that the two read side by side.
+  // Each EC row and streamed row is its replicated twin's shape, so that the two read side by side.
   const shapes: Record<RowId, RowShape> = {
     single: { ...base.single, keySizeBytes: singleBytes },
     parallel: { ...base.parallel, keySizeBytes: parallelBytes },
@@ -262,6 +335,8 @@ export function parseOzoneWriteFlags(args: readonly string[], quick: boolean): O
     },
     'ec-rs-3-2': { ...base['ec-rs-3-2'], keySizeBytes: parallelBytes },
     'ec-rs-3-2-single': { ...base['ec-rs-3-2-single'], keySizeBytes: singleBytes },
+    stream: { ...base.stream, keySizeBytes: parallelBytes },
+    'stream-single': { ...base['stream-single'], keySizeBytes: singleBytes },
   };
   const java = kind === 'real' && !f['no-java'];
   const rows = listFlag(name, 'rows', f.rows, DEFAULT_ROW_IDS, ROW_IDS);
@@ -279,6 +354,7 @@ export function parseOzoneWriteFlags(args: readonly string[], quick: boolean): O
     warmups: f['no-warmup'] ? [] : warmupsFor(rows, quick),
     // An EC row needs d + p datanodes; the cluster gets them rather than the row being refused.
     datanodes: datanodesFor(rows),
+    dataStream: rows.some((id) => shapes[id].dataStream),
     profile: f.profile === true,
   };
 }
@@ -290,14 +366,15 @@ export function keysPerPass(shape: RowShape): number {
 
 /**
  * The row's label in tables: `16 writers × 16 MiB`, with the keys per writer when more than one,
- * and an EC row's replication (`16 writers × 16 MiB, rs-3-2-1024k`).
+ * a streamed row's `streamed`, and an EC row's replication (`16 writers × 16 MiB, rs-3-2-1024k`).
  */
 export function rowLabel(shape: RowShape): string {
   const size = formatBytes(shape.keySizeBytes);
   const writers = `${shape.writers} writer${shape.writers === 1 ? '' : 's'}`;
   const keys =
     shape.keysPerWriter === 1 ? `${writers} × ${size}` : `${writers} × ${shape.keysPerWriter} keys × ${size}`;
-  return shape.replication === 'THREE' ? keys : `${keys}, ${shape.replication}`;
+  const how = shape.dataStream ? `${keys}, streamed` : keys;
+  return shape.replication === 'THREE' ? how : `${how}, ${shape.replication}`;
 }
 
 /** Bytes as the largest binary unit that divides them: `256 MiB`, `64 KiB`, `1000 B`. */

@@ -31,25 +31,32 @@ export function realClusterHeapMb(s: Pick<OzoneWriteSettings, 'rows' | 'shapes'>
 export async function startWriteCluster(ctx: ScenarioContext<OzoneWriteSettings>): Promise<WriteCluster> {
   const s = ctx.flags;
   if (s.cluster === 'embedded') {
-    const { child, info } = await startEmbeddedBenchmarkCluster(ctx, { datanodes: s.datanodes });
+    const { child, info } = await startEmbeddedBenchmarkCluster(ctx, {
+      datanodes: s.datanodes,
+      dataStream: s.dataStream,
+    });
     return {
       kind: 'embedded',
       omAddress: info.omAddress,
       omRpcAddress: undefined,
       ozoneVersion: undefined,
-      description: `fastpath's embedded mini cluster: an OM and ${info.datanodes.length} datanodes in one Node process of their own, on loopback, each datanode serving its pipelines' Raft groups on its RATIS port`,
+      description: `fastpath's embedded mini cluster: an OM and ${info.datanodes.length} datanodes in one Node process of their own, on loopback, each datanode serving its pipelines' Raft groups on its RATIS port${s.dataStream ? ' and Ratis DataStream on a port of its own' : ''}`,
       [Symbol.asyncDispose]: () => child.close(),
     };
   }
   const heapMb = realClusterHeapMb(s);
   const ec = s.rows.some((id) => s.shapes[id].replication !== 'THREE');
-  const cluster = await startBenchmarkOzoneCluster(ctx, { datanodes: s.datanodes, heapMb });
+  const cluster = await startBenchmarkOzoneCluster(ctx, {
+    datanodes: s.datanodes,
+    heapMb,
+    ...(s.dataStream && { dataStream: true }),
+  });
   return {
     kind: 'real',
     omAddress: cluster.omGrpcAddress,
     omRpcAddress: cluster.omRpcAddress,
     ozoneVersion: cluster.ozoneVersion,
-    description: `Apache Ozone ${cluster.ozoneVersion} MiniOzoneCluster (Hadoop ${cluster.hadoopVersion}): SCM, OM and ${cluster.datanodes.length} datanodes in one JVM (-Xmx${heapMb}m), RATIS/THREE${ec ? ' and EC pipelines' : ''}, on loopback`,
+    description: `Apache Ozone ${cluster.ozoneVersion} MiniOzoneCluster (Hadoop ${cluster.hadoopVersion}): SCM, OM and ${cluster.datanodes.length} datanodes in one JVM (-Xmx${heapMb}m), RATIS/THREE${ec ? ' and EC pipelines' : ''}${s.dataStream ? ', Ratis DataStream on the datanodes' : ''}, on loopback`,
     [Symbol.asyncDispose]: () => cluster.stop(),
   };
 }

@@ -1,6 +1,7 @@
 // One Ratis client per pipeline, shared by every key a client writes there (as Java's
 // XceiverClientManager caches an XceiverClientRatis per pipeline): its ordered stream, retry
 // cache entries and leader knowledge outlive a single block.
+import type { MetricsRegistry } from '@fastpath/core';
 import { createRaftClient, type RaftClient, type RaftClientTlsOptions } from '@fastpath/ratis-client';
 import type { OzoneClientConfig } from '../../ozone-client-config.js';
 import { type ClientTlsOptions, tlsCa } from '../grpc/channel-options.js';
@@ -23,15 +24,19 @@ export class RaftClientPool {
   readonly #clients = new Map<string, RaftClient>();
   readonly #config: Readonly<OzoneClientConfig>;
   readonly #tls: ClientTlsOptions | undefined;
+  readonly #metrics: MetricsRegistry | undefined;
   #closed = false;
 
   /**
    * `tls`: the datanode channels' TLS settings, read when the first client is made (a CA asked of
    * the OM is there by then): a datanode's Ratis port serves TLS exactly when its gRPC port does.
+   * `metrics`: where every Ratis client records (each labelled with its pipeline); default: a
+   * registry each.
    */
-  constructor(config: Readonly<OzoneClientConfig>, tls?: ClientTlsOptions) {
+  constructor(config: Readonly<OzoneClientConfig>, tls?: ClientTlsOptions, metrics?: MetricsRegistry) {
     this.#config = config;
     this.#tls = tls;
+    this.#metrics = metrics;
   }
 
   #raftTls(): { tls?: RaftClientTlsOptions } {
@@ -59,6 +64,7 @@ export class RaftClientPool {
       leaderId: group.leaderId,
       maxOutstandingRequests: this.#config.maxOutstandingRequests,
       name: `ozone-pipeline-${group.groupId}`,
+      ...(this.#metrics ? { metrics: this.#metrics } : {}),
       ...this.#raftTls(),
     });
     if (!this.#closed) this.#clients.set(group.groupId, client);

@@ -9,6 +9,7 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -27,6 +28,7 @@ import org.apache.hadoop.hdds.protocol.proto.HddsProtos;
 import org.apache.hadoop.ozone.client.OzoneBucket;
 import org.apache.hadoop.ozone.client.OzoneClient;
 import org.apache.hadoop.ozone.client.OzoneClientFactory;
+import org.apache.hadoop.ozone.client.io.OzoneDataStreamOutput;
 import org.apache.hadoop.ozone.client.io.OzoneOutputStream;
 
 /**
@@ -150,6 +152,7 @@ public final class OzoneWriteBench {
     final int size = req.get("sizeBytes").asInt();
     final int writeBytes = req.get("writeBytes").asInt();
     final ReplicationConfig replication = replication(req.get("replication").asText());
+    final boolean dataStream = req.path("dataStream").asBoolean(false);
     final byte[][] data = new byte[keys.size()][];
     for (int i = 0; i < keys.size(); i++) data[i] = contentOf(keys.get(i), size);
     final AtomicLong committed = new AtomicLong();
@@ -170,10 +173,23 @@ public final class OzoneWriteBench {
                 for (int i = first; i < keys.size(); i += writers) {
                   String name = keys.get(i).get("name").asText();
                   long began = System.nanoTime();
-                  try (OzoneOutputStream out =
-                      bucket.createKey(name, size, replication, new HashMap<>())) {
-                    for (int o = 0; o < size; o += writeBytes)
-                      out.write(data[i], o, Math.min(writeBytes, size - o));
+                  try {
+                    if (dataStream) {
+                      // Ratis streaming (BlockDataStreamOutput), as Ozone's file systems write
+                      // with ozone.fs.datastream.enabled; the stream copies each write into its
+                      // own packet buffer.
+                      try (OzoneDataStreamOutput out =
+                          bucket.createStreamKey(name, size, replication, new HashMap<>())) {
+                        for (int o = 0; o < size; o += writeBytes)
+                          out.write(ByteBuffer.wrap(data[i], o, Math.min(writeBytes, size - o)));
+                      }
+                    } else {
+                      try (OzoneOutputStream out =
+                          bucket.createKey(name, size, replication, new HashMap<>())) {
+                        for (int o = 0; o < size; o += writeBytes)
+                          out.write(data[i], o, Math.min(writeBytes, size - o));
+                      }
+                    }
                   } catch (Throwable e) {
                     errors.incrementAndGet();
                     firstError.compareAndSet(null, name + ": " + chain(e));
