@@ -104,6 +104,12 @@ export class KeyOutputStream {
   /** What AllocateBlock is told to avoid after failures (Java's ExcludeList). */
   readonly #exclude = new ExcludeList();
   #retries = 0;
+  /**
+   * Gives an acknowledged chunk's buffer back to the client's pool: only a whole pooled buffer is
+   * taken back (a chunk that is a view of one), so a chunk joined from pieces or written by the
+   * encryptor is left to the collector.
+   */
+  readonly #releaseChunk = (data: Buffer): void => this.#ctx.chunkBuffers.give(data);
   /** An encrypted key's cipher: what is buffered, sent, checksummed and re-sent is ciphertext. */
   readonly #encryptor: KeyEncryptor | undefined;
   /** The data path of an erasure-coded key; the rest of the stream's state is then unused. */
@@ -331,7 +337,10 @@ export class KeyOutputStream {
     const chunkLeft = chunk - (this.#pendingBytes % chunk);
     const expectedLeft = this.#session.expectedBytes - this.bytesWritten;
     const wanted = Math.max(incoming, expectedLeft > 0 ? expectedLeft : 0, MIN_FILL_BYTES);
-    const fill = { buffer: Buffer.allocUnsafe(Math.min(chunkLeft, wanted)), from: 0, to: 0 };
+    const size = Math.min(chunkLeft, wanted);
+    // A whole chunk's buffer comes from (and, acknowledged, goes back to) the client's pool.
+    const buffer = size === chunk ? this.#ctx.chunkBuffers.take(size) : Buffer.allocUnsafe(size);
+    const fill = { buffer, from: 0, to: 0 };
     this.#fill = fill;
     return fill;
   }
@@ -411,9 +420,16 @@ export class KeyOutputStream {
         ref,
         datanodes.map((d) => d.uuid),
         this.#ctx.config,
+        this.#releaseChunk,
       );
     } else {
-      writer = new RatisBlockWriter(raft, ref, (datanodes[0] as { uuid: string }).uuid, this.#ctx.config);
+      writer = new RatisBlockWriter(
+        raft,
+        ref,
+        (datanodes[0] as { uuid: string }).uuid,
+        this.#ctx.config,
+        this.#releaseChunk,
+      );
     }
     const block: OpenBlock = {
       ref,

@@ -38,6 +38,7 @@ import {
 import { DatanodeTrust, datanodeTlsEnabled, type OmCaCertificates } from './internal/grpc/datanode-trust.js';
 import { omSaslSettings, type OzoneSecurityOptions, securityUserName } from './internal/om/om-sasl.js';
 import { OmFailoverProxy, type OmLeader, type OmNode } from './internal/om/om-failover-proxy.js';
+import { ChunkBufferPool } from './internal/chunk-buffer-pool.js';
 import { OmMetrics, type OmCallStats } from './internal/om/om-metrics.js';
 import { ReadMetrics } from './internal/read-metrics.js';
 import { resolveOmTarget } from './internal/om/om-service-config.js';
@@ -68,6 +69,12 @@ export type { OmLeader } from './internal/om/om-failover-proxy.js';
 export type { OmCallStats } from './internal/om/om-metrics.js';
 export type { KeyEncryptionDetails } from './internal/crypto/key-encryption.js';
 export type { KmsProviderOptions } from './internal/crypto/kms-key-provider.js';
+
+/**
+ * Chunk buffers a client keeps for its next writes once their chunks are acknowledged: eight of
+ * Ozone's default 4 MiB chunks, enough for writers that keep it busy without holding much memory.
+ */
+const CHUNK_BUFFERS_KEPT_BYTES = 32 * 1024 * 1024;
 /**
  * How a bucket keeps its keys (`BucketLayoutProto`): `FILE_SYSTEM_OPTIMIZED` keeps real directories
  * (atomic rename and delete of a directory; what ofs/o3fs want), `OBJECT_STORE` flat keys (S3),
@@ -442,7 +449,12 @@ export class OzoneClient {
     this.#readContextOptions = { config: this.config, tls: datanodeTls, maxReceiveBytes: maxReceive };
     const read = createReadContext(this.#readContextOptions, options.clock ?? systemClock);
     const { datanodes } = read;
-    this.#ctx = { ...read, om: omClient, raft: new RaftClientPool(this.config, datanodeTls, this.metrics) };
+    this.#ctx = {
+      ...read,
+      om: omClient,
+      raft: new RaftClientPool(this.config, datanodeTls, this.metrics),
+      chunkBuffers: new ChunkBufferPool(CHUNK_BUFFERS_KEPT_BYTES),
+    };
     this.#encryption = new KeyEncryption(this.config.keyProviderPath, {
       user: omClient.options.userName,
       ...options.kms,
@@ -1276,6 +1288,7 @@ export class OzoneClient {
     this.#readWorkers?.close();
     // Nothing of a closed client is pending any more: what was still in flight fails.
     void this.#ctx.raft.close();
+    this.#ctx.chunkBuffers.clear();
     void this.#encryption.close();
   }
 

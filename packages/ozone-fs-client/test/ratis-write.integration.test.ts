@@ -201,4 +201,30 @@ describe("writes through the embedded pipelines' Raft groups", () => {
       );
     },
   );
+
+  it("use a chunk's buffer again once a watched PutBlock covers it, across keys, and keep every key's bytes", async () => {
+    // 64 KiB chunks, a PutBlock every 128 KiB, at most 256 KiB unacknowledged (the client's config).
+    const chunk = 64 * KiB;
+    const keys = Array.from({ length: 6 }, (_, i) => contractKeyBytes(512 * KiB, 40 + i));
+    const slow = jest.spyOn(Buffer, 'allocUnsafeSlow');
+    const unsafe = jest.spyOn(Buffer, 'allocUnsafe');
+    try {
+      // Two writers at a time, so that buffers pass between keys written at once.
+      for (let i = 0; i < keys.length; i += 2)
+        await Promise.all(
+          [i, i + 1].map((k) => client.writeKey('vol1', 'bucket1', `pooled-${k}`, keys[k] as Buffer)),
+        );
+      const chunkBuffers = [...slow.mock.calls, ...unsafe.mock.calls].filter(([size]) => size === chunk);
+      // 48 chunks written: one new buffer each without reuse. With it, new buffers only for what
+      // the two writers hold unacknowledged at once (at most 256 KiB each, the chunks being
+      // filled and those whose PutBlock is being watched), then the free list's.
+      expect(chunkBuffers.length).toBeGreaterThan(0);
+      expect(chunkBuffers.length).toBeLessThanOrEqual(24);
+    } finally {
+      slow.mockRestore();
+      unsafe.mockRestore();
+    }
+    for (const [k, data] of keys.entries())
+      expect(Buffer.from(await client.readKey('vol1', 'bucket1', `pooled-${k}`)).equals(data)).toBe(true);
+  });
 });

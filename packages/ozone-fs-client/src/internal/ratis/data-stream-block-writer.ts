@@ -43,16 +43,18 @@ export class DataStreamBlockWriter implements BlockWriter {
    * @param raft the pipeline's Ratis client; every member must have a DataStream address.
    * @param memberIds the pipeline's datanode UUIDs in pipeline order (the first is the primary
    *   and what each command names as its target, as Java fills it).
+   * @param release called with each chunk's data once acknowledged (its buffer may be used again).
    */
   constructor(
     raft: RaftClient,
     ref: BlockRef,
     memberIds: readonly string[],
     settings: DataStreamBlockSettings,
+    release?: (data: Buffer) => void,
   ) {
     this.#raft = raft;
     this.#memberIds = [...memberIds];
-    this.#ledger = new PutBlockLedger(raft, ref, memberIds[0] ?? '', settings.watchType);
+    this.#ledger = new PutBlockLedger(raft, ref, memberIds[0] ?? '', settings.watchType, release);
     this.#settings = settings;
   }
 

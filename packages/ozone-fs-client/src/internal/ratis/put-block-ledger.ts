@@ -33,21 +33,27 @@ export class PutBlockLedger {
   /** The data of every chunk past `#acknowledgedBytes`, kept for a re-write to another block. */
   #retained: Array<{ endBytes: number; data: Buffer }> = [];
   #failure: { error: unknown } | undefined;
+  /** Called with each chunk's data once a watched PutBlock covers it: nothing reads it again. */
+  readonly #release: ((data: Buffer) => void) | undefined;
 
   /**
    * @param ref the block, with the BCSID the OM allocated it with (0 for a new block).
    * @param datanodeUuid what each command names as its target: the pipeline's first member, as Java fills it.
+   * @param release called with each chunk's data once acknowledged (its sends answered, a watched
+   *   PutBlock covering it), so that its buffer can be used again.
    */
   constructor(
     raft: RaftClient,
     ref: BlockRef,
     datanodeUuid: string,
     watchType: 'ALL_COMMITTED' | 'MAJORITY_COMMITTED',
+    release?: (data: Buffer) => void,
   ) {
     this.#raft = raft;
     this.#ref = { ...ref };
     this.#datanodeUuid = datanodeUuid;
     this.#watchType = watchType;
+    this.#release = release;
   }
 
   get ref(): Readonly<BlockRef> {
@@ -131,7 +137,10 @@ export class PutBlockLedger {
         if (upToBytes > this.#acknowledgedBytes) {
           this.#acknowledgedBytes = upToBytes;
           this.#acknowledgedBcsid = bcsid;
-          this.#retained = this.#retained.filter((r) => r.endBytes > upToBytes);
+          const kept = this.#retained.filter((r) => r.endBytes > upToBytes);
+          if (this.#release)
+            for (const r of this.#retained) if (r.endBytes <= upToBytes) this.#release(r.data);
+          this.#retained = kept;
         }
         this.#flushes.splice(this.#flushes.indexOf(flush), 1);
       })(),

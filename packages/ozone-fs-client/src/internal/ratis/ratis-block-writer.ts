@@ -25,9 +25,16 @@ export class RatisBlockWriter implements BlockWriter {
    * @param raft the pipeline's Ratis client.
    * @param ref the block, with the BCSID the OM allocated it with (0 for a new block).
    * @param datanodeUuid what each command names as its target (`datanodeUuid`): the pipeline's first member, as Java fills it.
+   * @param release called with each chunk's data once acknowledged (its buffer may be used again).
    */
-  constructor(raft: RaftClient, ref: BlockRef, datanodeUuid: string, settings: RatisBlockSettings) {
-    this.#ledger = new PutBlockLedger(raft, ref, datanodeUuid, settings.watchType);
+  constructor(
+    raft: RaftClient,
+    ref: BlockRef,
+    datanodeUuid: string,
+    settings: RatisBlockSettings,
+    release?: (data: Buffer) => void,
+  ) {
+    this.#ledger = new PutBlockLedger(raft, ref, datanodeUuid, settings.watchType, release);
     this.#settings = {
       ...settings,
       // A flush is whole chunks; a smaller limit than one flush would stall the writer on itself.
