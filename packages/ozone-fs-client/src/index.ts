@@ -36,6 +36,7 @@ export {
   parseStorageSize,
   validateOzoneClientConfig,
   type DatanodeTransport,
+  type OmGrpcChannel,
   type OmTransportName,
   type OzoneClientConfig,
   type OzoneProperties,

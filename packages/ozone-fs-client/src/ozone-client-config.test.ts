@@ -41,6 +41,7 @@ describe('OzoneClientConfig', () => {
       domainSocketPath: undefined,
       shortCircuitDisableIntervalMs: 600_000,
       datanodeTransport: 'http2-stream-pool',
+      omGrpcChannel: 'http2',
       datanodeStreamsPerChannel: 4,
       datanodeStreamIdleMs: 1_000,
       datanodeHttp2MaxFrameBytes: 1_048_576,

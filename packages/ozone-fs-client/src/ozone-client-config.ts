@@ -119,6 +119,13 @@ export interface OzoneClientConfig {
    */
   datanodeTransport: DatanodeTransport;
   /**
+   * `ozone.client.om.grpc.channel` (fastpath's own key), default `http2`: how calls to the OM's
+   * gRPC service travel when `ozone.om.transport.class` names the gRPC transport. `http2` is
+   * fastpath's own HTTP/2 session (the one `http2-stream-pool` reads use), a stream per call with
+   * gRPC's framing done by fastpath; `grpc-js` is a grpc-js channel, as before.
+   */
+  omGrpcChannel: OmGrpcChannel;
+  /**
    * `ozone.client.datanode.http2.max.frame.size` (fastpath's own key), default 1 MiB, 16 KiB to
    * 16 MiB - 1: with `http2-stream-pool`, the largest DATA frame the datanode may send
    * (SETTINGS_MAX_FRAME_SIZE; Ozone's Netty server sends frames as large as allowed).
@@ -243,6 +250,10 @@ export const OM_TRANSPORT_CLASSES: Readonly<Record<string, OmTransportName>> = O
   'org.apache.hadoop.ozone.om.protocolPB.Hadoop3OmTransportFactory': 'hadoop-rpc',
 });
 
+/** How calls to the OM's gRPC service travel (`ozone.client.om.grpc.channel`). */
+export type OmGrpcChannel = 'http2' | 'grpc-js';
+const OM_GRPC_CHANNELS: readonly OmGrpcChannel[] = ['http2', 'grpc-js'];
+
 /** How read commands travel to a datanode (`ozone.client.datanode.transport`). */
 export type DatanodeTransport = 'stream-pool' | 'call-per-request' | 'http2-stream-pool';
 const DATANODE_TRANSPORTS: readonly DatanodeTransport[] = [
@@ -282,6 +293,7 @@ export const DEFAULT_OZONE_CLIENT_CONFIG: Readonly<OzoneClientConfig> = Object.f
   domainSocketPath: undefined,
   shortCircuitDisableIntervalMs: 600_000,
   datanodeTransport: 'http2-stream-pool',
+  omGrpcChannel: 'http2',
   datanodeStreamsPerChannel: 4,
   datanodeStreamIdleMs: 1_000,
   datanodeHttp2MaxFrameBytes: MB,
@@ -333,6 +345,7 @@ export const OZONE_CLIENT_CONFIG_KEYS: Readonly<Record<keyof OzoneClientConfig, 
   domainSocketPath: 'ozone.domain.socket.path',
   shortCircuitDisableIntervalMs: 'ozone.client.read.short-circuit.disable.interval',
   datanodeTransport: 'ozone.client.datanode.transport',
+  omGrpcChannel: 'ozone.client.om.grpc.channel',
   datanodeStreamsPerChannel: 'ozone.client.datanode.streams.per.channel',
   datanodeStreamIdleMs: 'ozone.client.datanode.stream.idle.timeout',
   datanodeHttp2MaxFrameBytes: 'ozone.client.datanode.http2.max.frame.size',
@@ -535,6 +548,7 @@ export function ozoneClientConfigFromProperties(
     c.shortCircuitDisableIntervalMs = parseDurationMs(K.shortCircuitDisableIntervalMs, v, 1000);
   if ((v = get('datanodeTransport')) !== undefined)
     c.datanodeTransport = v.trim().toLowerCase() as DatanodeTransport;
+  if ((v = get('omGrpcChannel')) !== undefined) c.omGrpcChannel = v.trim().toLowerCase() as OmGrpcChannel;
   if ((v = get('datanodeStreamsPerChannel')) !== undefined)
     c.datanodeStreamsPerChannel = parseInteger(K.datanodeStreamsPerChannel, v, 1);
   if ((v = get('datanodeStreamIdleMs')) !== undefined)
@@ -628,6 +642,8 @@ export function validateOzoneClientConfig(config: OzoneClientConfig): OzoneClien
     throw new InvalidOptionError(K.domainSocketPath, 'must be a non-empty path');
   if (!(c.shortCircuitDisableIntervalMs >= 0))
     throw new InvalidOptionError(K.shortCircuitDisableIntervalMs, 'must be ≥ 0');
+  if (!OM_GRPC_CHANNELS.includes(c.omGrpcChannel))
+    throw new InvalidOptionError(K.omGrpcChannel, `expected one of ${OM_GRPC_CHANNELS.join(', ')}`);
   if (!DATANODE_TRANSPORTS.includes(c.datanodeTransport))
     throw new InvalidOptionError(K.datanodeTransport, `expected one of ${DATANODE_TRANSPORTS.join(', ')}`);
   if (!Number.isInteger(c.datanodeStreamsPerChannel) || c.datanodeStreamsPerChannel < 1)

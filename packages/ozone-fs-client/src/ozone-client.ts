@@ -38,6 +38,7 @@ import {
 import { DatanodeTrust, datanodeTlsEnabled, type OmCaCertificates } from './internal/grpc/datanode-trust.js';
 import { omSaslSettings, type OzoneSecurityOptions, securityUserName } from './internal/om/om-sasl.js';
 import { OmFailoverProxy, type OmLeader, type OmNode } from './internal/om/om-failover-proxy.js';
+import { Http2OmTransport } from './internal/grpc/http2-om-transport.js';
 import { ChunkBufferPool } from './internal/chunk-buffer-pool.js';
 import { OmMetrics, type OmCallStats } from './internal/om/om-metrics.js';
 import { ReadMetrics } from './internal/read-metrics.js';
@@ -414,13 +415,21 @@ export class OzoneClient {
       return {
         nodeId: n.nodeId,
         address,
-        transport: new GrpcOmTransport({
-          address,
-          timeoutMs: omTimeoutMs,
-          reconnectBackoffMs: omReconnectBackoffMs,
-          maxMessageBytes: maxReceive,
-          tls: options.tls,
-        }),
+        transport:
+          this.config.omGrpcChannel === 'http2'
+            ? new Http2OmTransport({
+                address,
+                timeoutMs: omTimeoutMs,
+                maxMessageBytes: maxReceive,
+                tls: options.tls,
+              })
+            : new GrpcOmTransport({
+                address,
+                timeoutMs: omTimeoutMs,
+                reconnectBackoffMs: omReconnectBackoffMs,
+                maxMessageBytes: maxReceive,
+                tls: options.tls,
+              }),
       };
     });
     const omMetrics = new OmMetrics(

@@ -28,6 +28,13 @@ export interface Http2DatanodeConnectionOptions {
   /** The session's receive window. */
   connectionWindowBytes: number;
   tls: ClientTlsOptions | undefined;
+  /**
+   * The gRPC method every call opens. Default: the datanode's `send`; the OM's `submitRequest`
+   * goes over the same session code ({@link Http2OmTransport}).
+   */
+  path?: string;
+  /** What the lost-connection error calls the peer. Default: `the datanode`. */
+  peer?: string;
 }
 
 const {
@@ -47,6 +54,8 @@ export class Http2DatanodeConnection implements DatanodeConnection {
   #session: ClientHttp2Session | undefined;
   readonly #tls: GrpcTlsOptions | undefined;
   #closed = false;
+  /** Sessions that completed their handshake and heard the peer's settings. */
+  readonly #connected = new WeakSet<http2.Http2Session>();
   /** Calls open per session: a session holds the process open while it has any. */
   readonly #active = new WeakMap<http2.Http2Session, number>();
   readonly #lossWatchers = new Set<{ onLost: () => void; keepWatching: () => boolean }>();
@@ -64,7 +73,9 @@ export class Http2DatanodeConnection implements DatanodeConnection {
   }
 
   openCall(): DatanodeCall {
-    const call = new Http2Call(this.options.maxReceiveBytes);
+    const call = new Http2Call(this.options.maxReceiveBytes, this.options.peer ?? 'the datanode', (session) =>
+      this.#connected.has(session),
+    );
     if (this.#closed) {
       queueMicrotask(() => call.fail(GrpcStatus.UNAVAILABLE, 'the connection is closed'));
       return call;
@@ -74,7 +85,7 @@ export class Http2DatanodeConnection implements DatanodeConnection {
       stream = this.#sessionNow().request(
         {
           [HTTP2_HEADER_METHOD]: 'POST',
-          [HTTP2_HEADER_PATH]: DATANODE_SEND_PATH,
+          [HTTP2_HEADER_PATH]: this.options.path ?? DATANODE_SEND_PATH,
           [HTTP2_HEADER_CONTENT_TYPE]: 'application/grpc',
           [HTTP2_HEADER_TE]: 'trailers',
         },
@@ -129,7 +140,10 @@ export class Http2DatanodeConnection implements DatanodeConnection {
       maxSessionMemory: Math.max(64, Math.ceil((this.options.connectionWindowBytes * 2) / (1 << 20))),
       ...(this.#tls ? grpcTlsSessionOptions(this.#tls, host) : {}),
     });
-    session.on('connect', () => session.setLocalWindowSize(this.options.connectionWindowBytes));
+    session.on('connect', () => {
+      this.#connected.add(session);
+      session.setLocalWindowSize(this.options.connectionWindowBytes);
+    });
     // Session errors reach each stream on it as a close; the session's own error needs a listener.
     session.on('error', () => {});
     const lost = (): void => {
@@ -169,9 +183,14 @@ class Http2Call extends EventEmitter implements DatanodeCall {
   /** The error the stream was destroyed with (a session's: a refused TLS handshake, a reset socket). */
   #streamError: Error | undefined;
   readonly #reader: GrpcMessageReader;
+  readonly #peer: string;
+  readonly #connected: (session: http2.Http2Session) => boolean;
 
-  constructor(maxReceiveBytes: number) {
+  /** @param connected whether a session ever completed its handshake (else a failure is a connection's: UNAVAILABLE). */
+  constructor(maxReceiveBytes: number, peer: string, connected: (session: http2.Http2Session) => boolean) {
     super();
+    this.#peer = peer;
+    this.#connected = connected;
     this.#reader = new GrpcMessageReader(maxReceiveBytes, (m) => {
       if (!this.#done) this.emit('data', m);
     });
@@ -256,7 +275,14 @@ class Http2Call extends EventEmitter implements DatanodeCall {
 
   #onEnd(): void {
     if (this.#done) return;
-    if (!this.#status) return this.fail(GrpcStatus.UNKNOWN, 'the stream ended without a gRPC status');
+    if (!this.#status) {
+      // Ended with no status at all: on a session that never connected (a TLS server spoken to
+      // in plain text ends it so) that is a connection failure, as grpc-js reports it.
+      const session = this.#stream?.session;
+      if (!session || !this.#connected(session))
+        return this.fail(GrpcStatus.UNAVAILABLE, `no connection to ${this.#peer} was established`);
+      return this.fail(GrpcStatus.UNKNOWN, 'the stream ended without a gRPC status');
+    }
     this.#settle(this.#status);
   }
 
@@ -285,10 +311,19 @@ class Http2Call extends EventEmitter implements DatanodeCall {
     if (rst === NGHTTP2_INADEQUATE_SECURITY)
       return this.fail(GrpcStatus.PERMISSION_DENIED, 'protocol not secure enough');
     const session = stream.session;
-    if (rst === undefined || rst === 0 || !session || session.destroyed || session.closed)
+    // A session that never connected (refused, a TLS server spoken to in plain text) is a
+    // connection failure whatever the stream's code, as grpc-js reports it.
+    if (
+      rst === undefined ||
+      rst === 0 ||
+      !session ||
+      session.destroyed ||
+      session.closed ||
+      !this.#connected(session)
+    )
       return this.fail(
         GrpcStatus.UNAVAILABLE,
-        `the connection to the datanode was lost${this.#streamError ? `: ${this.#streamError.message}` : ''}`,
+        `the connection to ${this.#peer} was lost${this.#streamError ? `: ${this.#streamError.message}` : ''}`,
       );
     return this.fail(GrpcStatus.INTERNAL, `stream reset with HTTP/2 code ${rst}`);
   }
