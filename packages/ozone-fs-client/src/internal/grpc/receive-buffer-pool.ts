@@ -1,10 +1,8 @@
-// Node counts the memory behind every Buffer as external memory, and V8 schedules full
-// (mark-compact) collections by it as well as by its own heap: in a process that holds much of it
-// (a cache, a large working set), each few MiB of new external memory brings a mark-compact. A
-// datanode answer spans many HTTP/2 DATA pieces and is assembled in a buffer of its own, a fresh
-// 1 MiB per 1 MiB read, and a ReadBlock's pre-read pieces live long enough to be promoted; so
-// large sequential reads spent a third to half of their CPU collecting. The answers are copied out
-// of these buffers anyway, so the buffers are handed back and assembled into again.
+// Node counts the memory behind every Buffer as external memory, and V8 collects by it as well as
+// by its own heap: new Buffer memory brings minor collections, and in a process that holds much
+// of it, mark-compacts too. A datanode answer spans many HTTP/2 DATA pieces and was assembled in a
+// buffer of its own, a fresh 1 MiB per 1 MiB read beside the socket's own buffers. The answers
+// are copied out of these buffers anyway, so the buffers are handed back and assembled into again.
 
 /** Answers shorter than this are assembled in buffers of their own (GetBlock answers, errors). */
 export const POOLED_MIN_BYTES = 64 * 1024;
