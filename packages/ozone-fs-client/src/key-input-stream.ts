@@ -44,6 +44,7 @@ import { orderReplicas } from './internal/replica-order.js';
 import type { LocalBlockFile } from './internal/short-circuit/local-block-file.js';
 import { hdds, toBigInt, toNumber, type hadoop } from './internal/proto/wire.js';
 import type { ChunkInfoView } from './internal/proto/decode-container-answer.js';
+import type { ReceivedAnswer } from './internal/grpc/datanode-channel.js';
 
 /** One block of a key as the OM lists it. */
 export interface KeyBlockLocation {
@@ -327,11 +328,14 @@ export class KeyInputStream {
     return true;
   }
 
-  /** Keeps the part of a widened window after the read, so the next sequential read needs no call. */
-  #keepWindow(chunk: ChunkEntry, offset: number, parts: readonly Uint8Array[], consumedTo: number): void {
+  /**
+   * Keeps the part of a widened window after the read, so the next sequential read needs no call.
+   * Whether it kept a view of `parts` (their memory must then not be handed back for reuse).
+   */
+  #keepWindow(chunk: ChunkEntry, offset: number, parts: readonly Uint8Array[], consumedTo: number): boolean {
     this.#dropWindow(chunk);
     const size = parts.reduce((n, p) => n + p.length, 0);
-    if (consumedTo >= offset + size || size > this.#windowCacheBytes) return;
+    if (consumedTo >= offset + size || size > this.#windowCacheBytes) return false;
     const data = parts.length === 1 ? keepable(parts[0] as Uint8Array) : Buffer.concat(parts);
     this.#windows.set(chunk, { offset, data });
     this.#cachedBytes += data.length;
@@ -339,6 +343,7 @@ export class KeyInputStream {
       if (this.#cachedBytes <= this.#windowCacheBytes) break;
       this.#dropWindow(oldest);
     }
+    return data === parts[0];
   }
 
   /** The key's blocks, in key order. */
@@ -712,8 +717,8 @@ export class KeyInputStream {
       );
     }
     // The received parts go to the caller's buffer as they are: verified in place, and only the
-    // range asked for copied (once) into the target.
-    const deliver = (dn: DatanodeAddress, parts: readonly Uint8Array[]): void => {
+    // range asked for copied (once) into the target. Whether the window cache kept a view of them.
+    const deliver = (dn: DatanodeAddress, parts: readonly Uint8Array[]): boolean => {
       if (verify) {
         this.stats.bytesVerified += range.length;
         const bad = findChecksumMismatchInParts(
@@ -730,7 +735,7 @@ export class KeyInputStream {
         }
       }
       copyFromParts(parts, start - range.offset, length, target, targetOffset);
-      if (verify) this.#keepWindow(chunk, range.offset, parts, start + length);
+      return verify && this.#keepWindow(chunk, range.offset, parts, start + length);
     };
     const failures: Error[] = [];
     let skipUuid: string | undefined;
@@ -762,36 +767,55 @@ export class KeyInputStream {
       'ReadChunk',
       async (dn) => {
         this.stats.readChunkCalls++;
-        const r = await this.#ctx.datanodes
-          .channel(dn.address)
-          .read(
-            readChunkRequest(this.#ref(block), chunk.info, chunkOffset + range.offset, range.length, dn.uuid),
-            this.#ctx.config.readTimeoutMs,
-          );
-        const body = r.readChunk;
-        if (!body) throw new OzoneProtocolError(dn.address, 'ReadChunk answered without a readChunk body');
-        const buffers = body.parts;
-        let received = 0;
-        for (const b of buffers) received += b.length;
-        this.stats.bytesFetched += received;
-        // The datanode names the range it answered: an answer to another request (a stream
-        // matched out of order) is refused whatever its length.
-        const answered = body.chunkData;
-        if (
-          body.blockID.localID !== block.location.localId ||
-          answered.offset !== chunkOffset + range.offset ||
-          answered.len !== range.length
-        )
-          throw new OzoneProtocolError(
-            dn.address,
-            `ReadChunk answered block ${body.blockID.localID} at ${answered.offset}+${answered.len}, ` +
-              `not ${block.location.localId} at ${chunkOffset + range.offset}+${range.length}`,
-          );
-        if (received !== range.length) throw new ShortReadError(dn.address, location, range.length, received);
-        deliver(dn, buffers);
+        const channel = this.#ctx.datanodes.channel(dn.address);
+        const r = await channel.read(
+          readChunkRequest(this.#ref(block), chunk.info, chunkOffset + range.offset, range.length, dn.uuid),
+          this.#ctx.config.readTimeoutMs,
+        );
+        // The answer's memory goes back for reuse once its bytes are copied out (or found
+        // wrong), unless the window cache keeps a view of them.
+        let kept = false;
+        try {
+          kept = this.#takeReadChunk(r, dn, block, chunkOffset, range, location, deliver);
+        } finally {
+          if (!kept) channel.release(r);
+        }
       },
       { skipUuid, failures },
     );
+  }
+
+  /** Checks a ReadChunk answer and delivers its data; whether the window cache kept a view of it. */
+  #takeReadChunk(
+    r: ReceivedAnswer,
+    dn: DatanodeAddress,
+    block: BlockState,
+    chunkOffset: number,
+    range: { offset: number; length: number },
+    location: ChunkLocation,
+    deliver: (dn: DatanodeAddress, parts: readonly Uint8Array[]) => boolean,
+  ): boolean {
+    const body = r.readChunk;
+    if (!body) throw new OzoneProtocolError(dn.address, 'ReadChunk answered without a readChunk body');
+    const buffers = body.parts;
+    let received = 0;
+    for (const b of buffers) received += b.length;
+    this.stats.bytesFetched += received;
+    // The datanode names the range it answered: an answer to another request (a stream
+    // matched out of order) is refused whatever its length.
+    const answered = body.chunkData;
+    if (
+      body.blockID.localID !== block.location.localId ||
+      answered.offset !== chunkOffset + range.offset ||
+      answered.len !== range.length
+    )
+      throw new OzoneProtocolError(
+        dn.address,
+        `ReadChunk answered block ${body.blockID.localID} at ${answered.offset}+${answered.len}, ` +
+          `not ${block.location.localId} at ${chunkOffset + range.offset}+${range.length}`,
+      );
+    if (received !== range.length) throw new ShortReadError(dn.address, location, range.length, received);
+    return deliver(dn, buffers);
   }
 
   /**

@@ -51,6 +51,29 @@ describe('GrpcMessageReader', () => {
     expect(got[1]!.equals(b)).toBe(true);
   });
 
+  it('assembles a cut message in the buffer its allocate gives, and only a cut one', () => {
+    const a = Buffer.alloc(10_000, 1);
+    const b = Buffer.alloc(10_000, 2);
+    const bytes = framed([a, b]);
+    const given: Buffer[] = [];
+    const got: Buffer[] = [];
+    const reader = new GrpcMessageReader(
+      1 << 20,
+      (m) => got.push(m),
+      (length) => {
+        const buffer = Buffer.alloc(length);
+        given.push(buffer);
+        return buffer;
+      },
+    );
+    reader.push(bytes.subarray(0, 15_000));
+    reader.push(bytes.subarray(15_000));
+    expect(given).toHaveLength(1);
+    expect(got[1]).toBe(given[0]);
+    expect(got[0]!.equals(a)).toBe(true);
+    expect(got[1]!.equals(b)).toBe(true);
+  });
+
   it('says when the stream stops inside a message', () => {
     const reader = new GrpcMessageReader(1 << 20, () => {});
     reader.push(framed([Buffer.alloc(10)]).subarray(0, 8));

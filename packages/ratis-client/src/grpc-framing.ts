@@ -54,9 +54,16 @@ export class GrpcMessageReader {
   #message: Buffer | undefined;
   #have = 0;
 
+  /**
+   * @param allocate Where a message cut across pieces is assembled: a Buffer of exactly `length`
+   *   bytes (default `Buffer.allocUnsafe`). A transport that takes its messages' buffers back
+   *   once read (a pool) passes its own; a message whole in one piece is a view of the piece
+   *   whatever this is.
+   */
   constructor(
     private readonly maxMessageBytes: number,
     private readonly onMessage: (message: Buffer) => void,
+    private readonly allocate: (length: number) => Buffer = (length) => Buffer.allocUnsafe(length),
   ) {}
 
   /** Whether no message is half read (the stream may end here). */
@@ -99,7 +106,7 @@ export class GrpcMessageReader {
         this.onMessage(piece.subarray(at, at + length));
         at += length;
       } else {
-        this.#message = Buffer.allocUnsafe(length);
+        this.#message = this.allocate(length);
         this.#have = 0;
       }
     }

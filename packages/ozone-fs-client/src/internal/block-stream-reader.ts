@@ -41,6 +41,8 @@ interface Piece {
   /** Block offset of data[0]. */
   offset: number;
   data: Buffer;
+  /** The message `data` is a view of, handed back to the call once the piece is read out. */
+  message: Buffer;
 }
 
 /**
@@ -48,7 +50,8 @@ interface Piece {
  * its size, its checksums when verifying) and copies the bytes callers ask for from where they
  * arrived into their buffers. Reads must move forward: pieces before a read's start are dropped.
  * The pieces past what was read stay (a sequential reader's pre-read) until the next read or
- * {@link close}.
+ * {@link close}. A piece read out, dropped or refused is handed back to the call
+ * ({@link DatanodeCall.release}): its memory may carry a later piece, so nothing keeps a view of it.
  */
 export class BlockStreamReader {
   readonly #options: BlockStreamReaderOptions;
@@ -111,14 +114,19 @@ export class BlockStreamReader {
       }
       const pieceEnd = piece.offset + piece.data.length;
       if (pieceEnd <= at) {
-        this.#pieces.shift();
+        this.#dropFirst();
         continue;
       }
       const n = Math.min(pieceEnd, end) - at;
       target.set(piece.data.subarray(at - piece.offset, at - piece.offset + n), targetOffset + (at - start));
       at += n;
-      if (at >= pieceEnd) this.#pieces.shift();
+      if (at >= pieceEnd) this.#dropFirst();
     }
+  }
+
+  #dropFirst(): void {
+    const piece = this.#pieces.shift();
+    if (piece) this.#call.release?.(piece.message);
   }
 
   /** Ends the stream: half-closed once complete (the datanode ends it), cancelled before. */
@@ -126,6 +134,7 @@ export class BlockStreamReader {
     if (this.#state === 'closed') return;
     const streaming = this.#state === 'streaming';
     this.#state = 'closed';
+    for (const piece of this.#pieces) this.#call.release?.(piece.message);
     this.#pieces.length = 0;
     this.#disarm();
     if (streaming) this.#call.cancel();
@@ -133,8 +142,12 @@ export class BlockStreamReader {
   }
 
   #onPiece(raw: Buffer): void {
-    if (this.#state !== 'streaming') return;
+    if (this.#state !== 'streaming') {
+      this.#call.release?.(raw);
+      return;
+    }
     const { address, range } = this.#options;
+    let kept = false;
     try {
       const answer = decodeContainerAnswer(raw, address);
       if (answer.cmdType !== (dn.Type.ReadBlock as number))
@@ -156,7 +169,8 @@ export class BlockStreamReader {
         );
       this.#verify(offset, data, body.checksumData);
       this.#received = offset + data.length;
-      this.#pieces.push({ offset, data });
+      this.#pieces.push({ offset, data, message: raw });
+      kept = true;
       this.#options.onPiece(data.length);
       if (this.#received >= range.end) {
         // Everything asked for is here: the datanode ends the stream after our half-close.
@@ -167,6 +181,8 @@ export class BlockStreamReader {
     } catch (err) {
       if (!(err instanceof OzoneError)) throw err;
       this.#fail(err);
+    } finally {
+      if (!kept) this.#call.release?.(raw);
     }
     this.#wake?.();
   }

@@ -1,7 +1,10 @@
 import type { Clock } from '@fastpath/core';
 import type { OzoneClientConfig } from '../ozone-client-config.js';
 import { datanodeReconnectBackoffMs, type ClientTlsOptions } from './grpc/channel-options.js';
-import { DatanodeClientManager } from './grpc/datanode-client-manager.js';
+import {
+  DatanodeClientManager,
+  DEFAULT_RECEIVE_BUFFERS_MAX_FREE_BYTES,
+} from './grpc/datanode-client-manager.js';
 import { ShortCircuitReads } from './short-circuit/short-circuit-reads.js';
 
 /** What the reads of a key stream need: the configuration, the datanode channels and, when on, short-circuit reads. */
@@ -33,7 +36,19 @@ export function createReadContext(options: ReadContextOptions, clock: Clock): Re
       streamsPerChannel: config.datanodeStreamsPerChannel,
       streamIdleMs: config.datanodeStreamIdleMs,
       http2MaxFrameBytes: config.datanodeHttp2MaxFrameBytes,
+      receiveBuffersMaxFreeBytes: receiveBuffersMaxFreeBytes(config),
     }),
     shortCircuit: config.shortCircuitEnabled ? new ShortCircuitReads(config, clock) : undefined,
   };
+}
+
+/**
+ * The receive buffers a client keeps for reuse: 16 MiB, and with streaming ReadBlock at least a
+ * sequential reader's pre-read and the read itself (its pieces are held until read, then reused
+ * for the next ReadBlock's).
+ */
+function receiveBuffersMaxFreeBytes(config: Readonly<OzoneClientConfig>): number {
+  if (!config.streamReadBlockEnabled) return DEFAULT_RECEIVE_BUFFERS_MAX_FREE_BYTES;
+  const held = config.streamReadPreReadSizeBytes + 4 * config.streamReadResponseDataSizeBytes;
+  return Math.max(DEFAULT_RECEIVE_BUFFERS_MAX_FREE_BYTES, held);
 }

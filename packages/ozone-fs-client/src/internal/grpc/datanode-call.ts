@@ -12,6 +12,12 @@ export interface DatanodeCall {
   end(): void;
   /** Ends the call at once; no event follows but a CANCELLED error where none came yet. */
   cancel(): void;
+  /**
+   * Hands back a message this call delivered, once nothing will read it or any view of it again:
+   * the transport may assemble a later message in its memory. A no-op where messages are not
+   * reused (grpc-js), and for a message not handed back (it is collected as any buffer).
+   */
+  release?(message: Buffer): void;
 }
 
 /** Where a datanode channel's calls come from. */

@@ -11,6 +11,7 @@ import type { DatanodeCall } from './datanode-call.js';
 import { DatanodeStreamPool, type DatanodeStreamStats } from './datanode-stream-pool.js';
 import { GrpcJsConnection } from './grpc-js-connection.js';
 import { Http2DatanodeConnection } from './http2-datanode-connection.js';
+import type { ReceiveBufferPool } from './receive-buffer-pool.js';
 import type { DatanodeTransport } from '../../ozone-client-config.js';
 
 export { DATANODE_SEND_PATH };
@@ -60,6 +61,13 @@ export interface DatanodeChannelOptions {
   /** The stream pool's size and idle bound (`stream-pool` only). */
   streamsPerChannel?: number;
   streamIdleMs?: number;
+  /** `http2-stream-pool` only: where answers cut across DATA pieces are assembled (the client's pool). */
+  receiveBuffers?: ReceiveBufferPool | undefined;
+}
+
+/** A read command's answer, and the bytes it was decoded from (its `bytes` fields are views of them). */
+export interface ReceivedAnswer extends ContainerAnswer {
+  readonly received: Buffer;
 }
 
 /**
@@ -96,6 +104,7 @@ export class DatanodeChannel {
         streamWindowBytes: HTTP2_STREAM_WINDOW_BYTES,
         connectionWindowBytes: HTTP2_CONNECTION_WINDOW_BYTES,
         tls: options.tls,
+        receiveBuffers: options.receiveBuffers,
       });
       this.#pool = new DatanodeStreamPool(this.#connection, address, pooled);
     }
@@ -145,13 +154,27 @@ export class DatanodeChannel {
 
   /**
    * Sends a read command (GetBlock, ReadChunk); resolves with its answer decoded in place (its
-   * data and checksums views of the received bytes) when `result` is SUCCESS.
+   * data and checksums views of the received bytes) when `result` is SUCCESS. A caller that has
+   * copied what it needs out of the answer may {@link release} it.
    */
   read(
     request: hadoop.hdds.datanode.IContainerCommandRequestProto,
     timeoutMs: number,
-  ): Promise<ContainerAnswer> {
-    return this.#roundTrip(request, timeoutMs, (raw) => decodeContainerAnswer(raw, this.address));
+  ): Promise<ReceivedAnswer> {
+    return this.#roundTrip(request, timeoutMs, (raw) => {
+      const answer = decodeContainerAnswer(raw, this.address) as ContainerAnswer & { received?: Buffer };
+      answer.received = raw;
+      return answer as ReceivedAnswer;
+    });
+  }
+
+  /**
+   * Hands an answer of {@link read} back to the transport: neither it nor any view of its bytes
+   * may be read afterwards (with `http2-stream-pool`, a later answer may be assembled in them).
+   * An answer not handed back is collected as any buffer.
+   */
+  release(answer: ReceivedAnswer): void {
+    this.#connection?.release(answer.received);
   }
 
   #roundTrip<T extends { cmdType: number; result: number; message?: string | null | undefined }>(

@@ -4,12 +4,20 @@ import type { DatanodeTransport } from '../../ozone-client-config.js';
 import type { ClientTlsOptions } from './channel-options.js';
 import { DatanodeChannel } from './datanode-channel.js';
 import { noStreamStats, type DatanodeStreamStats } from './datanode-stream-pool.js';
+import { ReceiveBufferPool } from './receive-buffer-pool.js';
+
+/** Free receive buffers are dropped after this long without a read. */
+const RECEIVE_BUFFERS_IDLE_MS = 1000;
+/** The receive buffers kept for reuse without streaming ReadBlock: 16 readers' 1 MiB answers. */
+export const DEFAULT_RECEIVE_BUFFERS_MAX_FREE_BYTES = 16 * 1024 * 1024;
 
 /** The XceiverClientManager analogue: one cached channel per datanode address. */
 export class DatanodeClientManager {
   readonly #channels = new Map<string, DatanodeChannel>();
   #closed = false;
   #warmCredentials: ChannelCredentials | undefined;
+  /** The buffers every channel's HTTP/2 session assembles answers in (`http2-stream-pool`). */
+  readonly #receiveBuffers: ReceiveBufferPool | undefined;
   constructor(
     private readonly options: {
       maxReceiveBytes: number;
@@ -20,14 +28,26 @@ export class DatanodeClientManager {
       streamsPerChannel?: number;
       streamIdleMs?: number;
       http2MaxFrameBytes?: number;
+      /** Most bytes of free receive buffers kept for reuse (default {@link DEFAULT_RECEIVE_BUFFERS_MAX_FREE_BYTES}). */
+      receiveBuffersMaxFreeBytes?: number;
     },
-  ) {}
+  ) {
+    if (options.transport === 'http2-stream-pool')
+      this.#receiveBuffers = new ReceiveBufferPool({
+        maxFreeBytes: options.receiveBuffersMaxFreeBytes ?? DEFAULT_RECEIVE_BUFFERS_MAX_FREE_BYTES,
+        idleMs: RECEIVE_BUFFERS_IDLE_MS,
+      });
+  }
 
   channel(address: string): DatanodeChannel {
     if (this.#closed) throw new OzoneClosedError('the datanode client manager');
     let channel = this.#channels.get(address);
     if (!channel) {
-      channel = new DatanodeChannel(address, { ...this.options, credentials: this.#warmCredentials });
+      channel = new DatanodeChannel(address, {
+        ...this.options,
+        credentials: this.#warmCredentials,
+        receiveBuffers: this.#receiveBuffers,
+      });
       this.#channels.set(address, channel);
     }
     return channel;
@@ -66,5 +86,6 @@ export class DatanodeClientManager {
     this.#closed = true;
     for (const c of this.#channels.values()) c.close();
     this.#channels.clear();
+    this.#receiveBuffers?.clear();
   }
 }

@@ -2,14 +2,16 @@
 // Node's `http2` module with gRPC's message framing done here, settings chosen for bulk answers.
 // grpc-js hands each DATA piece through its own stream machinery and joins a message's pieces
 // into a new buffer; here a message whole in one piece is a view of it, one across pieces is
-// copied once into a buffer of its size, and the session tells the datanode to send frames as
-// large as `maxFrameBytes` and keeps wide windows, so a 1 MiB answer is a few pieces.
+// copied once into a buffer of its size (from the client's pool of receive buffers, when given,
+// which the reader hands back once it has copied the bytes out), and the session tells the
+// datanode to send frames as large as `maxFrameBytes` and keeps wide windows.
 import { EventEmitter } from 'node:events';
 import http2, { type ClientHttp2Session, type ClientHttp2Stream } from 'node:http2';
 import { status as GrpcStatus } from '@grpc/grpc-js';
 import { type ClientTlsOptions, tlsCa } from './channel-options.js';
 import type { DatanodeCall, DatanodeConnection } from './datanode-call.js';
 import { DATANODE_SEND_PATH } from './datanode-stream.js';
+import type { ReceiveBufferPool } from './receive-buffer-pool.js';
 import {
   type GrpcFramingError,
   GrpcMessageReader,
@@ -35,6 +37,8 @@ export interface Http2DatanodeConnectionOptions {
   path?: string;
   /** What the lost-connection error calls the peer. Default: `the datanode`. */
   peer?: string;
+  /** Where messages cut across DATA pieces are assembled; none: a new buffer each. */
+  receiveBuffers?: ReceiveBufferPool | undefined;
 }
 
 const {
@@ -73,8 +77,11 @@ export class Http2DatanodeConnection implements DatanodeConnection {
   }
 
   openCall(): DatanodeCall {
-    const call = new Http2Call(this.options.maxReceiveBytes, this.options.peer ?? 'the datanode', (session) =>
-      this.#connected.has(session),
+    const call = new Http2Call(
+      this.options.maxReceiveBytes,
+      this.options.peer ?? 'the datanode',
+      (session) => this.#connected.has(session),
+      this.options.receiveBuffers,
     );
     if (this.#closed) {
       queueMicrotask(() => call.fail(GrpcStatus.UNAVAILABLE, 'the connection is closed'));
@@ -109,6 +116,11 @@ export class Http2DatanodeConnection implements DatanodeConnection {
       });
     }
     return call;
+  }
+
+  /** Hands back a message a call of this connection delivered, once nothing reads it (see {@link DatanodeCall.release}). */
+  release(message: Buffer): void {
+    this.options.receiveBuffers?.release(message);
   }
 
   watchLoss(onLost: () => void, keepWatching: () => boolean): void {
@@ -185,15 +197,30 @@ class Http2Call extends EventEmitter implements DatanodeCall {
   readonly #reader: GrpcMessageReader;
   readonly #peer: string;
   readonly #connected: (session: http2.Http2Session) => boolean;
+  readonly #buffers: ReceiveBufferPool | undefined;
 
   /** @param connected whether a session ever completed its handshake (else a failure is a connection's: UNAVAILABLE). */
-  constructor(maxReceiveBytes: number, peer: string, connected: (session: http2.Http2Session) => boolean) {
+  constructor(
+    maxReceiveBytes: number,
+    peer: string,
+    connected: (session: http2.Http2Session) => boolean,
+    buffers: ReceiveBufferPool | undefined,
+  ) {
     super();
     this.#peer = peer;
     this.#connected = connected;
-    this.#reader = new GrpcMessageReader(maxReceiveBytes, (m) => {
-      if (!this.#done) this.emit('data', m);
-    });
+    this.#buffers = buffers;
+    this.#reader = new GrpcMessageReader(
+      maxReceiveBytes,
+      (m) => {
+        if (!this.#done) this.emit('data', m);
+      },
+      buffers && ((length) => buffers.acquire(length)),
+    );
+  }
+
+  release(message: Buffer): void {
+    this.#buffers?.release(message);
   }
 
   attach(stream: ClientHttp2Stream): void {

@@ -1,0 +1,134 @@
+// The HTTP/2 transport assembles answers in buffers that are handed back and reused once their
+// bytes are copied out (see receive-buffer-pool.ts). What must hold on the embedded cluster: the
+// bytes are right across piece, chunk and block boundaries whatever order reads come in, and no
+// Buffer a reader was given, no widened window the stream keeps and no ReadBlock piece held for a
+// later read is a view of memory a later answer is assembled in.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createOzoneClient, type OzoneClient } from '@fastpath/ozone-fs-client';
+import {
+  contractKeyBytes,
+  startMiniOzoneCluster,
+  type MiniOzoneCluster,
+} from '@fastpath/ozone-fs-client/testing';
+
+const KiB = 1024;
+const MiB = 1024 * KiB;
+/** Three blocks of four 1 MiB chunks, the last block short and ending mid-window. */
+const SIZE = 10 * MiB + 5 * KiB + 3;
+
+describe('reused receive buffers on the embedded mini cluster', () => {
+  let cluster: MiniOzoneCluster;
+  const content = contractKeyBytes(SIZE, 91);
+  const other = contractKeyBytes(SIZE, 92);
+
+  beforeAll(async () => {
+    cluster = await startMiniOzoneCluster({ datanodes: 3 });
+    const writer = createOzoneClient({ omAddress: cluster.omAddress, userName: 'pool' });
+    try {
+      await writer.createVolume('pool');
+      await writer.createBucket('pool', 'bucket');
+      for (const [key, data, bytesPerChecksum] of [
+        ['k', content, 16 * KiB],
+        ['other', other, 16 * KiB],
+        // One window per chunk: a widened read is one part, and the stream keeps a view of it.
+        ['wide', content, MiB],
+      ] as const) {
+        const out = await writer.createKey('pool', 'bucket', key, {
+          chunkSizeBytes: MiB,
+          blockSizeBytes: 4 * MiB,
+          bytesPerChecksum,
+        });
+        await out.write(data);
+        await out.close();
+      }
+    } finally {
+      writer.close();
+    }
+  });
+  afterAll(async () => {
+    await cluster?.close();
+  });
+
+  describe.each([
+    ['ReadChunk', false],
+    ['streaming ReadBlock', true],
+  ])('%s', (_name, streamReadBlockEnabled) => {
+    let client: OzoneClient;
+    beforeAll(() => {
+      client = createOzoneClient({
+        omAddress: cluster.omAddress,
+        userName: 'pool',
+        config: {
+          datanodeTransport: 'http2-stream-pool',
+          streamReadBlockEnabled,
+          // Small pieces: many answers and many reuses in a 10 MiB key.
+          streamReadResponseDataSizeBytes: 256 * KiB,
+          streamReadPreReadSizeBytes: 2 * MiB,
+        },
+      });
+    });
+    afterAll(() => client?.close());
+
+    it.each([true, false])(
+      'sequential reads of odd sizes are right across pieces, chunks and blocks (verify %s)',
+      async (verifyChecksum) => {
+        const stream = await client.openKey('pool', 'bucket', 'k', { verifyChecksum });
+        try {
+          const target = Buffer.alloc(300 * KiB + 7);
+          let at = 0;
+          for (;;) {
+            const n = await stream.read(at, target, 0, target.length);
+            if (n === 0) break;
+            expect(target.subarray(0, n).equals(content.subarray(at, at + n))).toBe(true);
+            at += n;
+          }
+          expect(at).toBe(SIZE);
+        } finally {
+          stream.close();
+        }
+      },
+    );
+
+    it('no Buffer handed to a reader changes after later reads', async () => {
+      const stream = await client.openKey('pool', 'bucket', 'k');
+      const given: { at: number; data: Buffer }[] = [];
+      try {
+        for (let at = 0; at < SIZE; at += 700 * KiB) {
+          const length = Math.min(700 * KiB, SIZE - at);
+          given.push({ at, data: await stream.readFully(at, length) });
+        }
+      } finally {
+        stream.close();
+      }
+      for (const { at, data } of given)
+        expect(data.equals(content.subarray(at, at + data.length))).toBe(true);
+    });
+
+    it('what a stream keeps for its next read (a widened window, pre-read pieces) survives other reads', async () => {
+      const kept = await client.openKey('pool', 'bucket', streamReadBlockEnabled ? 'k' : 'wide');
+      const busy = await client.openKey('pool', 'bucket', 'other');
+      try {
+        // Off the window boundaries: ReadChunk keeps the rest of the widened window; ReadBlock
+        // keeps the stream with the pieces past the read.
+        const head = Buffer.alloc(100 * KiB + 5);
+        await kept.read(0, head, 0, head.length);
+        expect(head.equals(content.subarray(0, head.length))).toBe(true);
+        // Every other answer meanwhile is assembled in reused memory.
+        const scratch = Buffer.alloc(MiB);
+        for (let at = 0; at < SIZE; at += scratch.length) {
+          const n = await busy.read(at, scratch, 0, scratch.length);
+          expect(scratch.subarray(0, n).equals(other.subarray(at, at + n))).toBe(true);
+        }
+        // ReadChunk: the rest of the widened window (the chunk), served from it; ReadBlock: the pieces held.
+        const rest = Buffer.alloc(MiB - head.length);
+        await kept.read(head.length, rest, 0, rest.length);
+        expect(rest.equals(content.subarray(head.length, head.length + rest.length))).toBe(true);
+        if (streamReadBlockEnabled) expect(kept.stats.readBlockCalls).toBe(1);
+        else expect(kept.stats.bytesFromCache).toBeGreaterThan(0);
+      } finally {
+        kept.close();
+        busy.close();
+      }
+    });
+  });
+});
