@@ -15,7 +15,7 @@ import { contractKeyBytes } from '@fastpath/ozone-fs-client/testing';
 import { serveCalls } from '../../harness/index.js';
 import type { ClientLogin } from './cluster-security.js';
 import type { EcRowLayout } from './ozone-read-cases.js';
-import type { WindowCounts } from './read-accounting.js';
+import { emptyWindowCounts, type WindowCounts } from './read-accounting.js';
 import { readPositions, readerSeed } from './read-offsets.js';
 import {
   predictEcFetchedBytes,
@@ -183,20 +183,6 @@ function totalsSince(after: ClientTotals, before: ClientTotals): ClientTotals {
   return d;
 }
 
-function emptyCounts(): WindowCounts {
-  return {
-    ops: 0,
-    errors: 0,
-    wrongBytes: 0,
-    checkedOps: 0,
-    measuredMs: 0,
-    bytesRequested: 0,
-    bytesPredicted: 0,
-    client: null,
-    datanodeBytesSent: null,
-    cpuSeconds: 0,
-  };
-}
 
 async function write(omAddress: string, set: FileSetSpec): Promise<WriteResult> {
   // EC files are laid out by the embedded cluster's own striper (or Ozone's Java writer), not here.
@@ -230,7 +216,7 @@ async function run(call: Extract<ReaderCall, { op: 'run' }>): Promise<RunResult>
     aligned: call.aligned,
   };
   const latency = new LatencyRecorder();
-  const counts = emptyCounts();
+  const counts = emptyWindowCounts();
   let checkNs = 0n;
   let firstError: string | undefined;
   const before = clientTotals();
@@ -307,7 +293,7 @@ async function runSequential(call: Extract<ReaderCall, { op: 'run' }>): Promise<
   // The file is the positional draw's; the offset half of each draw is not used.
   const spec = { files: paths.length, fileSizeBytes: size, readBytes: 1, aligned: false };
   const latency = new LatencyRecorder();
-  const counts = emptyCounts();
+  const counts = emptyWindowCounts();
   const totals = zeroTotals();
   /** The verify flags the streams opened with (each checked against the column by the scenario). */
   const verifyFlags = new Set<boolean>();

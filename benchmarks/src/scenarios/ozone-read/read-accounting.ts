@@ -48,6 +48,22 @@ export interface WindowCounts {
   cpuSeconds: number;
 }
 
+/** A window's counts before its first read. */
+export function emptyWindowCounts(): WindowCounts {
+  return {
+    ops: 0,
+    errors: 0,
+    wrongBytes: 0,
+    checkedOps: 0,
+    measuredMs: 0,
+    bytesRequested: 0,
+    bytesPredicted: 0,
+    client: null,
+    datanodeBytesSent: null,
+    cpuSeconds: 0,
+  };
+}
+
 /** The per-op view of a window that the report shows. */
 export interface PerOpFigures {
   opsPerSec: number;

@@ -11,7 +11,7 @@ import { LatencyRecorder } from '@fastpath/core';
 import { contractKeyBytes } from '@fastpath/ozone-fs-client/testing';
 import { serveCalls } from '../../harness/index.js';
 import type { RunResult } from './fastpath-reader-main.js';
-import type { WindowCounts } from './read-accounting.js';
+import { emptyWindowCounts } from './read-accounting.js';
 import { readPositions, readerSeed } from './read-offsets.js';
 
 /** An S3 object: the bucket S3 sees (a link to the file's Ozone bucket) and the key. */
@@ -80,18 +80,7 @@ async function run(call: Extract<S3ReaderCall, { op: 'run' }>): Promise<RunResul
     aligned: call.aligned,
   };
   const latency = new LatencyRecorder();
-  const counts: WindowCounts = {
-    ops: 0,
-    errors: 0,
-    wrongBytes: 0,
-    checkedOps: 0,
-    measuredMs: 0,
-    bytesRequested: 0,
-    bytesPredicted: 0,
-    client: null,
-    datanodeBytesSent: null,
-    cpuSeconds: 0,
-  };
+  const counts = emptyWindowCounts();
   let checkNs = 0n;
   let firstError: string | undefined;
   const cpuBefore = process.cpuUsage();

@@ -1,4 +1,5 @@
 import type { hadoop } from '../proto/wire.js';
+import type { PutBlockLedger } from './put-block-ledger.js';
 
 /**
  * One replicated block being written, whichever way its bytes travel (WriteChunk through the Raft
@@ -36,4 +37,41 @@ export interface BlockWriter {
   sync(): Promise<bigint>;
   /** Gives the block up (a failover moved its unacknowledged data elsewhere): nothing more is sent for it. */
   abandon(): void;
+}
+
+/**
+ * What both block writers answer from their PutBlock ledger alike: lengths, what is
+ * acknowledged, and the data a failover writes again. They differ in how chunks travel.
+ */
+export abstract class LedgerBlockWriter implements BlockWriter {
+  protected constructor(protected readonly ledger: PutBlockLedger) {}
+
+  get blockCommitSequenceId(): bigint {
+    return this.ledger.blockCommitSequenceId;
+  }
+
+  get lengthBytes(): number {
+    return this.ledger.lengthBytes;
+  }
+
+  get unflushedBytes(): number {
+    return this.ledger.unflushedBytes;
+  }
+
+  get acknowledgedBytes(): number {
+    return this.ledger.acknowledgedBytes;
+  }
+
+  get acknowledgedBlockCommitSequenceId(): bigint {
+    return this.ledger.acknowledgedBlockCommitSequenceId;
+  }
+
+  unacknowledgedData(): Buffer {
+    return this.ledger.unacknowledgedData();
+  }
+
+  abstract writeChunk(chunk: hadoop.hdds.datanode.IChunkInfo, data: Buffer): Promise<void>;
+  abstract finish(): Promise<bigint>;
+  abstract sync(): Promise<bigint>;
+  abstract abandon(): void;
 }

@@ -7,7 +7,7 @@
 import type { RaftClient, RaftDataStream } from '@fastpath/ratis-client';
 import { streamInitRequest, type BlockRef } from '../block-requests.js';
 import type { hadoop } from '../proto/wire.js';
-import type { BlockWriter } from './block-writer.js';
+import { LedgerBlockWriter } from './block-writer.js';
 import { encodeContainerCommandMessage } from './container-command-message.js';
 import { PutBlockLedger } from './put-block-ledger.js';
 
@@ -27,9 +27,8 @@ export interface DataStreamBlockSettings {
 /** The largest PutBlock a datanode takes at a stream's end (Java's PUT_BLOCK_REQUEST_LENGTH_MAX). */
 const IN_STREAM_PUT_BLOCK_MAX_BYTES = 1 << 20;
 
-export class DataStreamBlockWriter implements BlockWriter {
+export class DataStreamBlockWriter extends LedgerBlockWriter {
   readonly #raft: RaftClient;
-  readonly #ledger: PutBlockLedger;
   readonly #settings: DataStreamBlockSettings;
   /** The pipeline's members in order: the first is the stream's primary, the chain follows the rest. */
   readonly #memberIds: readonly string[];
@@ -52,34 +51,10 @@ export class DataStreamBlockWriter implements BlockWriter {
     settings: DataStreamBlockSettings,
     release?: (data: Buffer) => void,
   ) {
+    super(new PutBlockLedger(raft, ref, memberIds[0] ?? '', settings.watchType, release));
     this.#raft = raft;
     this.#memberIds = [...memberIds];
-    this.#ledger = new PutBlockLedger(raft, ref, memberIds[0] ?? '', settings.watchType, release);
     this.#settings = settings;
-  }
-
-  get blockCommitSequenceId(): bigint {
-    return this.#ledger.blockCommitSequenceId;
-  }
-
-  get lengthBytes(): number {
-    return this.#ledger.lengthBytes;
-  }
-
-  get acknowledgedBytes(): number {
-    return this.#ledger.acknowledgedBytes;
-  }
-
-  get acknowledgedBlockCommitSequenceId(): bigint {
-    return this.#ledger.acknowledgedBlockCommitSequenceId;
-  }
-
-  get unflushedBytes(): number {
-    return this.#ledger.unflushedBytes;
-  }
-
-  unacknowledgedData(): Buffer {
-    return this.#ledger.unacknowledgedData();
   }
 
   /**
@@ -87,7 +62,7 @@ export class DataStreamBlockWriter implements BlockWriter {
    * of the block is unacknowledged; a PutBlock follows once a flush size has gathered.
    */
   async writeChunk(chunk: hadoop.hdds.datanode.IChunkInfo, data: Buffer): Promise<void> {
-    const ledger = this.#ledger;
+    const ledger = this.ledger;
     await ledger.waitForRoom(data.length, this.#settings.dataStreamWindowBytes);
     const stream = (this.#stream ??= this.#open());
     const endBytes = ledger.lengthBytes + data.length;
@@ -100,7 +75,7 @@ export class DataStreamBlockWriter implements BlockWriter {
   }
 
   async finish(): Promise<bigint> {
-    const ledger = this.#ledger;
+    const ledger = this.ledger;
     ledger.throwIfFailed();
     const stream = this.#stream;
     if (!stream || ledger.lengthBytes === 0) return ledger.settle(this.#sent);
@@ -128,9 +103,9 @@ export class DataStreamBlockWriter implements BlockWriter {
   }
 
   async sync(): Promise<bigint> {
-    this.#ledger.throwIfFailed();
-    if (this.#ledger.unflushedBytes > 0) this.#flush(false);
-    return this.#ledger.settle(this.#sent);
+    this.ledger.throwIfFailed();
+    if (this.ledger.unflushedBytes > 0) this.#flush(false);
+    return this.ledger.settle(this.#sent);
   }
 
   /** Stops the stream of a block given up on (a failover): nothing more is sent on it. */
@@ -139,7 +114,7 @@ export class DataStreamBlockWriter implements BlockWriter {
   }
 
   #open(): RaftDataStream {
-    const ledger = this.#ledger;
+    const ledger = this.ledger;
     const header = encodeContainerCommandMessage(streamInitRequest(ledger.ref, ledger.datanodeUuid));
     return this.#raft.stream(header, {
       routing: this.#settings.dataStreamChainRouting ? 'chain' : 'star',
@@ -150,6 +125,6 @@ export class DataStreamBlockWriter implements BlockWriter {
   #flush(eof: boolean): hadoop.hdds.datanode.IContainerCommandRequestProto {
     const sent = this.#sent;
     this.#sent = [];
-    return this.#ledger.flush(eof, sent, true);
+    return this.ledger.flush(eof, sent, true);
   }
 }

@@ -5,7 +5,7 @@
 import type { RaftClient } from '@fastpath/ratis-client';
 import { writeChunkRequest, type BlockRef } from '../block-requests.js';
 import type { hadoop } from '../proto/wire.js';
-import type { BlockWriter } from './block-writer.js';
+import { LedgerBlockWriter } from './block-writer.js';
 import { PutBlockLedger } from './put-block-ledger.js';
 
 /** How one block is flushed and watched (the client's settings). */
@@ -15,8 +15,7 @@ export interface RatisBlockSettings {
   watchType: 'ALL_COMMITTED' | 'MAJORITY_COMMITTED';
 }
 
-export class RatisBlockWriter implements BlockWriter {
-  readonly #ledger: PutBlockLedger;
+export class RatisBlockWriter extends LedgerBlockWriter {
   readonly #settings: RatisBlockSettings;
   /** Requests sent since the last flush (WriteChunks), each already guarded against unhandled rejections. */
   #sent: Array<Promise<void>> = [];
@@ -34,36 +33,12 @@ export class RatisBlockWriter implements BlockWriter {
     settings: RatisBlockSettings,
     release?: (data: Buffer) => void,
   ) {
-    this.#ledger = new PutBlockLedger(raft, ref, datanodeUuid, settings.watchType, release);
+    super(new PutBlockLedger(raft, ref, datanodeUuid, settings.watchType, release));
     this.#settings = {
       ...settings,
       // A flush is whole chunks; a smaller limit than one flush would stall the writer on itself.
       maxBufferSizeBytes: Math.max(settings.maxBufferSizeBytes, settings.flushSizeBytes),
     };
-  }
-
-  get blockCommitSequenceId(): bigint {
-    return this.#ledger.blockCommitSequenceId;
-  }
-
-  get lengthBytes(): number {
-    return this.#ledger.lengthBytes;
-  }
-
-  get acknowledgedBytes(): number {
-    return this.#ledger.acknowledgedBytes;
-  }
-
-  get acknowledgedBlockCommitSequenceId(): bigint {
-    return this.#ledger.acknowledgedBlockCommitSequenceId;
-  }
-
-  get unflushedBytes(): number {
-    return this.#ledger.unflushedBytes;
-  }
-
-  unacknowledgedData(): Buffer {
-    return this.#ledger.unacknowledgedData();
   }
 
   /**
@@ -72,7 +47,7 @@ export class RatisBlockWriter implements BlockWriter {
    * Resolves once the chunk is handed to the ordered stream, not when it is applied.
    */
   async writeChunk(chunk: hadoop.hdds.datanode.IChunkInfo, data: Buffer): Promise<void> {
-    const ledger = this.#ledger;
+    const ledger = this.ledger;
     await ledger.waitForRoom(data.length, this.#settings.maxBufferSizeBytes);
     const request = writeChunkRequest(ledger.ref, chunk, data, ledger.datanodeUuid);
     this.#sent.push(ledger.guard(ledger.command('WriteChunk', request)));
@@ -81,15 +56,15 @@ export class RatisBlockWriter implements BlockWriter {
   }
 
   async finish(): Promise<bigint> {
-    this.#ledger.throwIfFailed();
-    if (this.#ledger.lengthBytes > 0) this.#flush(true);
-    return this.#ledger.settle(this.#sent);
+    this.ledger.throwIfFailed();
+    if (this.ledger.lengthBytes > 0) this.#flush(true);
+    return this.ledger.settle(this.#sent);
   }
 
   async sync(): Promise<bigint> {
-    this.#ledger.throwIfFailed();
-    if (this.#ledger.unflushedBytes > 0) this.#flush(false);
-    return this.#ledger.settle(this.#sent);
+    this.ledger.throwIfFailed();
+    if (this.ledger.unflushedBytes > 0) this.#flush(false);
+    return this.ledger.settle(this.#sent);
   }
 
   abandon(): void {
@@ -100,6 +75,6 @@ export class RatisBlockWriter implements BlockWriter {
   #flush(eof: boolean): void {
     const sent = this.#sent;
     this.#sent = [];
-    this.#ledger.flush(eof, sent, false);
+    this.ledger.flush(eof, sent, false);
   }
 }
