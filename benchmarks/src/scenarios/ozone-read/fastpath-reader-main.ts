@@ -183,7 +183,6 @@ function totalsSince(after: ClientTotals, before: ClientTotals): ClientTotals {
   return d;
 }
 
-
 async function write(omAddress: string, set: FileSetSpec): Promise<WriteResult> {
   // EC files are laid out by the embedded cluster's own striper (or Ozone's Java writer), not here.
   if (set.ec) throw new Error(`${set.ec.replication} files are written by the cluster, not the reader`);
