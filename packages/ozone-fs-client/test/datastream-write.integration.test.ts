@@ -203,4 +203,24 @@ describe('Ratis streaming writes on the embedded cluster', () => {
     expect(Buffer.from(await client.readKey('vol1', 'bucket1', 'wal')).equals(data)).toBe(true);
     expect(cluster?.datanodes[0]?.counters.byCommand['WriteChunk'] ?? 0).toBe(0);
   });
+
+  it('send no PutBlock before every packet it names is acknowledged, the eof one right after a flush too', async () => {
+    const { cluster, client } = await start({
+      dataStream: true,
+      config: { dataStreamAutoThresholdBytes: 0 },
+    });
+    // The pipeline's leader (the route's start) writes every packet late: a PutBlock that ran
+    // ahead of the data would reach the log, and the leader's answer, before the block file
+    // holds the chunks it names.
+    cluster.datanodes[0]?.injectFault({ command: 'StreamWrite', delayMs: 100 });
+    // Exactly the flush size: a PutBlock at 256 KiB, then the eof one with nothing new between.
+    const data = contractKeyBytes(256 * KiB, 8);
+    await client.writeKey('vol1', 'bucket1', 'flush-then-eof', data);
+    expect(cluster.datanodes.slice(0, 3).map((d) => d.counters.bytesWrittenByStream)).toEqual([
+      data.length,
+      data.length,
+      data.length,
+    ]);
+    expect(Buffer.from(await client.readKey('vol1', 'bucket1', 'flush-then-eof')).equals(data)).toBe(true);
+  });
 });

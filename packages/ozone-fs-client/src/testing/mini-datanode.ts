@@ -528,8 +528,17 @@ export class MiniDatanode {
     let offset = 0;
     let closed = false;
     const counters = this.counters;
+    // Each packet is admitted as a StreamWrite: a fault on that command delays or fails it.
+    const admit = () =>
+      this.#admit({
+        cmdType: dn.Type.StreamWrite,
+        containerID: decoded.containerID,
+        datanodeUuid: this.uuid,
+      });
     return {
       async write(data: Buffer): Promise<void> {
+        const fault = await admit();
+        if (fault?.result) throw new DatanodeFailure(fault.result, `injected ${fault.result}`);
         const fh = await open(file, existsSync(file) ? 'r+' : 'w+');
         try {
           await fh.write(data, 0, data.length, offset);

@@ -33,8 +33,14 @@ export class DataStreamBlockWriter extends LedgerBlockWriter {
   /** The pipeline's members in order: the first is the stream's primary, the chain follows the rest. */
   readonly #memberIds: readonly string[];
   #stream: RaftDataStream | undefined;
-  /** Data packets sent since the last PutBlock, each already guarded against unhandled rejections. */
-  #sent: Array<Promise<void>> = [];
+  /**
+   * Data packets not yet acknowledged, each already guarded against unhandled rejections. Every
+   * PutBlock waits for all of them, not only those sent since the one before: a PutBlock that
+   * follows another with nothing new between (the eof one right after a flush-size one) would
+   * otherwise reach the log before the data it names is on the datanodes (as Java's
+   * `waitFuturesComplete` waits for every outstanding packet).
+   */
+  readonly #unacknowledged = new Set<Promise<void>>();
   /** Block bytes at the last packet sent with SYNC. */
   #syncedBytes = 0;
 
@@ -69,7 +75,9 @@ export class DataStreamBlockWriter extends LedgerBlockWriter {
     const syncEvery = this.#settings.dataStreamSyncSizeBytes;
     const sync = syncEvery > 0 && endBytes - this.#syncedBytes >= syncEvery;
     if (sync) this.#syncedBytes = endBytes;
-    this.#sent.push(ledger.guard(stream.write(data, { sync })));
+    const sent = ledger.guard(stream.write(data, { sync }));
+    this.#unacknowledged.add(sent);
+    void sent.then(() => this.#unacknowledged.delete(sent));
     ledger.record(chunk, data);
     if (ledger.unflushedBytes >= this.#settings.dataStreamFlushSizeBytes) this.#flush(false);
   }
@@ -78,8 +86,8 @@ export class DataStreamBlockWriter extends LedgerBlockWriter {
     const ledger = this.ledger;
     ledger.throwIfFailed();
     const stream = this.#stream;
-    if (!stream || ledger.lengthBytes === 0) return ledger.settle(this.#sent);
-    const dataSent = this.#sent;
+    if (!stream || ledger.lengthBytes === 0) return ledger.settle([...this.#unacknowledged]);
+    const dataSent = [...this.#unacknowledged];
     const putBlock = this.#flush(true);
     // The stream's end, once every packet is acknowledged: the PutBlock as a packet, then its
     // length with CLOSE. Datanodes since HDDS-12007 ignore that PutBlock (the one through the log
@@ -105,7 +113,7 @@ export class DataStreamBlockWriter extends LedgerBlockWriter {
   async sync(): Promise<bigint> {
     this.ledger.throwIfFailed();
     if (this.ledger.unflushedBytes > 0) this.#flush(false);
-    return this.ledger.settle(this.#sent);
+    return this.ledger.settle([...this.#unacknowledged]);
   }
 
   /** Stops the stream of a block given up on (a failover): nothing more is sent on it. */
@@ -123,8 +131,7 @@ export class DataStreamBlockWriter extends LedgerBlockWriter {
   }
 
   #flush(eof: boolean): hadoop.hdds.datanode.IContainerCommandRequestProto {
-    const sent = this.#sent;
-    this.#sent = [];
+    const sent = [...this.#unacknowledged];
     return this.ledger.flush(eof, sent, true);
   }
 }
