@@ -16,6 +16,7 @@ import { serveCalls } from '../../harness/index.js';
 import type { ClientLogin } from './cluster-security.js';
 import type { EcRowLayout } from './ozone-read-cases.js';
 import { emptyWindowCounts, type WindowCounts } from './read-accounting.js';
+import { fileContents } from './file-content.js';
 import { readPositions, readerSeed } from './read-offsets.js';
 import {
   predictEcFetchedBytes,
@@ -407,7 +408,7 @@ serveCalls<ReaderCall, unknown>(async (call) => {
   switch (call.op) {
     case 'expect': {
       const started = performance.now();
-      expected = call.seeds.map((seed) => contractKeyBytes(call.fileSizeBytes, seed));
+      expected = fileContents(call.seeds, call.fileSizeBytes);
       expectedBySeed = new Map(call.seeds.map((seed, i) => [seed, expected[i]!]));
       return { ms: performance.now() - started, checkMicros: calibrateCheck(call.fileSizeBytes) };
     }

@@ -23,6 +23,7 @@ import { perOpFigures, type WindowCounts } from './read-accounting.js';
 import type { ReadCluster } from './read-cluster.js';
 import { readPositions, readerSeed } from './read-offsets.js';
 import { securityMark } from './security-levels.js';
+import { CONTENT_SHIFT_WORDS } from './file-content.js';
 import { expectedWidenedBytes } from './widening.js';
 
 /** Heap of the Java reader beyond the files' expected content. */
@@ -70,11 +71,12 @@ export async function startJavaReader(
   // ozone-site.xml the cluster's own JVMs get.
   const { jvmArgs, classpathPrefix } = cluster.javaArgs;
   const logName = `${securityMark(cluster.level)}java-reader`;
-  // The expected content of every file is held in the heap, as fastpath's reader holds it. Beside
+  // The files' expected content is held in the heap once (file-content.ts), as fastpath's reader holds it. Beside
   // it, Ozone's client holds each shared stream's chunk buffers and the gRPC messages of every
   // read in flight: with 16 readers and 1 MiB checksum windows, 512 MiB of headroom ran out of
   // heap (OutOfMemoryError inside the Ratis gRPC reader); 2 GiB does not.
-  const heapMb = JAVA_READER_HEADROOM_MB + Math.ceil((s.files * s.fileSizeBytes) / 1048576);
+  const heapMb =
+    JAVA_READER_HEADROOM_MB + Math.ceil((s.fileSizeBytes + s.files * CONTENT_SHIFT_WORDS * 4) / 1048576);
   const args = [
     `-Xmx${heapMb}m`,
     `-Dlog4j.configuration=file:${jars.log4jConfig}`,

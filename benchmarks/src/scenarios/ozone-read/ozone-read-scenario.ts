@@ -29,6 +29,7 @@ import { startJavaReader } from './java-reader.js';
 import { startS3Reader } from './s3-reader.js';
 import type { ProfileSummary } from '../../harness/cpu-profile-summary.js';
 import { startBenchmarkKdc, type BenchmarkKdc } from './cluster-security.js';
+import { fileSeed } from './file-content.js';
 import { anySecure, SECURITY_LEVEL_LABEL, securityMark, type SecurityLevel } from './security-levels.js';
 
 /** One measured window of one case. */
@@ -70,11 +71,6 @@ export interface CaseResult {
   /** The cluster's security level, in a run with `--security` (absent: none). */
   security?: SecurityLevel;
   rounds: CaseRound[];
-}
-
-/** Same content seeds for both bytes-per-checksum sets, so one copy of the expected bytes serves both. */
-export function fileSeed(index: number): number {
-  return 1000 + index;
 }
 
 /** Ozone's block size: an EC file's internal blocks, and so d × this many key bytes per block group. */

@@ -8,9 +8,9 @@ import type { Readable } from 'node:stream';
 import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import type { S3ClientConfig } from '@fastpath/ozone-fixture';
 import { LatencyRecorder } from '@fastpath/core';
-import { contractKeyBytes } from '@fastpath/ozone-fs-client/testing';
 import { serveCalls } from '../../harness/index.js';
 import type { RunResult } from './fastpath-reader-main.js';
+import { fileContents } from './file-content.js';
 import { emptyWindowCounts } from './read-accounting.js';
 import { readPositions, readerSeed } from './read-offsets.js';
 
@@ -139,7 +139,7 @@ serveCalls<S3ReaderCall, unknown>(async (call) => {
   switch (call.op) {
     case 'expect': {
       const started = performance.now();
-      expected = call.seeds.map((seed) => contractKeyBytes(call.fileSizeBytes, seed));
+      expected = fileContents(call.seeds, call.fileSizeBytes);
       return { ms: performance.now() - started };
     }
     case 'open':

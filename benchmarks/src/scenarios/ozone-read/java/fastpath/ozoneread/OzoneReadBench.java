@@ -43,13 +43,18 @@ public final class OzoneReadBench {
    */
   private static final Field EC_RECONSTRUCTIONS = metricsField("ecReconstructionTotal");
 
+  /** Seeds further apart than this many words get a buffer of their own (as file-content.ts). */
+  private static final long MAX_SHARED_SPREAD_WORDS = 16L * 1024 * 1024;
+
   private final PrintStream out;
   /** The reconstruction count when the case's streams opened. */
   private long reconstructionsAtOpen;
   private String omRpcAddress;
   /** A secure cluster's security keys, under every case's own; null on an unsecured cluster. */
   private JsonNode securityProperties;
-  private byte[][] expected = new byte[0][];
+  /** The files' known content: file i is {@code content[i]} from {@code contentStart[i]}, fileSize bytes. */
+  private byte[][] content = new byte[0][];
+  private int[] contentStart = new int[0];
   private FileSystem fs;
   private FSDataInputStream[] streams = new FSDataInputStream[0];
   /** The case's files, in the order of the scenario's file set. */
@@ -111,8 +116,9 @@ public final class OzoneReadBench {
         fileSize = req.get("fileSizeBytes").asLong();
         JsonNode seeds = req.get("seeds");
         long started = System.nanoTime();
-        expected = new byte[seeds.size()][];
-        for (int i = 0; i < seeds.size(); i++) expected[i] = content(seeds.get(i).asInt(), (int) fileSize);
+        int[] seedValues = new int[seeds.size()];
+        for (int i = 0; i < seedValues.length; i++) seedValues[i] = seeds.get(i).asInt();
+        holdContent(seedValues, (int) fileSize);
         answer.put("ms", (System.nanoTime() - started) / 1e6);
         answer.put("version", org.apache.hadoop.ozone.util.OzoneVersionInfo.OZONE_VERSION_INFO.getVersion());
         return answer;
@@ -195,6 +201,32 @@ public final class OzoneReadBench {
     paths = new Path[0];
     if (fs != null) fs.close();
     fs = null;
+  }
+
+  /**
+   * file-content.ts in Java: seeds whose mixed values lie close after the first one's share one
+   * buffer (the scenario's seeds do: its files are windows of one pattern), others get their own.
+   */
+  private void holdContent(int[] seeds, int size) {
+    content = new byte[seeds.length][];
+    contentStart = new int[seeds.length];
+    if (seeds.length == 0) return;
+    int first = seeds[0] * 0x9E3779B9;
+    long spread = 0;
+    long[] shifts = new long[seeds.length];
+    for (int i = 0; i < seeds.length; i++) {
+      shifts[i] = Integer.toUnsignedLong(seeds[i] * 0x9E3779B9 - first);
+      spread = Math.max(spread, shifts[i]);
+    }
+    if (spread > MAX_SHARED_SPREAD_WORDS) {
+      for (int i = 0; i < seeds.length; i++) content[i] = content(seeds[i], size);
+      return;
+    }
+    byte[] shared = content(seeds[0], size + (int) spread * 4);
+    for (int i = 0; i < seeds.length; i++) {
+      content[i] = shared;
+      contentStart[i] = (int) shifts[i] * 4;
+    }
   }
 
   /** The known content: the ozone fixture's KeyPattern (MurmurHash3's finaliser per 32-bit word). */
@@ -281,7 +313,8 @@ public final class OzoneReadBench {
         while (System.nanoTime() < end) {
           p.next();
           boolean check = drawn++ % checkEvery == 0;
-          byte[] want = expected[p.file];
+          byte[] want = content[p.file];
+          int start = contentStart[p.file];
           long began = System.nanoTime();
           long read = 0;
           boolean same = true;
@@ -289,8 +322,8 @@ public final class OzoneReadBench {
             for (int got; (got = in.read(buffer, 0, readBytes)) > 0; ) {
               if (check && same) {
                 long c0 = System.nanoTime();
-                same = read + got <= want.length
-                    && Arrays.equals(buffer, 0, got, want, (int) read, (int) read + got);
+                same = read + got <= fileSize
+                    && Arrays.equals(buffer, 0, got, want, start + (int) read, start + (int) read + got);
                 checkNs.addAndGet(System.nanoTime() - c0);
               }
               read += got;
@@ -335,8 +368,8 @@ public final class OzoneReadBench {
           lat[n++] = took;
           if (good++ % checkEvery == 0) {
             long c0 = System.nanoTime();
-            int off = (int) p.offset;
-            boolean same = Arrays.equals(buffer, 0, readBytes, expected[p.file], off, off + readBytes);
+            int off = contentStart[p.file] + (int) p.offset;
+            boolean same = Arrays.equals(buffer, 0, readBytes, content[p.file], off, off + readBytes);
             checkNs.addAndGet(System.nanoTime() - c0);
             checked.incrementAndGet();
             if (!same) {
