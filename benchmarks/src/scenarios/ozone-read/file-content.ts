@@ -37,6 +37,11 @@ export function fileSeed(index: number): number {
   return Math.imul(mixed, GOLDEN_INVERSE);
 }
 
+/** The content seeds of files 0 … count - 1, for every reader and writer of the scenario. */
+export function fileSeeds(count: number): number[] {
+  return Array.from({ length: count }, (_, i) => fileSeed(i));
+}
+
 /**
  * The content of a file of each seed, `sizeBytes` long: views into one buffer when the seeds' mixed
  * values lie close after the first one's (fileSeed's seeds), else a buffer per seed.

@@ -23,7 +23,7 @@ import { perOpFigures, type WindowCounts } from './read-accounting.js';
 import type { ReadCluster } from './read-cluster.js';
 import { readPositions, readerSeed } from './read-offsets.js';
 import { securityMark } from './security-levels.js';
-import { CONTENT_SHIFT_WORDS } from './file-content.js';
+import { CONTENT_SHIFT_WORDS, fileSeeds } from './file-content.js';
 import { expectedWidenedBytes } from './widening.js';
 
 /** Heap of the Java reader beyond the files' expected content. */
@@ -118,7 +118,7 @@ export async function startJavaReader(
       throw new BenchmarkProcessError(`Java reader, ${String(request.op)}: ${parsed.error ?? 'failed'}`);
     return parsed;
   };
-  const seeds = Array.from({ length: s.files }, (_, i) => 1000 + i);
+  const seeds = fileSeeds(s.files);
   const init = await call<{ ms: number; version: string }>({
     op: 'init',
     omRpcAddress: cluster.omRpcAddress,

@@ -29,7 +29,7 @@ import { startJavaReader } from './java-reader.js';
 import { startS3Reader } from './s3-reader.js';
 import type { ProfileSummary } from '../../harness/cpu-profile-summary.js';
 import { startBenchmarkKdc, type BenchmarkKdc } from './cluster-security.js';
-import { fileSeed } from './file-content.js';
+import { fileSeeds } from './file-content.js';
 import { anySecure, SECURITY_LEVEL_LABEL, securityMark, type SecurityLevel } from './security-levels.js';
 
 /** One measured window of one case. */
@@ -84,7 +84,7 @@ function fileSet(s: OzoneReadSettings, row: ReadRow): FileSetSpec {
       { length: s.files },
       (_, i) => `/ozoneread/${bucket}/file-${String(i).padStart(2, '0')}`,
     ),
-    seeds: Array.from({ length: s.files }, (_, i) => fileSeed(i)),
+    seeds: fileSeeds(s.files),
     fileSizeBytes: s.fileSizeBytes,
     bytesPerChecksum: row.bytesPerChecksum,
     ...(ec && {
@@ -145,7 +145,7 @@ export const ozoneReadScenario: Scenario<OzoneReadSettings> = {
       ctx.note(`fastpath's reader pinned to CPU(s) ${s.readerCpus}`);
     }
     const expect = (await reader.call(
-      { op: 'expect', seeds: contentSeeds(s), fileSizeBytes: s.fileSizeBytes },
+      { op: 'expect', seeds: fileSeeds(s.files), fileSizeBytes: s.fileSizeBytes },
       { timeoutMs: 600_000 },
     )) as { ms: number; checkMicros: number };
     ctx.log(`expected content of ${s.files} files built in ${Math.round(expect.ms)} ms`);
@@ -337,7 +337,7 @@ async function openLevel(
 
     const java = s.java ? await startJavaReader(ctx, cluster) : undefined;
     if (java) owned.push(java);
-    const s3Reader = s3?.available ? await startS3Reader(ctx, s3, contentSeeds(s)) : undefined;
+    const s3Reader = s3?.available ? await startS3Reader(ctx, s3, fileSeeds(s.files)) : undefined;
     if (s3Reader) owned.push(s3Reader);
     const results = new Map<string, CaseResult>(
       cases.map((c) => [
@@ -456,11 +456,6 @@ async function runPairedRounds(
       if (unit.down) await setDown(false);
     }
   }
-}
-
-/** The content seeds of the files, one per file index. */
-function contentSeeds(s: OzoneReadSettings): number[] {
-  return Array.from({ length: s.files }, (_, i) => fileSeed(i));
 }
 
 /** The per-case line of comparison.json: medians so far. */
