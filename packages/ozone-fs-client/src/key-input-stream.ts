@@ -250,6 +250,8 @@ export class KeyInputStream {
   #closed = false;
   /** Where the last read ended in the key: a read that starts there is sequential. */
   #lastEnd = 0;
+  /** Whether a read has ended at `#lastEnd` (ReadChunk's read-ahead waits for a second read in line). */
+  #readBefore = false;
   /** An encrypted key's data key: reads fetch ciphertext (checked against its checksums) and decrypt it last. */
   readonly #decryptor: KeyDecryptor | undefined;
   /** Where new block tokens come from when a datanode refuses one; none: a refusal fails the replica, as before. */
@@ -396,7 +398,11 @@ export class KeyInputStream {
       return;
     }
     const sequential = position === this.#lastEnd;
+    // A read that continues the one before it (not merely the first read at 0) reads ahead on
+    // ReadChunk: a stream read front to back then costs a datanode call per read-ahead, not per read.
+    const readAhead = sequential && this.#readBefore ? this.#readAheadBytes : 0;
     this.#lastEnd = end;
+    this.#readBefore = true;
     const work: Promise<void>[] = [];
     for (const block of this.#blocks) {
       const bStart = block.location.offsetInKey;
@@ -409,7 +415,9 @@ export class KeyInputStream {
         continue;
       }
       work.push(
-        this.#readBlock(block, from - bStart, to - from, target, offset + (from - position), sequential),
+        this.#readBlock(block, from - bStart, to - from, target, offset + (from - position), sequential, {
+          readAhead: to === end ? readAhead : 0,
+        }),
       );
     }
     await Promise.all(work);
@@ -462,6 +470,7 @@ export class KeyInputStream {
     target: Uint8Array,
     targetOffset: number,
     sequential: boolean,
+    { readAhead }: { readAhead: number },
   ): Promise<void> {
     const chunks = await this.#chunks(block);
     const known = chunks.reduce((n, c) => n + c.length, 0);
@@ -492,10 +501,16 @@ export class KeyInputStream {
           to - from,
           target,
           targetOffset + (from - startInBlock),
+          to === end ? readAhead : 0,
         ),
       );
     }
     await Promise.all(work);
+  }
+
+  /** ReadChunk's read-ahead for a read that continues the last: never more than the window cache holds. */
+  get #readAheadBytes(): number {
+    return Math.min(this.#ctx.config.readChunkReadAheadBytes, this.#windowCacheBytes);
   }
 
   /**
@@ -696,12 +711,23 @@ export class KeyInputStream {
     length: number,
     target: Uint8Array,
     targetOffset: number,
+    readAhead = 0,
   ): Promise<void> {
     const cd = chunk.info.checksumData;
     const type = checksumTypeName(cd.type);
     const bpc = cd.bytesPerChecksum;
     const verify = this.verifyChecksum && type !== undefined && type !== 'NONE';
-    const range = computeChecksumBoundaries(start, length, chunk.length, bpc, verify);
+    // The range asked of the datanode: the read widened to whole checksum windows when verifying,
+    // and a sequential read's read-ahead up to the chunk's end, if the window cache can keep it.
+    let range = computeChecksumBoundaries(
+      start,
+      Math.min(length + readAhead, chunk.length - start),
+      chunk.length,
+      bpc,
+      verify,
+    );
+    if (readAhead > 0 && range.length > this.#windowCacheBytes)
+      range = computeChecksumBoundaries(start, length, chunk.length, bpc, verify);
     const chunkOffset = chunk.info.offset;
     const location: ChunkLocation = {
       containerId: block.location.containerId,
@@ -735,7 +761,7 @@ export class KeyInputStream {
         }
       }
       copyFromParts(parts, start - range.offset, length, target, targetOffset);
-      return verify && this.#keepWindow(chunk, range.offset, parts, start + length);
+      return this.#keepWindow(chunk, range.offset, parts, start + length);
     };
     const failures: Error[] = [];
     let skipUuid: string | undefined;

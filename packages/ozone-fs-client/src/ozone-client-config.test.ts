@@ -47,6 +47,7 @@ describe('OzoneClientConfig', () => {
       datanodeHttp2MaxFrameBytes: 1_048_576,
       readWorkerThreads: 0,
       keyProviderPath: undefined,
+      readChunkReadAheadBytes: 1_048_576,
       streamReadBlockEnabled: false,
       streamReadResponseDataSizeBytes: 1_048_576,
       streamReadPreReadSizeBytes: 33_554_432,
@@ -266,8 +267,10 @@ describe('OzoneClientConfig', () => {
         'ozone.client.stream.read.pre-read-size': '0',
         'ozone.client.stream.read.timeout': '1500',
         'ozone.client.stream.readblock.positional.min.size': '0',
+        'ozone.client.read.chunk.readahead': '4MB',
       }),
     ).toMatchObject({
+      readChunkReadAheadBytes: 4 * 1024 * 1024,
       streamReadBlockEnabled: true,
       streamReadResponseDataSizeBytes: 256 * 1024,
       streamReadPreReadSizeBytes: 0,
@@ -282,6 +285,7 @@ describe('OzoneClientConfig', () => {
       ['ozone.client.stream.read.timeout', '0s'],
       ['ozone.client.stream.read.timeout', 'soon'],
       ['ozone.client.stream.readblock.positional.min.size', 'big'],
+      ['ozone.client.read.chunk.readahead', '-1'],
     ];
     for (const [key, value] of refused) {
       let thrown: unknown;

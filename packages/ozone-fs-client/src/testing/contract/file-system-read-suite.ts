@@ -445,6 +445,63 @@ export function describeFileSystemReads(
       stream.close();
     });
 
+    it.each([
+      ['verification on', true],
+      ['verification off', false],
+    ])(
+      'a read that continues the last reads ahead to its chunk end, %s: a ReadChunk per chunk, not per read',
+      async (_, verify) => {
+        // PATTERN's first block: chunks [0, 1 MiB) and [1 MiB, 2 MiB), read in 64 KiB reads. The
+        // first read asks only its own bytes; the second (continuing it) asks the rest of chunk 0
+        // (960 KiB, up to 1 MiB of read-ahead), the 17th all of chunk 1; the others are served
+        // from the kept windows.
+        const reads = 32;
+        const run = async (fs: OzoneFileSystem) => {
+          fs.setVerifyChecksum(verify);
+          const stream = await fs.open(path(PATTERN));
+          const before = await datanodeCounters();
+          const buf = Buffer.alloc(64 * KiB);
+          for (let i = 0; i < reads; i++) {
+            expect(await stream.read(buf)).toBe(64 * KiB);
+            expect(buf.equals(expected(PATTERN, 64 * KiB, i * 64 * KiB))).toBe(true);
+          }
+          const after = await datanodeCounters();
+          const stats = { ...stream.stats };
+          stream.close();
+          const datanodes =
+            before && after
+              ? { calls: after.calls - before.calls, bytes: after.bytes - before.bytes }
+              : undefined;
+          return { stats, datanodes };
+        };
+        const ahead = await run(newFs());
+        expect(ahead.stats).toMatchObject({
+          readChunkCalls: 3,
+          bytesFetched: 2 * MiB,
+          bytesFromCache: 29 * 64 * KiB,
+        });
+        if (ahead.datanodes) expect(ahead.datanodes).toEqual({ calls: 3, bytes: 2 * MiB });
+        // 0: Ozone's ChunkInputStream, a ReadChunk per read.
+        const none = await run(newFs({ properties: { 'ozone.client.read.chunk.readahead': '0' } }));
+        expect(none.stats).toMatchObject({ readChunkCalls: reads, bytesFetched: 2 * MiB, bytesFromCache: 0 });
+        if (none.datanodes) expect(none.datanodes).toEqual({ calls: reads, bytes: 2 * MiB });
+      },
+    );
+
+    it('a positional read elsewhere in the key reads no further than it asks', async () => {
+      const stream = await newFs().open(path(PATTERN));
+      const buf = Buffer.alloc(64 * KiB);
+      await stream.readFully(0, buf);
+      await stream.readFully(512 * KiB, buf); // not where the last read ended
+      await stream.readFully(256 * KiB, buf);
+      expect(stream.stats).toMatchObject({
+        readChunkCalls: 3,
+        bytesFetched: 3 * 64 * KiB,
+        bytesFromCache: 0,
+      });
+      stream.close();
+    });
+
     it('the windows are bounded per stream and dropped by unbuffer()', async () => {
       const stream = await newFs().open(path(BPC_1M), { windowCacheBytes: 2 * MiB });
       const buf = Buffer.alloc(KiB);
