@@ -9,7 +9,7 @@ import { BlockScheduler } from '../../harness/mixed-load/block-scheduler.js';
 import { GoodputWindow, type WindowSummary } from '../../harness/mixed-load/goodput-window.js';
 import { parseMix, seededRandom, type KmsOperation } from '../../harness/mixed-load/operation-mix.js';
 import { probedPids } from './event-loop-probe.js';
-import { groupsCpuSeconds } from './process-cpu.js';
+import { groupsCpuSeconds } from '../../harness/process-cpu.js';
 import { PROFILE_PROBE_SIGNAL } from './profile-probe-protocol.js';
 
 export interface LoadInput {

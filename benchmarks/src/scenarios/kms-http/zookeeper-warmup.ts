@@ -5,7 +5,7 @@ import {
   zkMkdirp,
   zkRemove,
 } from '@fastpath/zookeeper-fixture';
-import { groupsCpuSeconds } from './process-cpu.js';
+import { groupsCpuSeconds } from '../../harness/process-cpu.js';
 
 /**
  * How ZooKeeper is warmed before a case. A fresh ZooKeeper JVM is still compiling its request

@@ -29,6 +29,8 @@ export interface MetaCluster extends AsyncDisposable {
   readonly ozoneVersion: string | undefined;
   /** Where each client sends its OM calls. */
   target(client: MetaClient): MetaTarget;
+  /** The cluster's process (its CPU is read around each window); undefined if it has none of its own. */
+  readonly pid: number | undefined;
   /** What Ozone's Java client's JVM needs on a secure cluster (none otherwise). */
   readonly javaArgs: { jvmArgs: string[]; classpathPrefix: string[] };
 }
@@ -77,6 +79,7 @@ export async function startMetaCluster(
     return {
       description: `fastpath's embedded mini cluster: one OM (Hadoop RPC and gRPC) and ${info.datanodes.length} datanodes in one Node process of their own, on loopback`,
       ozoneVersion: undefined,
+      pid: child.pid,
       target: (client) => clientTarget(client, om),
       javaArgs: { jvmArgs: [], classpathPrefix: [] },
       [Symbol.asyncDispose]: () => child.close(),
@@ -107,6 +110,7 @@ export async function startMetaCluster(
         ? ''
         : `; security: ${SECURITY_LEVEL_LABEL[level]} (realm ${cluster.security?.realm ?? '?'}, RPC protection ${cluster.security?.rpcProtection ?? '?'})`),
     ozoneVersion: cluster.ozoneVersion,
+    pid: cluster.pid,
     target: (client) => clientTarget(client, om, login),
     javaArgs: javaSecurityArgs(cluster),
     [Symbol.asyncDispose]: () => cluster.stop(),

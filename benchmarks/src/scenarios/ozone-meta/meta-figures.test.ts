@@ -4,6 +4,7 @@ import {
   compareOp,
   metaGoals,
   metaLevelRounds,
+  opsCeiling,
   problemCount,
   verifyTotals,
   windowFigures,
@@ -48,6 +49,31 @@ describe('ozone-meta figures', () => {
     expect(f.p50Ms).toBeLessThanOrEqual(100);
     expect(f.p99Ms).toBeGreaterThan(200);
     expect(clientOpFigures(rounds(sample(0, 1000, 1)))).toBeNull();
+  });
+
+  it("the cluster's CPU per op, the cores busy, and the ceiling it sets on the ops/s of any client", () => {
+    const o = compareOp('lookup', {
+      // 1,000 ops/s; the cluster spends 1.5 ms per op, the client 0.25 ms: 1.75 cores busy.
+      'fastpath-rpc': rounds(
+        sample(1000, 1000, 250, { clusterCpuMs: 1500 }),
+        sample(1000, 1000, 250, { clusterCpuMs: 1400 }),
+      ),
+      // A window whose cluster CPU could not be read has no cluster figures.
+      'fastpath-grpc': rounds(sample(800, 1000, 400)),
+      java: rounds(
+        sample(800, 1000, 500, { clusterCpuMs: 1200 }),
+        sample(900, 1000, 500, { clusterCpuMs: 1350 }),
+      ),
+    });
+    const rpc = o.clients['fastpath-rpc']!;
+    expect(rpc.clusterCpuMsPerOp).toMatchObject({ median: 1.45, min: 1.4, max: 1.5 });
+    expect(rpc.busyCores).toMatchObject({ min: 1.65, max: 1.75 });
+    expect(o.clients['fastpath-grpc']!.clusterCpuMsPerOp).toBeUndefined();
+    // 2 cores ÷ 1.45 ms per op = 1,379 ops/s at most, 1.62× Java's median of 850.
+    const ceiling = opsCeiling(o, 'fastpath-rpc', 2)!;
+    expect(ceiling.opsPerSec).toBeCloseTo(2000 / 1.45, 6);
+    expect(ceiling.againstJava).toBeCloseTo(2000 / 1.45 / 850, 6);
+    expect(opsCeiling(o, 'fastpath-grpc', 2)).toBeNull();
   });
 
   it("each fastpath transport against Java's client over rounds paired by number, and the goals", () => {

@@ -60,6 +60,10 @@ export interface ClientOpFigures {
   errors: number;
   /** Rounds whose window stopped early because its keys ran out (rename, delete). */
   exhaustedRounds: number;
+  /** The cluster's CPU per op in this client's windows, ms (where the cluster's CPU was read). */
+  clusterCpuMsPerOp?: Summary;
+  /** Cores kept busy by this client and the cluster together over its windows. */
+  busyCores?: Summary;
   firstError?: string;
 }
 
@@ -81,8 +85,43 @@ export function clientOpFigures(rounds: readonly RoundSample[]): ClientOpFigures
     ops: rounds.reduce((n, r) => n + r.sample.ops, 0),
     errors,
     exhaustedRounds: rounds.filter((r) => r.sample.exhausted).length,
+    ...clusterFigures(rounds),
     ...(firstError === undefined ? {} : { firstError }),
   };
+}
+
+/** The cluster's CPU per op and the cores busy, over the windows whose cluster CPU was read. */
+function clusterFigures(
+  rounds: readonly RoundSample[],
+): Pick<ClientOpFigures, 'clusterCpuMsPerOp' | 'busyCores'> {
+  const windows = rounds.flatMap(({ sample: w }) =>
+    w.clusterCpuMs !== undefined && w.ops > 0 && w.elapsedMs > 0
+      ? [{ ...w, clusterCpuMs: w.clusterCpuMs }]
+      : [],
+  );
+  if (windows.length === 0) return {};
+  return {
+    clusterCpuMsPerOp: summarize(windows.map((w) => w.clusterCpuMs / w.ops)),
+    busyCores: summarize(windows.map((w) => (w.cpuMs + w.clusterCpuMs) / w.elapsedMs)),
+  };
+}
+
+/**
+ * The most ops/s any client could reach on `cores` cores, given the cluster's CPU per op in this
+ * client's windows: a client costing no CPU at all still leaves the cluster needing that much per
+ * op, so ops/s ≤ cores ÷ cluster CPU per op. With it, that ceiling ÷ Java's measured ops/s: where
+ * it is below the ops/s goal, no client can meet the goal on this machine.
+ */
+export function opsCeiling(
+  o: OpComparison,
+  client: MetaClient,
+  cores: number,
+): { opsPerSec: number; againstJava: number | null } | null {
+  const clusterMs = o.clients[client]?.clusterCpuMsPerOp?.median;
+  if (clusterMs === undefined || clusterMs <= 0) return null;
+  const opsPerSec = (cores * 1000) / clusterMs;
+  const java = o.clients.java?.opsPerSec.median;
+  return { opsPerSec, againstJava: java ? opsPerSec / java : null };
 }
 
 export interface AgainstJava {

@@ -3,6 +3,7 @@ import { PROFILE_CATEGORIES, type ProfileCategory } from '../../harness/cpu-prof
 import { compareOp, type RoundSample } from './meta-figures.js';
 import {
   againstJavaTable,
+  ceilingTable,
   checksTable,
   figuresTable,
   profileTable,
@@ -56,6 +57,25 @@ describe('ozone-meta tables', () => {
     ]);
     expect(checks.rows.map((r) => r[0])).toEqual(['none', 'Kerberos + privacy, TLS']);
     expect(checksTable([{ verify: { java: totals } }]).columns[0]!.header).toBe('client');
+  });
+
+  it("the ceiling table: the cluster's CPU per op per client, and nothing without it", () => {
+    const withCluster = (ops: number, clusterCpuMs: number): RoundSample[] => [
+      { round: 1, sample: { ...sample(ops), clusterCpuMs } },
+    ];
+    const o = compareOp('lookup', {
+      'fastpath-rpc': withCluster(1000, 1000),
+      'fastpath-grpc': once(500),
+      java: withCluster(800, 800),
+    });
+    const table = ceilingTable([o], ['fastpath-rpc', 'fastpath-grpc', 'java'], 2)!;
+    // The gRPC client's window had no cluster CPU: no row. 2 cores ÷ 1 ms = 2,000 ops/s, 2.5× Java's 800.
+    expect(table.rows.map((r) => [r[1], r[4], r[5]])).toEqual([
+      ['fastpath, Hadoop RPC', '2.00 k', '2.50×'],
+      ["Ozone's Java client", '2.00 k', '2.50×'],
+    ]);
+    expect(table.caption).toContain('2 cores');
+    expect(ceilingTable([compareOp('lookup', { java: once(100) })], ['java'], 2)).toBeNull();
   });
 
   it("profile rows: an operation's levels together, CPU per op split by category in µs", () => {

@@ -7,6 +7,7 @@ import type { ProfileFunction, ProfileSummary } from '../../harness/cpu-profile-
 import {
   formatMs,
   formatRatioWithRange,
+  formatSi,
   formatSiWithRange,
   markdownTable,
   type RatioSummary,
@@ -18,7 +19,7 @@ import { loadNote } from '../ratis/ratis-report.js';
 import type { SecurityCostRow } from '../ozone-read/security-cost.js';
 import { securityCostTable, type SecurityCostLabels } from '../ozone-read/security-cost-report.js';
 import { SECURITY_LEVEL_LABEL, type SecurityLevel } from '../ozone-read/security-levels.js';
-import type { OpComparison, VerifyTotals } from './meta-figures.js';
+import { META_GOALS, opsCeiling, type OpComparison, type VerifyTotals } from './meta-figures.js';
 import {
   META_CLIENT_LABEL,
   META_CLIENTS,
@@ -107,6 +108,51 @@ export function figuresTable(ops: readonly OpComparison[], clients: readonly Met
           ];
         }),
     ),
+  };
+}
+
+/**
+ * What the cluster costs per operation in each client's windows, the cores busy, and the ops/s
+ * ceiling it sets on this machine whatever the client (opsCeiling); null when no window's cluster
+ * CPU was read.
+ */
+export function ceilingTable(
+  ops: readonly OpComparison[],
+  clients: readonly MetaClient[],
+  cores: number,
+): FigureTable | null {
+  const levels = withLevels(ops);
+  const rows = ops.flatMap((o) =>
+    clients.flatMap((c) => {
+      const f = o.clients[c];
+      const ceiling = opsCeiling(o, c, cores);
+      if (!f?.clusterCpuMsPerOp || !ceiling) return [];
+      return [
+        [
+          o.label,
+          ...levelCells(levels, o.security),
+          META_CLIENT_LABEL[c],
+          cell(f.clusterCpuMsPerOp),
+          cell(f.busyCores),
+          formatSi(ceiling.opsPerSec),
+          ceiling.againstJava === null ? '—' : `${ceiling.againstJava.toFixed(2)}×`,
+        ],
+      ];
+    }),
+  );
+  if (rows.length === 0) return null;
+  return {
+    caption: `What the cluster costs per operation and the ops/s it allows: the cluster's process CPU per op in each client's windows (ms, median and min–max of the rounds), the cores busy with the client and the cluster together, and the ceiling: ${cores} cores ÷ the cluster's CPU per op, the ops/s a client costing no CPU at all could reach on this machine. Where the ceiling is under ${META_GOALS.opsPerSec}× Java's ops/s, no client can meet the ops/s goal here`,
+    columns: [
+      { header: 'operation' },
+      ...levelColumns(levels),
+      { header: 'client' },
+      { header: 'cluster CPU ms/op', align: 'right' },
+      { header: 'cores busy', align: 'right' },
+      { header: 'ceiling ops/s', align: 'right' },
+      { header: "ceiling ÷ Java's ops/s", align: 'right' },
+    ],
+    rows,
   };
 }
 
@@ -199,6 +245,7 @@ export function profileTable(profiled: readonly ProfiledWindow[]): FigureTable {
 }
 
 const tableMarkdown = (t: FigureTable): string => `${t.caption}.\n\n${markdownTable(t.columns, t.rows)}`;
+const optionalTable = (t: FigureTable | null): string[] => (t ? [tableMarkdown(t)] : []);
 
 export function ozoneMetaReport(
   ops: readonly OpComparison[],
@@ -248,6 +295,7 @@ export function ozoneMetaReport(
     `${s.workers} workers per client (one client each, in a process of its own); per operation a ${s.windowMs / 1000} s window per client and round, ${s.rounds} round(s), the clients taking turns going first${s.warmupMs > 0 ? `, after an unmeasured round of ${s.warmupMs / 1000} s windows` : ''}. Bucket layout ${context.layout}, RATIS/THREE keys. Cluster: ${context.cluster}.${levels ? ` Security levels, a cluster each, all up at once, their windows paired (each operation on every level back to back, the levels taking turns going first): ${s.security.map((l) => SECURITY_LEVEL_LABEL[l]).join(', ')}; on a secure cluster every client logs in from the Kerberos user's keytab, and fastpath reaches the OM over Hadoop RPC only (the OM speaks SASL nowhere else, so fastpath's gRPC transport has no secure rows).` : ''}${context.quick ? ' `--quick`: a smoke run; its numbers are not to be quoted.' : ''}`,
     ...(java ? [tableMarkdown(againstJavaTable(ops))] : []),
     tableMarkdown(figuresTable(ops, s.clients)),
+    ...optionalTable(ceilingTable(ops, s.clients, context.cores)),
     tableMarkdown(checksTable(checks)),
     ...(context.securityCost.length > 0
       ? [tableMarkdown(securityCostTable(context.securityCost, META_SECURITY_COST_LABELS))]

@@ -81,6 +81,11 @@ export interface WindowSample {
   elapsedMs: number;
   /** The client process's CPU over the window, ms. */
   cpuMs: number;
+  /**
+   * The cluster's CPU (its process and their children) over the window's call, ms: set by the
+   * scenario from /proc, not by the client; absent where /proc or the cluster's pid is not known.
+   */
+  clusterCpuMs?: number;
   /** Each completed operation's time, µs. */
   latenciesUs: number[];
   /** The rename and delete windows stop early when their keys run out. */

@@ -7,6 +7,7 @@ import {
   type Scenario,
   type ScenarioContext,
 } from '../../harness/index.js';
+import { groupsCpuSeconds } from '../../harness/process-cpu.js';
 import { startBenchmarkKdc, type BenchmarkKdc } from '../ozone-read/cluster-security.js';
 import {
   securityCost as securityCostRows,
@@ -128,6 +129,11 @@ interface OpenLevel extends AsyncDisposable {
   result(): LevelResult;
 }
 
+/** CPU seconds the cluster's process tree has used so far; null where it cannot be read. */
+function clusterCpuSeconds(cluster: MetaCluster): number | null {
+  return cluster.pid === undefined ? null : (groupsCpuSeconds({ cluster: [cluster.pid] })['cluster'] ?? null);
+}
+
 /** The label of a round at a level, for progress and the log. */
 function roundLabel(s: OzoneMetaSettings, level: SecurityLevel, round: number): string {
   const at = s.security.length > 1 || level !== 'none' ? ` (${SECURITY_LEVEL_LABEL[level]})` : '';
@@ -228,12 +234,16 @@ async function openLevel(
       for (const client of turnOrder(clients, round, opIndex)) {
         if (ctx.signal.aborted) return;
         ctx.progress.setDetail(`${what} · ${META_OP_LABEL[op]} · ${client}`);
+        const clusterBefore = clusterCpuSeconds(cluster);
         const sample = (await processes
           .get(client)!
           .call(
             { op: 'window', operation: op, workers: s.workers, windowMs },
             windowMs + CALL_SLACK_MS,
           )) as WindowSample;
+        const clusterAfter = clusterCpuSeconds(cluster);
+        if (clusterBefore !== null && clusterAfter !== null)
+          sample.clusterCpuMs = (clusterAfter - clusterBefore) * 1000;
         const rate = sample.elapsedMs > 0 ? (sample.ops * 1000) / sample.elapsedMs : 0;
         ctx.log(
           `${what} · ${op} · ${client}: ${sample.ops} ops in ${sample.elapsedMs.toFixed(0)} ms (${rate.toFixed(0)}/s), CPU ${sample.cpuMs.toFixed(0)} ms, errors ${sample.errors}${sample.firstError ? ` (${sample.firstError.split('\n')[0]})` : ''}`,

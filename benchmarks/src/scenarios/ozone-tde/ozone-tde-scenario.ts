@@ -10,7 +10,7 @@ import {
   type ScenarioContext,
   type ScenarioReport,
 } from '../../harness/index.js';
-import { groupsCpuSeconds } from '../kms-http/process-cpu.js';
+import { groupsCpuSeconds } from '../../harness/process-cpu.js';
 import { withKmsServerBundle, type KmsServerBundle } from '../kms-http/kms-server-bundle.js';
 import { KMS_VERSIONS } from '../kms-http/kms-versions.js';
 import {
