@@ -109,7 +109,14 @@ interface ChunkEntry {
 interface CachedWindow {
   /** Offset of the window within its chunk. */
   offset: number;
-  data: Uint8Array;
+  /** Its bytes, in pieces as they were received (a read copies from them; no joined copy is made). */
+  parts: readonly Uint8Array[];
+  length: number;
+  /**
+   * Hands the received answer `data` is a view of back to its pool, once the window is dropped
+   * (a read-ahead window per MiB read would otherwise cost a new buffer per MiB).
+   */
+  release?: (() => void) | undefined;
 }
 
 /** Most bytes of widened windows a stream keeps (one window per chunk, oldest dropped first). */
@@ -297,8 +304,7 @@ export class KeyInputStream {
 
   /** Drops every cached window and ends the ReadBlock streams left open (Hadoop's `unbuffer`); the stream stays open. */
   unbuffer(): void {
-    this.#windows.clear();
-    this.#cachedBytes = 0;
+    for (const chunk of [...this.#windows.keys()]) this.#dropWindow(chunk);
     for (const b of this.#blocks) {
       b.stream?.reader.close();
       b.stream = undefined;
@@ -311,7 +317,8 @@ export class KeyInputStream {
     const w = this.#windows.get(chunk);
     if (!w) return;
     this.#windows.delete(chunk);
-    this.#cachedBytes -= w.data.length;
+    this.#cachedBytes -= w.length;
+    w.release?.();
   }
 
   /** Serves the read from the chunk's cached window when it covers it; releases a window once its last byte is read. */
@@ -323,29 +330,38 @@ export class KeyInputStream {
     targetOffset: number,
   ): boolean {
     const w = this.#windows.get(chunk);
-    if (!w || start < w.offset || start + length > w.offset + w.data.length) return false;
-    target.set(w.data.subarray(start - w.offset, start - w.offset + length), targetOffset);
+    if (!w || start < w.offset || start + length > w.offset + w.length) return false;
+    copyFromParts(w.parts, start - w.offset, length, target, targetOffset);
     this.stats.bytesFromCache += length;
-    if (start + length === w.offset + w.data.length) this.#dropWindow(chunk);
+    if (start + length === w.offset + w.length) this.#dropWindow(chunk);
     return true;
   }
 
   /**
    * Keeps the part of a widened window after the read, so the next sequential read needs no call.
-   * Whether it kept a view of `parts` (their memory must then not be handed back for reuse).
+   * Whether it kept a view of `parts`: their memory is then handed back for reuse by `release`
+   * when the window is dropped, not before.
    */
-  #keepWindow(chunk: ChunkEntry, offset: number, parts: readonly Uint8Array[], consumedTo: number): boolean {
+  #keepWindow(
+    chunk: ChunkEntry,
+    offset: number,
+    parts: readonly Uint8Array[],
+    consumedTo: number,
+    release: (() => void) | undefined,
+  ): boolean {
     this.#dropWindow(chunk);
     const size = parts.reduce((n, p) => n + p.length, 0);
     if (consumedTo >= offset + size || size > this.#windowCacheBytes) return false;
-    const data = parts.length === 1 ? keepable(parts[0] as Uint8Array) : Buffer.concat(parts);
-    this.#windows.set(chunk, { offset, data });
-    this.#cachedBytes += data.length;
+    const kept = keepable(parts, size);
+    const view = kept === parts;
+    this.#windows.set(chunk, { offset, parts: kept, length: size, release: view ? release : undefined });
+    this.#cachedBytes += size;
     for (const [oldest] of this.#windows) {
       if (this.#cachedBytes <= this.#windowCacheBytes) break;
       this.#dropWindow(oldest);
     }
-    return data === parts[0];
+    // The loop above may have dropped (and released) this very window when it alone exceeds the bound.
+    return view && this.#windows.has(chunk);
   }
 
   /** The key's blocks, in key order. */
@@ -744,7 +760,7 @@ export class KeyInputStream {
     }
     // The received parts go to the caller's buffer as they are: verified in place, and only the
     // range asked for copied (once) into the target. Whether the window cache kept a view of them.
-    const deliver = (dn: DatanodeAddress, parts: readonly Uint8Array[]): boolean => {
+    const deliver = (dn: DatanodeAddress, parts: readonly Uint8Array[], release?: () => void): boolean => {
       if (verify) {
         this.stats.bytesVerified += range.length;
         const bad = findChecksumMismatchInParts(
@@ -761,7 +777,7 @@ export class KeyInputStream {
         }
       }
       copyFromParts(parts, start - range.offset, length, target, targetOffset);
-      return this.#keepWindow(chunk, range.offset, parts, start + length);
+      return this.#keepWindow(chunk, range.offset, parts, start + length, release);
     };
     const failures: Error[] = [];
     let skipUuid: string | undefined;
@@ -802,7 +818,9 @@ export class KeyInputStream {
         // wrong), unless the window cache keeps a view of them.
         let kept = false;
         try {
-          kept = this.#takeReadChunk(r, dn, block, chunkOffset, range, location, deliver);
+          kept = this.#takeReadChunk(r, dn, block, chunkOffset, range, location, (at, parts) =>
+            deliver(at, parts, () => channel.release(r)),
+          );
         } finally {
           if (!kept) channel.release(r);
         }
@@ -986,12 +1004,15 @@ export class KeyInputStream {
 }
 
 /**
- * A received window to keep: the view itself when it is most of the memory it is a view of (the
- * window is most of its gRPC message), else a copy, so that a small window never pins a large
- * message.
+ * A received window to keep: its pieces themselves when they are most of the memory they are
+ * views of (the window is most of its gRPC message), else one copy, so that a small window never
+ * pins a large message.
  */
-function keepable(view: Uint8Array): Uint8Array {
-  return view.byteLength * 2 >= view.buffer.byteLength ? view : Uint8Array.prototype.slice.call(view);
+function keepable(parts: readonly Uint8Array[], size: number): readonly Uint8Array[] {
+  const memory = new Set(parts.map((p) => p.buffer));
+  let held = 0;
+  for (const m of memory) held += m.byteLength;
+  return size * 2 >= held ? parts : [Buffer.concat(parts, size)];
 }
 
 /**

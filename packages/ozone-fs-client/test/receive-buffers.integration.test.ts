@@ -3,7 +3,7 @@
 // bytes are right across piece, chunk and block boundaries whatever order reads come in, and no
 // Buffer a reader was given, no widened window the stream keeps and no ReadBlock piece held for a
 // later read is a view of memory a later answer is assembled in.
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { createOzoneClient, type OzoneClient } from '@fastpath/ozone-fs-client';
 import {
   contractKeyBytes,
@@ -47,6 +47,36 @@ describe('reused receive buffers on the embedded mini cluster', () => {
   });
   afterAll(async () => {
     await cluster?.close();
+  });
+
+  it("a sequential reader's read-ahead windows hand their answers back: a few buffers for the whole key, not one per MiB", async () => {
+    const client = createOzoneClient({
+      omAddress: cluster.omAddress,
+      userName: 'pool',
+      // 16 KiB DATA frames: every answer spans many pieces and is assembled in a pooled buffer.
+      config: { datanodeTransport: 'http2-stream-pool', datanodeHttp2MaxFrameBytes: 16 * KiB },
+    });
+    const stream = await client.openKey('pool', 'bucket', 'k');
+    const allocations = jest.spyOn(Buffer, 'allocUnsafeSlow');
+    try {
+      const target = Buffer.alloc(64 * KiB);
+      for (let at = 0; at < SIZE;) {
+        const n = await stream.read(at, target, 0, Math.min(target.length, SIZE - at));
+        expect(target.subarray(0, n).equals(content.subarray(at, at + n))).toBe(true);
+        at += n;
+      }
+      // Ten chunks of 1 MiB, each read ahead into a window (about 1 MiB) after its first read.
+      expect(stream.stats.readChunkCalls).toBeLessThanOrEqual(21);
+      expect(stream.stats.bytesFromCache).toBeGreaterThan(8 * MiB);
+      // Answers of 512 KiB or more come from the pool: each window's answer went back when the
+      // window was read to its end (without that: one new buffer per window, ten or more).
+      const large = allocations.mock.calls.filter(([n]) => n >= 512 * KiB).length;
+      expect(large).toBeLessThanOrEqual(3);
+    } finally {
+      allocations.mockRestore();
+      stream.close();
+      client.close();
+    }
   });
 
   describe.each([
