@@ -113,7 +113,7 @@ interface CachedWindow {
   parts: readonly Uint8Array[];
   length: number;
   /**
-   * Hands the received answer `data` is a view of back to its pool, once the window is dropped
+   * Hands the received answer `parts` are views of back to its pool, once the window is dropped
    * (a read-ahead window per MiB read would otherwise cost a new buffer per MiB).
    */
   release?: (() => void) | undefined;
@@ -360,8 +360,8 @@ export class KeyInputStream {
       if (this.#cachedBytes <= this.#windowCacheBytes) break;
       this.#dropWindow(oldest);
     }
-    // The loop above may have dropped (and released) this very window when it alone exceeds the bound.
-    return view && this.#windows.has(chunk);
+    // The loop drops older windows only: this one alone fits the bound (checked above).
+    return view;
   }
 
   /** The key's blocks, in key order. */
