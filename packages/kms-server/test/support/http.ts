@@ -26,11 +26,16 @@ export function http(
   const payload = options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
   const target = new URL(url);
   const request = target.protocol === 'https:' ? httpsRequest : httpRequest;
+  // The path as written, not as URL parsing normalises it: a key named `.` or `..` is a path
+  // segment a parser drops (`/kms/v1/key/./_eek` would go out as `/kms/v1/key/_eek`).
+  const slash = url.indexOf('/', url.indexOf('//') + 2);
+  const path = slash < 0 ? `${target.pathname}${target.search}` : url.slice(slash);
   return new Promise((resolve, reject) => {
     const req = request(
       target,
       {
         method: options.method ?? 'GET',
+        path,
         agent: false,
         headers: {
           ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
