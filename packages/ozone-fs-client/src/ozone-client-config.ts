@@ -114,8 +114,10 @@ export interface OzoneClientConfig {
    * (the datanode answers a stream's requests one after another); `call-per-request` opens a
    * grpc-js stream per request, as Ozone's Java client does; `http2-stream-pool` is the same pool
    * on fastpath's own HTTP/2 session (Node's `http2`, gRPC's framing done by fastpath, wide
-   * windows and large frames), which reads bulk answers with less CPU than grpc-js, most over TLS.
-   * Writes always use a grpc-js stream per request.
+   * windows and large frames), which reads bulk answers with less CPU than grpc-js, most over TLS;
+   * `socket-stream-pool` is the same pool on `@fastpath/grpc-http2`'s session, HTTP/2 spoken by
+   * fastpath on a socket that reads into one reused buffer, each answer copied once into a pooled
+   * buffer. Writes always use a grpc-js stream per request.
    */
   datanodeTransport: DatanodeTransport;
   /**
@@ -127,7 +129,7 @@ export interface OzoneClientConfig {
   omGrpcChannel: OmGrpcChannel;
   /**
    * `ozone.client.datanode.http2.max.frame.size` (fastpath's own key), default 1 MiB, 16 KiB to
-   * 16 MiB - 1: with `http2-stream-pool`, the largest DATA frame the datanode may send
+   * 16 MiB - 1: with `http2-stream-pool` and `socket-stream-pool`, the largest DATA frame the datanode may send
    * (SETTINGS_MAX_FRAME_SIZE; Ozone's Netty server sends frames as large as allowed).
    */
   datanodeHttp2MaxFrameBytes: number;
@@ -263,11 +265,13 @@ export type OmGrpcChannel = 'http2' | 'grpc-js';
 const OM_GRPC_CHANNELS: readonly OmGrpcChannel[] = ['http2', 'grpc-js'];
 
 /** How read commands travel to a datanode (`ozone.client.datanode.transport`). */
-export type DatanodeTransport = 'stream-pool' | 'call-per-request' | 'http2-stream-pool';
+export type DatanodeTransport =
+  'stream-pool' | 'call-per-request' | 'http2-stream-pool' | 'socket-stream-pool';
 const DATANODE_TRANSPORTS: readonly DatanodeTransport[] = [
   'stream-pool',
   'call-per-request',
   'http2-stream-pool',
+  'socket-stream-pool',
 ];
 
 const KB = 1024;

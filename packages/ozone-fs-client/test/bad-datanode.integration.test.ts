@@ -32,6 +32,7 @@ beforeAll(async () => {
     'stream-pool': make('stream-pool'),
     'call-per-request': make('call-per-request'),
     'http2-stream-pool': make('http2-stream-pool'),
+    'socket-stream-pool': make('socket-stream-pool'),
   };
   client = clients['stream-pool'];
   await client.createVolume('vol1');

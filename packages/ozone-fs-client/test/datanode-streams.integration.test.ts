@@ -19,9 +19,12 @@ afterAll(async () => {
   await cluster?.close();
 });
 
-describe.each(['stream-pool', 'http2-stream-pool'] as const)('datanode stream pool over %s', (transport) => {
-  describeDatanodeStreams(() => miniClusterAdapter(cluster), MINI_CLUSTER_CAPABILITIES, transport);
-});
+describe.each(['stream-pool', 'http2-stream-pool', 'socket-stream-pool'] as const)(
+  'datanode stream pool over %s',
+  (transport) => {
+    describeDatanodeStreams(() => miniClusterAdapter(cluster), MINI_CLUSTER_CAPABILITIES, transport);
+  },
+);
 
 describe('a request that is never answered', () => {
   it('holds the requests behind it on its stream until its deadline; they are sent again and the read fails over, every byte right', async () => {

@@ -33,12 +33,15 @@ describe('streaming ReadBlock on the embedded mini cluster', () => {
     await cluster?.close();
   });
 
-  describe.each(['stream-pool', 'http2-stream-pool'] as const)('the ReadBlock suite over %s', (transport) => {
-    describeReadBlockReads(
-      withDatanodeTransport(() => miniClusterAdapter(cluster), transport),
-      MINI_CLUSTER_CAPABILITIES,
-    );
-  });
+  describe.each(['stream-pool', 'http2-stream-pool', 'socket-stream-pool'] as const)(
+    'the ReadBlock suite over %s',
+    (transport) => {
+      describeReadBlockReads(
+        withDatanodeTransport(() => miniClusterAdapter(cluster), transport),
+        MINI_CLUSTER_CAPABILITIES,
+      );
+    },
+  );
 
   it('no read of the suites asked a datanode for an offset at or past a block end', () => {
     const pastEnd = cluster.counters().reduce((n, c) => n + c.readBlockPastEnd, 0);

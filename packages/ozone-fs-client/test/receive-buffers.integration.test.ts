@@ -1,4 +1,4 @@
-// The HTTP/2 transport assembles answers in buffers that are handed back and reused once their
+// fastpath's HTTP/2 transports assemble answers in buffers that are handed back and reused once their
 // bytes are copied out (see receive-buffer-pool.ts). What must hold on the embedded cluster: the
 // bytes are right across piece, chunk and block boundaries whatever order reads come in, and no
 // Buffer a reader was given, no widened window the stream keeps and no ReadBlock piece held for a
@@ -49,116 +49,120 @@ describe('reused receive buffers on the embedded mini cluster', () => {
     await cluster?.close();
   });
 
-  it("a sequential reader's read-ahead windows hand their answers back: a few buffers for the whole key, not one per MiB", async () => {
-    const client = createOzoneClient({
-      omAddress: cluster.omAddress,
-      userName: 'pool',
-      // 16 KiB DATA frames: every answer spans many pieces and is assembled in a pooled buffer.
-      config: { datanodeTransport: 'http2-stream-pool', datanodeHttp2MaxFrameBytes: 16 * KiB },
-    });
-    const stream = await client.openKey('pool', 'bucket', 'k');
-    const allocations = jest.spyOn(Buffer, 'allocUnsafeSlow');
-    try {
-      const target = Buffer.alloc(64 * KiB);
-      for (let at = 0; at < SIZE;) {
-        const n = await stream.read(at, target, 0, Math.min(target.length, SIZE - at));
-        expect(target.subarray(0, n).equals(content.subarray(at, at + n))).toBe(true);
-        at += n;
-      }
-      // Ten chunks of 1 MiB, each read ahead into a window (about 1 MiB) after its first read.
-      expect(stream.stats.readChunkCalls).toBeLessThanOrEqual(21);
-      expect(stream.stats.bytesFromCache).toBeGreaterThan(8 * MiB);
-      // Answers of 512 KiB or more come from the pool: each window's answer went back when the
-      // window was read to its end (without that: one new buffer per window, ten or more).
-      const large = allocations.mock.calls.filter(([n]) => n >= 512 * KiB).length;
-      expect(large).toBeLessThanOrEqual(3);
-    } finally {
-      allocations.mockRestore();
-      stream.close();
-      client.close();
-    }
-  });
-
-  describe.each([
-    ['ReadChunk', false],
-    ['streaming ReadBlock', true],
-  ])('%s', (_name, streamReadBlockEnabled) => {
-    let client: OzoneClient;
-    beforeAll(() => {
-      client = createOzoneClient({
+  // Both of fastpath's own sessions: Node's http2 assembles an answer cut across DATA pieces in a
+  // pooled buffer; the socket session copies every answer of 64 KiB or more into one.
+  describe.each(['http2-stream-pool', 'socket-stream-pool'] as const)('over %s', (transport) => {
+    it("a sequential reader's read-ahead windows hand their answers back: a few buffers for the whole key, not one per MiB", async () => {
+      const client = createOzoneClient({
         omAddress: cluster.omAddress,
         userName: 'pool',
-        config: {
-          datanodeTransport: 'http2-stream-pool',
-          streamReadBlockEnabled,
-          // Small pieces: many answers and many reuses in a 10 MiB key.
-          streamReadResponseDataSizeBytes: 256 * KiB,
-          streamReadPreReadSizeBytes: 2 * MiB,
-        },
+        // 16 KiB DATA frames: every answer spans many pieces and is assembled in a pooled buffer.
+        config: { datanodeTransport: transport, datanodeHttp2MaxFrameBytes: 16 * KiB },
       });
+      const stream = await client.openKey('pool', 'bucket', 'k');
+      const allocations = jest.spyOn(Buffer, 'allocUnsafeSlow');
+      try {
+        const target = Buffer.alloc(64 * KiB);
+        for (let at = 0; at < SIZE;) {
+          const n = await stream.read(at, target, 0, Math.min(target.length, SIZE - at));
+          expect(target.subarray(0, n).equals(content.subarray(at, at + n))).toBe(true);
+          at += n;
+        }
+        // Ten chunks of 1 MiB, each read ahead into a window (about 1 MiB) after its first read.
+        expect(stream.stats.readChunkCalls).toBeLessThanOrEqual(21);
+        expect(stream.stats.bytesFromCache).toBeGreaterThan(8 * MiB);
+        // Answers of 512 KiB or more come from the pool: each window's answer went back when the
+        // window was read to its end (without that: one new buffer per window, ten or more).
+        const large = allocations.mock.calls.filter(([n]) => n >= 512 * KiB).length;
+        expect(large).toBeLessThanOrEqual(3);
+      } finally {
+        allocations.mockRestore();
+        stream.close();
+        client.close();
+      }
     });
-    afterAll(() => client?.close());
 
-    it.each([true, false])(
-      'sequential reads of odd sizes are right across pieces, chunks and blocks (verify %s)',
-      async (verifyChecksum) => {
-        const stream = await client.openKey('pool', 'bucket', 'k', { verifyChecksum });
-        try {
-          const target = Buffer.alloc(300 * KiB + 7);
-          let at = 0;
-          for (;;) {
-            const n = await stream.read(at, target, 0, target.length);
-            if (n === 0) break;
-            expect(target.subarray(0, n).equals(content.subarray(at, at + n))).toBe(true);
-            at += n;
+    describe.each([
+      ['ReadChunk', false],
+      ['streaming ReadBlock', true],
+    ])('%s', (_name, streamReadBlockEnabled) => {
+      let client: OzoneClient;
+      beforeAll(() => {
+        client = createOzoneClient({
+          omAddress: cluster.omAddress,
+          userName: 'pool',
+          config: {
+            datanodeTransport: transport,
+            streamReadBlockEnabled,
+            // Small pieces: many answers and many reuses in a 10 MiB key.
+            streamReadResponseDataSizeBytes: 256 * KiB,
+            streamReadPreReadSizeBytes: 2 * MiB,
+          },
+        });
+      });
+      afterAll(() => client?.close());
+
+      it.each([true, false])(
+        'sequential reads of odd sizes are right across pieces, chunks and blocks (verify %s)',
+        async (verifyChecksum) => {
+          const stream = await client.openKey('pool', 'bucket', 'k', { verifyChecksum });
+          try {
+            const target = Buffer.alloc(300 * KiB + 7);
+            let at = 0;
+            for (;;) {
+              const n = await stream.read(at, target, 0, target.length);
+              if (n === 0) break;
+              expect(target.subarray(0, n).equals(content.subarray(at, at + n))).toBe(true);
+              at += n;
+            }
+            expect(at).toBe(SIZE);
+          } finally {
+            stream.close();
           }
-          expect(at).toBe(SIZE);
+        },
+      );
+
+      it('no Buffer handed to a reader changes after later reads', async () => {
+        const stream = await client.openKey('pool', 'bucket', 'k');
+        const given: { at: number; data: Buffer }[] = [];
+        try {
+          for (let at = 0; at < SIZE; at += 700 * KiB) {
+            const length = Math.min(700 * KiB, SIZE - at);
+            given.push({ at, data: await stream.readFully(at, length) });
+          }
         } finally {
           stream.close();
         }
-      },
-    );
+        for (const { at, data } of given)
+          expect(data.equals(content.subarray(at, at + data.length))).toBe(true);
+      });
 
-    it('no Buffer handed to a reader changes after later reads', async () => {
-      const stream = await client.openKey('pool', 'bucket', 'k');
-      const given: { at: number; data: Buffer }[] = [];
-      try {
-        for (let at = 0; at < SIZE; at += 700 * KiB) {
-          const length = Math.min(700 * KiB, SIZE - at);
-          given.push({ at, data: await stream.readFully(at, length) });
+      it('what a stream keeps for its next read (a widened window, pre-read pieces) survives other reads', async () => {
+        const kept = await client.openKey('pool', 'bucket', streamReadBlockEnabled ? 'k' : 'wide');
+        const busy = await client.openKey('pool', 'bucket', 'other');
+        try {
+          // Off the window boundaries: ReadChunk keeps the rest of the widened window; ReadBlock
+          // keeps the stream with the pieces past the read.
+          const head = Buffer.alloc(100 * KiB + 5);
+          await kept.read(0, head, 0, head.length);
+          expect(head.equals(content.subarray(0, head.length))).toBe(true);
+          // Every other answer meanwhile is assembled in reused memory.
+          const scratch = Buffer.alloc(MiB);
+          for (let at = 0; at < SIZE; at += scratch.length) {
+            const n = await busy.read(at, scratch, 0, scratch.length);
+            expect(scratch.subarray(0, n).equals(other.subarray(at, at + n))).toBe(true);
+          }
+          // ReadChunk: the rest of the widened window (the chunk), served from it; ReadBlock: the pieces held.
+          const rest = Buffer.alloc(MiB - head.length);
+          await kept.read(head.length, rest, 0, rest.length);
+          expect(rest.equals(content.subarray(head.length, head.length + rest.length))).toBe(true);
+          if (streamReadBlockEnabled) expect(kept.stats.readBlockCalls).toBe(1);
+          else expect(kept.stats.bytesFromCache).toBeGreaterThan(0);
+        } finally {
+          kept.close();
+          busy.close();
         }
-      } finally {
-        stream.close();
-      }
-      for (const { at, data } of given)
-        expect(data.equals(content.subarray(at, at + data.length))).toBe(true);
-    });
-
-    it('what a stream keeps for its next read (a widened window, pre-read pieces) survives other reads', async () => {
-      const kept = await client.openKey('pool', 'bucket', streamReadBlockEnabled ? 'k' : 'wide');
-      const busy = await client.openKey('pool', 'bucket', 'other');
-      try {
-        // Off the window boundaries: ReadChunk keeps the rest of the widened window; ReadBlock
-        // keeps the stream with the pieces past the read.
-        const head = Buffer.alloc(100 * KiB + 5);
-        await kept.read(0, head, 0, head.length);
-        expect(head.equals(content.subarray(0, head.length))).toBe(true);
-        // Every other answer meanwhile is assembled in reused memory.
-        const scratch = Buffer.alloc(MiB);
-        for (let at = 0; at < SIZE; at += scratch.length) {
-          const n = await busy.read(at, scratch, 0, scratch.length);
-          expect(scratch.subarray(0, n).equals(other.subarray(at, at + n))).toBe(true);
-        }
-        // ReadChunk: the rest of the widened window (the chunk), served from it; ReadBlock: the pieces held.
-        const rest = Buffer.alloc(MiB - head.length);
-        await kept.read(head.length, rest, 0, rest.length);
-        expect(rest.equals(content.subarray(head.length, head.length + rest.length))).toBe(true);
-        if (streamReadBlockEnabled) expect(kept.stats.readBlockCalls).toBe(1);
-        else expect(kept.stats.bytesFromCache).toBeGreaterThan(0);
-      } finally {
-        kept.close();
-        busy.close();
-      }
+      });
     });
   });
 });

@@ -46,7 +46,7 @@ describe('real MiniOzoneCluster (Apache Ozone 2.2.0)', () => {
   describe('Ozone client contract', () => {
     describeOzoneContract(() => adapter, REAL_CLUSTER_CAPABILITIES);
   });
-  describe.each(['stream-pool', 'call-per-request', 'http2-stream-pool'] as const)(
+  describe.each(['stream-pool', 'call-per-request', 'http2-stream-pool', 'socket-stream-pool'] as const)(
     'file-system reads over %s',
     (transport) => {
       describeFileSystemReads(
@@ -55,13 +55,16 @@ describe('real MiniOzoneCluster (Apache Ozone 2.2.0)', () => {
       );
     },
   );
-  describe.each(['stream-pool', 'http2-stream-pool'] as const)('streaming ReadBlock over %s', (transport) => {
-    describeReadBlockReads(
-      withDatanodeTransport(() => adapter, transport),
-      REAL_CLUSTER_CAPABILITIES,
-    );
-  });
-  describe.each(['stream-pool', 'http2-stream-pool'] as const)(
+  describe.each(['stream-pool', 'http2-stream-pool', 'socket-stream-pool'] as const)(
+    'streaming ReadBlock over %s',
+    (transport) => {
+      describeReadBlockReads(
+        withDatanodeTransport(() => adapter, transport),
+        REAL_CLUSTER_CAPABILITIES,
+      );
+    },
+  );
+  describe.each(['stream-pool', 'http2-stream-pool', 'socket-stream-pool'] as const)(
     'datanode stream pool over %s',
     (transport) => {
       describeDatanodeStreams(() => adapter, REAL_CLUSTER_CAPABILITIES, transport);

@@ -14,6 +14,8 @@ import type { WorkspacePackage } from './workspace.js';
  * core; ozone-fs-client may use it for writes to RATIS pipelines, and kms-client to decrypt the
  * data keys of encrypted buckets. hadoop-rpc (Hadoop's IPC protocol, nothing Ozone-specific) uses
  * core and hadoop-common; ozone-fs-client may use it to reach the Ozone Manager over Hadoop RPC.
+ * grpc-http2 (gRPC calls on an HTTP/2 client of fastpath's own, nothing Ozone-specific) uses only
+ * core; ozone-fs-client may use it for its datanode and OM sessions.
  * Tests, tools and benchmarks may import any package, through its front door.
  */
 export const ALLOWED_PRODUCT_EDGES: Readonly<Record<string, readonly string[]>> = Object.freeze({
@@ -43,10 +45,12 @@ export const ALLOWED_PRODUCT_EDGES: Readonly<Record<string, readonly string[]>> 
     '@fastpath/ratis-client',
     '@fastpath/kms-client',
     '@fastpath/hadoop-rpc',
+    '@fastpath/grpc-http2',
   ],
   '@fastpath/client-warmup': ['@fastpath/core'],
   '@fastpath/ratis-client': ['@fastpath/core'],
   '@fastpath/hadoop-rpc': ['@fastpath/core', '@fastpath/hadoop-common'],
+  '@fastpath/grpc-http2': ['@fastpath/core'],
 });
 
 export interface Violation {

@@ -224,6 +224,7 @@ export const TRANSPORT_MARKS: Readonly<Record<DatanodeTransport, { id: string; l
     'http2-stream-pool': { id: '', label: '' },
     'stream-pool': { id: 'pool', label: ', grpc-js pooled streams' },
     'call-per-request': { id: 'calls', label: ', a grpc-js call per request' },
+    'socket-stream-pool': { id: 'socket', label: ', own HTTP/2 on a socket' },
   });
 
 export function caseId(

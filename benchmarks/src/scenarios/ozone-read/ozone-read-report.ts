@@ -519,7 +519,7 @@ export async function ozoneReadReport(
         "the S3 client's Node process, whose reads the gateway serves from the cluster's JVM: its work is in no client's figure). " +
         `fastpath's gRPC rows come once per datanode transport: long-lived pooled \`send\` streams on fastpath's own HTTP/2 session (Node's \`http2\` ` +
         `with gRPC's framing done by fastpath, \`ozone.client.datanode.transport=http2-stream-pool\`, the default: rows without a mark), ", grpc-js pooled streams" ` +
-        `(the same pool over grpc-js, \`stream-pool\`) and ", a grpc-js call per request" (a stream per request, as Ozone's Java client does), and with the first transport once per count of read worker threads ` +
+        `(the same pool over grpc-js, \`stream-pool\`), ", own HTTP/2 on a socket" (the same pool on \`@fastpath/grpc-http2\`'s session: HTTP/2 spoken by fastpath on a socket reading into one reused buffer, \`socket-stream-pool\`) and ", a grpc-js call per request" (a stream per request, as Ozone's Java client does), and with the first transport once per count of read worker threads ` +
         `(", N read worker threads": \`ozone.client.read.worker.threads=N\`, each read's datanode side on a worker thread; the CPU is the whole process's, every thread). ` +
         `Rows marked ", streaming ReadBlock" read with \`ozone.client.stream.readblock.enable=true\`: fastpath's on the first transport with every read streamed ` +
         `(\`ozone.client.stream.readblock.positional.min.size=0\`, so the row measures ReadBlock itself at this read size), Java's with the same key in its configuration.\n\n${mainTable(random)}`,

@@ -17,6 +17,7 @@ import { SECURITY_FLAG, securityFlag, type SecurityLevel } from './security-leve
 /** fastpath's datanode transports; the first is the client's default, the row the goals read. */
 export const TRANSPORTS: readonly DatanodeTransport[] = [
   'http2-stream-pool',
+  'socket-stream-pool',
   'stream-pool',
   'call-per-request',
 ];

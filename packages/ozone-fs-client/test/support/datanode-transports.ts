@@ -5,4 +5,5 @@ export const DATANODE_TRANSPORTS: readonly DatanodeTransport[] = [
   'stream-pool',
   'call-per-request',
   'http2-stream-pool',
+  'socket-stream-pool',
 ];

@@ -11,6 +11,7 @@ import type { DatanodeCall } from './datanode-call.js';
 import { DatanodeStreamPool, type DatanodeStreamStats } from './datanode-stream-pool.js';
 import { GrpcJsConnection } from './grpc-js-connection.js';
 import { Http2DatanodeConnection } from './http2-datanode-connection.js';
+import { SocketDatanodeConnection } from './socket-datanode-connection.js';
 import type { ReceiveBufferPool } from './receive-buffer-pool.js';
 import type { DatanodeTransport } from '../../ozone-client-config.js';
 
@@ -56,12 +57,12 @@ export interface DatanodeChannelOptions {
   credentials?: ChannelCredentials | undefined;
   /** How read commands travel (`ozone.client.datanode.transport`); default `call-per-request`. */
   transport?: DatanodeTransport;
-  /** `http2-stream-pool` only: the session's SETTINGS_MAX_FRAME_SIZE (`ozone.client.datanode.http2.max.frame.size`). */
+  /** `http2-stream-pool` and `socket-stream-pool` only: the session's SETTINGS_MAX_FRAME_SIZE (`ozone.client.datanode.http2.max.frame.size`). */
   http2MaxFrameBytes?: number;
   /** The stream pool's size and idle bound (`stream-pool` only). */
   streamsPerChannel?: number;
   streamIdleMs?: number;
-  /** `http2-stream-pool` only: where answers cut across DATA pieces are assembled (the client's pool). */
+  /** `http2-stream-pool` and `socket-stream-pool` only: where answers are assembled (the client's pool). */
   receiveBuffers?: ReceiveBufferPool | undefined;
 }
 
@@ -75,14 +76,16 @@ export interface ReceivedAnswer extends ContainerAnswer {
  * `send` stream, writes one request, half-closes and waits for one response, as
  * XceiverClientGrpc#sendCommandAsync does. With `stream-pool`, read commands go through the
  * channel's long-lived streams ({@link DatanodeStreamPool}); with `http2-stream-pool`, through
- * the same pool on fastpath's own HTTP/2 session ({@link Http2DatanodeConnection}). Other
+ * the same pool on fastpath's own HTTP/2 session on Node's `http2` ({@link Http2DatanodeConnection});
+ * with `socket-stream-pool`, on `@fastpath/grpc-http2`'s session on a socket
+ * ({@link SocketDatanodeConnection}). Other
  * commands (writes) always take a grpc-js call each.
  */
 export class DatanodeChannel {
   readonly #client: Client;
   readonly #limiter: InFlightLimiter;
   readonly #pool: DatanodeStreamPool | undefined;
-  readonly #connection: Http2DatanodeConnection | undefined;
+  readonly #connection: Http2DatanodeConnection | SocketDatanodeConnection | undefined;
   #grpcJs: GrpcJsConnection | undefined;
   constructor(
     readonly address: string,
@@ -97,15 +100,19 @@ export class DatanodeChannel {
     if (options.transport === 'stream-pool') {
       this.#grpcJs = new GrpcJsConnection(this.#client);
       this.#pool = new DatanodeStreamPool(this.#grpcJs, address, pooled);
-    } else if (options.transport === 'http2-stream-pool') {
-      this.#connection = new Http2DatanodeConnection(address, {
+    } else if (options.transport === 'http2-stream-pool' || options.transport === 'socket-stream-pool') {
+      const session = {
         maxReceiveBytes: options.maxReceiveBytes,
         maxFrameBytes: options.http2MaxFrameBytes ?? DEFAULT_HTTP2_MAX_FRAME_BYTES,
         streamWindowBytes: HTTP2_STREAM_WINDOW_BYTES,
         connectionWindowBytes: HTTP2_CONNECTION_WINDOW_BYTES,
         tls: options.tls,
         receiveBuffers: options.receiveBuffers,
-      });
+      };
+      this.#connection =
+        options.transport === 'socket-stream-pool'
+          ? new SocketDatanodeConnection(address, session)
+          : new Http2DatanodeConnection(address, session);
       this.#pool = new DatanodeStreamPool(this.#connection, address, pooled);
     }
   }
@@ -123,7 +130,7 @@ export class DatanodeChannel {
    * A `send` stream of its own, outside the pool and the in-flight bound, for a streaming ReadBlock:
    * the datanode ties the stream to the block its first ReadBlock names and answers with many
    * messages, so it cannot carry other requests. On fastpath's own HTTP/2 session with
-   * `http2-stream-pool`, else through grpc-js. No deadline: its reader bounds the wait per piece.
+   * `http2-stream-pool` or `socket-stream-pool`, else through grpc-js. No deadline: its reader bounds the wait per piece.
    */
   openStream(): DatanodeCall {
     return (this.#connection ?? (this.#grpcJs ??= new GrpcJsConnection(this.#client))).openCall();
@@ -170,7 +177,8 @@ export class DatanodeChannel {
 
   /**
    * Hands an answer of {@link read} back to the transport: neither it nor any view of its bytes
-   * may be read afterwards (with `http2-stream-pool`, a later answer may be assembled in them).
+   * may be read afterwards (with `http2-stream-pool` and `socket-stream-pool`, a later answer may
+   * be assembled in them).
    * An answer not handed back is collected as any buffer.
    */
   release(answer: ReceivedAnswer): void {

@@ -16,7 +16,7 @@ export class DatanodeClientManager {
   readonly #channels = new Map<string, DatanodeChannel>();
   #closed = false;
   #warmCredentials: ChannelCredentials | undefined;
-  /** The buffers every channel's HTTP/2 session assembles answers in (`http2-stream-pool`). */
+  /** The buffers every channel's HTTP/2 session assembles answers in (`http2-stream-pool`, `socket-stream-pool`). */
   readonly #receiveBuffers: ReceiveBufferPool | undefined;
   constructor(
     private readonly options: {
@@ -32,7 +32,7 @@ export class DatanodeClientManager {
       receiveBuffersMaxFreeBytes?: number;
     },
   ) {
-    if (options.transport === 'http2-stream-pool')
+    if (options.transport === 'http2-stream-pool' || options.transport === 'socket-stream-pool')
       this.#receiveBuffers = new ReceiveBufferPool({
         maxFreeBytes: options.receiveBuffersMaxFreeBytes ?? DEFAULT_RECEIVE_BUFFERS_MAX_FREE_BYTES,
         idleMs: RECEIVE_BUFFERS_IDLE_MS,

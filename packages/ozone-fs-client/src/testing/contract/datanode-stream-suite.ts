@@ -48,8 +48,8 @@ function distinctRanges(count = 64): Array<{ offset: number; length: number }> {
 export function describeDatanodeStreams(
   adapter: () => OzoneClusterAdapter,
   capabilities: OzoneContractCapabilities,
-  /** The pool's transport: grpc-js (`stream-pool`) or fastpath's own HTTP/2 session. */
-  transport: 'stream-pool' | 'http2-stream-pool' = 'stream-pool',
+  /** The pool's transport: grpc-js (`stream-pool`) or one of fastpath's own HTTP/2 sessions. */
+  transport: 'stream-pool' | 'http2-stream-pool' | 'socket-stream-pool' = 'stream-pool',
 ): void {
   let volume = '';
   let client: OzoneClient;

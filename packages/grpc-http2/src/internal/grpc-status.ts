@@ -1,0 +1,75 @@
+// How gRPC reports what HTTP/2 says: a call's status from its headers or trailers, and the status
+// of a call that got none (an HTTP error status, a stream reset), by gRPC's own mapping
+// (doc/http-grpc-status-mapping.md and PROTOCOL-HTTP2.md in gRPC's repository).
+import { GRPC_STATUS, HTTP2_ERROR } from '../grpc-http2-errors.js';
+
+export interface CallStatus {
+  code: number;
+  details: string;
+}
+
+/** The status a response's headers (or trailers) carry, or undefined where they carry none. */
+export function statusOfHeaders(headers: ReadonlyArray<readonly [string, string]>): CallStatus | undefined {
+  let raw: string | undefined;
+  let message = '';
+  for (const [name, value] of headers) {
+    if (name === 'grpc-status') raw = value;
+    else if (name === 'grpc-message') message = decodeGrpcMessage(value);
+  }
+  if (raw === undefined) return undefined;
+  const code = Number(raw);
+  return { code: Number.isInteger(code) && code >= 0 ? code : GRPC_STATUS.UNKNOWN, details: message };
+}
+
+/** The `:status` of a response's first header block (NaN where it has none). */
+export function httpStatusOf(headers: ReadonlyArray<readonly [string, string]>): number {
+  for (const [name, value] of headers) if (name === ':status') return Number(value);
+  return NaN;
+}
+
+/** gRPC's mapping of an HTTP status that comes without a gRPC status. */
+export function statusOfHttp(status: number): CallStatus {
+  const details = `HTTP status ${status}`;
+  switch (status) {
+    case 400:
+      return { code: GRPC_STATUS.INTERNAL, details };
+    case 401:
+      return { code: GRPC_STATUS.UNAUTHENTICATED, details };
+    case 403:
+      return { code: GRPC_STATUS.PERMISSION_DENIED, details };
+    case 404:
+      return { code: GRPC_STATUS.UNIMPLEMENTED, details };
+    case 429:
+    case 502:
+    case 503:
+    case 504:
+      return { code: GRPC_STATUS.UNAVAILABLE, details };
+    default:
+      return { code: GRPC_STATUS.UNKNOWN, details };
+  }
+}
+
+/** gRPC's mapping of a RST_STREAM that ends a call before its status. */
+export function statusOfReset(http2Code: number): CallStatus {
+  switch (http2Code) {
+    case HTTP2_ERROR.REFUSED_STREAM:
+      return { code: GRPC_STATUS.UNAVAILABLE, details: 'stream refused by the server' };
+    case HTTP2_ERROR.CANCEL:
+      return { code: GRPC_STATUS.CANCELLED, details: 'stream cancelled by the server' };
+    case HTTP2_ERROR.ENHANCE_YOUR_CALM:
+      return { code: GRPC_STATUS.RESOURCE_EXHAUSTED, details: 'the server says enhance your calm' };
+    case HTTP2_ERROR.INADEQUATE_SECURITY:
+      return { code: GRPC_STATUS.PERMISSION_DENIED, details: 'protocol not secure enough' };
+    default:
+      return { code: GRPC_STATUS.INTERNAL, details: `stream reset with HTTP/2 code ${http2Code}` };
+  }
+}
+
+/** grpc-message is percent-encoded UTF-8. */
+function decodeGrpcMessage(message: string): string {
+  try {
+    return decodeURIComponent(message);
+  } catch {
+    return message;
+  }
+}
