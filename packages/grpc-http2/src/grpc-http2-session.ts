@@ -92,6 +92,8 @@ export class GrpcHttp2Session extends EventEmitter<GrpcHttp2SessionEvents> {
   /** GOAWAY sent or received, close() called, or stream ids ran out: no new streams. */
   #draining = false;
   #closed = false;
+  /** Writes are held (corked) until the current turn of the event loop ends. */
+  #holding = false;
   #connectTimer: NodeJS.Timeout | undefined;
   #partial: PartialBlock | undefined;
   // What the server allows this side.
@@ -137,7 +139,7 @@ export class GrpcHttp2Session extends EventEmitter<GrpcHttp2SessionEvents> {
     // The preface, this side's settings and the wider connection window go out at once; streams
     // may open before the server's SETTINGS arrive (the defaults hold until then).
     const widen = o.connectionWindowBytes - DEFAULT_WINDOW_BYTES;
-    this.#socket.cork();
+    this.#hold();
     this.#socket.write(CLIENT_PREFACE);
     this.#socket.write(
       settingsFrame([
@@ -148,7 +150,6 @@ export class GrpcHttp2Session extends EventEmitter<GrpcHttp2SessionEvents> {
       ]),
     );
     if (widen > 0) this.#socket.write(windowUpdateFrame(0, widen));
-    this.#socket.uncork();
   }
 
   /** The server's SETTINGS arrived and the session has not closed. */
@@ -263,28 +264,24 @@ export class GrpcHttp2Session extends EventEmitter<GrpcHttp2SessionEvents> {
   #flush(stream: ClientStream): void {
     if (stream.id === 0 || stream.localEnded || this.#closed) return;
     const socket = this.#socket;
-    socket.cork();
-    try {
-      while (stream.queuedBytes > 0) {
-        const n = Math.min(stream.queuedBytes, stream.sendWindow, this.#sendWindow, this.#peerMaxFrameBytes);
-        if (n <= 0) {
-          if (this.#sendWindow <= 0) this.#blocked.add(stream);
-          return;
-        }
-        const end = stream.endRequested && n === stream.queuedBytes;
-        const pieces = stream.take(n);
-        socket.write(dataFrameHeader(stream.id, n, end));
-        for (const piece of pieces) socket.write(piece);
-        stream.sendWindow -= n;
-        this.#sendWindow -= n;
-        if (end) return this.#localEnd(stream);
+    this.#hold();
+    while (stream.queuedBytes > 0) {
+      const n = Math.min(stream.queuedBytes, stream.sendWindow, this.#sendWindow, this.#peerMaxFrameBytes);
+      if (n <= 0) {
+        if (this.#sendWindow <= 0) this.#blocked.add(stream);
+        return;
       }
-      if (stream.endRequested) {
-        socket.write(dataFrameHeader(stream.id, 0, true));
-        this.#localEnd(stream);
-      }
-    } finally {
-      socket.uncork();
+      const end = stream.endRequested && n === stream.queuedBytes;
+      const pieces = stream.take(n);
+      socket.write(dataFrameHeader(stream.id, n, end));
+      for (const piece of pieces) socket.write(piece);
+      stream.sendWindow -= n;
+      this.#sendWindow -= n;
+      if (end) return this.#localEnd(stream);
+    }
+    if (stream.endRequested) {
+      socket.write(dataFrameHeader(stream.id, 0, true));
+      this.#localEnd(stream);
     }
   }
 
@@ -318,13 +315,31 @@ export class GrpcHttp2Session extends EventEmitter<GrpcHttp2SessionEvents> {
   }
 
   #send(frame: Buffer): void {
-    if (!this.#closed && !this.#socket.destroyed) this.#socket.write(frame);
+    if (this.#closed || this.#socket.destroyed) return;
+    this.#hold();
+    this.#socket.write(frame);
   }
+
+  /**
+   * What this side writes in one turn of the event loop goes out in one write when the turn ends,
+   * as Node's own sessions do: the requests the readers send as answers arrive, and the window
+   * updates, each cost a system call of their own otherwise (on loopback the write also carries
+   * the receiver's wake-up; a quarter of the client's CPU in the first measurement).
+   */
+  #hold(): void {
+    if (this.#holding) return;
+    this.#holding = true;
+    this.#socket.cork();
+    setImmediate(this.#letGo);
+  }
+
+  readonly #letGo = (): void => {
+    this.#holding = false;
+    this.#socket.uncork();
+  };
 
   #onRead(bytes: Buffer): void {
     if (this.#closed) return;
-    // What the frames of one read make this side send goes out in one write.
-    this.#socket.cork();
     try {
       this.#reader.push(bytes);
     } catch (err) {
@@ -337,8 +352,6 @@ export class GrpcHttp2Session extends EventEmitter<GrpcHttp2SessionEvents> {
           throw err;
         });
       }
-    } finally {
-      this.#socket.uncork();
     }
   }
 

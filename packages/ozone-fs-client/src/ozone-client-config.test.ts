@@ -40,7 +40,7 @@ describe('OzoneClientConfig', () => {
       shortCircuitEnabled: false,
       domainSocketPath: undefined,
       shortCircuitDisableIntervalMs: 600_000,
-      datanodeTransport: 'http2-stream-pool',
+      datanodeTransport: 'socket-stream-pool',
       omGrpcChannel: 'http2',
       datanodeStreamsPerChannel: 4,
       datanodeStreamIdleMs: 1_000,

@@ -108,23 +108,24 @@ export interface OzoneClientConfig {
    */
   shortCircuitDisableIntervalMs: number;
   /**
-   * `ozone.client.datanode.transport` (fastpath's own key), default `http2-stream-pool`: how read
-   * commands (GetBlock, ReadChunk) travel to a datanode. `stream-pool` keeps long-lived `send`
-   * streams per datanode channel over grpc-js and sends many requests on each, matched in order
-   * (the datanode answers a stream's requests one after another); `call-per-request` opens a
+   * `ozone.client.datanode.transport` (fastpath's own key), default `socket-stream-pool`: how read
+   * commands (GetBlock, ReadChunk, ReadBlock) travel to a datanode. `stream-pool` keeps long-lived
+   * `send` streams per datanode channel over grpc-js and sends many requests on each, matched in
+   * order (the datanode answers a stream's requests one after another); `call-per-request` opens a
    * grpc-js stream per request, as Ozone's Java client does; `http2-stream-pool` is the same pool
-   * on fastpath's own HTTP/2 session (Node's `http2`, gRPC's framing done by fastpath, wide
-   * windows and large frames), which reads bulk answers with less CPU than grpc-js, most over TLS;
-   * `socket-stream-pool` is the same pool on `@fastpath/grpc-http2`'s session, HTTP/2 spoken by
-   * fastpath on a socket that reads into one reused buffer, each answer copied once into a pooled
-   * buffer. Writes always use a grpc-js stream per request.
+   * on fastpath's own HTTP/2 session on Node's `http2` (gRPC's framing done by fastpath, wide
+   * windows and large frames); `socket-stream-pool` is the same pool on `@fastpath/grpc-http2`'s
+   * session, HTTP/2 spoken by fastpath on a socket that reads into one reused buffer, each answer
+   * copied once into a pooled buffer: the least CPU per MiB of the four. Writes always use a
+   * grpc-js stream per request.
    */
   datanodeTransport: DatanodeTransport;
   /**
    * `ozone.client.om.grpc.channel` (fastpath's own key), default `http2`: how calls to the OM's
    * gRPC service travel when `ozone.om.transport.class` names the gRPC transport. `http2` is
    * fastpath's own HTTP/2 session (the one `http2-stream-pool` reads use), a stream per call with
-   * gRPC's framing done by fastpath; `grpc-js` is a grpc-js channel, as before.
+   * gRPC's framing done by fastpath; `socket` the same on `@fastpath/grpc-http2`'s session (the
+   * one `socket-stream-pool` reads use); `grpc-js` is a grpc-js channel, as before.
    */
   omGrpcChannel: OmGrpcChannel;
   /**
@@ -261,8 +262,8 @@ export const OM_TRANSPORT_CLASSES: Readonly<Record<string, OmTransportName>> = O
 });
 
 /** How calls to the OM's gRPC service travel (`ozone.client.om.grpc.channel`). */
-export type OmGrpcChannel = 'http2' | 'grpc-js';
-const OM_GRPC_CHANNELS: readonly OmGrpcChannel[] = ['http2', 'grpc-js'];
+export type OmGrpcChannel = 'http2' | 'grpc-js' | 'socket';
+const OM_GRPC_CHANNELS: readonly OmGrpcChannel[] = ['http2', 'grpc-js', 'socket'];
 
 /** How read commands travel to a datanode (`ozone.client.datanode.transport`). */
 export type DatanodeTransport =
@@ -304,7 +305,7 @@ export const DEFAULT_OZONE_CLIENT_CONFIG: Readonly<OzoneClientConfig> = Object.f
   shortCircuitEnabled: false,
   domainSocketPath: undefined,
   shortCircuitDisableIntervalMs: 600_000,
-  datanodeTransport: 'http2-stream-pool',
+  datanodeTransport: 'socket-stream-pool',
   omGrpcChannel: 'http2',
   datanodeStreamsPerChannel: 4,
   datanodeStreamIdleMs: 1_000,

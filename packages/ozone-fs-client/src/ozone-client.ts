@@ -416,12 +416,13 @@ export class OzoneClient {
         nodeId: n.nodeId,
         address,
         transport:
-          this.config.omGrpcChannel === 'http2'
+          this.config.omGrpcChannel !== 'grpc-js'
             ? new Http2OmTransport({
                 address,
                 timeoutMs: omTimeoutMs,
                 maxMessageBytes: maxReceive,
                 tls: options.tls,
+                session: this.config.omGrpcChannel === 'socket' ? 'socket' : 'http2',
               })
             : new GrpcOmTransport({
                 address,

@@ -14,7 +14,7 @@ import { startMiniOzoneCluster, type MiniOzoneCluster } from '@fastpath/ozone-fs
 let cluster: MiniOzoneCluster;
 let client: OzoneClient;
 /** Both ways to the OM's gRPC service (`ozone.client.om.grpc.channel`). */
-const OM_GRPC_CHANNELS: readonly OmGrpcChannel[] = ['http2', 'grpc-js'];
+const OM_GRPC_CHANNELS: readonly OmGrpcChannel[] = ['http2', 'grpc-js', 'socket'];
 
 beforeAll(async () => {
   cluster = await startMiniOzoneCluster({ datanodes: 1 });

@@ -14,6 +14,7 @@ import {
 import { SECURITY_LEVEL_LABEL, type SecurityLevel } from '../ozone-read/security-levels.js';
 import { startBenchmarkOzoneCluster } from '../ozone-read/start-real-ozone-cluster.js';
 import { startEmbeddedBenchmarkCluster } from '../ozone-read/start-embedded-cluster.js';
+import type { OmGrpcChannel } from '@fastpath/ozone-fs-client';
 import type { MetaClient, MetaTarget } from './meta-workload.js';
 import type { OzoneMetaSettings } from './ozone-meta-settings.js';
 
@@ -43,12 +44,20 @@ interface OmEndpoints {
 }
 
 /**
- * A client's target: fastpath names its transport class; Ozone's Java client speaks Hadoop RPC.
- * On a secure cluster every client gets its security keys and its log-in.
+ * A client's target: fastpath names its transport class (and, over gRPC, the session its calls
+ * take when `grpcChannel` names one); Ozone's Java client speaks Hadoop RPC. On a secure cluster
+ * every client gets its security keys and its log-in.
  */
-export function clientTarget(client: MetaClient, om: OmEndpoints, login?: ClientLogin): MetaTarget {
+export function clientTarget(
+  client: MetaClient,
+  om: OmEndpoints,
+  login?: ClientLogin,
+  grpcChannel?: OmGrpcChannel,
+): MetaTarget {
   const transport: Record<string, string> =
     client === 'java' ? {} : { 'ozone.om.transport.class': OM_TRANSPORT_CLASS[client] };
+  if (client === 'fastpath-grpc' && grpcChannel !== undefined)
+    transport['ozone.client.om.grpc.channel'] = grpcChannel;
   const secure = login === undefined ? {} : { login };
   const security = login?.properties ?? {};
   if (om.service)
@@ -80,7 +89,7 @@ export async function startMetaCluster(
       description: `fastpath's embedded mini cluster: one OM (Hadoop RPC and gRPC) and ${info.datanodes.length} datanodes in one Node process of their own, on loopback`,
       ozoneVersion: undefined,
       pid: child.pid,
-      target: (client) => clientTarget(client, om),
+      target: (client) => clientTarget(client, om, undefined, s.omGrpcChannel),
       javaArgs: { jvmArgs: [], classpathPrefix: [] },
       [Symbol.asyncDispose]: () => child.close(),
     };
@@ -111,7 +120,7 @@ export async function startMetaCluster(
         : `; security: ${SECURITY_LEVEL_LABEL[level]} (realm ${cluster.security?.realm ?? '?'}, RPC protection ${cluster.security?.rpcProtection ?? '?'})`),
     ozoneVersion: cluster.ozoneVersion,
     pid: cluster.pid,
-    target: (client) => clientTarget(client, om, login),
+    target: (client) => clientTarget(client, om, login, s.omGrpcChannel),
     javaArgs: javaSecurityArgs(cluster),
     [Symbol.asyncDispose]: () => cluster.stop(),
   };

@@ -37,6 +37,14 @@ describe('ozone-meta settings', () => {
     expect(() => parseOzoneMetaFlags(['--cluster', 'cloud'], true)).toThrow(BenchmarkUsageError);
   });
 
+  it("--om-grpc-channel: the client's default unless named; one of the client's channels", () => {
+    expect(parseOzoneMetaFlags([], true).omGrpcChannel).toBeUndefined();
+    expect(parseOzoneMetaFlags(['--om-grpc-channel', 'socket'], true).omGrpcChannel).toBe('socket');
+    expect(() => parseOzoneMetaFlags(['--om-grpc-channel', 'carrier-pigeon'], true)).toThrow(
+      BenchmarkUsageError,
+    );
+  });
+
   it("--profile: off unless asked; fastpath's clients of each level profiled, in the run's estimate", () => {
     const plain = parseOzoneMetaFlags(['--cluster', 'real', '--security', 'none,kerberos'], true);
     expect(plain.profile).toBe(false);
@@ -96,6 +104,14 @@ describe('ozone-meta settings', () => {
       properties: { 'ozone.om.transport.class': OM_TRANSPORT_CLASS['fastpath-grpc'] },
     });
     expect(clientTarget('java', one)).toEqual({ omAddress: '127.0.0.1:9862', properties: {} });
+    // --om-grpc-channel names the gRPC client's session; the other clients do not take it.
+    expect(clientTarget('fastpath-grpc', one, undefined, 'socket').properties).toEqual({
+      'ozone.om.transport.class': OM_TRANSPORT_CLASS['fastpath-grpc'],
+      'ozone.client.om.grpc.channel': 'socket',
+    });
+    expect(clientTarget('fastpath-rpc', one, undefined, 'socket').properties).toEqual({
+      'ozone.om.transport.class': OM_TRANSPORT_CLASS['fastpath-rpc'],
+    });
     const ha = { ...one, service: { id: 'omservice', properties: { 'ozone.om.service.ids': 'omservice' } } };
     expect(clientTarget('fastpath-rpc', ha)).toEqual({
       omAddress: 'omservice',

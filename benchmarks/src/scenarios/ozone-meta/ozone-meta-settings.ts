@@ -6,7 +6,10 @@ import {
   parseScenarioFlags,
 } from '../../harness/index.js';
 import { SECURITY_FLAG, securityFlag, type SecurityLevel } from '../ozone-read/security-levels.js';
+import { DEFAULT_OZONE_CLIENT_CONFIG, type OmGrpcChannel } from '@fastpath/ozone-fs-client';
 import { META_OPS, type MetaClient, type MetaOp } from './meta-workload.js';
+
+const OM_GRPC_CHANNELS: readonly OmGrpcChannel[] = ['http2', 'socket', 'grpc-js'];
 
 /** embedded: fastpath's mini cluster; real: Apache Ozone's MiniOzoneCluster, one OM; real-ha: three OMs. */
 export const META_CLUSTER_KINDS = ['embedded', 'real', 'real-ha'] as const;
@@ -36,6 +39,8 @@ export interface OzoneMetaSettings {
    * under V8's profiler, in no measured figure: where each client's CPU per operation goes.
    */
   profile: boolean;
+  /** `ozone.client.om.grpc.channel` of fastpath's gRPC client; undefined: the client's default. */
+  omGrpcChannel: OmGrpcChannel | undefined;
 }
 
 export const OZONE_META_FLAGS = {
@@ -67,6 +72,11 @@ export const OZONE_META_FLAGS = {
     description: "with a real cluster: fastpath's transports only, no Ozone's Java client",
   },
   security: SECURITY_FLAG,
+  'om-grpc-channel': {
+    type: 'string',
+    value: '<channel>',
+    description: `the session fastpath's gRPC client's OM calls take (ozone.client.om.grpc.channel): ${OM_GRPC_CHANNELS.join(', ')} (default: the client's, ${DEFAULT_OZONE_CLIENT_CONFIG.omGrpcChannel})`,
+  },
   profile: {
     type: 'boolean',
     description:
@@ -105,6 +115,10 @@ export function parseOzoneMetaFlags(args: readonly string[], quick: boolean): Oz
     datanodes: 3,
     security: securityFlag(name, f.security, cluster),
     profile: f.profile === true,
+    omGrpcChannel:
+      f['om-grpc-channel'] === undefined
+        ? undefined
+        : listFlag(name, 'om-grpc-channel', f['om-grpc-channel'], [], OM_GRPC_CHANNELS)[0],
   };
 }
 

@@ -216,15 +216,15 @@ export const EC_COLUMNS: readonly ColumnId[] = ['on', 'off-global'];
 export const SEQUENTIAL_COLUMNS: readonly ColumnId[] = ['on', 'off-global'];
 
 /** The transport of fastpath's cases when none is named. */
-export const DEFAULT_TRANSPORT: DatanodeTransport = 'http2-stream-pool';
+export const DEFAULT_TRANSPORT: DatanodeTransport = 'socket-stream-pool';
 
 /** Each transport's mark in case IDs and row keys, and in row labels (none for the default). */
 export const TRANSPORT_MARKS: Readonly<Record<DatanodeTransport, { id: string; label: string }>> =
   Object.freeze({
-    'http2-stream-pool': { id: '', label: '' },
+    'socket-stream-pool': { id: '', label: '' },
+    'http2-stream-pool': { id: 'http2', label: ", own HTTP/2 on Node's http2" },
     'stream-pool': { id: 'pool', label: ', grpc-js pooled streams' },
     'call-per-request': { id: 'calls', label: ', a grpc-js call per request' },
-    'socket-stream-pool': { id: 'socket', label: ', own HTTP/2 on a socket' },
   });
 
 export function caseId(

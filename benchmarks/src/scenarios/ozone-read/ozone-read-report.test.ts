@@ -39,7 +39,7 @@ function result(
     row,
     column,
     aligned: false,
-    transport: 'http2-stream-pool',
+    transport: 'socket-stream-pool',
     readWorkers: 0,
     rounds: [round],
   };

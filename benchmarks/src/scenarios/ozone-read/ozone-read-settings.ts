@@ -16,8 +16,8 @@ import { SECURITY_FLAG, securityFlag, type SecurityLevel } from './security-leve
 
 /** fastpath's datanode transports; the first is the client's default, the row the goals read. */
 export const TRANSPORTS: readonly DatanodeTransport[] = [
-  'http2-stream-pool',
   'socket-stream-pool',
+  'http2-stream-pool',
   'stream-pool',
   'call-per-request',
 ];
@@ -71,8 +71,9 @@ export interface OzoneReadSettings {
   /** CPUs fastpath's reader process (all its threads) is pinned to (`taskset -a -c`), e.g. "0"; none: every CPU. */
   readerCpus: string | undefined;
   /**
-   * `ozone.client.datanode.http2.max.frame.size` for the `http2-stream-pool` rows: the largest
-   * DATA frame the datanodes may send (none: the client's default, 1 MiB).
+   * `ozone.client.datanode.http2.max.frame.size` for the rows on fastpath's own HTTP/2 sessions
+   * (`socket-stream-pool`, `http2-stream-pool`): the largest DATA frame the datanodes may send
+   * (none: the client's default, 1 MiB).
    */
   http2MaxFrameBytes: number | undefined;
   /**
@@ -215,7 +216,7 @@ export const OZONE_READ_FLAGS = {
     type: 'string',
     value: '<size>',
     description:
-      "the http2-stream-pool rows: the largest HTTP/2 DATA frame the datanodes may send, 16KiB to 16777215 bytes (default: the client's, 1MiB)",
+      "the rows on fastpath's own HTTP/2 sessions (socket-stream-pool, http2-stream-pool): the largest HTTP/2 DATA frame the datanodes may send, 16KiB to 16777215 bytes (default: the client's, 1MiB)",
   },
   security: SECURITY_FLAG,
 } as const;

@@ -13,7 +13,7 @@ const result = (
     row: 'grpc-1m',
     column: 'on',
     aligned: false,
-    transport: 'http2-stream-pool',
+    transport: 'socket-stream-pool',
     readWorkers: 0,
     readBlock: false,
     ...over,
@@ -22,13 +22,13 @@ const result = (
 
 describe('ozone-read security cost', () => {
   it("names fastpath's variants; the read path and column are the operation both readers share", () => {
-    expect(readerVariant({ reader: 'fastpath', transport: 'http2-stream-pool', readWorkers: 0 })).toBe(
+    expect(readerVariant({ reader: 'fastpath', transport: 'socket-stream-pool', readWorkers: 0 })).toBe(
       'fastpath',
     );
     expect(readerVariant({ reader: 'fastpath', transport: 'call-per-request', readWorkers: 2 })).toBe(
       'fastpath, a grpc-js call per request, 2 read worker threads',
     );
-    expect(readerVariant({ reader: 'java', transport: 'http2-stream-pool', readWorkers: 0 })).toBe('java');
+    expect(readerVariant({ reader: 'java', transport: 'socket-stream-pool', readWorkers: 0 })).toBe('java');
     const rounds = readLevelRounds([
       result({ security: 'kerberos' }, [
         { round: 1, ops: 90, cpu: 110 },

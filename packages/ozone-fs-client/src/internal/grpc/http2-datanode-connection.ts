@@ -1,5 +1,5 @@
-// fastpath's own HTTP/2 session to a datanode (`ozone.client.datanode.transport=http2-stream-pool`):
-// Node's `http2` module with gRPC's message framing done here, settings chosen for bulk answers.
+// fastpath's HTTP/2 session to a datanode on Node's `http2` module (`ozone.client.datanode.transport=
+// http2-stream-pool`), with gRPC's message framing done here, settings chosen for bulk answers.
 // grpc-js hands each DATA piece through its own stream machinery and joins a message's pieces
 // into a new buffer; here a message whole in one piece is a view of it, one across pieces is
 // copied once into a buffer of its size (from the client's pool of receive buffers, when given,

@@ -8,7 +8,9 @@ import { status as GrpcStatus } from '@grpc/grpc-js';
 import type { OmCallIdentity, OmNodeTransport } from '../om/om-node-transport.js';
 import type { ClientTlsOptions } from './channel-options.js';
 import { rpcError } from './grpc-errors.js';
+import type { DatanodeConnection } from './datanode-call.js';
 import { Http2DatanodeConnection } from './http2-datanode-connection.js';
+import { SocketDatanodeConnection } from './socket-datanode-connection.js';
 import { OM_SUBMIT_REQUEST_PATH } from './om-transport.js';
 
 export interface Http2OmTransportOptions {
@@ -17,6 +19,8 @@ export interface Http2OmTransportOptions {
   timeoutMs: number;
   maxMessageBytes: number;
   tls: ClientTlsOptions | undefined;
+  /** Whose HTTP/2 session: Node's `http2` (`http2`, the default) or `@fastpath/grpc-http2`'s on a socket (`socket`). */
+  session?: 'http2' | 'socket';
 }
 
 /** OM answers are small: default HTTP/2 frames, windows of a few answers. */
@@ -24,10 +28,10 @@ const OM_FRAME_BYTES = 16 * 1024;
 const OM_WINDOW_BYTES = 4 * 1024 * 1024;
 
 export class Http2OmTransport implements OmNodeTransport {
-  readonly #connection: Http2DatanodeConnection;
+  readonly #connection: DatanodeConnection;
 
   constructor(readonly options: Http2OmTransportOptions) {
-    this.#connection = new Http2DatanodeConnection(options.address, {
+    const session = {
       maxReceiveBytes: options.maxMessageBytes,
       maxFrameBytes: OM_FRAME_BYTES,
       streamWindowBytes: OM_WINDOW_BYTES,
@@ -35,7 +39,11 @@ export class Http2OmTransport implements OmNodeTransport {
       tls: options.tls,
       path: OM_SUBMIT_REQUEST_PATH,
       peer: 'the OM',
-    });
+    };
+    this.#connection =
+      options.session === 'socket'
+        ? new SocketDatanodeConnection(options.address, session)
+        : new Http2DatanodeConnection(options.address, session);
   }
 
   get address(): string {

@@ -45,7 +45,7 @@ const expected = (k: KeyLayout, length = k.sizeBytes, position = 0): Buffer =>
  *
  * @example
  * ```ts
- * describeReadBlockReads(withDatanodeTransport(() => miniClusterAdapter(cluster), 'http2-stream-pool'), MINI_CLUSTER_CAPABILITIES);
+ * describeReadBlockReads(withDatanodeTransport(() => miniClusterAdapter(cluster), 'stream-pool'), MINI_CLUSTER_CAPABILITIES);
  * ```
  */
 export function describeReadBlockReads(
