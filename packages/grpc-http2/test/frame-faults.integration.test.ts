@@ -1,5 +1,6 @@
 // The session against a server that sends exactly the frames each test needs (`/testing`'s frame
 // server): what HTTP/2 allows a server to do that grpc-js and Netty rarely do, and what it forbids.
+import { Socket } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import type { GrpcCallError } from '@fastpath/grpc-http2';
 import { GrpcHttp2Session, HTTP2_ERROR, Http2ProtocolError, type GrpcHttp2Call } from '@fastpath/grpc-http2';
@@ -128,6 +129,39 @@ describe('what the session sends', () => {
     expect(peer.messagesOn(streamId)).toEqual([message]);
     for (const f of peer.frames.filter((f) => f.type === FRAME.DATA))
       expect(f.payload.length).toBeLessThanOrEqual(16_384);
+  });
+
+  it('sends what one turn of the event loop writes in one system call', async () => {
+    const { session, peer } = await connect();
+    if (!session.connected) await new Promise<void>((resolve) => session.once('connect', () => resolve()));
+    await new Promise((resolve) => setImmediate(resolve));
+    // Node hands a corked socket's writes to the handle together (one writev); each write alone
+    // goes through _write. Only the session's socket (its peer is the server's port) is counted.
+    const sends: string[] = [];
+    const ours = (socket: Socket) => socket.remotePort === server.port;
+    const proto = Socket.prototype as unknown as Record<'_writev' | '_write', (...a: unknown[]) => void>;
+    const original = { writev: proto._writev, write: proto._write };
+    proto._writev = function (this: Socket, ...args: unknown[]) {
+      if (ours(this)) sends.push('writev');
+      return original.writev.apply(this, args);
+    };
+    proto._write = function (this: Socket, ...args: unknown[]) {
+      if (ours(this)) sends.push('write');
+      return original.write.apply(this, args);
+    };
+    try {
+      for (let i = 0; i < 20; i++) {
+        const call = session.openCall('/pkg.Service/Method');
+        call.write(Buffer.from(`request ${i}`));
+        call.end();
+      }
+      for (let i = 0; i < 20; i++) await peer.nextRequest();
+      // 20 HEADERS and 40 DATA frames: one send (without holding the writes: one per call or more).
+      expect(sends).toEqual(['writev']);
+    } finally {
+      proto._writev = original.writev;
+      proto._write = original.write;
+    }
   });
 
   it('answers a PING with its payload', async () => {
