@@ -82,6 +82,41 @@ describe('reused receive buffers on the embedded mini cluster', () => {
       }
     });
 
+    it('a streaming ReadBlock reader hands its pieces back: a few buffers for the whole key, not one per piece', async () => {
+      const client = createOzoneClient({
+        omAddress: cluster.omAddress,
+        userName: 'pool',
+        config: {
+          datanodeTransport: transport,
+          streamReadBlockEnabled: true,
+          // 256 KiB pieces in 16 KiB frames: each is assembled in a pooled buffer on either session.
+          streamReadResponseDataSizeBytes: 256 * KiB,
+          streamReadPreReadSizeBytes: 2 * MiB,
+          datanodeHttp2MaxFrameBytes: 16 * KiB,
+        },
+      });
+      const stream = await client.openKey('pool', 'bucket', 'k');
+      const allocations = jest.spyOn(Buffer, 'allocUnsafeSlow');
+      try {
+        const target = Buffer.alloc(64 * KiB);
+        for (let at = 0; at < SIZE;) {
+          const n = await stream.read(at, target, 0, Math.min(target.length, SIZE - at));
+          expect(target.subarray(0, n).equals(content.subarray(at, at + n))).toBe(true);
+          at += n;
+        }
+        expect(stream.stats.readBlockCalls).toBeGreaterThan(0);
+        expect(stream.stats.readBlockPieces).toBeGreaterThanOrEqual(40);
+        // About 40 pieces of 256 KiB; the reader holds at most the pre-read (2 MiB) and those in
+        // flight at once, so the pool's buffers are taken again (without the hand-back: one per piece).
+        const large = allocations.mock.calls.filter(([n]) => n >= 192 * KiB).length;
+        expect(large).toBeLessThanOrEqual(16);
+      } finally {
+        allocations.mockRestore();
+        stream.close();
+        client.close();
+      }
+    });
+
     describe.each([
       ['ReadChunk', false],
       ['streaming ReadBlock', true],

@@ -9,6 +9,7 @@ import { tlsCa } from './channel-options.js';
 import type { DatanodeCall, DatanodeConnection } from './datanode-call.js';
 import { DATANODE_SEND_PATH } from './datanode-stream.js';
 import type { Http2DatanodeConnectionOptions } from './http2-datanode-connection.js';
+import type { ReceiveBufferPool } from './receive-buffer-pool.js';
 
 /** One session at a time to one server, opened when a call needs it and again after it goes. */
 export class SocketDatanodeConnection implements DatanodeConnection {
@@ -23,11 +24,14 @@ export class SocketDatanodeConnection implements DatanodeConnection {
 
   openCall(): DatanodeCall {
     if (this.#closed) {
-      const call = new SocketCall(undefined);
+      const call = new SocketCall(undefined, undefined);
       queueMicrotask(() => call.emit('error', { code: 14, details: 'the connection is closed' }));
       return call;
     }
-    return new SocketCall(this.#sessionNow().openCall(this.options.path ?? DATANODE_SEND_PATH));
+    return new SocketCall(
+      this.#sessionNow().openCall(this.options.path ?? DATANODE_SEND_PATH),
+      this.options.receiveBuffers,
+    );
   }
 
   /** Hands back a message a call of this connection delivered, once nothing reads it (see {@link DatanodeCall.release}). */
@@ -88,12 +92,21 @@ export class SocketDatanodeConnection implements DatanodeConnection {
 
 /** A session's call as a datanode stream expects it: errors grpc-js shaped (`code`, `details`). */
 class SocketCall extends EventEmitter implements DatanodeCall {
-  constructor(private readonly call: GrpcHttp2Call | undefined) {
+  constructor(
+    private readonly call: GrpcHttp2Call | undefined,
+    /** Where the session assembles this call's messages: a message handed back goes there. */
+    private readonly buffers: ReceiveBufferPool | undefined,
+  ) {
     super();
     if (!call) return;
     call.on('data', (message) => this.emit('data', message));
     call.on('end', () => this.emit('end'));
     call.on('error', (err) => this.emit('error', { code: err.grpcCode, details: err.details }));
+  }
+
+  /** Hands back a message this call delivered (a streaming ReadBlock's piece, read to its end). */
+  release(message: Buffer): void {
+    this.buffers?.release(message);
   }
 
   write(message: Buffer): void {
