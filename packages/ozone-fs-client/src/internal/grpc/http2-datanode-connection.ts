@@ -11,6 +11,7 @@ import { status as GrpcStatus } from '@grpc/grpc-js';
 import { type ClientTlsOptions, tlsCa } from './channel-options.js';
 import type { DatanodeCall, DatanodeConnection } from './datanode-call.js';
 import { DATANODE_SEND_PATH } from './datanode-stream.js';
+import { LossWatchers } from './loss-watchers.js';
 import type { ReceiveBufferPool } from './receive-buffer-pool.js';
 import {
   type GrpcFramingError,
@@ -62,7 +63,7 @@ export class Http2DatanodeConnection implements DatanodeConnection {
   readonly #connected = new WeakSet<http2.Http2Session>();
   /** Calls open per session: a session holds the process open while it has any. */
   readonly #active = new WeakMap<http2.Http2Session, number>();
-  readonly #lossWatchers = new Set<{ onLost: () => void; keepWatching: () => boolean }>();
+  readonly #lossWatchers = new LossWatchers();
 
   constructor(
     readonly address: string,
@@ -124,8 +125,7 @@ export class Http2DatanodeConnection implements DatanodeConnection {
   }
 
   watchLoss(onLost: () => void, keepWatching: () => boolean): void {
-    for (const w of this.#lossWatchers) if (w.onLost === onLost) return;
-    this.#lossWatchers.add({ onLost, keepWatching });
+    this.#lossWatchers.add(onLost, keepWatching);
   }
 
   close(): void {
@@ -160,13 +160,7 @@ export class Http2DatanodeConnection implements DatanodeConnection {
     session.on('error', () => {});
     const lost = (): void => {
       if (this.#session === session) this.#session = undefined;
-      for (const w of [...this.#lossWatchers]) {
-        if (!w.keepWatching()) {
-          this.#lossWatchers.delete(w);
-          continue;
-        }
-        w.onLost();
-      }
+      this.#lossWatchers.lost();
     };
     session.once('goaway', lost);
     session.once('close', lost);

@@ -8,6 +8,7 @@ import { GrpcHttp2Session, type GrpcHttp2Call } from '@fastpath/grpc-http2';
 import { tlsCa } from './channel-options.js';
 import type { DatanodeCall, DatanodeConnection } from './datanode-call.js';
 import { DATANODE_SEND_PATH } from './datanode-stream.js';
+import { LossWatchers } from './loss-watchers.js';
 import type { Http2DatanodeConnectionOptions } from './http2-datanode-connection.js';
 import type { ReceiveBufferPool } from './receive-buffer-pool.js';
 
@@ -15,7 +16,7 @@ import type { ReceiveBufferPool } from './receive-buffer-pool.js';
 export class SocketDatanodeConnection implements DatanodeConnection {
   #session: GrpcHttp2Session | undefined;
   #closed = false;
-  readonly #lossWatchers = new Set<{ onLost: () => void; keepWatching: () => boolean }>();
+  readonly #lossWatchers = new LossWatchers();
 
   constructor(
     readonly address: string,
@@ -40,8 +41,7 @@ export class SocketDatanodeConnection implements DatanodeConnection {
   }
 
   watchLoss(onLost: () => void, keepWatching: () => boolean): void {
-    for (const w of this.#lossWatchers) if (w.onLost === onLost) return;
-    this.#lossWatchers.add({ onLost, keepWatching });
+    this.#lossWatchers.add(onLost, keepWatching);
   }
 
   close(): void {
@@ -75,13 +75,7 @@ export class SocketDatanodeConnection implements DatanodeConnection {
     });
     const lost = (): void => {
       if (this.#session === session) this.#session = undefined;
-      for (const w of [...this.#lossWatchers]) {
-        if (!w.keepWatching()) {
-          this.#lossWatchers.delete(w);
-          continue;
-        }
-        w.onLost();
-      }
+      this.#lossWatchers.lost();
     };
     session.once('goaway', lost);
     session.once('close', lost);
