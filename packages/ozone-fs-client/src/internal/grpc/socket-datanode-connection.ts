@@ -4,7 +4,7 @@
 // of the client's receive pool; Node's `http2` first makes a Buffer of every DATA frame and runs it
 // through its stream machinery, which cost several times the CPU per MiB of the copy itself.
 import { EventEmitter } from 'node:events';
-import { GrpcHttp2Session, type GrpcHttp2Call } from '@fastpath/grpc-http2';
+import { GrpcHttp2Session, type GrpcHttp2Call, type GrpcHttp2TlsOptions } from '@fastpath/grpc-http2';
 import { tlsCa } from './channel-options.js';
 import type { DatanodeCall, DatanodeConnection } from './datanode-call.js';
 import { DATANODE_SEND_PATH } from './datanode-stream.js';
@@ -18,10 +18,20 @@ export class SocketDatanodeConnection implements DatanodeConnection {
   #closed = false;
   readonly #lossWatchers = new LossWatchers();
 
+  /** The session's TLS, the CA read once here (a CA file that cannot be read fails the channel's creation). */
+  readonly #tls: GrpcHttp2TlsOptions | undefined;
+
   constructor(
     readonly address: string,
     private readonly options: Http2DatanodeConnectionOptions,
-  ) {}
+  ) {
+    const tls = options.tls;
+    if (tls)
+      this.#tls = {
+        ca: tlsCa(tls),
+        ...(tls.serverNameOverride === undefined ? {} : { serverNameOverride: tls.serverNameOverride }),
+      };
+  }
 
   openCall(): DatanodeCall {
     if (this.#closed) {
@@ -55,17 +65,10 @@ export class SocketDatanodeConnection implements DatanodeConnection {
   #sessionNow(): GrpcHttp2Session {
     const current = this.#session;
     if (current?.accepting) return current;
-    const { tls, receiveBuffers } = this.options;
+    const { receiveBuffers } = this.options;
     const session = new GrpcHttp2Session({
       address: this.address,
-      ...(tls
-        ? {
-            tls: {
-              ca: tlsCa(tls),
-              ...(tls.serverNameOverride === undefined ? {} : { serverNameOverride: tls.serverNameOverride }),
-            },
-          }
-        : {}),
+      ...(this.#tls ? { tls: this.#tls } : {}),
       maxFrameBytes: this.options.maxFrameBytes,
       streamWindowBytes: this.options.streamWindowBytes,
       connectionWindowBytes: this.options.connectionWindowBytes,
