@@ -8,7 +8,7 @@
  * @example
  * ```ts
  * import { GrpcHttp2Session } from '@fastpath/grpc-http2';
- * const session = new GrpcHttp2Session({ address: '127.0.0.1:9859', maxFrameBytes: 1 << 20 });
+ * const session = new GrpcHttp2Session({ address: 'dn1.example.com:9859', maxFrameBytes: 1 << 20 });
  * const call = session.openCall('/pkg.Service/Method');
  * call.on('data', (message) => console.log(message.length));
  * call.on('end', () => session.close());
