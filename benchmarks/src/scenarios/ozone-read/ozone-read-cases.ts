@@ -188,6 +188,11 @@ export interface ReadCase {
    * streamed whatever their size), else with ReadChunk (the default of both clients).
    */
   readBlock: boolean;
+  /**
+   * fastpath's HTTP/2 frame size of this case when it is one of the run's further sizes
+   * (`--h2-frame-size`'s second and later); absent: the run's first size (or the client's default).
+   */
+  frameBytes?: number;
 }
 
 /** How a gRPC row's reads reach the datanode: ReadChunk per chunk range, or one streaming ReadBlock. */
@@ -227,6 +232,30 @@ export const TRANSPORT_MARKS: Readonly<Record<DatanodeTransport, { id: string; l
     'call-per-request': { id: 'calls', label: ', a grpc-js call per request' },
   });
 
+/** The transports on fastpath's own HTTP/2 sessions, where `SETTINGS_MAX_FRAME_SIZE` is fastpath's to choose. */
+export const OWN_SESSION_TRANSPORTS: readonly DatanodeTransport[] = [
+  'socket-stream-pool',
+  'http2-stream-pool',
+];
+
+/** A frame size's mark in case IDs and row keys: `f16k`, `f1m`, or the bytes (`f16777215`). */
+export function frameMark(bytes: number): string {
+  if (bytes % MiB === 0) return `f${bytes / MiB}m`;
+  if (bytes % KiB === 0) return `f${bytes / KiB}k`;
+  return `f${bytes}`;
+}
+
+/** A frame size as row labels give it: ", 16 KiB HTTP/2 frames". */
+export function frameLabel(bytes: number): string {
+  const size =
+    bytes % MiB === 0
+      ? `${bytes / MiB} MiB`
+      : bytes % KiB === 0
+        ? `${bytes / KiB} KiB`
+        : `${bytes.toLocaleString('en-US')}-byte`;
+  return `, ${size} HTTP/2 frames`;
+}
+
 export function caseId(
   reader: ReaderKind,
   row: RowId,
@@ -235,11 +264,13 @@ export function caseId(
   transport: DatanodeTransport = DEFAULT_TRANSPORT,
   readWorkers = 0,
   readBlock = false,
+  frameBytes?: number,
 ): string {
   const mark = TRANSPORT_MARKS[transport].id;
   const calls = reader === 'fastpath' && mark ? `-${mark}` : '';
   const workers = reader === 'fastpath' && readWorkers > 0 ? `-w${readWorkers}` : '';
-  return `${reader === 'fastpath' ? '' : `${reader}-`}${row}-${column}${aligned ? '-aligned' : ''}${calls}${workers}${readBlock ? '-rb' : ''}`;
+  const frames = reader === 'fastpath' && frameBytes !== undefined ? `-${frameMark(frameBytes)}` : '';
+  return `${reader === 'fastpath' ? '' : `${reader}-`}${row}-${column}${aligned ? '-aligned' : ''}${calls}${workers}${readBlock ? '-rb' : ''}${frames}`;
 }
 
 /**
@@ -252,6 +283,9 @@ export function caseId(
  * first transport, the reader's thread, ReadChunk) and Java only, random offsets, `EC_COLUMNS`.
  * The sequential rows are read by fastpath (the first transport, the reader's thread) and Java
  * only, once per read mode in `readModes` (ReadChunk; streaming ReadBlock), `SEQUENTIAL_COLUMNS`.
+ * Each size in `extraFrameSizes` (the run's HTTP/2 frame sizes after its first) adds fastpath's
+ * random-offset gRPC ReadChunk rows on each own-session transport (`OWN_SESSION_TRANSPORTS`) in
+ * `transports`, and its sequential rows, once more with that size.
  */
 export function planCases(options: {
   rows: readonly RowId[];
@@ -260,19 +294,31 @@ export function planCases(options: {
   transports?: readonly DatanodeTransport[];
   readWorkers?: readonly number[];
   readModes?: readonly ReadMode[];
+  extraFrameSizes?: readonly number[];
 }): ReadCase[] {
   const transports = options.transports?.length ? options.transports : [DEFAULT_TRANSPORT];
   const first = transports[0] as DatanodeTransport;
   const modes = options.readModes?.length ? options.readModes : (['readchunk'] as const);
   const chunkRows = modes.includes('readchunk');
   const blockRow = modes.includes('readblock') ? [{ transport: first, readWorkers: 0, readBlock: true }] : [];
-  const variants: Array<{ transport: DatanodeTransport; readWorkers: number; readBlock: boolean }> = [
+  const frameSizes = options.extraFrameSizes ?? [];
+  const variants: Array<{
+    transport: DatanodeTransport;
+    readWorkers: number;
+    readBlock: boolean;
+    frameBytes?: number;
+  }> = [
     ...(chunkRows
       ? [
           ...transports.map((transport) => ({ transport, readWorkers: 0, readBlock: false })),
           ...(options.readWorkers ?? [])
             .filter((n) => n > 0)
             .map((readWorkers) => ({ transport: first, readWorkers, readBlock: false })),
+          ...frameSizes.flatMap((frameBytes) =>
+            transports
+              .filter((t) => OWN_SESSION_TRANSPORTS.includes(t))
+              .map((transport) => ({ transport, readWorkers: 0, readBlock: false, frameBytes })),
+          ),
         ]
       : []),
     ...blockRow,
@@ -287,17 +333,20 @@ export function planCases(options: {
       if (row.sequential) {
         // No S3 gateway row: its reader makes ranged GETs at offsets, not whole-file reads.
         if (reader === 's3') continue;
-        for (const readBlock of [...(chunkRows ? [false] : []), ...(blockRow.length ? [true] : [])])
-          for (const columnId of SEQUENTIAL_COLUMNS)
-            cases.push({
-              id: caseId(reader, rowId, columnId, false, first, 0, readBlock),
-              reader,
-              row,
-              column: READ_COLUMNS[columnId],
-              aligned: false,
-              ...plain,
-              readBlock,
-            });
+        const sizes = reader === 'fastpath' ? [undefined, ...frameSizes] : [undefined];
+        for (const frameBytes of sizes)
+          for (const readBlock of [...(chunkRows ? [false] : []), ...(blockRow.length ? [true] : [])])
+            for (const columnId of SEQUENTIAL_COLUMNS)
+              cases.push({
+                id: caseId(reader, rowId, columnId, false, first, 0, readBlock, frameBytes),
+                reader,
+                row,
+                column: READ_COLUMNS[columnId],
+                aligned: false,
+                ...plain,
+                readBlock,
+                ...(frameBytes !== undefined && { frameBytes }),
+              });
         continue;
       }
       if (row.ec) {
@@ -314,16 +363,16 @@ export function planCases(options: {
           });
         continue;
       }
-      const own =
+      const own: typeof variants =
         reader === 'fastpath' && row.path === 'grpc'
           ? variants
           : reader === 'java'
             ? [...(chunkRows ? [plain] : []), ...blockRow]
             : [plain];
-      for (const { transport, readWorkers, readBlock } of own)
+      for (const { transport, readWorkers, readBlock, frameBytes } of own)
         for (const columnId of reader === 's3' ? S3_COLUMNS : COLUMN_IDS)
           cases.push({
-            id: caseId(reader, rowId, columnId, false, transport, readWorkers, readBlock),
+            id: caseId(reader, rowId, columnId, false, transport, readWorkers, readBlock, frameBytes),
             reader,
             row,
             column: READ_COLUMNS[columnId],
@@ -331,6 +380,7 @@ export function planCases(options: {
             transport,
             readWorkers,
             readBlock,
+            ...(frameBytes !== undefined && { frameBytes }),
           });
       if (options.aligned && reader === 'fastpath' && chunkRows)
         for (const columnId of ALIGNED_COLUMNS)

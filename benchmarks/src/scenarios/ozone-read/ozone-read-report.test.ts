@@ -151,6 +151,23 @@ describe('ozone-read sequential rows', () => {
     });
   });
 
+  it('keep a further HTTP/2 frame size as a row of its own, out of the goals, paired with Java in the ratios', () => {
+    // fastpath's 16 KiB-frame row measured first, at 2× Java: the goals still read the run's first size.
+    const framed = { ...sequential('fastpath', 'seq-16', 'on', false, 20, 900), frameBytes: 16 * 1024 };
+    const withFrames = [framed, ...results];
+    const rows = tableRows(withFrames);
+    expect(rows.filter((t) => t.reader === 'fastpath' && t.row === 'seq-16' && !t.readBlock)).toHaveLength(2);
+    const goalsOf = (r: CaseResult[]): unknown =>
+      goals(tableRows(r), r)
+        .filter((g) => g.goal.includes('Sequential'))
+        .map((g) => [g.goal, g.measured, g.met]);
+    expect(goalsOf(withFrames)).toEqual(goalsOf(results));
+    const ratios = sequentialRatioTable(rows)!;
+    // 20 × 64 MiB in 2 s ÷ Java's 8 files: 2.50×.
+    expect(ratios).toMatch(/ReadChunk \(Java: ReadBlock off\), 16 KiB HTTP\/2 frames \|\s+2\.50×/);
+    expect(sequentialTable(rows)).toContain('ReadChunk, 16 KiB HTTP/2 frames');
+  });
+
   it('name no sequential goal in a run without the sequential rows', () => {
     const positional = [result('fastpath', 'grpc-1m', 'on', 100, 1000)];
     expect(goals(tableRows(positional), positional).some((g) => g.goal.includes('Sequential'))).toBe(false);

@@ -20,6 +20,7 @@ import {
   SEQUENTIAL_COLUMNS,
   SEQUENTIAL_ROW_IDS,
   TRANSPORT_MARKS,
+  frameLabel,
   type ColumnId,
   type RowId,
 } from './ozone-read-cases.js';
@@ -70,7 +71,8 @@ const rowLabel = (t: TableRow): string =>
   `${t.security === 'none' ? '' : `, security: ${SECURITY_LEVEL_LABEL[t.security]}`}` +
   `${t.transport ? TRANSPORT_MARKS[t.transport].label : ''}` +
   `${t.readWorkers ? `, ${t.readWorkers} read worker thread${t.readWorkers === 1 ? '' : 's'}` : ''}` +
-  `${t.readBlock ? ', streaming ReadBlock' : READ_ROWS[t.row].sequential ? ', ReadChunk' : ''}`;
+  `${t.readBlock ? ', streaming ReadBlock' : READ_ROWS[t.row].sequential ? ', ReadChunk' : ''}` +
+  `${t.frameBytes === null ? '' : frameLabel(t.frameBytes)}`;
 /** `text` with its first letter capitalised (a sentence of joined clauses). */
 const sentence = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
 /** Whether a table row reads whole files start to end (a sequential row). */
@@ -178,7 +180,8 @@ function sequentialPairs(rows: readonly TableRow[]): { label: string; fastpath: 
       out.push({
         label:
           `${READ_ROWS[f.row].label}${f.security === 'none' ? '' : `, security: ${SECURITY_LEVEL_LABEL[f.security]}`}, ` +
-          `${f.readBlock ? 'streaming ReadBlock (both)' : 'ReadChunk (Java: ReadBlock off)'}`,
+          `${f.readBlock ? 'streaming ReadBlock (both)' : 'ReadChunk (Java: ReadBlock off)'}` +
+          `${f.frameBytes === null ? '' : frameLabel(f.frameBytes)}`,
         fastpath: f,
         java: j,
       });
@@ -354,7 +357,8 @@ export function goals(rows: readonly TableRow[], results: readonly CaseResult[])
         !t.aligned &&
         (t.transport === null || t.transport === DEFAULT_TRANSPORT) &&
         !t.readWorkers &&
-        !t.readBlock,
+        !t.readBlock &&
+        t.frameBytes === null,
     );
   const out: Goal[] = [];
   const g1 = find('fastpath', 'grpc-1m');
@@ -430,7 +434,12 @@ export function goals(rows: readonly TableRow[], results: readonly CaseResult[])
     for (const readBlock of [false, true]) {
       const pick = (reader: TableRow['reader']): TableRow | undefined =>
         rows.find(
-          (t) => t.reader === reader && t.row === row && t.security === 'none' && t.readBlock === readBlock,
+          (t) =>
+            t.reader === reader &&
+            t.row === row &&
+            t.security === 'none' &&
+            t.readBlock === readBlock &&
+            t.frameBytes === null,
         );
       const f = pick('fastpath');
       const j = pick('java');
@@ -521,7 +530,9 @@ export async function ozoneReadReport(
         `(the same pool on a session of Node's \`http2\` module with gRPC's framing done by fastpath, \`http2-stream-pool\`), ", grpc-js pooled streams" (the same pool over grpc-js, \`stream-pool\`) and ", a grpc-js call per request" (a stream per request, as Ozone's Java client does), and with the first transport once per count of read worker threads ` +
         `(", N read worker threads": \`ozone.client.read.worker.threads=N\`, each read's datanode side on a worker thread; the CPU is the whole process's, every thread). ` +
         `Rows marked ", streaming ReadBlock" read with \`ozone.client.stream.readblock.enable=true\`: fastpath's on the first transport with every read streamed ` +
-        `(\`ozone.client.stream.readblock.positional.min.size=0\`, so the row measures ReadBlock itself at this read size), Java's with the same key in its configuration.\n\n${mainTable(random)}`,
+        `(\`ozone.client.stream.readblock.positional.min.size=0\`, so the row measures ReadBlock itself at this read size), Java's with the same key in its configuration.` +
+        `${s.http2MaxFrameBytes.length > 0 ? ` fastpath's own sessions ask the datanodes for DATA frames of at most ${s.http2MaxFrameBytes[0]!.toLocaleString('en-US')} bytes (\`ozone.client.datanode.http2.max.frame.size\`)${s.http2MaxFrameBytes.length > 1 ? `; rows marked ", N HTTP/2 frames" are the same reads with that size instead` : ''}.` : ''}` +
+        `\n\n${mainTable(random)}`,
     );
   const ecRows = s.rows.filter((id) => READ_ROWS[id].ec);
   if (ecRows.length > 0)

@@ -5,6 +5,7 @@ import type { DatanodeTransport } from '@fastpath/ozone-fs-client';
 import {
   READ_ROWS,
   TRANSPORT_MARKS,
+  frameMark,
   type ColumnId,
   type ReaderKind,
   type RowId,
@@ -39,6 +40,8 @@ export interface TableRow {
   readWorkers: number | null;
   /** Whether the row read with streaming ReadBlock. */
   readBlock: boolean;
+  /** fastpath's HTTP/2 frame size when one of the run's further sizes (null: the run's first). */
+  frameBytes: number | null;
   /** The cluster's security level (none in runs without `--security`). */
   security: SecurityLevel;
   /**
@@ -65,10 +68,11 @@ export function rowKey(
   readWorkers: number | null = null,
   readBlock = false,
   security: SecurityLevel = 'none',
+  frameBytes: number | null = null,
 ): string {
   return (
     `${securityMark(security)}${reader}/${row}${aligned ? '/aligned' : ''}${transport && TRANSPORT_MARKS[transport].id ? `/${TRANSPORT_MARKS[transport].id}` : ''}` +
-    `${readWorkers ? `/w${readWorkers}` : ''}${readBlock ? '/readblock' : ''}`
+    `${readWorkers ? `/w${readWorkers}` : ''}${readBlock ? '/readblock' : ''}${frameBytes === null ? '' : `/${frameMark(frameBytes)}`}`
   );
 }
 
@@ -83,7 +87,8 @@ export function tableRows(results: readonly CaseResult[]): TableRow[] {
     // Results written before the ReadBlock rows existed have no mode: ReadChunk.
     const readBlock = c.readBlock === true;
     const security = c.security ?? 'none';
-    const key = rowKey(c.reader, c.row, c.aligned, transport, readWorkers, readBlock, security);
+    const frameBytes = c.reader === 'fastpath' ? (c.frameBytes ?? null) : null;
+    const key = rowKey(c.reader, c.row, c.aligned, transport, readWorkers, readBlock, security, frameBytes);
     let row = rows.get(key);
     if (!row) {
       row = {
@@ -94,6 +99,7 @@ export function tableRows(results: readonly CaseResult[]): TableRow[] {
         transport,
         readWorkers,
         readBlock,
+        frameBytes,
         security,
         cells: {},
         offGlobalOverOn: null,
@@ -146,6 +152,7 @@ export function headlineEntries(results: readonly CaseResult[]): Record<string, 
           transport: t.transport,
           readWorkers: t.readWorkers,
           readBlock: t.readBlock,
+          frameBytes: t.frameBytes,
           unit: READ_ROWS[t.row].sequential ? 'files/s' : 'operations/s',
           verifyOn: med('on'),
           verifyOffGlobal: med('off-global'),

@@ -68,6 +68,8 @@ export interface CaseResult {
   readWorkers: ReadCase['readWorkers'];
   /** Read with streaming ReadBlock (absent in results written before the ReadBlock rows: ReadChunk). */
   readBlock?: ReadCase['readBlock'];
+  /** fastpath's HTTP/2 frame size when one of the run's further sizes (absent: the run's first). */
+  frameBytes?: number;
   /** The cluster's security level, in a run with `--security` (absent: none). */
   security?: SecurityLevel;
   rounds: CaseRound[];
@@ -220,6 +222,7 @@ function plannedCaseCount(s: OzoneReadSettings, level: SecurityLevel): number {
     transports: s.transports,
     readWorkers: s.readWorkers,
     readModes: s.readModes,
+    extraFrameSizes: s.http2MaxFrameBytes.slice(1),
   }).length;
 }
 
@@ -276,6 +279,7 @@ async function openLevel(
       transports: s.transports,
       readWorkers: s.readWorkers,
       readModes: s.readModes,
+      extraFrameSizes: s.http2MaxFrameBytes.slice(1),
     }).map((c) => ({ ...c, baseId: c.id, id: `${mark}${c.id}` }));
     const firstLevel = earlier[0];
     ctx.results.writeConfig({
@@ -351,6 +355,7 @@ async function openLevel(
           transport: c.transport,
           readWorkers: c.readWorkers,
           readBlock: c.readBlock,
+          ...(c.frameBytes !== undefined && { frameBytes: c.frameBytes }),
           ...(multi ? { security: level } : {}),
           rounds: [],
         },
@@ -471,6 +476,7 @@ function caseEntry(c: CaseResult): Record<string, unknown> {
     transport: c.reader === 'fastpath' ? c.transport : null,
     readWorkers: c.reader === 'fastpath' ? c.readWorkers : null,
     readBlock: c.readBlock === true,
+    frameBytes: c.reader === 'fastpath' ? (c.frameBytes ?? null) : null,
     rounds: c.rounds.length,
     cpuMicrosPerRead: c.rounds.map((r) => r.figures.cpuMicrosPerOp),
     opsPerSec: ops,
@@ -499,6 +505,7 @@ async function runFastpathCase(
   const down = c.row.ec?.dataDatanodeDown === true;
   const sequential = c.row.sequential !== undefined;
   if (down && !holder) throw new BenchmarkCheckError(`${c.id}: no datanode was chosen to stop`);
+  const frameBytes = c.frameBytes ?? s.http2MaxFrameBytes[0];
   const opened = (await reader.call({
     op: 'open',
     omAddress: cluster.omAddress,
@@ -516,9 +523,9 @@ async function runFastpathCase(
       // itself. The sequential rows keep the client's default: their reads stream as sequential ones.
       ...(c.readBlock ? { 'ozone.client.stream.readblock.enable': 'true' } : {}),
       ...(c.readBlock && !sequential ? { 'ozone.client.stream.readblock.positional.min.size': '0' } : {}),
-      ...(s.http2MaxFrameBytes === undefined
+      ...(frameBytes === undefined
         ? {}
-        : { 'ozone.client.datanode.http2.max.frame.size': String(s.http2MaxFrameBytes) }),
+        : { 'ozone.client.datanode.http2.max.frame.size': String(frameBytes) }),
     },
   })) as { verify: boolean[] };
   if (opened.verify.some((v) => v !== c.column.verify))

@@ -208,6 +208,40 @@ describe('ozone-read cases', () => {
     ]);
   });
 
+  it('reads the HTTP/2 frame sizes as a list, none by default, refusing sizes HTTP/2 does not allow', () => {
+    expect(parseOzoneReadFlags([], false).http2MaxFrameBytes).toEqual([]);
+    expect(
+      parseOzoneReadFlags(['--h2-frame-size', '1MiB,16KiB,16777215,16k'], true).http2MaxFrameBytes,
+    ).toEqual([1024 * 1024, 16 * 1024, 16_777_215]);
+    expect(() => parseOzoneReadFlags(['--h2-frame-size', '16MiB'], false)).toThrow(/--h2-frame-size/);
+    expect(() => parseOzoneReadFlags(['--h2-frame-size', '8KiB'], false)).toThrow(/--h2-frame-size/);
+  });
+
+  it('adds a row per further frame size on the own-session transports and the sequential rows, fastpath only', () => {
+    const cases = planCases({
+      rows: ['grpc-1m', 'sc-1m', 'seq-1'],
+      aligned: true,
+      readers: ['fastpath', 'java'],
+      transports: ['socket-stream-pool', 'stream-pool', 'http2-stream-pool'],
+      readModes: ['readchunk'],
+      extraFrameSizes: [16 * 1024],
+    });
+    expect(cases.filter((c) => c.column.id === 'on').map((c) => [c.id, c.transport, c.frameBytes])).toEqual([
+      ['grpc-1m-on', 'socket-stream-pool', undefined],
+      ['grpc-1m-on-pool', 'stream-pool', undefined],
+      ['grpc-1m-on-http2', 'http2-stream-pool', undefined],
+      ['grpc-1m-on-f16k', 'socket-stream-pool', 16 * 1024],
+      ['grpc-1m-on-http2-f16k', 'http2-stream-pool', 16 * 1024],
+      ['grpc-1m-on-aligned', 'socket-stream-pool', undefined],
+      ['java-grpc-1m-on', 'socket-stream-pool', undefined],
+      ['sc-1m-on', 'socket-stream-pool', undefined],
+      ['sc-1m-on-aligned', 'socket-stream-pool', undefined],
+      ['seq-1-on', 'socket-stream-pool', undefined],
+      ['seq-1-on-f16k', 'socket-stream-pool', 16 * 1024],
+      ['java-seq-1-on', 'socket-stream-pool', undefined],
+    ]);
+  });
+
   it('reads the read modes, both by default, refusing an unknown one', () => {
     expect(parseOzoneReadFlags([], false).readModes).toEqual(['readchunk', 'readblock']);
     expect(parseOzoneReadFlags(['--read-modes', 'readblock'], true).readModes).toEqual(['readblock']);

@@ -71,11 +71,13 @@ export interface OzoneReadSettings {
   /** CPUs fastpath's reader process (all its threads) is pinned to (`taskset -a -c`), e.g. "0"; none: every CPU. */
   readerCpus: string | undefined;
   /**
-   * `ozone.client.datanode.http2.max.frame.size` for the rows on fastpath's own HTTP/2 sessions
-   * (`socket-stream-pool`, `http2-stream-pool`): the largest DATA frame the datanodes may send
-   * (none: the client's default, 1 MiB).
+   * `ozone.client.datanode.http2.max.frame.size` for fastpath's own HTTP/2 sessions
+   * (`socket-stream-pool`, `http2-stream-pool`): the largest DATA frame the datanodes may send.
+   * The first applies to every fastpath case; each further size adds fastpath's positional gRPC
+   * rows on those transports and its sequential rows once more, marked with the size (empty: the
+   * client's default, 1 MiB).
    */
-  http2MaxFrameBytes: number | undefined;
+  http2MaxFrameBytes: number[];
   /**
    * How the gRPC rows read: `readchunk` (the rows above), `readblock` (fastpath's and Java's gRPC
    * rows once more with `ozone.client.stream.readblock.enable=true`).
@@ -114,7 +116,7 @@ export const DEFAULT_OZONE_READ_SETTINGS: Readonly<OzoneReadSettings> = Object.f
   profile: true,
   readWorkers: [0, 2],
   readerCpus: undefined,
-  http2MaxFrameBytes: undefined,
+  http2MaxFrameBytes: [],
   readModes: [...READ_MODES],
   security: ['none'],
 });
@@ -214,9 +216,9 @@ export const OZONE_READ_FLAGS = {
   },
   'h2-frame-size': {
     type: 'string',
-    value: '<size>',
+    value: '<list>',
     description:
-      "the rows on fastpath's own HTTP/2 sessions (socket-stream-pool, http2-stream-pool): the largest HTTP/2 DATA frame the datanodes may send, 16KiB to 16777215 bytes (default: the client's, 1MiB)",
+      "fastpath's own HTTP/2 sessions (socket-stream-pool, http2-stream-pool): the largest HTTP/2 DATA frame the datanodes may send, 16KiB to 16777215 bytes; the first for every case, each further size a row of its own on those transports' positional rows and on the sequential rows (default: the client's, 1MiB)",
   },
   security: SECURITY_FLAG,
 } as const;
@@ -269,6 +271,15 @@ function readWorkersFlag(scenario: string, raw: string | undefined, fallback: re
     .split(',')
     .map((item) => integerFlag(scenario, 'read-workers', item, 0, { min: 0, max: MAX_READ_WORKER_THREADS }));
   return [...new Set(counts)];
+}
+
+/** HTTP/2 frame sizes (SETTINGS_MAX_FRAME_SIZE's range), duplicates dropped, in the order given. */
+function frameSizesFlag(scenario: string, raw: string | undefined): number[] {
+  if (raw === undefined) return [];
+  const sizes = raw
+    .split(',')
+    .map((item) => sizeFlag(scenario, 'h2-frame-size', item, 0, { min: 16 * 1024, max: 16 * MiB - 1 }));
+  return [...new Set(sizes)];
 }
 
 /** A CPU list as taskset takes it ("0", "0,1", "0-1"). */
@@ -362,10 +373,7 @@ export function parseOzoneReadFlags(args: readonly string[], quick: boolean): Oz
     readWorkers: readWorkersFlag(name, f['read-workers'], base.readWorkers),
     readerCpus: cpuListFlag(name, f['reader-cpus']),
     readModes: listFlag(name, 'read-modes', f['read-modes'], base.readModes, READ_MODES),
-    http2MaxFrameBytes:
-      f['h2-frame-size'] === undefined
-        ? undefined
-        : sizeFlag(name, 'h2-frame-size', f['h2-frame-size'], 0, { min: 16 * 1024, max: 16 * MiB - 1 }),
+    http2MaxFrameBytes: frameSizesFlag(name, f['h2-frame-size']),
     security: securityFlag(name, f.security, kind),
   };
 }

@@ -58,6 +58,7 @@ export const ozoneReadSummary: ScenarioSummary<OzoneReadSettings> = {
       transports: flags.transports,
       readWorkers: flags.readWorkers,
       readModes: flags.readModes,
+      extraFrameSizes: flags.http2MaxFrameBytes.slice(1),
     }).length * flags.rounds,
   estimateMs: (flags) => {
     const planned = planCases({
@@ -67,6 +68,7 @@ export const ozoneReadSummary: ScenarioSummary<OzoneReadSettings> = {
       transports: flags.transports,
       readWorkers: flags.readWorkers,
       readModes: flags.readModes,
+      extraFrameSizes: flags.http2MaxFrameBytes.slice(1),
     });
     const cases = planned.length;
     const sequential = planned.filter((c) => c.row.sequential).length;
