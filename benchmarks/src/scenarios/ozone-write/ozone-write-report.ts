@@ -1,7 +1,7 @@
 import os from 'node:os';
 import { formatRatioWithRange, formatSiWithRange, markdownTable, type Summary } from '../../harness/index.js';
 import { loadNote } from '../ratis/ratis-report.js';
-import { CLIENT_LABEL, CLIENTS, type RowComparison } from './ozone-write-results.js';
+import { CLIENT_LABEL, CLIENTS, mibCeiling, type RowComparison } from './ozone-write-results.js';
 import { EC_REPLICATION, formatBytes, rowLabel, type OzoneWriteSettings } from './ozone-write-settings.js';
 
 const ranged = (s: Summary | undefined): string =>
@@ -34,6 +34,51 @@ export function rowGoals(
       met: r.goals.cpuPerMiB,
     },
   ];
+}
+
+/**
+ * Where the machine's cores went in each row, per client: its own CPU and the cluster's per MiB,
+ * the cores busy, and the MiB/s that a client costing nothing could reach with the cluster
+ * needing what it needed; null where no cluster CPU was read.
+ */
+export function machineTable(rows: readonly RowComparison[], cores: number): string | null {
+  const lines = rows.flatMap((r) =>
+    CLIENTS.flatMap((client) => {
+      const c = r.clients[client];
+      const ceiling = mibCeiling(r, client, cores);
+      if (!c?.clusterCpuMsPerMiB || !ceiling) return [];
+      return [
+        [
+          r.label,
+          CLIENT_LABEL[client],
+          ranged(c.cpuMsPerMiB),
+          ranged(c.clusterCpuMsPerMiB),
+          ranged(c.busyCores),
+          ceiling.mibPerSec.toFixed(0),
+          ceiling.againstJava === null ? '—' : `${ceiling.againstJava.toFixed(2)}×`,
+        ],
+      ];
+    }),
+  );
+  if (lines.length === 0) return null;
+  return [
+    `Where the ${cores} cores went: the cluster's process tree's CPU (user + system, read from /proc around each write) per MiB the client wrote, ` +
+      "the cores busy (the client's CPU and the cluster's over the write's time), and the most MiB/s any client could write here given the cluster's CPU per MiB " +
+      `(${cores} cores ÷ cluster CPU per MiB, as if the client cost nothing), beside Java's measured MiB/s: a ceiling under a MiB/s goal means no client meets it on this machine.`,
+    '',
+    markdownTable(
+      [
+        'row',
+        'client',
+        { header: 'client CPU ms/MiB', align: 'right' },
+        { header: 'cluster CPU ms/MiB', align: 'right' },
+        { header: 'cores busy', align: 'right' },
+        { header: 'MiB/s ceiling', align: 'right' },
+        { header: "ceiling ÷ Java's MiB/s", align: 'right' },
+      ],
+      lines,
+    ),
+  ].join('\n');
 }
 
 /** The scenario's Markdown: what to read first, the ratios with the goals, the figures per client, problems, load. */
@@ -116,6 +161,7 @@ export function ozoneWriteReport(
       }),
     ),
   );
+  const machine = machineTable(rows, cores);
   const problems = rows.reduce((n, r) => n + r.problems, 0);
   const stopped = rows.flatMap((r) =>
     CLIENTS.flatMap((client) => {
@@ -168,6 +214,7 @@ export function ozoneWriteReport(
     '',
     ...(withJava ? [ratios, ''] : []),
     figures,
+    ...(machine ? ['', machine] : []),
     ...(stopped.length > 0 ? ['', 'Stopped early:', '', ...stopped] : []),
     '',
     `Load average at the end: ${context.loadAtEnd.map((l) => l.toFixed(2)).join(' / ')}.`,

@@ -1,4 +1,5 @@
-import { compareRow, type ClientPass } from './ozone-write-results.js';
+import { machineTable } from './ozone-write-report.js';
+import { compareRow, mibCeiling, type ClientPass } from './ozone-write-results.js';
 import { DEFAULT_SHAPES } from './ozone-write-settings.js';
 
 const MiB = 1024 * 1024;
@@ -79,5 +80,32 @@ describe('compareRow', () => {
       java: { passes: [pass(1, 100, 10), { ...pass(2, 1, 1), figures: null }] },
     });
     expect(row.ratios!.mibPerSec).toEqual({ ratio: 1, min: 1, max: 1, rounds: 1 });
+  });
+
+  it("reads the cluster's CPU per MiB and the cores busy, and the MiB/s no client could beat on the cores", () => {
+    // 256 MiB per pass in a 2 s call: the cluster's 3.84 s of CPU is 15 ms/MiB; client 1 s + 3.84 s over 2 s = 2.42 cores.
+    const cluster = { cluster: { cpuMs: 3840, windowMs: 2000 } };
+    const row = compareRow(DEFAULT_SHAPES.single, {
+      fastpath: { passes: [pass(1, 128, 4, cluster), pass(2, 120, 4)] },
+      java: { passes: [pass(1, 100, 8, { cluster: { cpuMs: 5120, windowMs: 2000 } })] },
+    });
+    // The pass without a reading is left out, not counted as 0.
+    expect(row.clients.fastpath!.clusterCpuMsPerMiB).toMatchObject({ median: 15, min: 15, max: 15 });
+    expect(row.clients.fastpath!.busyCores!.median).toBeCloseTo(2.42, 10);
+    expect(row.clients.java!.clusterCpuMsPerMiB!.median).toBe(20);
+    // 2 cores ÷ 15 ms/MiB = 133 MiB/s, 1.33× Java's 100.
+    const ceiling = mibCeiling(row, 'fastpath', 2)!;
+    expect(ceiling.mibPerSec).toBeCloseTo(133.33, 2);
+    expect(ceiling.againstJava).toBeCloseTo(1.3333, 4);
+    const table = machineTable([row], 2)!;
+    expect(table).toMatch(
+      /fastpath \(Node\)\s*\|[^|]+\|\s*15\.0 \(15\.0–15\.0\)\s*\|[^|]+\|\s*133\s*\|\s*1\.33×/,
+    );
+    expect(table).toMatch(
+      /Ozone's Java client\s*\|[^|]+\|\s*20\.0 \(20\.0–20\.0\)\s*\|[^|]+\|\s*100\s*\|\s*1\.00×/,
+    );
+    const without = compareRow(DEFAULT_SHAPES.single, { fastpath: { passes: [pass(1, 128, 4)] } });
+    expect(mibCeiling(without, 'fastpath', 2)).toBeNull();
+    expect(machineTable([without], 2)).toBeNull();
   });
 });

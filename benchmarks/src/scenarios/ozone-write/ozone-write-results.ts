@@ -32,6 +32,11 @@ export interface ClientPass {
   readBack: VerifyCounts;
   /** Ozone's Java client reading fastpath's keys (real cluster), else null. */
   crossRead: VerifyCounts | null;
+  /**
+   * The cluster's process tree over the write call (read from /proc by the scenario, not by the
+   * client): CPU ms and the call's wall ms; absent where /proc or the cluster's pid is not known.
+   */
+  cluster?: { cpuMs: number; windowMs: number };
 }
 
 /** One client's passes of one row, or why it stopped. */
@@ -53,6 +58,10 @@ export interface ClientRowSummary extends Record<Metric, Summary> {
   /** Keys Ozone's Java client read back, or null where it read none. */
   crossVerified: number | null;
   crossFailures: number | null;
+  /** The cluster's CPU per MiB this client wrote, ms, over the passes whose cluster CPU was read. */
+  clusterCpuMsPerMiB?: Summary;
+  /** Cores busy over those passes: this client's CPU and the cluster's, over the write call's time. */
+  busyCores?: Summary;
 }
 
 /** One row's entry of comparison.json. */
@@ -72,6 +81,7 @@ export interface RowComparison {
   stopped: Partial<Record<WriteClient, string>>;
 }
 
+const MiB = 1024 * 1024;
 const sum = (values: readonly number[]): number => values.reduce((a, b) => a + b, 0);
 
 function clientSummary(passes: readonly ClientPass[]): ClientRowSummary | undefined {
@@ -91,7 +101,40 @@ function clientSummary(passes: readonly ClientPass[]): ClientRowSummary | undefi
     verifyFailures: sum(passes.map((p) => p.readBack.failed)),
     crossVerified: cross.length ? sum(cross.map((c) => c.verified)) : null,
     crossFailures: cross.length ? sum(cross.map((c) => c.failed)) : null,
+    ...clusterFigures(passes),
   };
+}
+
+/** The cluster's CPU per MiB and the cores busy, over the passes whose cluster CPU was read. */
+function clusterFigures(
+  passes: readonly ClientPass[],
+): Pick<ClientRowSummary, 'clusterCpuMsPerMiB' | 'busyCores'> {
+  const read = passes.flatMap((p) =>
+    p.cluster && p.cluster.windowMs > 0 && p.sample.bytes > 0 ? [{ ...p, cluster: p.cluster }] : [],
+  );
+  if (read.length === 0) return {};
+  return {
+    clusterCpuMsPerMiB: summarize(read.map((p) => p.cluster.cpuMs / (p.sample.bytes / MiB))),
+    busyCores: summarize(read.map((p) => (p.sample.cpuNs / 1e6 + p.cluster.cpuMs) / p.cluster.windowMs)),
+  };
+}
+
+/**
+ * The most MiB/s any client could write on `cores` cores, given the cluster's CPU per MiB in this
+ * client's passes: a client costing no CPU at all still leaves the cluster needing that much per
+ * MiB, so MiB/s ≤ cores ÷ cluster CPU per MiB. With it, that ceiling ÷ Java's measured MiB/s:
+ * where it is below a MiB/s goal, no client can meet the goal on this machine.
+ */
+export function mibCeiling(
+  r: RowComparison,
+  client: WriteClient,
+  cores: number,
+): { mibPerSec: number; againstJava: number | null } | null {
+  const clusterMs = r.clients[client]?.clusterCpuMsPerMiB?.median;
+  if (clusterMs === undefined || clusterMs <= 0) return null;
+  const mibPerSec = (cores * 1000) / clusterMs;
+  const java = r.clients.java?.mibPerSec.median;
+  return { mibPerSec, againstJava: java ? mibPerSec / java : null };
 }
 
 /** Summarizes one row's passes of both clients. */

@@ -8,6 +8,7 @@ import {
   type Scenario,
   type ScenarioContext,
 } from '../../harness/index.js';
+import { groupsCpuSeconds } from '../../harness/process-cpu.js';
 import { clientOrder } from '../ratis/load-figures.js';
 import type { KeySpec, WriterCall } from './fastpath-writer-main.js';
 import { startJavaWriter, type JavaWriter } from './java-writer.js';
@@ -66,6 +67,8 @@ export function passKeys(client: WriteClient, pass: string, shape: RowShape, row
 interface Writers {
   fastpath: ChildHandle<WriterCall, unknown>;
   java: JavaWriter | undefined;
+  /** The cluster's process (its tree's CPU is read around each write), where known. */
+  clusterPid: number | undefined;
 }
 
 /** One client's pass: the measured write, then (not measured) the read-backs and the delete. */
@@ -93,11 +96,15 @@ async function runPass(
     ...(profileFile ? { profilePath: ctx.results.path(profileFile) } : {}),
   };
   ctx.progress.setDetail(`${what} · writing`);
+  const clusterBefore = clusterCpuSeconds(writers.clusterPid);
+  const startedAt = performance.now();
   const sample = (
     client === 'fastpath'
       ? await writers.fastpath.call(write, { timeoutMs: CALL_TIMEOUT_MS })
       : await writers.java!.call(write, CALL_TIMEOUT_MS)
   ) as PassSample & { profile?: ProfileSummary };
+  const windowMs = performance.now() - startedAt;
+  const clusterAfter = clusterCpuSeconds(writers.clusterPid);
   ctx.progress.setDetail(`${what} · reading back`);
   const verify = {
     op: 'verify',
@@ -127,8 +134,16 @@ async function runPass(
     figures: passFigures(sample),
     readBack,
     crossRead,
+    ...(clusterBefore !== null && clusterAfter !== null
+      ? { cluster: { cpuMs: (clusterAfter - clusterBefore) * 1000, windowMs } }
+      : {}),
     ...(profile ? { profile } : {}),
   };
+}
+
+/** CPU seconds the cluster's process tree has used so far; null where it cannot be read. */
+function clusterCpuSeconds(pid: number | undefined): number | null {
+  return pid === undefined ? null : (groupsCpuSeconds({ cluster: [pid] })['cluster'] ?? null);
 }
 
 export const ozoneWriteScenario: Scenario<OzoneWriteSettings> = {
@@ -202,7 +217,7 @@ export const ozoneWriteScenario: Scenario<OzoneWriteSettings> = {
       await java?.call(prepare, 600_000);
     }
     ctx.progress.advance(setupUnits);
-    const writers: Writers = { fastpath, java };
+    const writers: Writers = { fastpath, java, clusterPid: cluster.pid };
 
     for (const warmup of s.warmups) {
       for (const client of clients) {

@@ -15,6 +15,8 @@ export interface WriteCluster extends AsyncDisposable {
   readonly description: string;
   /** Ozone's version on the real cluster, else undefined. */
   readonly ozoneVersion: string | undefined;
+  /** The cluster's process (the embedded cluster's Node process, the real cluster's JVM), where known. */
+  readonly pid: number | undefined;
 }
 
 /**
@@ -40,6 +42,7 @@ export async function startWriteCluster(ctx: ScenarioContext<OzoneWriteSettings>
       omAddress: info.omAddress,
       omRpcAddress: undefined,
       ozoneVersion: undefined,
+      pid: child.pid,
       description: `fastpath's embedded mini cluster: an OM and ${info.datanodes.length} datanodes in one Node process of their own, on loopback, each datanode serving its pipelines' Raft groups on its RATIS port${s.dataStream ? ' and Ratis DataStream on a port of its own' : ''}`,
       [Symbol.asyncDispose]: () => child.close(),
     };
@@ -56,6 +59,7 @@ export async function startWriteCluster(ctx: ScenarioContext<OzoneWriteSettings>
     omAddress: cluster.omGrpcAddress,
     omRpcAddress: cluster.omRpcAddress,
     ozoneVersion: cluster.ozoneVersion,
+    pid: cluster.pid,
     description: `Apache Ozone ${cluster.ozoneVersion} MiniOzoneCluster (Hadoop ${cluster.hadoopVersion}): SCM, OM and ${cluster.datanodes.length} datanodes in one JVM (-Xmx${heapMb}m), RATIS/THREE${ec ? ' and EC pipelines' : ''}${s.dataStream ? ', Ratis DataStream on the datanodes' : ''}, on loopback`,
     [Symbol.asyncDispose]: () => cluster.stop(),
   };
