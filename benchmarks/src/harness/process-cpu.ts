@@ -73,3 +73,34 @@ export function parseStat(text: string): { pid: number; ppid: number; ticks: num
     ticks: Number(rest[11]) + Number(rest[12]),
   };
 }
+
+/** CPU seconds the process tree of `pid` has used so far; null where the pid is not known or /proc cannot be read. */
+export function treeCpuSeconds(pid: number | undefined): number | null {
+  return pid === undefined ? null : (groupsCpuSeconds({ tree: [pid] })['tree'] ?? null);
+}
+
+/** The CPU a process tree used while something ran, and how long it ran. */
+export interface TreeCpuWindow {
+  /** CPU ms (user + system) of the tree over the window. */
+  cpuMs: number;
+  /** The window's wall time, ms. */
+  windowMs: number;
+}
+
+/**
+ * Runs `run` and reads the CPU of `pid`'s process tree around it (e.g. a cluster's JVM while a
+ * client works against it): `window` is absent where the tree's CPU cannot be read.
+ */
+export async function withTreeCpu<T>(
+  pid: number | undefined,
+  run: () => Promise<T>,
+): Promise<{ value: T; window?: TreeCpuWindow }> {
+  const before = treeCpuSeconds(pid);
+  const startedAt = performance.now();
+  const value = await run();
+  const windowMs = performance.now() - startedAt;
+  const after = treeCpuSeconds(pid);
+  return before === null || after === null
+    ? { value }
+    : { value, window: { cpuMs: (after - before) * 1000, windowMs } };
+}

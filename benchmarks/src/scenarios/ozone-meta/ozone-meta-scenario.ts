@@ -7,7 +7,7 @@ import {
   type Scenario,
   type ScenarioContext,
 } from '../../harness/index.js';
-import { groupsCpuSeconds } from '../../harness/process-cpu.js';
+import { treeCpuSeconds } from '../../harness/process-cpu.js';
 import { startBenchmarkKdc, type BenchmarkKdc } from '../ozone-read/cluster-security.js';
 import {
   securityCost as securityCostRows,
@@ -129,11 +129,6 @@ interface OpenLevel extends AsyncDisposable {
   result(): LevelResult;
 }
 
-/** CPU seconds the cluster's process tree has used so far; null where it cannot be read. */
-function clusterCpuSeconds(cluster: MetaCluster): number | null {
-  return cluster.pid === undefined ? null : (groupsCpuSeconds({ cluster: [cluster.pid] })['cluster'] ?? null);
-}
-
 /** The label of a round at a level, for progress and the log. */
 function roundLabel(s: OzoneMetaSettings, level: SecurityLevel, round: number): string {
   const at = s.security.length > 1 || level !== 'none' ? ` (${SECURITY_LEVEL_LABEL[level]})` : '';
@@ -234,14 +229,14 @@ async function openLevel(
       for (const client of turnOrder(clients, round, opIndex)) {
         if (ctx.signal.aborted) return;
         ctx.progress.setDetail(`${what} · ${META_OP_LABEL[op]} · ${client}`);
-        const clusterBefore = clusterCpuSeconds(cluster);
+        const clusterBefore = treeCpuSeconds(cluster.pid);
         const sample = (await processes
           .get(client)!
           .call(
             { op: 'window', operation: op, workers: s.workers, windowMs },
             windowMs + CALL_SLACK_MS,
           )) as WindowSample;
-        const clusterAfter = clusterCpuSeconds(cluster);
+        const clusterAfter = treeCpuSeconds(cluster.pid);
         if (clusterBefore !== null && clusterAfter !== null)
           sample.clusterCpuMs = (clusterAfter - clusterBefore) * 1000;
         const rate = sample.elapsedMs > 0 ? (sample.ops * 1000) / sample.elapsedMs : 0;

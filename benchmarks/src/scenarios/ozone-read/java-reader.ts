@@ -25,6 +25,7 @@ import { readPositions, readerSeed } from './read-offsets.js';
 import { securityMark } from './security-levels.js';
 import { CONTENT_SHIFT_WORDS, fileSeeds } from './file-content.js';
 import { expectedWidenedBytes } from './widening.js';
+import { withTreeCpu } from '../../harness/process-cpu.js';
 
 /** Heap of the Java reader beyond the files' expected content. */
 const JAVA_READER_HEADROOM_MB = 2048;
@@ -181,7 +182,9 @@ export async function startJavaReader(
         seeds: Array.from({ length: readers }, (_, i) => readerSeed(s.seed, round, i, p) | 0),
       });
       await call<JavaRun>(phase('warmup', s.warmupMs));
-      const run = await call<JavaRun>(phase('measure', s.measureMs));
+      const { value: run, window: clusterCpu } = await withTreeCpu(cluster.pid, () =>
+        call<JavaRun>(phase('measure', s.measureMs)),
+      );
       await call({ op: 'close' });
       const attempted = run.ops + run.errors + run.wrongBytes;
       // A whole-file read asks for the file and fetches it (no widening: it covers whole windows).
@@ -229,6 +232,7 @@ export async function startJavaReader(
         },
         checkMicrosPerRead: run.checkMicrosPerRead,
         streamsVerify: [],
+        ...(clusterCpu ? { clusterCpu } : {}),
         ...(c.row.ec && rebuilt !== undefined ? { ecReconstructionReads: rebuilt } : {}),
         ...(run.firstError === undefined ? {} : { firstError: run.firstError }),
       };

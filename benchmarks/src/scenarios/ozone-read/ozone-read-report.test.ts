@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { ColumnId, ReaderKind, RowId } from './ozone-read-cases.js';
-import { goals, sequentialRatioTable, sequentialTable } from './ozone-read-report.js';
+import { goals, machineTable, sequentialRatioTable, sequentialTable } from './ozone-read-report.js';
 import { anchorErrors, fatalReadFailures, tableRows } from './ozone-read-results.js';
 import type { CaseResult, CaseRound } from './ozone-read-scenario.js';
 import { perOpFigures } from './read-accounting.js';
@@ -166,6 +166,32 @@ describe('ozone-read sequential rows', () => {
     // 20 × 64 MiB in 2 s ÷ Java's 8 files: 2.50×.
     expect(ratios).toMatch(/ReadChunk \(Java: ReadBlock off\), 16 KiB HTTP\/2 frames \|\s+2\.50×/);
     expect(sequentialTable(rows)).toContain('ReadChunk, 16 KiB HTTP/2 frames');
+  });
+
+  it("give each client's cluster CPU per MiB, the cores busy and the MiB/s ceiling beside Java's", () => {
+    const withCluster = (c: CaseResult, cpuMs: number): CaseResult => ({
+      ...c,
+      rounds: c.rounds.map((r) => ({ ...r, clusterCpu: { cpuMs, windowMs: 2000 } })),
+    });
+    const measured = [
+      // fastpath: 384 MiB/s with the cluster at 1.536 cores: 4,000 µs of cluster CPU per MiB;
+      // 2 cores ÷ that = 500 MiB/s, 1.95× Java's 256. Busy: 1.536 + 1.152 s ÷ 2 s of its own.
+      withCluster(sequential('fastpath', 'seq-16', 'on', false, 12, 1500), 3072),
+      // Java: 256 MiB/s with the cluster at 1.28 cores: 5,000 µs per MiB, a 400 MiB/s ceiling.
+      withCluster(sequential('java', 'seq-16', 'on', false, 8, 2500), 2560),
+      // A case without a cluster reading has no line.
+      sequential('fastpath', 'seq-16', 'off-global', false, 14, 1000),
+      sequential('java', 'seq-16', 'off-global', false, 13, 1100),
+    ];
+    const table = machineTable(tableRows(measured), 2)!;
+    expect(table).toMatch(
+      /verify on\s*\|\s*fastpath\s*\|\s*1500 µs\s*\|\s*4000 µs\s*\|\s*2\.11[^|]*\|\s*500\s*\|\s*1\.95×/,
+    );
+    expect(table).toMatch(
+      /verify on\s*\|\s*Ozone's Java client\s*\|\s*2500 µs\s*\|\s*5000 µs\s*\|[^|]+\|\s*400\s*\|\s*1\.56×/,
+    );
+    expect(table).not.toContain('verify off');
+    expect(machineTable(tableRows(results), 2)).toBeNull();
   });
 
   it('name no sequential goal in a run without the sequential rows', () => {

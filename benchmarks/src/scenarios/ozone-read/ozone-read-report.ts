@@ -1,3 +1,4 @@
+import os from 'node:os';
 import {
   barChartSvg,
   compareRounds,
@@ -7,9 +8,11 @@ import {
   formatSiWithRange,
   markdownTable,
   median,
+  summarize,
   type RatioSummary,
   type ScenarioContext,
   type ScenarioReport,
+  type Summary,
 } from '../../harness/index.js';
 import {
   DEFAULT_TRANSPORT,
@@ -187,6 +190,81 @@ function sequentialPairs(rows: readonly TableRow[]): { label: string; fastpath: 
       });
   }
   return out;
+}
+
+/** A cell's cluster CPU per MiB delivered (µs) and the cores busy, per round whose cluster CPU was read. */
+function clusterFigures(cell: TableCell | undefined): { perMiB: Summary; busy: Summary } | null {
+  const rounds = (cell?.result.rounds ?? []).flatMap((r) =>
+    r.clusterCpu && r.clusterCpu.windowMs > 0 && r.figures.mibPerSec > 0 && r.counts.measuredMs > 0
+      ? [{ ...r, clusterCpu: r.clusterCpu }]
+      : [],
+  );
+  if (rounds.length === 0) return null;
+  // The cluster's cores over the call's window (a sequential one finishes its files after the
+  // measured time) over the MiB/s delivered in the measured time.
+  const clusterCores = (r: (typeof rounds)[number]): number => r.clusterCpu.cpuMs / r.clusterCpu.windowMs;
+  return {
+    perMiB: summarize(rounds.map((r) => (clusterCores(r) * 1e6) / r.figures.mibPerSec)),
+    busy: summarize(rounds.map((r) => clusterCores(r) + (r.counts.cpuSeconds * 1000) / r.counts.measuredMs)),
+  };
+}
+
+/**
+ * Where the cores went in the cells the goals read (fastpath's default path and Java's, each gRPC
+ * row's verify on and off): each client's CPU and the cluster's per MiB, the cores busy, and the
+ * MiB/s ceiling the cluster's cost leaves on `cores`; null where no cluster CPU was read.
+ */
+export function machineTable(rows: readonly TableRow[], cores: number): string | null {
+  const goalRow = (t: TableRow): boolean =>
+    t.security === 'none' &&
+    !t.aligned &&
+    (t.reader === 'java' ||
+      (t.reader === 'fastpath' &&
+        (t.transport === null || t.transport === DEFAULT_TRANSPORT) &&
+        !t.readWorkers &&
+        t.frameBytes === null));
+  const lines: string[][] = [];
+  for (const f of rows.filter(
+    (t) => t.reader === 'fastpath' && goalRow(t) && READ_ROWS[t.row].path === 'grpc',
+  )) {
+    const j = rows.find(
+      (t) => t.reader === 'java' && goalRow(t) && t.row === f.row && t.readBlock === f.readBlock,
+    );
+    if (!j) continue;
+    for (const column of ['on', 'off-global'] as const) {
+      const javaMib = j.cells[column]?.mib.median;
+      for (const t of [f, j]) {
+        const cell = t.cells[column];
+        const cluster = clusterFigures(cell);
+        if (!cell || !cluster) continue;
+        const ceiling = (cores * 1e6) / cluster.perMiB.median;
+        lines.push([
+          `${READ_ROWS[t.row].label}${t.readBlock ? ', streaming ReadBlock' : ''}`,
+          column === 'on' ? 'verify on' : 'verify off',
+          t.reader === 'java' ? "Ozone's Java client" : 'fastpath',
+          `${cell.cpuPerMiB.median.toFixed(0)} µs`,
+          `${cluster.perMiB.median.toFixed(0)} µs`,
+          formatSiWithRange(cluster.busy.median, cluster.busy.min, cluster.busy.max),
+          formatSi(ceiling),
+          javaMib ? `${(ceiling / javaMib).toFixed(2)}×` : '—',
+        ]);
+      }
+    }
+  }
+  if (lines.length === 0) return null;
+  return markdownTable(
+    [
+      'row',
+      'column',
+      'client',
+      { header: 'client CPU/MiB', align: 'right' },
+      { header: 'cluster CPU/MiB', align: 'right' },
+      { header: 'cores busy', align: 'right' },
+      { header: 'MiB/s ceiling', align: 'right' },
+      { header: "ceiling ÷ Java's MiB/s", align: 'right' },
+    ],
+    lines,
+  );
 }
 
 /** fastpath ÷ Java per sequential row and column: MiB/s (and files/s, the same ratio) and CPU per MiB. */
@@ -564,6 +642,13 @@ export async function ozoneReadReport(
           : ''),
     );
   }
+  const machine = machineTable(rows, os.cpus().length);
+  if (machine)
+    parts.push(
+      `### Where the cores went\n\nPer row and column that fastpath is held to Java in, each client's own CPU and the cluster's (its process tree, user + system, ` +
+        `read from /proc around the measured window) per MiB delivered, the cores both kept busy, and the most MiB/s any client could read here given the cluster's CPU per MiB ` +
+        `(${os.cpus().length} cores ÷ the cluster's CPU per MiB, as if the client cost nothing) beside Java's measured MiB/s: a ceiling under 1.2× means no client meets the rate goal on this machine.\n\n${machine}`,
+    );
   const missing: string[] = [];
   for (const id of s.rows)
     if (!rows.some((t) => !t.aligned && t.row === id && t.reader === 'fastpath'))

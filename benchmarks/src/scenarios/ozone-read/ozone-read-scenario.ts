@@ -28,6 +28,7 @@ import { readPathProperties, type ShortCircuitAvailability } from './short-circu
 import { startJavaReader } from './java-reader.js';
 import { startS3Reader } from './s3-reader.js';
 import type { ProfileSummary } from '../../harness/cpu-profile-summary.js';
+import { withTreeCpu, type TreeCpuWindow } from '../../harness/process-cpu.js';
 import { startBenchmarkKdc, type BenchmarkKdc } from './cluster-security.js';
 import { fileSeeds } from './file-content.js';
 import { anySecure, SECURITY_LEVEL_LABEL, securityMark, type SecurityLevel } from './security-levels.js';
@@ -44,6 +45,11 @@ export interface CaseRound {
   streamsVerify: boolean[];
   /** ReadChunk bytes the datanodes sent over gRPC in the window (null where not counted). */
   grpcBytesSent?: number | null;
+  /**
+   * The cluster's process tree over the measured window's call (read from /proc by the scenario):
+   * its CPU and the call's wall time; absent where it cannot be read.
+   */
+  clusterCpu?: TreeCpuWindow;
   /**
    * The Java reader on EC files: block groups its client read through its reconstructing reader
    * since the case's streams opened (Ozone's `XceiverClientMetrics`), warm-up included.
@@ -552,7 +558,10 @@ async function runFastpathCase(
   const warm = (await reader.call(phase('warmup', s.warmupMs), { timeoutMs })) as RunResult;
   if (warm.counts.errors + warm.counts.wrongBytes > 0) ctx.log(`${c.id} warm-up: ${warm.firstError ?? ''}`);
   const sentBefore = await cluster.bytesSent();
-  const run = (await reader.call(phase('measure', s.measureMs), { timeoutMs })) as RunResult;
+  const { value: run, window: clusterCpu } = await withTreeCpu(
+    cluster.pid,
+    async () => (await reader.call(phase('measure', s.measureMs), { timeoutMs })) as RunResult,
+  );
   const sentAfter = await cluster.bytesSent();
   let profile: CaseRound['profile'];
   if (s.profile && round === 0) {
@@ -616,6 +625,7 @@ async function runFastpathCase(
     checkMicrosPerRead: run.checkMicrosPerRead,
     streamsVerify: run.streamsVerify,
     grpcBytesSent,
+    ...(clusterCpu ? { clusterCpu } : {}),
     ...(run.firstError === undefined ? {} : { firstError: run.firstError }),
     ...(profile ? { profile } : {}),
   };

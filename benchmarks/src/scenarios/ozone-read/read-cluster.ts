@@ -54,6 +54,8 @@ export interface ReadCluster extends AsyncDisposable {
   /** The OM's Hadoop RPC address (Ozone's Java client); undefined on the embedded cluster. */
   readonly omRpcAddress: string | undefined;
   readonly description: string;
+  /** The cluster's process (the embedded cluster's Node process, the real cluster's JVM), where known. */
+  readonly pid: number | undefined;
   /** Whether its datanodes serve short-circuit reads, on which socket, or why not. */
   readonly shortCircuit: ShortCircuitAvailability;
   /**
@@ -100,6 +102,7 @@ async function startEmbedded(ctx: ScenarioContext<OzoneReadSettings>): Promise<R
         },
     omAddress: info.omAddress,
     omRpcAddress: undefined,
+    pid: child.pid,
     description: `fastpath's embedded mini cluster: an OM and ${info.datanodes.length} datanodes in one Node process of their own, on loopback${info.domainSocketPath ? ', short-circuit reads served on a Unix domain socket per datanode' : ''}`,
     async writeSet(set, writer) {
       if (set.ec) {
@@ -196,6 +199,7 @@ async function startReal(
     kind: 'real',
     level,
     login,
+    pid: cluster.pid,
     javaArgs: javaSecurityArgs(cluster),
     shortCircuit: { available: false, reason: REAL_CLUSTER_NO_SHORT_CIRCUIT },
     omAddress: login === undefined ? cluster.omGrpcAddress : cluster.omRpcAddress,

@@ -2,6 +2,7 @@
 // the keys written and verified, and fastpath's ratios to Ozone's Java client over paired passes
 // with issue 27's goals (throughput ≥ 1×, CPU per MiB ≤ 1×) marked met or missed.
 import { compareRounds, summarize, type RatioSummary, type Summary } from '../../harness/index.js';
+import type { TreeCpuWindow } from '../../harness/process-cpu.js';
 import type { PassFigures, PassSample } from './pass-figures.js';
 import { keysPerPass, rowLabel, type RowId, type RowShape } from './ozone-write-settings.js';
 
@@ -36,7 +37,7 @@ export interface ClientPass {
    * The cluster's process tree over the write call (read from /proc by the scenario, not by the
    * client): CPU ms and the call's wall ms; absent where /proc or the cluster's pid is not known.
    */
-  cluster?: { cpuMs: number; windowMs: number };
+  cluster?: TreeCpuWindow;
 }
 
 /** One client's passes of one row, or why it stopped. */

@@ -8,7 +8,7 @@ import {
   type Scenario,
   type ScenarioContext,
 } from '../../harness/index.js';
-import { groupsCpuSeconds } from '../../harness/process-cpu.js';
+import { withTreeCpu } from '../../harness/process-cpu.js';
 import { clientOrder } from '../ratis/load-figures.js';
 import type { KeySpec, WriterCall } from './fastpath-writer-main.js';
 import { startJavaWriter, type JavaWriter } from './java-writer.js';
@@ -96,15 +96,13 @@ async function runPass(
     ...(profileFile ? { profilePath: ctx.results.path(profileFile) } : {}),
   };
   ctx.progress.setDetail(`${what} · writing`);
-  const clusterBefore = clusterCpuSeconds(writers.clusterPid);
-  const startedAt = performance.now();
-  const sample = (
-    client === 'fastpath'
-      ? await writers.fastpath.call(write, { timeoutMs: CALL_TIMEOUT_MS })
-      : await writers.java!.call(write, CALL_TIMEOUT_MS)
-  ) as PassSample & { profile?: ProfileSummary };
-  const windowMs = performance.now() - startedAt;
-  const clusterAfter = clusterCpuSeconds(writers.clusterPid);
+  const { value: sample, window: cluster } = await withTreeCpu(
+    writers.clusterPid,
+    async () =>
+      (client === 'fastpath'
+        ? await writers.fastpath.call(write, { timeoutMs: CALL_TIMEOUT_MS })
+        : await writers.java!.call(write, CALL_TIMEOUT_MS)) as PassSample & { profile?: ProfileSummary },
+  );
   ctx.progress.setDetail(`${what} · reading back`);
   const verify = {
     op: 'verify',
@@ -134,16 +132,9 @@ async function runPass(
     figures: passFigures(sample),
     readBack,
     crossRead,
-    ...(clusterBefore !== null && clusterAfter !== null
-      ? { cluster: { cpuMs: (clusterAfter - clusterBefore) * 1000, windowMs } }
-      : {}),
+    ...(cluster ? { cluster } : {}),
     ...(profile ? { profile } : {}),
   };
-}
-
-/** CPU seconds the cluster's process tree has used so far; null where it cannot be read. */
-function clusterCpuSeconds(pid: number | undefined): number | null {
-  return pid === undefined ? null : (groupsCpuSeconds({ cluster: [pid] })['cluster'] ?? null);
 }
 
 export const ozoneWriteScenario: Scenario<OzoneWriteSettings> = {
