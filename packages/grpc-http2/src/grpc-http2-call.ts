@@ -3,7 +3,7 @@ import type { GrpcCallError } from './grpc-http2-errors.js';
 
 /** What a call asks of the stream behind it (the session's own). */
 export interface CallStream {
-  write(message: Uint8Array): void;
+  write(message: Uint8Array | readonly Uint8Array[]): void;
   end(): void;
   cancel(): void;
 }
@@ -38,8 +38,12 @@ export class GrpcHttp2Call extends EventEmitter<GrpcHttp2CallEvents> {
     super();
   }
 
-  /** Sends a message (its bytes go to the socket as given, not copied; do not change them until sent). */
-  write(message: Uint8Array): void {
+  /**
+   * Sends a message: one buffer, or its pieces in order (the message is their concatenation, e.g.
+   * an encoded header and a payload kept apart). The bytes go to the socket as given, not copied:
+   * do not change them until sent.
+   */
+  write(message: Uint8Array | readonly Uint8Array[]): void {
     this.stream.write(message);
   }
 

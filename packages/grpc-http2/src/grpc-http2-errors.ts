@@ -60,13 +60,29 @@ export class GrpcCallError extends FastpathError {
   readonly grpcCode: number;
   /** The status message. */
   readonly details: string;
-  constructor(grpcCode: number, details: string, options: { cause?: unknown } = {}) {
+  /**
+   * The server's trailers as received, name and value (names lowercase, values as sent: a `-bin`
+   * name's value still base64), where the status was the server's; empty where it was the client's.
+   */
+  readonly trailers: ReadonlyArray<readonly [string, string]>;
+  constructor(
+    grpcCode: number,
+    details: string,
+    options: { cause?: unknown; trailers?: ReadonlyArray<readonly [string, string]> } = {},
+  ) {
     super('ERR_GRPC_CALL', `gRPC status ${grpcCode}: ${details}`, {
-      ...options,
+      ...(options.cause === undefined ? {} : { cause: options.cause }),
       retriable: grpcCode === GRPC_STATUS.UNAVAILABLE,
     });
     this.grpcCode = grpcCode;
     this.details = details;
+    this.trailers = options.trailers ?? [];
+  }
+
+  /** The first value of trailer `name` (lowercase), or undefined. */
+  trailer(name: string): string | undefined {
+    for (const [n, v] of this.trailers) if (n === name) return v;
+    return undefined;
   }
 }
 

@@ -2,6 +2,7 @@
 // Huffman and its dynamic table, its own windows and frame sizes), plain and over TLS.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import {
+  Metadata,
   Server,
   ServerCredentials,
   status,
@@ -80,9 +81,13 @@ beforeAll(async () => {
             call.end();
             return;
           }
-          case FAIL:
-            call.emit('error', { code: m[1], details: m.subarray(2).toString('utf8') });
+          case FAIL: {
+            // Ratis names its exception's class in a trailer: the client reads it from there.
+            const metadata = new Metadata();
+            metadata.set('exception-type', 'test.NoSuchBlockException');
+            call.emit('error', { code: m[1], details: m.subarray(2).toString('utf8'), metadata });
             return;
+          }
           case HANG:
             return;
           default:
@@ -197,6 +202,30 @@ describe.each([
       details: 'no such block: ü 100%',
       code: 'ERR_GRPC_CALL',
     });
+    // The trailers the status came in, as sent.
+    expect((err as GrpcCallError).trailer('exception-type')).toBe('test.NoSuchBlockException');
+    expect((err as GrpcCallError).trailers).toContainEqual(['grpc-status', String(status.NOT_FOUND)]);
+    session.close();
+  });
+
+  it('sends a message given as pieces as their concatenation, empty pieces included', async () => {
+    const session = open({ maxReceiveMessageBytes: 16 << 20 });
+    const call = session.openCall('/test.Echo/echo');
+    const answers = collect(call);
+    const pieces = [
+      Buffer.from([ECHO]),
+      pattern(1, 70_000),
+      Buffer.alloc(0),
+      pattern(2, 5 << 20),
+      new Uint8Array([9]),
+    ];
+    call.write(pieces);
+    call.write([Buffer.from([ECHO, 4])]);
+    call.end();
+    const echoed = await answers;
+    expect(echoed).toHaveLength(2);
+    expect(echoed[0]!.equals(Buffer.concat(pieces))).toBe(true);
+    expect(echoed[1]).toEqual(Buffer.from([ECHO, 4]));
     session.close();
   });
 

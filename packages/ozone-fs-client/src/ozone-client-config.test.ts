@@ -42,6 +42,7 @@ describe('OzoneClientConfig', () => {
       shortCircuitDisableIntervalMs: 600_000,
       datanodeTransport: 'socket-stream-pool',
       omGrpcChannel: 'http2',
+      ratisGrpcChannel: 'http2',
       datanodeStreamsPerChannel: 4,
       datanodeStreamIdleMs: 1_000,
       datanodeHttp2MaxFrameBytes: 1_048_576,
@@ -257,6 +258,15 @@ describe('OzoneClientConfig', () => {
       expect(() =>
         ozoneClientConfigFromProperties({ 'ozone.client.datanode.http2.max.frame.size': bad }),
       ).toThrow(/ozone\.client\.datanode\.http2\.max\.frame\.size/);
+  });
+
+  it("reads the Ratis streams' session, refusing one it does not know, naming the key", () => {
+    expect(ozoneClientConfigFromProperties({ 'ozone.client.ratis.grpc.channel': ' Socket ' })).toMatchObject({
+      ratisGrpcChannel: 'socket',
+    });
+    expect(() => ozoneClientConfigFromProperties({ 'ozone.client.ratis.grpc.channel': 'grpc-js' })).toThrow(
+      /ozone\.client\.ratis\.grpc\.channel.*http2, socket/,
+    );
   });
 
   it("reads the streaming ReadBlock settings under Ozone's keys, refusing bad values naming the key", () => {

@@ -1,5 +1,6 @@
 import { InvalidOptionError } from '@fastpath/core';
 import { HadoopConfiguration } from '@fastpath/hadoop-common';
+import { RAFT_GRPC_TRANSPORTS, type RaftGrpcTransport } from '@fastpath/ratis-client';
 import type { ChecksumTypeName } from './internal/checksum.js';
 import {
   checkReplicationAllowed,
@@ -128,6 +129,13 @@ export interface OzoneClientConfig {
    * one `socket-stream-pool` reads use); `grpc-js` is a grpc-js channel, as before.
    */
   omGrpcChannel: OmGrpcChannel;
+  /**
+   * `ozone.client.ratis.grpc.channel` (fastpath's own key), default `http2`: whose HTTP/2 session
+   * carries the Ratis client's streams to a RATIS pipeline's datanodes (WriteChunk, PutBlock, the
+   * watches): Node's `http2` module (`http2`), or `@fastpath/grpc-http2`'s on a socket (`socket`).
+   * Both send each chunk from where it lies, without copying it into a message buffer.
+   */
+  ratisGrpcChannel: RaftGrpcTransport;
   /**
    * `ozone.client.datanode.http2.max.frame.size` (fastpath's own key), default 1 MiB, 16 KiB to
    * 16 MiB - 1: with `http2-stream-pool` and `socket-stream-pool`, the largest DATA frame the datanode may send
@@ -307,6 +315,7 @@ export const DEFAULT_OZONE_CLIENT_CONFIG: Readonly<OzoneClientConfig> = Object.f
   shortCircuitDisableIntervalMs: 600_000,
   datanodeTransport: 'socket-stream-pool',
   omGrpcChannel: 'http2',
+  ratisGrpcChannel: 'http2',
   datanodeStreamsPerChannel: 4,
   datanodeStreamIdleMs: 1_000,
   datanodeHttp2MaxFrameBytes: MB,
@@ -360,6 +369,7 @@ export const OZONE_CLIENT_CONFIG_KEYS: Readonly<Record<keyof OzoneClientConfig, 
   shortCircuitDisableIntervalMs: 'ozone.client.read.short-circuit.disable.interval',
   datanodeTransport: 'ozone.client.datanode.transport',
   omGrpcChannel: 'ozone.client.om.grpc.channel',
+  ratisGrpcChannel: 'ozone.client.ratis.grpc.channel',
   datanodeStreamsPerChannel: 'ozone.client.datanode.streams.per.channel',
   datanodeStreamIdleMs: 'ozone.client.datanode.stream.idle.timeout',
   datanodeHttp2MaxFrameBytes: 'ozone.client.datanode.http2.max.frame.size',
@@ -564,6 +574,8 @@ export function ozoneClientConfigFromProperties(
   if ((v = get('datanodeTransport')) !== undefined)
     c.datanodeTransport = v.trim().toLowerCase() as DatanodeTransport;
   if ((v = get('omGrpcChannel')) !== undefined) c.omGrpcChannel = v.trim().toLowerCase() as OmGrpcChannel;
+  if ((v = get('ratisGrpcChannel')) !== undefined)
+    c.ratisGrpcChannel = v.trim().toLowerCase() as RaftGrpcTransport;
   if ((v = get('datanodeStreamsPerChannel')) !== undefined)
     c.datanodeStreamsPerChannel = parseInteger(K.datanodeStreamsPerChannel, v, 1);
   if ((v = get('datanodeStreamIdleMs')) !== undefined)
@@ -661,6 +673,8 @@ export function validateOzoneClientConfig(config: OzoneClientConfig): OzoneClien
     throw new InvalidOptionError(K.shortCircuitDisableIntervalMs, 'must be ≥ 0');
   if (!OM_GRPC_CHANNELS.includes(c.omGrpcChannel))
     throw new InvalidOptionError(K.omGrpcChannel, `expected one of ${OM_GRPC_CHANNELS.join(', ')}`);
+  if (!RAFT_GRPC_TRANSPORTS.includes(c.ratisGrpcChannel))
+    throw new InvalidOptionError(K.ratisGrpcChannel, `expected one of ${RAFT_GRPC_TRANSPORTS.join(', ')}`);
   if (!DATANODE_TRANSPORTS.includes(c.datanodeTransport))
     throw new InvalidOptionError(K.datanodeTransport, `expected one of ${DATANODE_TRANSPORTS.join(', ')}`);
   if (!Number.isInteger(c.datanodeStreamsPerChannel) || c.datanodeStreamsPerChannel < 1)

@@ -11,7 +11,9 @@ import {
   MINI_CLUSTER_CAPABILITIES,
   miniClusterAdapter,
   withDatanodeTransport,
+  withRatisChannel,
 } from '@fastpath/ozone-fs-client/testing/contract';
+import { RAFT_GRPC_TRANSPORTS } from '@fastpath/ratis-client';
 import { DATANODE_TRANSPORTS } from './support/datanode-transports.js';
 import { OM_TRANSPORTS } from './support/om-transports.js';
 
@@ -38,8 +40,12 @@ describe('embedded mini cluster', () => {
     });
   });
   // Last: it stops datanodes mid-write (and starts them again). Its OM calls (create, allocate,
-  // commit) are the contract's, run over both transports above; here over Hadoop RPC, Ozone's default.
-  describe('Ozone writes', () => {
-    describeOzoneWrites(() => miniClusterAdapter(cluster, 'hadoop-rpc'), MINI_CLUSTER_CAPABILITIES);
+  // commit) are the contract's, run over both transports above; here over Hadoop RPC, Ozone's
+  // default. The Ratis streams on each HTTP/2 session (`ozone.client.ratis.grpc.channel`).
+  describe.each(RAFT_GRPC_TRANSPORTS)('Ozone writes, Ratis streams on the %s session', (channel) => {
+    describeOzoneWrites(
+      withRatisChannel(() => miniClusterAdapter(cluster, 'hadoop-rpc'), channel),
+      MINI_CLUSTER_CAPABILITIES,
+    );
   });
 });

@@ -20,7 +20,9 @@ export type {
 } from './raft-data-stream.js';
 export {
   DEFAULT_RAFT_CLIENT_OPTIONS,
+  RAFT_GRPC_TRANSPORTS,
   type RaftClientOptions,
+  type RaftGrpcTransport,
   type RaftClientTlsOptions,
   type RaftPeer,
   type ReplicationLevel,

@@ -90,7 +90,17 @@ export interface RaftClientOptions {
    * Default: 10 000 (Ratis's `raft.client.data-stream.request.timeout`).
    */
   dataStreamRequestTimeoutMs?: number;
+  /**
+   * Whose HTTP/2 session carries the gRPC streams to the members: Node's `http2` module
+   * (`'http2'`) or `@fastpath/grpc-http2`'s, HTTP/2 spoken by fastpath on a socket (`'socket'`).
+   * Both send a message's pieces without copying them. Default: `'http2'`.
+   */
+  transport?: RaftGrpcTransport;
 }
+
+/** The HTTP/2 sessions {@link RaftClientOptions.transport} names. */
+export const RAFT_GRPC_TRANSPORTS = ['http2', 'socket'] as const;
+export type RaftGrpcTransport = (typeof RAFT_GRPC_TRANSPORTS)[number];
 
 /** The defaults of every optional field of {@link RaftClientOptions}. */
 export const DEFAULT_RAFT_CLIENT_OPTIONS = Object.freeze({
@@ -116,6 +126,8 @@ export const DEFAULT_RAFT_CLIENT_OPTIONS = Object.freeze({
   dataStreamOutstandingRequests: 100,
   /** 10 000 ms for a DataStream packet's reply, as Ratis's `raft.client.data-stream.request.timeout`. */
   dataStreamRequestTimeoutMs: 10_000,
+  /** Node's `http2` module. */
+  transport: 'http2',
 });
 
 /** Options with every default filled in and every value checked. */
@@ -170,6 +182,8 @@ export function resolveRaftClientOptions(
   checkInteger('dataStreamOutstandingRequests', o.dataStreamOutstandingRequests, 2, 1_000_000);
   checkInteger('dataStreamRequestTimeoutMs', o.dataStreamRequestTimeoutMs, 1, 2 ** 30);
   checkNonEmptyString('name', o.name);
+  if (!RAFT_GRPC_TRANSPORTS.includes(o.transport))
+    throw new InvalidOptionError('transport', `expected one of ${RAFT_GRPC_TRANSPORTS.join(', ')}`);
   const tls = options.tls === undefined ? undefined : checkTls(options.tls);
   return {
     ...o,

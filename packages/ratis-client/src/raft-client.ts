@@ -2,7 +2,8 @@ import { MetricsRegistry } from '@fastpath/core';
 import { ClientMetrics } from './internal/client-metrics.js';
 import { DataStreamConnection } from './internal/data-stream-connection.js';
 import { DataStreamOutput } from './internal/data-stream-output.js';
-import { GrpcStreamChannel } from './internal/grpc-stream-channel.js';
+import { GrpcStreamChannel, type StreamChannel } from './internal/grpc-stream-channel.js';
+import { SocketStreamChannel } from './internal/socket-stream-channel.js';
 import { requestPiecesWithContent } from './internal/message-content.js';
 import { PacketWindow } from './internal/packet-window.js';
 import { raft, type ratis, toNumber, uint64 } from './internal/proto/wire.js';
@@ -108,7 +109,7 @@ export class RaftClient implements AsyncDisposable {
   readonly #clientIdBytes: Buffer;
   readonly #groupIdBytes: Buffer;
   readonly #peers: RaftPeer[];
-  readonly #channels = new Map<string, GrpcStreamChannel>();
+  readonly #channels = new Map<string, StreamChannel>();
   readonly #peerIdBytes = new Map<string, Buffer>();
   readonly #ordered: RequestPipeline;
   readonly #unordered: RequestPipeline;
@@ -446,14 +447,18 @@ export class RaftClient implements AsyncDisposable {
     return connection;
   }
 
-  #channel(peer: RaftPeer): GrpcStreamChannel {
+  #channel(peer: RaftPeer): StreamChannel {
     let channel = this.#channels.get(peer.address);
     if (!channel) {
-      channel = new GrpcStreamChannel(peer.address, {
+      const options = {
         maxReceiveMessageBytes: this.#options.maxMessageBytes,
         maxSendMessageBytes: this.#options.maxMessageBytes,
         ...(this.#options.tls === undefined ? {} : { tls: this.#options.tls }),
-      });
+      };
+      channel =
+        this.#options.transport === 'socket'
+          ? new SocketStreamChannel(peer.address, options)
+          : new GrpcStreamChannel(peer.address, options);
       this.#channels.set(peer.address, channel);
     }
     return channel;

@@ -3,6 +3,7 @@
 // embedded group. The server's watch timeout is shortened so that a watch at ALL_COMMITTED with a
 // paused follower is answered NotReplicated within the case.
 import { startRatisGroup } from '@fastpath/ratis-fixture';
+import { RAFT_GRPC_TRANSPORTS } from '@fastpath/ratis-client';
 import { describeRaftContract } from './contract/raft-contract-suite.js';
 
 describeRaftContract('a real Apache Ratis 3.2.1 group', {
@@ -21,4 +22,5 @@ describeRaftContract('a real Apache Ratis 3.2.1 group', {
     };
   },
   caseTimeoutMs: 120_000,
+  transports: RAFT_GRPC_TRANSPORTS,
 });

@@ -3,7 +3,13 @@
 // What a client that trusts the CA gets, and the refusals of one that does not (typed, at once).
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createTestCertificateAuthority, type TestCertificateAuthority } from '@fastpath/test-support';
-import { createRaftClient, type RaftClient, type RaftClientOptions } from '@fastpath/ratis-client';
+import {
+  createRaftClient,
+  RAFT_GRPC_TRANSPORTS,
+  type RaftClient,
+  type RaftClientOptions,
+  type RaftGrpcTransport,
+} from '@fastpath/ratis-client';
 import { type EmbeddedRaftGroup, startEmbeddedRaftGroup } from '@fastpath/ratis-client/testing';
 
 let ca: TestCertificateAuthority;
@@ -25,6 +31,9 @@ async function tlsGroup(names: readonly string[]): Promise<EmbeddedRaftGroup> {
   return g;
 }
 
+/** The session the cases' clients take (each describe below sets it). */
+let transport: RaftGrpcTransport = 'http2';
+
 function client(g: EmbeddedRaftGroup, options: Partial<RaftClientOptions>): RaftClient {
   // Short bounds: a refusal that were retried would run into them rather than fail at once.
   const c = createRaftClient({
@@ -32,13 +41,18 @@ function client(g: EmbeddedRaftGroup, options: Partial<RaftClientOptions>): Raft
     peers: g.peers,
     retryPauseMs: 20,
     writeTimeoutMs: 60_000,
+    transport,
     ...options,
   });
   open.push(c);
   return c;
 }
 
-describe('Ratis over TLS', () => {
+describe.each(RAFT_GRPC_TRANSPORTS)('Ratis over TLS, streams on the %s session', (session) => {
+  beforeAll(() => {
+    transport = session;
+  });
+
   it('writes and reads through every member with the CA trusted and the address in the certificate', async () => {
     const g = await tlsGroup(['127.0.0.1']);
     const c = client(g, { tls: { ca: ca.caCert } });

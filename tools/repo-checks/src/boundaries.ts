@@ -10,12 +10,12 @@ import type { WorkspacePackage } from './workspace.js';
  * token-manager, zookeeper-client for the cookie signer secrets a fleet shares, and hadoop-rpc for
  * its Kerberos (GSSAPI) SASL mechanism, which both of its ZooKeeper clients authenticate with when
  * Hadoop's `sasl` auth type is set (one GSS-API implementation in the repository). ratis-client
- * (Apache Ratis's client protocol, nothing Ozone-specific) uses only
- * core; ozone-fs-client may use it for writes to RATIS pipelines, and kms-client to decrypt the
+ * (Apache Ratis's client protocol, nothing Ozone-specific) uses core and grpc-http2 (its streams'
+ * socket session); ozone-fs-client may use it for writes to RATIS pipelines, and kms-client to decrypt the
  * data keys of encrypted buckets. hadoop-rpc (Hadoop's IPC protocol, nothing Ozone-specific) uses
  * core and hadoop-common; ozone-fs-client may use it to reach the Ozone Manager over Hadoop RPC.
  * grpc-http2 (gRPC calls on an HTTP/2 client of fastpath's own, nothing Ozone-specific) uses only
- * core; ozone-fs-client may use it for its datanode and OM sessions.
+ * core; ozone-fs-client may use it for its datanode and OM sessions, ratis-client for its streams.
  * Tests, tools and benchmarks may import any package, through its front door.
  */
 export const ALLOWED_PRODUCT_EDGES: Readonly<Record<string, readonly string[]>> = Object.freeze({
@@ -48,7 +48,7 @@ export const ALLOWED_PRODUCT_EDGES: Readonly<Record<string, readonly string[]>> 
     '@fastpath/grpc-http2',
   ],
   '@fastpath/client-warmup': ['@fastpath/core'],
-  '@fastpath/ratis-client': ['@fastpath/core'],
+  '@fastpath/ratis-client': ['@fastpath/core', '@fastpath/grpc-http2'],
   '@fastpath/hadoop-rpc': ['@fastpath/core', '@fastpath/hadoop-common'],
   '@fastpath/grpc-http2': ['@fastpath/core'],
 });

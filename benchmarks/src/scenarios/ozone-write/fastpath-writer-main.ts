@@ -3,7 +3,12 @@
 // close = the last PutBlock, its watch and CommitKey), timed per key; the pass's process CPU; then,
 // outside the measured window, every key read back whole with checksums verified and compared
 // with the bytes written (and written as the row's replication says), and the keys deleted.
-import { createOzoneClient, OmStatusError, type OzoneClient } from '@fastpath/ozone-fs-client';
+import {
+  createOzoneClient,
+  OmStatusError,
+  type OzoneClient,
+  type OzoneClientConfig,
+} from '@fastpath/ozone-fs-client';
 import { contractKeyBytes } from '@fastpath/ozone-fs-client/testing';
 import { serveCalls } from '../../harness/index.js';
 import { runProfiled } from '../../harness/thread-profiles.js';
@@ -18,7 +23,14 @@ export interface KeySpec {
 }
 
 export type WriterCall =
-  | { op: 'open'; omAddress: string; volume: string; bucket: string }
+  | {
+      op: 'open';
+      omAddress: string;
+      volume: string;
+      bucket: string;
+      /** Client settings beside the defaults, for both of the writer's clients. */
+      config?: Partial<OzoneClientConfig>;
+    }
   | { op: 'prepare'; seeds: number[]; sizeBytes: number }
   | {
       op: 'write';
@@ -47,6 +59,8 @@ let client: OzoneClient | undefined;
 /** The same cluster's client that streams every key (Ozone's `ozone.fs.datastream.enabled`, threshold 0), made on first use. */
 let streamingClient: OzoneClient | undefined;
 let omAddress = '';
+/** The run's client settings beside the defaults (`open`), for both clients. */
+let clientConfig: Partial<OzoneClientConfig> = {};
 let target = { volume: '', bucket: '' };
 /** The content of every key by seed and size, built before any pass (not measured). */
 const contents = new Map<string, Buffer>();
@@ -77,7 +91,7 @@ async function write(call: Extract<WriterCall, { op: 'write' }>): Promise<PassSa
         omAddress,
         // Every key streamed, as Java's createStreamKey streams it (the threshold is the file
         // systems' choice between the two writers).
-        config: { dataStreamEnabled: true, dataStreamAutoThresholdBytes: 0 },
+        config: { ...clientConfig, dataStreamEnabled: true, dataStreamAutoThresholdBytes: 0 },
       }))
     : client;
   const datas = call.keys.map((k) => content(k.seed, call.sizeBytes));
@@ -198,7 +212,8 @@ serveCalls(async (call: WriterCall) => {
       streamingClient?.close();
       streamingClient = undefined;
       omAddress = call.omAddress;
-      client = createOzoneClient({ omAddress: call.omAddress });
+      clientConfig = call.config ?? {};
+      client = createOzoneClient({ omAddress: call.omAddress, config: clientConfig });
       target = { volume: call.volume, bucket: call.bucket };
       const ozone = client;
       await ignoreExisting(() => ozone.createVolume(call.volume));

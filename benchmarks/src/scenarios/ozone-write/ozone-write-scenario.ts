@@ -181,7 +181,13 @@ export const ozoneWriteScenario: Scenario<OzoneWriteSettings> = {
     );
     await fastpath.ready;
     await fastpath.call(
-      { op: 'open', omAddress: cluster.omAddress, volume: OZONE_WRITE_VOLUME, bucket: OZONE_WRITE_BUCKET },
+      {
+        op: 'open',
+        omAddress: cluster.omAddress,
+        volume: OZONE_WRITE_VOLUME,
+        bucket: OZONE_WRITE_BUCKET,
+        ...(s.ratisGrpcChannel === undefined ? {} : { config: { ratisGrpcChannel: s.ratisGrpcChannel } }),
+      },
       { timeoutMs: 120_000 },
     );
     const contents: Array<readonly [PassRow, RowShape]> = [

@@ -97,6 +97,14 @@ describe('parseOzoneWriteFlags', () => {
     expect(o.shapes['small-files'].keysPerWriter).toBe(3);
   });
 
+  it("takes the Ratis streams' session for fastpath's client, the client's default when not named", () => {
+    expect(parseOzoneWriteFlags([], false).ratisGrpcChannel).toBeUndefined();
+    expect(parseOzoneWriteFlags(['--ratis-grpc-channel', 'socket'], false).ratisGrpcChannel).toBe('socket');
+    expect(() => parseOzoneWriteFlags(['--ratis-grpc-channel', 'grpc-js'], false)).toThrow(
+      /--ratis-grpc-channel/,
+    );
+  });
+
   it('rejects unknown flags, rows and clusters, bad sizes, and Java flags without the real cluster', () => {
     expect(() => parseOzoneWriteFlags(['--writers', '4'], false)).toThrow(BenchmarkUsageError);
     expect(() => parseOzoneWriteFlags(['--rows', 'huge'], false)).toThrow(/unknown item "huge"/);

@@ -1,4 +1,6 @@
 import { BenchmarkUsageError, integerFlag, listFlag, parseScenarioFlags } from '../../harness/index.js';
+import { DEFAULT_OZONE_CLIENT_CONFIG } from '@fastpath/ozone-fs-client';
+import { RAFT_GRPC_TRANSPORTS, type RaftGrpcTransport } from '@fastpath/ratis-client';
 import { clusterFlag, sizeFlag, type ClusterKind } from '../ozone-read/ozone-read-settings.js';
 
 /** The rows of the table: one shape of key writes each, named by what they stand for. */
@@ -78,6 +80,8 @@ export interface OzoneWriteSettings {
   datanodes: number;
   /** After the passes, one more fastpath pass per row under the CPU profiler (not measured). */
   profile: boolean;
+  /** fastpath's Ratis streams' session (`ozone.client.ratis.grpc.channel`); undefined: the client's default. */
+  ratisGrpcChannel: RaftGrpcTransport | undefined;
 }
 
 const KiB = 1024;
@@ -292,6 +296,11 @@ export const OZONE_WRITE_FLAGS = {
     description: 'keys per writer in the 64 KiB row (default 32; --quick 8)',
   },
   'no-warmup': { type: 'boolean', description: 'skip the unmeasured warm-up pass of each client' },
+  'ratis-grpc-channel': {
+    type: 'string',
+    value: '<session>',
+    description: `the HTTP/2 session fastpath's Ratis streams take (ozone.client.ratis.grpc.channel): ${RAFT_GRPC_TRANSPORTS.join(', ')} (default: the client's, ${DEFAULT_OZONE_CLIENT_CONFIG.ratisGrpcChannel})`,
+  },
   'no-java': { type: 'boolean', description: "with --cluster real: fastpath only, no Ozone's Java client" },
   'no-cross-read': {
     type: 'boolean',
@@ -356,6 +365,10 @@ export function parseOzoneWriteFlags(args: readonly string[], quick: boolean): O
     datanodes: datanodesFor(rows),
     dataStream: rows.some((id) => shapes[id].dataStream),
     profile: f.profile === true,
+    ratisGrpcChannel:
+      f['ratis-grpc-channel'] === undefined
+        ? undefined
+        : listFlag(name, 'ratis-grpc-channel', f['ratis-grpc-channel'], [], RAFT_GRPC_TRANSPORTS)[0],
   };
 }
 

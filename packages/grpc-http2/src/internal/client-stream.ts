@@ -60,17 +60,21 @@ export class ClientStream {
     return this.#done;
   }
 
-  #write(message: Uint8Array): void {
+  #write(message: Uint8Array | readonly Uint8Array[]): void {
     if (this.#done || this.endRequested) return;
+    const pieces = message instanceof Uint8Array ? [message] : message;
+    let length = 0;
+    for (const piece of pieces) length += piece.length;
     const prefix = Buffer.allocUnsafe(5);
     prefix[0] = 0;
-    prefix.writeUInt32BE(message.length, 1);
+    prefix.writeUInt32BE(length, 1);
     this.queue.push(prefix);
-    if (message.length > 0)
-      this.queue.push(
-        Buffer.isBuffer(message) ? message : Buffer.from(message.buffer, message.byteOffset, message.length),
-      );
-    this.queuedBytes += 5 + message.length;
+    for (const piece of pieces)
+      if (piece.length > 0)
+        this.queue.push(
+          Buffer.isBuffer(piece) ? piece : Buffer.from(piece.buffer, piece.byteOffset, piece.length),
+        );
+    this.queuedBytes += 5 + length;
     this.host.flush(this);
   }
 
@@ -130,7 +134,8 @@ export class ClientStream {
 
   settle(status: CallStatus): void {
     if (this.#done) return;
-    if (status.code !== GRPC_STATUS.OK) return this.fail(status.code, status.details);
+    if (status.code !== GRPC_STATUS.OK)
+      return this.fail(status.code, status.details, undefined, status.trailers);
     if (!this.#assembler.atBoundary)
       return this.fail(GRPC_STATUS.INTERNAL, 'the stream ended inside a message');
     this.#done = true;
@@ -138,13 +143,24 @@ export class ClientStream {
   }
 
   /** Ends the call with an error (once). */
-  fail(code: number, details: string, cause?: unknown): void {
+  fail(
+    code: number,
+    details: string,
+    cause?: unknown,
+    trailers?: ReadonlyArray<readonly [string, string]>,
+  ): void {
     if (this.#done) return;
     this.#done = true;
     // A call no one listens to for errors (its owner gave it up) ends silently: an 'error' with
     // no listener would throw inside the session, in the middle of another stream's frames.
     if (this.call.listenerCount('error') > 0)
-      this.call.emit('error', new GrpcCallError(code, details, cause === undefined ? {} : { cause }));
+      this.call.emit(
+        'error',
+        new GrpcCallError(code, details, {
+          ...(cause === undefined ? {} : { cause }),
+          ...(trailers === undefined ? {} : { trailers }),
+        }),
+      );
   }
 
   /** Takes up to `bytes` queued bytes as pieces (views, no copy). */
@@ -175,4 +191,13 @@ export class ClientStream {
     this.sentOfFirst = 0;
     this.queuedBytes = 0;
   }
+}
+
+const NO_HOST: StreamHost = { flush: () => {}, reset: () => {}, closed: () => {} };
+
+/** A call that never reaches a server: it fails with `code`, asynchronously as every failure. */
+export function failedCall(code: number, details: string): GrpcHttp2Call {
+  const stream = new ClientStream(NO_HOST, 0, (length) => Buffer.allocUnsafe(length));
+  queueMicrotask(() => stream.fail(code, details));
+  return stream.call;
 }

@@ -6,6 +6,8 @@ import { GRPC_STATUS, HTTP2_ERROR } from '../grpc-http2-errors.js';
 export interface CallStatus {
   code: number;
   details: string;
+  /** The header block the status came in (trailers, or a trailers-only answer's headers); absent for a status of the client's own. */
+  trailers?: ReadonlyArray<readonly [string, string]>;
 }
 
 /** The status a response's headers (or trailers) carry, or undefined where they carry none. */
@@ -18,7 +20,11 @@ export function statusOfHeaders(headers: ReadonlyArray<readonly [string, string]
   }
   if (raw === undefined) return undefined;
   const code = Number(raw);
-  return { code: Number.isInteger(code) && code >= 0 ? code : GRPC_STATUS.UNKNOWN, details: message };
+  return {
+    code: Number.isInteger(code) && code >= 0 ? code : GRPC_STATUS.UNKNOWN,
+    details: message,
+    trailers: headers,
+  };
 }
 
 /** The `:status` of a response's first header block (NaN where it has none). */

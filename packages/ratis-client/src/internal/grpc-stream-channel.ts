@@ -75,6 +75,14 @@ export interface GrpcStreamCall {
   on(event: 'status', listener: (status: StreamStatus) => void): this;
 }
 
+/** Where a client's gRPC streams to one member come from: one of the two sessions' channels. */
+export interface StreamChannel {
+  /** Opens a bidirectional call of `path` (`/package.Service/method`). */
+  openStream(path: string): GrpcStreamCall;
+  /** Closes the session once its calls are done; later calls fail with UNAVAILABLE. */
+  close(): void;
+}
+
 /** Sizes of one channel's messages. */
 export interface GrpcStreamChannelOptions {
   /** The largest message accepted from the server: a larger one fails its call with RESOURCE_EXHAUSTED. */
@@ -98,7 +106,7 @@ export const DEFAULT_GRPC_CONNECT_TIMEOUT_MS = 20_000;
  * Calls to one server address over one HTTP/2 session, opened with the first call and again
  * after it is lost. An idle session keeps no process alive; one with calls open does.
  */
-export class GrpcStreamChannel {
+export class GrpcStreamChannel implements StreamChannel {
   #session: ClientHttp2Session | undefined;
   #closed = false;
   readonly #active = new WeakMap<ClientHttp2Session, number>();
@@ -294,20 +302,11 @@ class Http2StreamCall extends EventEmitter implements GrpcStreamCall {
     if (this.#done) return;
     this.#done = true;
     const trailers = this.#trailers;
-    const metadata: StreamMetadata = {
-      get: (key) => {
-        const v = trailers[key.toLowerCase()];
-        return v === undefined ? [] : Array.isArray(v) ? v : [String(v)];
-      },
-    };
-    if (code !== GRPC_STATUS.OK) {
-      const error = Object.assign(
-        new Error(`${code} ${statusName(code)}: ${details}`, cause === undefined ? undefined : { cause }),
-        { code, details, metadata },
-      );
-      this.emit('error', error);
-    }
-    this.emit('status', { code, details, metadata });
+    emitOutcome(
+      this,
+      { code, details, metadata: { get: (key) => headerValues(trailers[key.toLowerCase()]) } },
+      cause,
+    );
   }
 
   #takeStatus(headers: http2.IncomingHttpHeaders): void {
@@ -358,6 +357,26 @@ class Http2StreamCall extends EventEmitter implements GrpcStreamCall {
       return this.finish(GRPC_STATUS.UNAVAILABLE, 'the connection to the server was lost');
     return this.finish(GRPC_STATUS.INTERNAL, `stream reset with HTTP/2 code ${rst}`);
   }
+}
+
+/**
+ * How a call ends, for either session's calls: `error` (a {@link StreamError}) first unless the
+ * status is OK, then `status`.
+ */
+export function emitOutcome(call: EventEmitter, status: StreamStatus, cause?: unknown): void {
+  const { code, details, metadata } = status;
+  if (code !== GRPC_STATUS.OK) {
+    const error = Object.assign(
+      new Error(`${code} ${statusName(code)}: ${details}`, cause === undefined ? undefined : { cause }),
+      { code, details, metadata },
+    );
+    call.emit('error', error);
+  }
+  call.emit('status', status);
+}
+
+function headerValues(v: string | string[] | undefined): string[] {
+  return v === undefined ? [] : Array.isArray(v) ? v : [String(v)];
 }
 
 const STATUS_NAMES = new Map<number, string>(Object.entries(GRPC_STATUS).map(([k, v]) => [v, k]));

@@ -3,7 +3,7 @@ import { RaftClientClosedError, RaftProtocolError, RaftTimeoutError } from '../r
 import {
   GRPC_STATUS,
   type GrpcStreamCall,
-  type GrpcStreamChannel,
+  type StreamChannel,
   type StreamError,
   type StreamStatus,
 } from './grpc-stream-channel.js';
@@ -38,7 +38,7 @@ export interface PendingRequest {
 /** What a pipeline needs of its client: where the leader is, channels, and the retry policy. */
 export interface PipelineContext {
   leader(): RaftPeer;
-  channel(peer: RaftPeer): GrpcStreamChannel;
+  channel(peer: RaftPeer): StreamChannel;
   rpcHeader(peer: RaftPeer, callId: number): ratis.common.IRaftRpcRequestProto;
   /** A member answered NotLeader: move to `suggested` (or the next member). True when the next send should wait. */
   notLeader(from: RaftPeer, suggested: RaftPeer | undefined): boolean;

@@ -9,6 +9,7 @@ import {
   createRaftClient,
   type RaftClient,
   type RaftClientOptions,
+  type RaftGrpcTransport,
   type RaftWatchReply,
 } from '@fastpath/ratis-client';
 import { decodeAppendReply, decodeLogStatus, encodeLogRead } from '@fastpath/ratis-client/testing';
@@ -32,6 +33,8 @@ export interface RaftContractOptions {
   start(): Promise<RaftGroupUnderTest>;
   /** Per-case bound, ms (a real group elects and writes slower). */
   caseTimeoutMs: number;
+  /** The sessions the client's streams take, every case once per each. Default: Node's http2 only. */
+  transports?: readonly RaftGrpcTransport[];
 }
 
 // Short attempt timeouts so that a lost reply is re-sent quickly; long totals so that nothing
@@ -63,8 +66,15 @@ export function describeRaftContract(name: string, options: RaftContractOptions)
       await group?.close();
     }, 60_000);
 
+    let clientTransport: RaftGrpcTransport = 'http2';
     const client = (extra: Partial<RaftClientOptions> = {}): RaftClient => {
-      const c = createRaftClient({ ...CLIENT_OPTIONS, groupId: group.groupId, peers: proxy.peers, ...extra });
+      const c = createRaftClient({
+        ...CLIENT_OPTIONS,
+        groupId: group.groupId,
+        peers: proxy.peers,
+        transport: clientTransport,
+        ...extra,
+      });
       clients.push(c);
       return c;
     };
@@ -112,191 +122,203 @@ export function describeRaftContract(name: string, options: RaftContractOptions)
       expect((await status(c)).length).toBe(position);
     };
 
-    it(
-      'answers writes with their log index and position, and read-only queries from the applied log',
-      async () => {
-        const c = client();
-        const before = await status(c);
-        const a = await c.send(Buffer.from('alpha'));
-        const b = await c.send(Buffer.from('beta'));
-        await expectAppliedInOrder(c, before.length, [Buffer.from('alpha'), Buffer.from('beta')], [a, b]);
-        expect((await status(c)).lastAppliedIndex).toBeGreaterThanOrEqual(b.logIndex);
-        // A read past the end is clipped to it.
-        expect((await readLog(c, before.length + 5, 100)).toString()).toBe('beta');
-        expect(c.leaderId).toBe(await group.leaderId());
-      },
-      options.caseTimeoutMs,
-    );
+    // Every case once per HTTP/2 session the client's streams can take, on the same group.
+    for (const transport of options.transports ?? (['http2'] as const)) {
+      describe(`streams on ${transport === 'socket' ? "@fastpath/grpc-http2's socket session" : "Node's http2"}`, () => {
+        beforeAll(() => {
+          clientTransport = transport;
+        });
 
-    it(
-      'follows NotLeader from a follower to the leader',
-      async () => {
-        const from = await follower();
-        const c = client({ leaderId: from });
-        const reply = await c.send(Buffer.from('redirected'));
-        expect(decodeAppendReply(reply.content).index).toBe(reply.logIndex);
-        expect(reply.peerId).toBe(await group.leaderId());
-        expect(c.leaderId).toBe(await group.leaderId());
-        expect(await counter(c, 'ratis_client_resends_total', 'not_leader')).toBeGreaterThan(0);
-      },
-      options.caseTimeoutMs,
-    );
-
-    it(
-      'applies a write once when its reply is lost and it is sent again with the same call id',
-      async () => {
-        const c = client();
-        const before = await status(c);
-        proxy.dropNextReply('ordered');
-        const reply = await c.send(Buffer.from('exactly-once'));
-        expect(await counter(c, 'ratis_client_resends_total', 'timeout')).toBeGreaterThan(0);
-        await expectAppliedInOrder(c, before.length, [Buffer.from('exactly-once')], [reply]);
-      },
-      options.caseTimeoutMs,
-    );
-
-    it(
-      'keeps the order of a pipeline of 32 across a leader change in its middle',
-      async () => {
-        const c = client({ maxOutstandingRequests: 32 });
-        const before = await status(c);
-        const payloads = Array.from({ length: 32 }, (_, i) =>
-          Buffer.from(`entry-${String(i).padStart(2, '0')};`),
+        it(
+          'answers writes with their log index and position, and read-only queries from the applied log',
+          async () => {
+            const c = client();
+            const before = await status(c);
+            const a = await c.send(Buffer.from('alpha'));
+            const b = await c.send(Buffer.from('beta'));
+            await expectAppliedInOrder(c, before.length, [Buffer.from('alpha'), Buffer.from('beta')], [a, b]);
+            expect((await status(c)).lastAppliedIndex).toBeGreaterThanOrEqual(b.logIndex);
+            // A read past the end is clipped to it.
+            expect((await readLog(c, before.length + 5, 100)).toString()).toBe('beta');
+            expect(c.leaderId).toBe(await group.leaderId());
+          },
+          options.caseTimeoutMs,
         );
-        const first = await c.send(payloads[0] as Buffer);
-        const hold = proxy.holdReplies();
-        const passed = proxy.requestsPassed(31);
-        const rest = payloads.slice(1).map((p) => c.send(p));
-        try {
-          await passed; // all 31 reached the leader; none is answered yet
-          await group.transferLeadership(await follower());
-        } finally {
-          hold.release();
-        }
-        const replies = [first, ...(await Promise.all(rest))];
-        await expectAppliedInOrder(c, before.length, payloads, replies);
-        expect(c.leaderId).toBe(await group.leaderId());
-      },
-      options.caseTimeoutMs,
-    );
 
-    it(
-      're-sends what was pending on a stream that was killed, each applied once',
-      async () => {
-        const c = client();
-        const before = await status(c);
-        const payloads = Array.from({ length: 8 }, (_, i) => Buffer.from(`pending-${i};`));
-        const first = await c.send(payloads[0] as Buffer);
-        const hold = proxy.holdReplies();
-        const passed = proxy.requestsPassed(7);
-        const rest = payloads.slice(1).map((p) => c.send(p));
-        try {
-          await passed;
-          expect(proxy.failStreams()).toBeGreaterThan(0);
-        } finally {
-          hold.release();
-        }
-        const replies = [first, ...(await Promise.all(rest))];
-        expect(await counter(c, 'ratis_client_resends_total', 'stream_failed')).toBeGreaterThanOrEqual(7);
-        await expectAppliedInOrder(c, before.length, payloads, replies);
-      },
-      options.caseTimeoutMs,
-    );
+        it(
+          'follows NotLeader from a follower to the leader',
+          async () => {
+            const from = await follower();
+            const c = client({ leaderId: from });
+            const reply = await c.send(Buffer.from('redirected'));
+            expect(decodeAppendReply(reply.content).index).toBe(reply.logIndex);
+            expect(reply.peerId).toBe(await group.leaderId());
+            expect(c.leaderId).toBe(await group.leaderId());
+            expect(await counter(c, 'ratis_client_resends_total', 'not_leader')).toBeGreaterThan(0);
+          },
+          options.caseTimeoutMs,
+        );
 
-    it(
-      'finds the new leader after the leader is killed, and loses nothing it acknowledged',
-      async () => {
-        const leader = await group.leaderId();
-        const c = client({ leaderId: leader });
-        const before = await status(c);
-        const payloads = Array.from({ length: 16 }, (_, i) => Buffer.from(`survivor-${i};`));
-        const first = await c.send(payloads[0] as Buffer);
-        const passed = proxy.requestsPassed(4);
-        const rest = payloads.slice(1).map((p) => c.send(p));
-        await passed;
-        await group.stopPeer(leader);
-        try {
-          const replies = [first, ...(await Promise.all(rest))];
-          const newLeader = await group.leaderId();
-          expect(newLeader).not.toBe(leader);
-          await expectAppliedInOrder(c, before.length, payloads, replies);
-          expect(c.leaderId).toBe(newLeader);
-        } finally {
-          await group.restartPeer(leader);
-        }
-      },
-      options.caseTimeoutMs,
-    );
+        it(
+          'applies a write once when its reply is lost and it is sent again with the same call id',
+          async () => {
+            const c = client();
+            const before = await status(c);
+            proxy.dropNextReply('ordered');
+            const reply = await c.send(Buffer.from('exactly-once'));
+            expect(await counter(c, 'ratis_client_resends_total', 'timeout')).toBeGreaterThan(0);
+            await expectAppliedInOrder(c, before.length, [Buffer.from('exactly-once')], [reply]);
+          },
+          options.caseTimeoutMs,
+        );
 
-    it(
-      'watches: MAJORITY_COMMITTED passes with a paused follower, ALL_COMMITTED waits for it or falls back',
-      async () => {
-        const c = client();
-        const paused = await follower();
-        const write = await c.send(Buffer.from('watched'));
-        expect(await watchAllCommitted(c, write.logIndex)).toMatchObject({ replication: 'ALL_COMMITTED' });
-        await group.pausePeer(paused);
-        try {
-          const next = await c.send(Buffer.from('watched-while-paused'));
-          const majority = await c.watch(next.logIndex, { replication: 'MAJORITY_COMMITTED' });
-          expect(majority.replication).toBe('MAJORITY_COMMITTED');
-          await expect(c.watch(next.logIndex, { replication: 'ALL_COMMITTED' })).rejects.toMatchObject({
-            code: 'ERR_RATIS_NOT_REPLICATED',
-            retriable: true,
-          });
-          const fallback = await c.watch(next.logIndex, {
-            replication: 'ALL_COMMITTED',
-            fallbackToMajorityCommitted: true,
-          });
-          expect(fallback.replication).toBe('MAJORITY_COMMITTED');
-          expect(fallback.laggingPeerIds).toContain(paused);
-          await group.resumePeer(paused);
-          expect(await watchAllCommitted(c, next.logIndex)).toMatchObject({
-            replication: 'ALL_COMMITTED',
-            laggingPeerIds: [],
-          });
-        } finally {
-          await group.resumePeer(paused);
-        }
-      },
-      options.caseTimeoutMs,
-    );
+        it(
+          'keeps the order of a pipeline of 32 across a leader change in its middle',
+          async () => {
+            const c = client({ maxOutstandingRequests: 32 });
+            const before = await status(c);
+            const payloads = Array.from({ length: 32 }, (_, i) =>
+              Buffer.from(`entry-${String(i).padStart(2, '0')};`),
+            );
+            const first = await c.send(payloads[0] as Buffer);
+            const hold = proxy.holdReplies();
+            const passed = proxy.requestsPassed(31);
+            const rest = payloads.slice(1).map((p) => c.send(p));
+            try {
+              await passed; // all 31 reached the leader; none is answered yet
+              await group.transferLeadership(await follower());
+            } finally {
+              hold.release();
+            }
+            const replies = [first, ...(await Promise.all(rest))];
+            await expectAppliedInOrder(c, before.length, payloads, replies);
+            expect(c.leaderId).toBe(await group.leaderId());
+          },
+          options.caseTimeoutMs,
+        );
 
-    it(
-      'fails a request for a group the members do not have with ERR_RATIS_SERVER, not retriable, naming the exception',
-      async () => {
-        const c = client({ groupId: '99999999-9999-4999-8999-999999999999' });
-        await expect(c.send(Buffer.from('nowhere'))).rejects.toMatchObject({
-          code: 'ERR_RATIS_SERVER',
-          retriable: false,
-          remoteClass: expect.stringMatching(/GroupMismatchException$/),
-        });
-      },
-      options.caseTimeoutMs,
-    );
+        it(
+          're-sends what was pending on a stream that was killed, each applied once',
+          async () => {
+            const c = client();
+            const before = await status(c);
+            const payloads = Array.from({ length: 8 }, (_, i) => Buffer.from(`pending-${i};`));
+            const first = await c.send(payloads[0] as Buffer);
+            const hold = proxy.holdReplies();
+            const passed = proxy.requestsPassed(7);
+            const rest = payloads.slice(1).map((p) => c.send(p));
+            try {
+              await passed;
+              expect(proxy.failStreams()).toBeGreaterThan(0);
+            } finally {
+              hold.release();
+            }
+            const replies = [first, ...(await Promise.all(rest))];
+            expect(await counter(c, 'ratis_client_resends_total', 'stream_failed')).toBeGreaterThanOrEqual(7);
+            await expectAppliedInOrder(c, before.length, payloads, replies);
+          },
+          options.caseTimeoutMs,
+        );
 
-    const badAnswers: Array<[string, (reply: Buffer) => Buffer]> = [
-      ['bytes that do not decode', () => Buffer.from([0xff, 0xff, 0xff, 0xff, 0x0f, 0x01])],
-      [
-        'a failure with an exception field the client does not know',
-        (reply) => Buffer.from([...l(1, v(4, callIdOf(reply))), ...l(13, l(1, 'org.example.NewException'))]),
-      ],
-      ['a reply to a call id never sent', () => Buffer.from(l(1, [...v(4, 987_654), ...v(15, true)]))],
-    ];
-    it.each(badAnswers)(
-      '%s fails the request with a typed error, and the client goes on',
-      async (_what, replace) => {
-        const c = client();
-        const before = await status(c);
-        proxy.replaceNextReply(replace, 'ordered');
-        await expect(c.send(Buffer.from('answered-badly'))).rejects.toMatchObject({
-          code: 'ERR_RATIS_PROTOCOL',
-        });
-        const after = await c.send(Buffer.from('next'));
-        expect(decodeAppendReply(after.content).position).toBeGreaterThanOrEqual(before.length);
-      },
-      options.caseTimeoutMs,
-    );
+        it(
+          'finds the new leader after the leader is killed, and loses nothing it acknowledged',
+          async () => {
+            const leader = await group.leaderId();
+            const c = client({ leaderId: leader });
+            const before = await status(c);
+            const payloads = Array.from({ length: 16 }, (_, i) => Buffer.from(`survivor-${i};`));
+            const first = await c.send(payloads[0] as Buffer);
+            const passed = proxy.requestsPassed(4);
+            const rest = payloads.slice(1).map((p) => c.send(p));
+            await passed;
+            await group.stopPeer(leader);
+            try {
+              const replies = [first, ...(await Promise.all(rest))];
+              const newLeader = await group.leaderId();
+              expect(newLeader).not.toBe(leader);
+              await expectAppliedInOrder(c, before.length, payloads, replies);
+              expect(c.leaderId).toBe(newLeader);
+            } finally {
+              await group.restartPeer(leader);
+            }
+          },
+          options.caseTimeoutMs,
+        );
+
+        it(
+          'watches: MAJORITY_COMMITTED passes with a paused follower, ALL_COMMITTED waits for it or falls back',
+          async () => {
+            const c = client();
+            const paused = await follower();
+            const write = await c.send(Buffer.from('watched'));
+            expect(await watchAllCommitted(c, write.logIndex)).toMatchObject({
+              replication: 'ALL_COMMITTED',
+            });
+            await group.pausePeer(paused);
+            try {
+              const next = await c.send(Buffer.from('watched-while-paused'));
+              const majority = await c.watch(next.logIndex, { replication: 'MAJORITY_COMMITTED' });
+              expect(majority.replication).toBe('MAJORITY_COMMITTED');
+              await expect(c.watch(next.logIndex, { replication: 'ALL_COMMITTED' })).rejects.toMatchObject({
+                code: 'ERR_RATIS_NOT_REPLICATED',
+                retriable: true,
+              });
+              const fallback = await c.watch(next.logIndex, {
+                replication: 'ALL_COMMITTED',
+                fallbackToMajorityCommitted: true,
+              });
+              expect(fallback.replication).toBe('MAJORITY_COMMITTED');
+              expect(fallback.laggingPeerIds).toContain(paused);
+              await group.resumePeer(paused);
+              expect(await watchAllCommitted(c, next.logIndex)).toMatchObject({
+                replication: 'ALL_COMMITTED',
+                laggingPeerIds: [],
+              });
+            } finally {
+              await group.resumePeer(paused);
+            }
+          },
+          options.caseTimeoutMs,
+        );
+
+        it(
+          'fails a request for a group the members do not have with ERR_RATIS_SERVER, not retriable, naming the exception',
+          async () => {
+            const c = client({ groupId: '99999999-9999-4999-8999-999999999999' });
+            await expect(c.send(Buffer.from('nowhere'))).rejects.toMatchObject({
+              code: 'ERR_RATIS_SERVER',
+              retriable: false,
+              remoteClass: expect.stringMatching(/GroupMismatchException$/),
+            });
+          },
+          options.caseTimeoutMs,
+        );
+
+        const badAnswers: Array<[string, (reply: Buffer) => Buffer]> = [
+          ['bytes that do not decode', () => Buffer.from([0xff, 0xff, 0xff, 0xff, 0x0f, 0x01])],
+          [
+            'a failure with an exception field the client does not know',
+            (reply) =>
+              Buffer.from([...l(1, v(4, callIdOf(reply))), ...l(13, l(1, 'org.example.NewException'))]),
+          ],
+          ['a reply to a call id never sent', () => Buffer.from(l(1, [...v(4, 987_654), ...v(15, true)]))],
+        ];
+        it.each(badAnswers)(
+          '%s fails the request with a typed error, and the client goes on',
+          async (_what, replace) => {
+            const c = client();
+            const before = await status(c);
+            proxy.replaceNextReply(replace, 'ordered');
+            await expect(c.send(Buffer.from('answered-badly'))).rejects.toMatchObject({
+              code: 'ERR_RATIS_PROTOCOL',
+            });
+            const after = await c.send(Buffer.from('next'));
+            expect(decodeAppendReply(after.content).position).toBeGreaterThanOrEqual(before.length);
+          },
+          options.caseTimeoutMs,
+        );
+      });
+    }
   });
 }
 

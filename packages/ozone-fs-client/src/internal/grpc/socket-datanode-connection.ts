@@ -4,7 +4,7 @@
 // of the client's receive pool; Node's `http2` first makes a Buffer of every DATA frame and runs it
 // through its stream machinery, which cost several times the CPU per MiB of the copy itself.
 import { EventEmitter } from 'node:events';
-import { GrpcHttp2Session, type GrpcHttp2Call, type GrpcHttp2TlsOptions } from '@fastpath/grpc-http2';
+import { GrpcHttp2Channel, type GrpcHttp2Call } from '@fastpath/grpc-http2';
 import { tlsCa } from './channel-options.js';
 import type { DatanodeCall, DatanodeConnection } from './datanode-call.js';
 import { DATANODE_SEND_PATH } from './datanode-stream.js';
@@ -14,33 +14,38 @@ import type { ReceiveBufferPool } from './receive-buffer-pool.js';
 
 /** One session at a time to one server, opened when a call needs it and again after it goes. */
 export class SocketDatanodeConnection implements DatanodeConnection {
-  #session: GrpcHttp2Session | undefined;
-  #closed = false;
+  readonly #channel: GrpcHttp2Channel;
   readonly #lossWatchers = new LossWatchers();
-
-  /** The session's TLS, the CA read once here (a CA file that cannot be read fails the channel's creation). */
-  readonly #tls: GrpcHttp2TlsOptions | undefined;
 
   constructor(
     readonly address: string,
     private readonly options: Http2DatanodeConnectionOptions,
   ) {
-    const tls = options.tls;
-    if (tls)
-      this.#tls = {
-        ca: tlsCa(tls),
-        ...(tls.serverNameOverride === undefined ? {} : { serverNameOverride: tls.serverNameOverride }),
-      };
+    const { tls, receiveBuffers } = options;
+    this.#channel = new GrpcHttp2Channel({
+      address,
+      // The CA is read once here: a CA file that cannot be read fails the channel's creation.
+      ...(tls
+        ? {
+            tls: {
+              ca: tlsCa(tls),
+              ...(tls.serverNameOverride === undefined ? {} : { serverNameOverride: tls.serverNameOverride }),
+            },
+          }
+        : {}),
+      maxFrameBytes: options.maxFrameBytes,
+      streamWindowBytes: options.streamWindowBytes,
+      connectionWindowBytes: options.connectionWindowBytes,
+      maxReceiveMessageBytes: options.maxReceiveBytes,
+      peer: options.peer ?? 'the datanode',
+      ...(receiveBuffers ? { allocateMessage: (length: number) => receiveBuffers.acquire(length) } : {}),
+    });
+    this.#channel.on('lost', () => this.#lossWatchers.lost());
   }
 
   openCall(): DatanodeCall {
-    if (this.#closed) {
-      const call = new SocketCall(undefined, undefined);
-      queueMicrotask(() => call.emit('error', { code: 14, details: 'the connection is closed' }));
-      return call;
-    }
     return new SocketCall(
-      this.#sessionNow().openCall(this.options.path ?? DATANODE_SEND_PATH),
+      this.#channel.openCall(this.options.path ?? DATANODE_SEND_PATH),
       this.options.receiveBuffers,
     );
   }
@@ -55,47 +60,20 @@ export class SocketDatanodeConnection implements DatanodeConnection {
   }
 
   close(): void {
-    this.#closed = true;
     this.#lossWatchers.clear();
     // Calls in flight finish; the session closes after them.
-    this.#session?.close();
-    this.#session = undefined;
-  }
-
-  #sessionNow(): GrpcHttp2Session {
-    const current = this.#session;
-    if (current?.accepting) return current;
-    const { receiveBuffers } = this.options;
-    const session = new GrpcHttp2Session({
-      address: this.address,
-      ...(this.#tls ? { tls: this.#tls } : {}),
-      maxFrameBytes: this.options.maxFrameBytes,
-      streamWindowBytes: this.options.streamWindowBytes,
-      connectionWindowBytes: this.options.connectionWindowBytes,
-      maxReceiveMessageBytes: this.options.maxReceiveBytes,
-      peer: this.options.peer ?? 'the datanode',
-      ...(receiveBuffers ? { allocateMessage: (length: number) => receiveBuffers.acquire(length) } : {}),
-    });
-    const lost = (): void => {
-      if (this.#session === session) this.#session = undefined;
-      this.#lossWatchers.lost();
-    };
-    session.once('goaway', lost);
-    session.once('close', lost);
-    this.#session = session;
-    return session;
+    this.#channel.close();
   }
 }
 
 /** A session's call as a datanode stream expects it: errors grpc-js shaped (`code`, `details`). */
 class SocketCall extends EventEmitter implements DatanodeCall {
   constructor(
-    private readonly call: GrpcHttp2Call | undefined,
+    private readonly call: GrpcHttp2Call,
     /** Where the session assembles this call's messages: a message handed back goes there. */
     private readonly buffers: ReceiveBufferPool | undefined,
   ) {
     super();
-    if (!call) return;
     call.on('data', (message) => this.emit('data', message));
     call.on('end', () => this.emit('end'));
     call.on('error', (err) => this.emit('error', { code: err.grpcCode, details: err.details }));
@@ -107,14 +85,14 @@ class SocketCall extends EventEmitter implements DatanodeCall {
   }
 
   write(message: Buffer): void {
-    this.call?.write(message);
+    this.call.write(message);
   }
 
   end(): void {
-    this.call?.end();
+    this.call.end();
   }
 
   cancel(): void {
-    this.call?.cancel();
+    this.call.cancel();
   }
 }

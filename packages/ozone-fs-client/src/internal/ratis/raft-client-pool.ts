@@ -63,6 +63,7 @@ export class RaftClientPool {
       peers: group.peers,
       leaderId: group.leaderId,
       maxOutstandingRequests: this.#config.maxOutstandingRequests,
+      transport: this.#config.ratisGrpcChannel,
       name: `ozone-pipeline-${group.groupId}`,
       ...(this.#metrics ? { metrics: this.#metrics } : {}),
       ...this.#raftTls(),

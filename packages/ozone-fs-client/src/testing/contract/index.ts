@@ -25,7 +25,7 @@ export {
   type ReplicaBlock,
   type StandaloneGetBlockOptions,
 } from './standalone-get-block.js';
-export { withDataStreamWrites, withDatanodeTransport } from './ozone-cluster-adapter.js';
+export { withDataStreamWrites, withDatanodeTransport, withRatisChannel } from './ozone-cluster-adapter.js';
 export { runScriptUntilExit } from './run-script-until-exit.js';
 export type {
   ClusterKeyRecord,

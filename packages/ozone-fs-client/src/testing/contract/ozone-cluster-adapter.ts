@@ -5,6 +5,7 @@ import type {
   ChecksumTypeName,
   ClientTlsOptions,
   DatanodeTransport,
+  OzoneClientConfig,
   OzoneClientOptions,
 } from '../../index.js';
 
@@ -226,6 +227,26 @@ export function withDataStreamWrites(adapter: () => OzoneClusterAdapter): () => 
       clientOptions: {
         ...a.clientOptions,
         config: { ...a.clientOptions?.config, dataStreamEnabled: true, dataStreamAutoThresholdBytes: 0 },
+      },
+    };
+  };
+}
+
+/**
+ * The adapter with its clients' Ratis streams on `channel`'s HTTP/2 session
+ * (`ozone.client.ratis.grpc.channel`): the write suite then writes every RATIS key over it.
+ */
+export function withRatisChannel(
+  adapter: () => OzoneClusterAdapter,
+  channel: OzoneClientConfig['ratisGrpcChannel'],
+): () => OzoneClusterAdapter {
+  return () => {
+    const a = adapter();
+    return {
+      ...a,
+      clientOptions: {
+        ...a.clientOptions,
+        config: { ...a.clientOptions?.config, ratisGrpcChannel: channel },
       },
     };
   };
