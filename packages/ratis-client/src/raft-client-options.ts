@@ -100,6 +100,7 @@ export interface RaftClientOptions {
 
 /** The HTTP/2 sessions {@link RaftClientOptions.transport} names. */
 export const RAFT_GRPC_TRANSPORTS = ['http2', 'socket'] as const;
+/** One of {@link RAFT_GRPC_TRANSPORTS}: Node's `http2` module, or `@fastpath/grpc-http2`'s socket session. */
 export type RaftGrpcTransport = (typeof RAFT_GRPC_TRANSPORTS)[number];
 
 /** The defaults of every optional field of {@link RaftClientOptions}. */

@@ -20,6 +20,7 @@ import {
 } from './raft-client-errors.js';
 import {
   type RaftClientOptions,
+  type RaftGrpcTransport,
   type RaftPeer,
   type ReplicationLevel,
   type ResolvedRaftClientOptions,
@@ -157,6 +158,11 @@ export class RaftClient implements AsyncDisposable {
   /** The member the client sends to now (its idea of the leader). */
   get leaderId(): string {
     return this.#leader.id;
+  }
+
+  /** Whose HTTP/2 session carries the client's gRPC streams ({@link RaftClientOptions.transport}). */
+  get transport(): RaftGrpcTransport {
+    return this.#options.transport;
   }
 
   /** The group's members as the client knows them (a suggested leader it was not told of is added). */

@@ -5,7 +5,8 @@
 // with a BCSID other than 0 (a block written beside Ratis, over the standalone port, would carry
 // 0) that every member of its pipeline holds, as GetBlock on its standalone port says; a
 // Java-written and a fastpath-written key listed and read alike by both clients; a follower and
-// then the pipeline's leader stopped mid-write. And what only this cluster shows:
+// then the pipeline's leader stopped mid-write; all of it once per HTTP/2 session of the Ratis
+// streams (Node's http2, @fastpath/grpc-http2's socket session). And what only this cluster shows:
 // `fastpath-ozone fs -put`/`-cat` of a 100 MiB file, and HBase's pattern on a file fastpath's file
 // system wrote.
 import { createHash } from 'node:crypto';
@@ -19,6 +20,7 @@ import {
   describeOzoneWrites,
   expectWrittenKey,
   type OzoneClusterAdapter,
+  withRatisChannel,
 } from '@fastpath/ozone-fs-client/testing/contract';
 import { startRealOzoneCluster, type RealOzoneCluster } from '@fastpath/ozone-fixture';
 import { fastpathOzone } from './support/fastpath-ozone-cli.js';
@@ -114,7 +116,14 @@ describe('fastpath writes to a real MiniOzoneCluster (RATIS pipelines)', () => {
 
   // Last: its stop tests stop a datanode of the pipeline (and start it again), which the tests
   // above must not see.
-  describe('the shared write suite', () => {
-    describeOzoneWrites(() => adapter, REAL_CLUSTER_CAPABILITIES);
-  });
+  // Once per HTTP/2 session of the Ratis streams (`ozone.client.ratis.grpc.channel`).
+  describe.each(['http2', 'socket'] as const)(
+    'the shared write suite, Ratis streams on the %s session',
+    (channel) => {
+      describeOzoneWrites(
+        withRatisChannel(() => adapter, channel),
+        REAL_CLUSTER_CAPABILITIES,
+      );
+    },
+  );
 });

@@ -2,7 +2,12 @@
 // XceiverClientManager caches an XceiverClientRatis per pipeline): its ordered stream, retry
 // cache entries and leader knowledge outlive a single block.
 import type { MetricsRegistry } from '@fastpath/core';
-import { createRaftClient, type RaftClient, type RaftClientTlsOptions } from '@fastpath/ratis-client';
+import {
+  createRaftClient,
+  type RaftClient,
+  type RaftClientTlsOptions,
+  type RaftGrpcTransport,
+} from '@fastpath/ratis-client';
 import type { OzoneClientConfig } from '../../ozone-client-config.js';
 import { type ClientTlsOptions, tlsCa } from '../grpc/channel-options.js';
 import type { PipelineRaftGroup } from './pipeline-raft-group.js';
@@ -18,6 +23,8 @@ export interface WritePipeline {
    * the pipeline named until a reply or a NotLeader redirect said otherwise).
    */
   leaderId: string;
+  /** The HTTP/2 session its Ratis streams take (`ozone.client.ratis.grpc.channel`). */
+  session: RaftGrpcTransport;
 }
 
 export class RaftClientPool {
@@ -78,6 +85,7 @@ export class RaftClientPool {
       pipelineId: c.groupId,
       memberIds: c.peers.map((p) => p.id),
       leaderId: c.leaderId,
+      session: c.transport,
     }));
   }
 

@@ -197,21 +197,26 @@ export interface OzoneContractCapabilities {
   wholeBlockWrites?: boolean;
 }
 
-/** The same cluster, its suites' clients reading with `transport` (`ozone.client.datanode.transport`). */
-export function withDatanodeTransport(
+/** The same cluster, its suites' clients given `config` over what the adapter gives them. */
+function withClientConfig(
   adapter: () => OzoneClusterAdapter,
-  transport: DatanodeTransport,
+  config: Partial<OzoneClientConfig>,
 ): () => OzoneClusterAdapter {
   return () => {
     const a = adapter();
     return {
       ...a,
-      clientOptions: {
-        ...a.clientOptions,
-        config: { ...a.clientOptions?.config, datanodeTransport: transport },
-      },
+      clientOptions: { ...a.clientOptions, config: { ...a.clientOptions?.config, ...config } },
     };
   };
+}
+
+/** The same cluster, its suites' clients reading with `transport` (`ozone.client.datanode.transport`). */
+export function withDatanodeTransport(
+  adapter: () => OzoneClusterAdapter,
+  transport: DatanodeTransport,
+): () => OzoneClusterAdapter {
+  return withClientConfig(adapter, { datanodeTransport: transport });
 }
 
 /**
@@ -220,16 +225,7 @@ export function withDatanodeTransport(
  * (`dataStream` of either cluster). The write suite then streams each of its keys.
  */
 export function withDataStreamWrites(adapter: () => OzoneClusterAdapter): () => OzoneClusterAdapter {
-  return () => {
-    const a = adapter();
-    return {
-      ...a,
-      clientOptions: {
-        ...a.clientOptions,
-        config: { ...a.clientOptions?.config, dataStreamEnabled: true, dataStreamAutoThresholdBytes: 0 },
-      },
-    };
-  };
+  return withClientConfig(adapter, { dataStreamEnabled: true, dataStreamAutoThresholdBytes: 0 });
 }
 
 /**
@@ -240,14 +236,5 @@ export function withRatisChannel(
   adapter: () => OzoneClusterAdapter,
   channel: OzoneClientConfig['ratisGrpcChannel'],
 ): () => OzoneClusterAdapter {
-  return () => {
-    const a = adapter();
-    return {
-      ...a,
-      clientOptions: {
-        ...a.clientOptions,
-        config: { ...a.clientOptions?.config, ratisGrpcChannel: channel },
-      },
-    };
-  };
+  return withClientConfig(adapter, { ratisGrpcChannel: channel });
 }

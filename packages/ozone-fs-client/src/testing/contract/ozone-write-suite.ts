@@ -10,7 +10,7 @@
 // streamed; a datanode stopped mid-stream breaks the stream, and the key then completes in a new
 // block or fails without being committed (a pipeline of three has no member to spare).
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { OzoneClient, OzoneClientConfig } from '../../index.js';
+import { DEFAULT_OZONE_CLIENT_CONFIG, type OzoneClient, type OzoneClientConfig } from '../../index.js';
 import { CHECKSUM_TYPES } from './checksum-types.js';
 import { contractKeyBytes } from './contract-key-bytes.js';
 import { contractKeySha256, expectWrittenKey, type WrittenKey } from './expect-written-key.js';
@@ -263,6 +263,10 @@ export function describeOzoneWrites(
         const pipeline = pipelines[pipelines.length - 1] as (typeof pipelines)[number];
         expect(pipeline.memberIds).toHaveLength(3);
         expect(pipeline.memberIds).toContain(pipeline.leaderId);
+        // Its Ratis streams took the session the adapter's clients were given.
+        expect(pipeline.session).toBe(
+          a.clientOptions?.config?.ratisGrpcChannel ?? DEFAULT_OZONE_CLIENT_CONFIG.ratisGrpcChannel,
+        );
         const stopped = which(pipeline);
         const restart = await (a.stopDatanode as NonNullable<OzoneClusterAdapter['stopDatanode']>)(stopped);
         try {
