@@ -49,6 +49,7 @@ describe('OzoneClientConfig', () => {
       readWorkerThreads: 0,
       keyProviderPath: undefined,
       readChunkReadAheadBytes: 1_048_576,
+      readChunkReadAheadAsync: true,
       streamReadBlockEnabled: false,
       streamReadResponseDataSizeBytes: 1_048_576,
       streamReadPreReadSizeBytes: 33_554_432,
@@ -278,9 +279,11 @@ describe('OzoneClientConfig', () => {
         'ozone.client.stream.read.timeout': '1500',
         'ozone.client.stream.readblock.positional.min.size': '0',
         'ozone.client.read.chunk.readahead': '4MB',
+        'ozone.client.read.chunk.readahead.async': 'false',
       }),
     ).toMatchObject({
       readChunkReadAheadBytes: 4 * 1024 * 1024,
+      readChunkReadAheadAsync: false,
       streamReadBlockEnabled: true,
       streamReadResponseDataSizeBytes: 256 * 1024,
       streamReadPreReadSizeBytes: 0,
@@ -296,6 +299,7 @@ describe('OzoneClientConfig', () => {
       ['ozone.client.stream.read.timeout', 'soon'],
       ['ozone.client.stream.readblock.positional.min.size', 'big'],
       ['ozone.client.read.chunk.readahead', '-1'],
+      ['ozone.client.read.chunk.readahead.async', 'yes'],
     ];
     for (const [key, value] of refused) {
       let thrown: unknown;

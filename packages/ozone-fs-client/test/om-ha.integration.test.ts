@@ -11,7 +11,7 @@ import {
   type OzoneClientOptions,
   type OmTransportName,
 } from '@fastpath/ozone-fs-client';
-import { startMiniOzoneCluster, type MiniOzoneCluster } from '@fastpath/ozone-fs-client/testing';
+import { startMiniOzoneCluster, until, type MiniOzoneCluster } from '@fastpath/ozone-fs-client/testing';
 import { omTransportClass } from '@fastpath/ozone-fs-client/testing/contract';
 import { OM_TRANSPORTS } from './support/om-transports.js';
 
@@ -39,11 +39,6 @@ function haClient(
   });
   clients.push(client);
   return client;
-}
-
-async function until(what: string, condition: () => boolean, boundMs = 10_000): Promise<void> {
-  for (const end = Date.now() + boundMs; !condition(); await new Promise((r) => setTimeout(r, 10)))
-    if (Date.now() > end) throw new Error(`not within ${boundMs} ms: ${what}`);
 }
 
 beforeAll(async () => {
@@ -145,6 +140,7 @@ describe.each(OM_TRANSPORTS)('failover over %s', (transport) => {
     await until(
       'three not-ready refusals',
       () => (cluster.omHa.refusals.get('omNode-1') ?? 0) >= refusedBefore + 3,
+      10_000,
     );
     cluster.omHa.setLeaderReady(true);
     expect((await call).name).toBe('havol');

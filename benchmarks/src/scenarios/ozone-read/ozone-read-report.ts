@@ -599,6 +599,12 @@ export async function ozoneReadReport(
     parts.push(
       "**Shortened run** (not the source's setting): its numbers show that the matrix runs, not what it measures.",
     );
+  const overrides = Object.entries(s.clientProperties);
+  if (overrides.length > 0)
+    parts.push(
+      `**Client properties set on every fastpath case** (\`--client-property\`, after the scenario's own): ` +
+        `${overrides.map(([k, v]) => `\`${k}=${v}\``).join(', ')}.`,
+    );
   if (random.length > 0)
     parts.push(
       `### Operations/s (the source's table)\n\nWith the client CPU per read beside it (the reader process's user + system CPU over the measured window, all threads, ` +

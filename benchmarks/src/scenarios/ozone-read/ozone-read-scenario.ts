@@ -532,6 +532,7 @@ async function runFastpathCase(
       ...(frameBytes === undefined
         ? {}
         : { 'ozone.client.datanode.http2.max.frame.size': String(frameBytes) }),
+      ...s.clientProperties,
     },
   })) as { verify: boolean[] };
   if (opened.verify.some((v) => v !== c.column.verify))

@@ -217,6 +217,26 @@ describe('ozone-read cases', () => {
     expect(() => parseOzoneReadFlags(['--h2-frame-size', '8KiB'], false)).toThrow(/--h2-frame-size/);
   });
 
+  it('reads client properties for every fastpath case as key=value pairs, checked as the client checks them', () => {
+    expect(parseOzoneReadFlags([], false).clientProperties).toEqual({});
+    expect(
+      parseOzoneReadFlags(
+        [
+          '--client-property',
+          'ozone.client.read.chunk.readahead.async=false, ozone.client.read.chunk.readahead=2MB',
+        ],
+        false,
+      ).clientProperties,
+    ).toEqual({
+      'ozone.client.read.chunk.readahead.async': 'false',
+      'ozone.client.read.chunk.readahead': '2MB',
+    });
+    expect(() => parseOzoneReadFlags(['--client-property', 'readahead'], false)).toThrow(/key=value/);
+    expect(() =>
+      parseOzoneReadFlags(['--client-property', 'ozone.client.read.chunk.readahead.async=maybe'], false),
+    ).toThrow(/--client-property: .*ozone\.client\.read\.chunk\.readahead\.async/);
+  });
+
   it('adds a row per further frame size on the own-session transports and the sequential rows, fastpath only', () => {
     const cases = planCases({
       rows: ['grpc-1m', 'sc-1m', 'seq-1'],

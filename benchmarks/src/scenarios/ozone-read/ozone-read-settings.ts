@@ -1,6 +1,10 @@
 import { BenchmarkUsageError, integerFlag, listFlag, parseScenarioFlags } from '../../harness/index.js';
 import { secondsFlagMs } from '../../harness/mixed-load/mixed-load-flags.js';
-import { MAX_READ_WORKER_THREADS, type DatanodeTransport } from '@fastpath/ozone-fs-client';
+import {
+  MAX_READ_WORKER_THREADS,
+  ozoneClientConfigFromProperties,
+  type DatanodeTransport,
+} from '@fastpath/ozone-fs-client';
 import {
   datanodesFor,
   EC_ROW_IDS,
@@ -79,6 +83,11 @@ export interface OzoneReadSettings {
    */
   http2MaxFrameBytes: number[];
   /**
+   * Client properties set on every fastpath case after the scenario's own (`--client-property`),
+   * e.g. `ozone.client.read.chunk.readahead.async=false` for a run of the client as it was.
+   */
+  clientProperties: Record<string, string>;
+  /**
    * How the gRPC rows read: `readchunk` (the rows above), `readblock` (fastpath's and Java's gRPC
    * rows once more with `ozone.client.stream.readblock.enable=true`).
    */
@@ -117,6 +126,7 @@ export const DEFAULT_OZONE_READ_SETTINGS: Readonly<OzoneReadSettings> = Object.f
   readWorkers: [0, 2],
   readerCpus: undefined,
   http2MaxFrameBytes: [],
+  clientProperties: {},
   readModes: [...READ_MODES],
   security: ['none'],
 });
@@ -220,6 +230,12 @@ export const OZONE_READ_FLAGS = {
     description:
       "fastpath's own HTTP/2 sessions (socket-stream-pool, http2-stream-pool): the largest HTTP/2 DATA frame the datanodes may send, 16KiB to 16777215 bytes; the first for every case, each further size a row of its own on those transports' positional rows and on the sequential rows (default: the client's, 1MiB)",
   },
+  'client-property': {
+    type: 'string',
+    value: '<k=v,...>',
+    description:
+      "fastpath's client properties on every fastpath case, after the scenario's own, e.g. ozone.client.read.chunk.readahead.async=false (checked as the client checks them)",
+  },
   security: SECURITY_FLAG,
 } as const;
 
@@ -290,6 +306,25 @@ function cpuListFlag(scenario: string, raw: string | undefined): string | undefi
       `${scenario}: --reader-cpus takes a CPU list such as 0 or 0-1, got "${raw}"`,
     );
   return raw.trim();
+}
+
+/** `--client-property`: `key=value` pairs, comma-separated, each value checked as the client would. */
+function clientPropertiesFlag(scenario: string, raw: string | undefined): Record<string, string> {
+  if (raw === undefined) return {};
+  const properties: Record<string, string> = {};
+  for (const item of raw.split(',')) {
+    const at = item.indexOf('=');
+    const key = item.slice(0, at).trim();
+    if (at <= 0 || key === '')
+      throw new BenchmarkUsageError(`${scenario}: --client-property takes key=value pairs, got "${item}"`);
+    properties[key] = item.slice(at + 1).trim();
+  }
+  try {
+    ozoneClientConfigFromProperties(properties);
+  } catch (err) {
+    throw new BenchmarkUsageError(`${scenario}: --client-property: ${(err as Error).message}`);
+  }
+  return properties;
 }
 
 export function parseOzoneReadFlags(args: readonly string[], quick: boolean): OzoneReadSettings {
@@ -374,6 +409,7 @@ export function parseOzoneReadFlags(args: readonly string[], quick: boolean): Oz
     readerCpus: cpuListFlag(name, f['reader-cpus']),
     readModes: listFlag(name, 'read-modes', f['read-modes'], base.readModes, READ_MODES),
     http2MaxFrameBytes: frameSizesFlag(name, f['h2-frame-size']),
+    clientProperties: clientPropertiesFlag(name, f['client-property']),
     security: securityFlag(name, f.security, kind),
   };
 }

@@ -23,3 +23,5 @@ export { MiniRatisPipelines, miniPipelineId } from './mini-ratis-pipelines.js';
 export type { ShortCircuitFault } from './mini-domain-socket-server.js';
 // The known content of the contract suite's keys, for benchmarks that check every byte they read.
 export { contractKeyBytes } from './contract/contract-key-bytes.js';
+// Waiting on a condition (polled) instead of a fixed sleep, as the suites do.
+export { until } from './contract/until.js';
