@@ -119,27 +119,6 @@ interface CachedWindow {
   release?: (() => void) | undefined;
 }
 
-/** A chunk range received ahead of the read that will want it, and how to hand its memory back. */
-interface ReceivedRange {
-  chunk: ChunkEntry;
-  /** Offset of the range within its chunk. */
-  offset: number;
-  length: number;
-  parts: readonly Uint8Array[];
-  release: (() => void) | undefined;
-}
-
-/**
- * The range a stream read in order asked before its next read needed it: from `from` in the key
- * on (where the last read ended; the fetch itself starts past what the window cache holds). It
- * settles with the range, with nothing (not a ReadChunk range after all), or with the failure the
- * next read then reports; it never rejects, so a range nobody reads is no unhandled rejection.
- */
-interface RangeAhead {
-  from: number;
-  arrival: Promise<{ range?: ReceivedRange; error?: Error }>;
-}
-
 /** Most bytes of widened windows a stream keeps (one window per chunk, oldest dropped first). */
 export const DEFAULT_WINDOW_CACHE_BYTES = 8 * 1024 * 1024;
 
@@ -181,11 +160,6 @@ export interface KeyInputStreamStats {
   failovers: number;
   /** Bytes served from a cached widened window without a datanode call. */
   bytesFromCache: number;
-  /**
-   * ReadChunk ranges asked ahead of a stream read in order, before a read needed them
-   * (`ozone.client.read.chunk.readahead.async`); their calls count in readChunkCalls too.
-   */
-  rangesReadAhead: number;
   /** GetBlock calls answered over a datanode's domain socket with the block file (counted in getBlockCalls too). */
   shortCircuitGetBlocks: number;
   /** Chunk ranges read from a passed block file (instead of ReadChunk). */
@@ -239,7 +213,6 @@ function emptyStats(): KeyInputStreamStats {
     getBlockCalls: 0,
     failovers: 0,
     bytesFromCache: 0,
-    rangesReadAhead: 0,
     shortCircuitGetBlocks: 0,
     shortCircuitReads: 0,
     bytesReadShortCircuit: 0,
@@ -281,10 +254,6 @@ export class KeyInputStream {
   /** Widened windows by chunk (Map order = age); total bytes in #cachedBytes. */
   readonly #windows = new Map<ChunkEntry, CachedWindow>();
   #cachedBytes = 0;
-  /** The next range of a stream read in order, asked before the read that wants it (one at a time). */
-  #ahead: RangeAhead | undefined;
-  /** Bytes of #ahead's range received and not yet read (counted in cachedBytes). */
-  #aheadBytes = 0;
   #closed = false;
   /** Where the last read ended in the key: a read that starts there is sequential. */
   #lastEnd = 0;
@@ -328,7 +297,7 @@ export class KeyInputStream {
   /** Bytes of widened windows held now (with read workers: by their copies of the stream, as last reported). */
   get cachedBytes(): number {
     if (this.#workers) return this.#workers.cachedBytes;
-    let n = this.#cachedBytes + this.#aheadBytes;
+    let n = this.#cachedBytes;
     for (const b of this.#blocks) n += b.ec?.cachedBytes ?? 0;
     return n;
   }
@@ -336,7 +305,6 @@ export class KeyInputStream {
   /** Drops every cached window and ends the ReadBlock streams left open (Hadoop's `unbuffer`); the stream stays open. */
   unbuffer(): void {
     for (const chunk of [...this.#windows.keys()]) this.#dropWindow(chunk);
-    this.#dropAhead();
     for (const b of this.#blocks) {
       b.stream?.reader.close();
       b.stream = undefined;
@@ -446,8 +414,6 @@ export class KeyInputStream {
       return;
     }
     const sequential = position === this.#lastEnd;
-    // A read elsewhere in the key: the range asked for the next read in order is not wanted.
-    if (!sequential) this.#dropAhead();
     // A read that continues the one before it (not merely the first read at 0) reads ahead on
     // ReadChunk: a stream read front to back then costs a datanode call per read-ahead, not per read.
     const readAhead = sequential && this.#readBefore ? this.#readAheadBytes : 0;
@@ -471,114 +437,6 @@ export class KeyInputStream {
       );
     }
     await Promise.all(work);
-    if (readAhead > 0 && this.#ctx.config.readChunkReadAheadAsync)
-      this.#askAhead(end, end - position + readAhead);
-  }
-
-  /**
-   * After a read in order that ended at `end` in the key: asks now for what the next read in order
-   * will want (`span` bytes, the last read's length and its read-ahead), so that the datanode reads
-   * it while the caller works on the last one. Past what the window cache holds already, within
-   * one chunk, and only where that read would use ReadChunk.
-   */
-  #askAhead(end: number, span: number): void {
-    if (this.#ahead || this.#closed || end >= this.lengthBytes) return;
-    const ahead: RangeAhead = {
-      from: end,
-      arrival: this.#fetchAhead(end, span).then(
-        (range) => {
-          if (range) this.#aheadBytes += range.length;
-          // Nothing asked (a streamed block, no room): the next read in order may ask again.
-          else if (this.#ahead === ahead) this.#ahead = undefined;
-          return range ? { range } : {};
-        },
-        (error: unknown) => ({ error: error instanceof Error ? error : new Error(String(error)) }),
-      ),
-    };
-    this.#ahead = ahead;
-  }
-
-  async #fetchAhead(from: number, span: number): Promise<ReceivedRange | undefined> {
-    // The next read in order is served from the window up to its end: ask from there on (in the
-    // next chunk, or block, when the window reaches its end).
-    for (let at = from; at < this.lengthBytes;) {
-      const block = this.#blocks.find(
-        (b) => at >= b.location.offsetInKey && at < b.location.offsetInKey + b.location.lengthBytes,
-      );
-      if (!block || block.location.ec) return undefined;
-      const chunks = await this.#chunks(block);
-      // A read in order of a block ReadBlock may stream is streamed, with its own pre-read.
-      if (this.#closed || (!block.local && this.#streamable(block, chunks))) return undefined;
-      const inBlock = at - block.location.offsetInKey;
-      const chunk = chunks.find((c) => inBlock >= c.start && inBlock < c.start + c.length);
-      if (!chunk || checksumTypeName(chunk.info.checksumData.type) === undefined) return undefined;
-      const start = inBlock - chunk.start;
-      const window = this.#windows.get(chunk);
-      if (window && start >= window.offset && start < window.offset + window.length) {
-        at += window.offset + window.length - start;
-        continue;
-      }
-      const range = computeChecksumBoundaries(
-        start,
-        Math.min(span, chunk.length - start),
-        chunk.length,
-        chunk.info.checksumData.bytesPerChecksum,
-        this.#verifies(chunk),
-      );
-      if (range.length > this.#windowCacheBytes - this.#cachedBytes) return undefined;
-      this.stats.rangesReadAhead++;
-      let received: ReceivedRange | undefined;
-      await this.#fetchRange(block, chunk, range, (parts, release) => {
-        received = { chunk, offset: range.offset, length: range.length, parts, release };
-        return true;
-      });
-      return received;
-    }
-    return undefined;
-  }
-
-  /**
-   * Serves a read of the chunk from the range asked ahead, once it arrives, when the read starts
-   * where that range was asked from or later and the range holds it; a failure of the range is the
-   * read's. False when there is no such range (the range is let go when it does not hold the read).
-   */
-  async #fromAhead(
-    block: BlockState,
-    chunk: ChunkEntry,
-    start: number,
-    length: number,
-    target: Uint8Array,
-    targetOffset: number,
-  ): Promise<boolean> {
-    const ahead = this.#ahead;
-    if (!ahead || block.location.offsetInKey + chunk.start + start < ahead.from) return false;
-    this.#ahead = undefined;
-    const { range, error } = await ahead.arrival;
-    if (error) throw error;
-    if (!range) return false;
-    this.#aheadBytes -= range.length;
-    if (range.chunk !== chunk || start < range.offset || start + length > range.offset + range.length) {
-      range.release?.();
-      return false;
-    }
-    copyFromParts(range.parts, start - range.offset, length, target, targetOffset);
-    // A close while it was on its way keeps nothing.
-    const kept =
-      !this.#closed && this.#keepWindow(chunk, range.offset, range.parts, start + length, range.release);
-    if (!kept) range.release?.();
-    return true;
-  }
-
-  /** Lets the range asked ahead go: its memory goes back once it arrives. */
-  #dropAhead(): void {
-    const ahead = this.#ahead;
-    if (!ahead) return;
-    this.#ahead = undefined;
-    void ahead.arrival.then(({ range }) => {
-      if (!range) return;
-      this.#aheadBytes -= range.length;
-      range.release?.();
-    });
   }
 
   /**
@@ -871,10 +729,10 @@ export class KeyInputStream {
     targetOffset: number,
     readAhead = 0,
   ): Promise<void> {
-    if (this.#fromWindow(chunk, start, length, target, targetOffset)) return;
-    if (await this.#fromAhead(block, chunk, start, length, target, targetOffset)) return;
-    const { bytesPerChecksum: bpc } = chunk.info.checksumData;
-    const verify = this.#verifies(chunk);
+    const cd = chunk.info.checksumData;
+    const type = checksumTypeName(cd.type);
+    const bpc = cd.bytesPerChecksum;
+    const verify = this.verifyChecksum && type !== undefined && type !== 'NONE';
     // The range asked of the datanode: the read widened to whole checksum windows when verifying,
     // and a sequential read's read-ahead up to the chunk's end, if the window cache can keep it.
     let range = computeChecksumBoundaries(
@@ -886,35 +744,6 @@ export class KeyInputStream {
     );
     if (readAhead > 0 && range.length > this.#windowCacheBytes)
       range = computeChecksumBoundaries(start, length, chunk.length, bpc, verify);
-    // The received parts go to the caller's buffer as they are: verified in place, and only the
-    // range asked for copied (once) into the target. Whether the window cache kept a view of them.
-    await this.#fetchRange(block, chunk, range, (parts, release) => {
-      copyFromParts(parts, start - range.offset, length, target, targetOffset);
-      return this.#keepWindow(chunk, range.offset, parts, start + length, release);
-    });
-  }
-
-  /** Whether reads of the chunk verify its checksums (on for the stream, and a type that has some). */
-  #verifies(chunk: ChunkEntry): boolean {
-    const type = checksumTypeName(chunk.info.checksumData.type);
-    return this.verifyChecksum && type !== undefined && type !== 'NONE';
-  }
-
-  /**
-   * The chunk's `range` from the local block file or with ReadChunk from a replica (the next when
-   * one fails), verified where it lies when the stream verifies, then handed to `take`, which
-   * says whether it keeps a view of the parts (their memory then goes back by `release`, later).
-   */
-  async #fetchRange(
-    block: BlockState,
-    chunk: ChunkEntry,
-    range: { offset: number; length: number },
-    take: (parts: readonly Uint8Array[], release?: () => void) => boolean,
-  ): Promise<void> {
-    const cd = chunk.info.checksumData;
-    const type = checksumTypeName(cd.type);
-    const bpc = cd.bytesPerChecksum;
-    const verify = this.verifyChecksum && type !== undefined && type !== 'NONE';
     const chunkOffset = chunk.info.offset;
     const location: ChunkLocation = {
       containerId: block.location.containerId,
@@ -922,12 +751,15 @@ export class KeyInputStream {
       chunkName: chunk.info.chunkName,
       offsetInChunk: range.offset,
     };
+    if (this.#fromWindow(chunk, start, length, target, targetOffset)) return;
     if (this.verifyChecksum && type === undefined) {
       throw new OzoneProtocolError(
         'datanode',
         `chunk ${chunk.info.chunkName} has an unknown checksum type ${cd.type}`,
       );
     }
+    // The received parts go to the caller's buffer as they are: verified in place, and only the
+    // range asked for copied (once) into the target. Whether the window cache kept a view of them.
     const deliver = (dn: DatanodeAddress, parts: readonly Uint8Array[], release?: () => void): boolean => {
       if (verify) {
         this.stats.bytesVerified += range.length;
@@ -944,7 +776,8 @@ export class KeyInputStream {
           throw new ChecksumMismatchError(dn.address, at, bad.detail);
         }
       }
-      return take(parts, release);
+      copyFromParts(parts, start - range.offset, length, target, targetOffset);
+      return this.#keepWindow(chunk, range.offset, parts, start + length, release);
     };
     const failures: Error[] = [];
     let skipUuid: string | undefined;

@@ -49,7 +49,6 @@ describe('OzoneClientConfig', () => {
       readWorkerThreads: 0,
       keyProviderPath: undefined,
       readChunkReadAheadBytes: 1_048_576,
-      readChunkReadAheadAsync: true,
       streamReadBlockEnabled: false,
       streamReadResponseDataSizeBytes: 1_048_576,
       streamReadPreReadSizeBytes: 33_554_432,
@@ -279,11 +278,9 @@ describe('OzoneClientConfig', () => {
         'ozone.client.stream.read.timeout': '1500',
         'ozone.client.stream.readblock.positional.min.size': '0',
         'ozone.client.read.chunk.readahead': '4MB',
-        'ozone.client.read.chunk.readahead.async': 'false',
       }),
     ).toMatchObject({
       readChunkReadAheadBytes: 4 * 1024 * 1024,
-      readChunkReadAheadAsync: false,
       streamReadBlockEnabled: true,
       streamReadResponseDataSizeBytes: 256 * 1024,
       streamReadPreReadSizeBytes: 0,
@@ -299,7 +296,6 @@ describe('OzoneClientConfig', () => {
       ['ozone.client.stream.read.timeout', 'soon'],
       ['ozone.client.stream.readblock.positional.min.size', 'big'],
       ['ozone.client.read.chunk.readahead', '-1'],
-      ['ozone.client.read.chunk.readahead.async', 'yes'],
     ];
     for (const [key, value] of refused) {
       let thrown: unknown;

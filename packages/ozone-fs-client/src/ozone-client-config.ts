@@ -178,13 +178,6 @@ export interface OzoneClientConfig {
    */
   readChunkReadAheadBytes: number;
   /**
-   * `ozone.client.read.chunk.readahead.async` (fastpath's own key), default true: with a read-ahead
-   * above 0, a stream read in order also asks for its next range before the read that needs it
-   * (one range at a time, within the window cache), so the datanode's work on it overlaps the
-   * caller's work on the last; false asks only when a read needs the bytes.
-   */
-  readChunkReadAheadAsync: boolean;
-  /**
    * `ozone.client.stream.readblock.enable`, default false: read a block's range with one streaming
    * ReadBlock request (Ozone 2.2.0) instead of a ReadChunk per chunk range, where the block allows
    * it (see the package README for when the client falls back to ReadChunk).
@@ -331,7 +324,6 @@ export const DEFAULT_OZONE_CLIENT_CONFIG: Readonly<OzoneClientConfig> = Object.f
   readWorkerThreads: 0,
   keyProviderPath: undefined,
   readChunkReadAheadBytes: MB,
-  readChunkReadAheadAsync: true,
   streamReadBlockEnabled: false,
   streamReadResponseDataSizeBytes: MB,
   streamReadPreReadSizeBytes: 32 * MB,
@@ -386,7 +378,6 @@ export const OZONE_CLIENT_CONFIG_KEYS: Readonly<Record<keyof OzoneClientConfig, 
   readWorkerThreads: 'ozone.client.read.worker.threads',
   keyProviderPath: 'hadoop.security.key.provider.path',
   readChunkReadAheadBytes: 'ozone.client.read.chunk.readahead',
-  readChunkReadAheadAsync: 'ozone.client.read.chunk.readahead.async',
   streamReadBlockEnabled: 'ozone.client.stream.readblock.enable',
   streamReadResponseDataSizeBytes: 'ozone.client.stream.read.response-data-size',
   streamReadPreReadSizeBytes: 'ozone.client.stream.read.pre-read-size',
@@ -599,8 +590,6 @@ export function ozoneClientConfigFromProperties(
   if ((v = get('keyProviderPath')) !== undefined) c.keyProviderPath = v.trim() === '' ? undefined : v.trim();
   if ((v = get('readChunkReadAheadBytes')) !== undefined)
     c.readChunkReadAheadBytes = parseStorageSize(K.readChunkReadAheadBytes, v);
-  if ((v = get('readChunkReadAheadAsync')) !== undefined)
-    c.readChunkReadAheadAsync = parseBoolean(K.readChunkReadAheadAsync, v);
   if ((v = get('streamReadBlockEnabled')) !== undefined)
     c.streamReadBlockEnabled = parseBoolean(K.streamReadBlockEnabled, v);
   if ((v = get('streamReadResponseDataSizeBytes')) !== undefined)

@@ -223,18 +223,18 @@ describe('ozone-read cases', () => {
       parseOzoneReadFlags(
         [
           '--client-property',
-          'ozone.client.read.chunk.readahead.async=false, ozone.client.read.chunk.readahead=2MB',
+          'ozone.client.read.chunk.readahead=0, ozone.client.datanode.streams.per.channel=8',
         ],
         false,
       ).clientProperties,
     ).toEqual({
-      'ozone.client.read.chunk.readahead.async': 'false',
-      'ozone.client.read.chunk.readahead': '2MB',
+      'ozone.client.read.chunk.readahead': '0',
+      'ozone.client.datanode.streams.per.channel': '8',
     });
     expect(() => parseOzoneReadFlags(['--client-property', 'readahead'], false)).toThrow(/key=value/);
     expect(() =>
-      parseOzoneReadFlags(['--client-property', 'ozone.client.read.chunk.readahead.async=maybe'], false),
-    ).toThrow(/--client-property: .*ozone\.client\.read\.chunk\.readahead\.async/);
+      parseOzoneReadFlags(['--client-property', 'ozone.client.read.chunk.readahead=-1'], false),
+    ).toThrow(/--client-property: .*ozone\.client\.read\.chunk\.readahead/);
   });
 
   it('adds a row per further frame size on the own-session transports and the sequential rows, fastpath only', () => {

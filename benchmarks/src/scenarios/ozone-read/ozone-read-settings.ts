@@ -84,7 +84,7 @@ export interface OzoneReadSettings {
   http2MaxFrameBytes: number[];
   /**
    * Client properties set on every fastpath case after the scenario's own (`--client-property`),
-   * e.g. `ozone.client.read.chunk.readahead.async=false` for a run of the client as it was.
+   * e.g. `ozone.client.read.chunk.readahead=0` for a run with Ozone's ReadChunk sizes.
    */
   clientProperties: Record<string, string>;
   /**
@@ -234,7 +234,7 @@ export const OZONE_READ_FLAGS = {
     type: 'string',
     value: '<k=v,...>',
     description:
-      "fastpath's client properties on every fastpath case, after the scenario's own, e.g. ozone.client.read.chunk.readahead.async=false (checked as the client checks them)",
+      "fastpath's client properties on every fastpath case, after the scenario's own, e.g. ozone.client.read.chunk.readahead=0 (checked as the client checks them)",
   },
   security: SECURITY_FLAG,
 } as const;

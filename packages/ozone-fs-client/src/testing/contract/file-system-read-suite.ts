@@ -24,7 +24,6 @@ import type {
 } from './ozone-cluster-adapter.js';
 import { writeContractKey } from './write-contract-key.js';
 import { freshVolume, suiteClient } from './suite-client.js';
-import { until } from './until.js';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
@@ -422,10 +421,7 @@ export function describeFileSystemReads(
     });
 
     it('the widened window serves the next sequential reads and is released when its last byte is read', async () => {
-      // Asking ahead off: the window alone, counted after each read.
-      const stream = await newFs({ properties: { 'ozone.client.read.chunk.readahead.async': 'false' } }).open(
-        path(PATTERN),
-      );
+      const stream = await newFs().open(path(PATTERN));
       const before = await datanodeCounters();
       const buf = Buffer.alloc(4 * KiB);
       stream.seek(16 * KiB);
@@ -478,10 +474,7 @@ export function describeFileSystemReads(
               : undefined;
           return { stats, datanodes };
         };
-        // Asking ahead off: the calls each read makes itself (asking ahead is the test after this).
-        const ahead = await run(
-          newFs({ properties: { 'ozone.client.read.chunk.readahead.async': 'false' } }),
-        );
+        const ahead = await run(newFs());
         expect(ahead.stats).toMatchObject({
           readChunkCalls: 3,
           bytesFetched: 2 * MiB,
@@ -494,81 +487,6 @@ export function describeFileSystemReads(
         if (none.datanodes) expect(none.datanodes).toEqual({ calls: reads, bytes: 2 * MiB });
       },
     );
-
-    it.each([
-      ['verification on', true],
-      ['verification off', false],
-    ])(
-      'a stream read in order asks for the range its next reads want before they want it, %s: the same calls and bytes as asking when they do',
-      async (_, verify) => {
-        const size = PATTERN.sizeBytes;
-        // PATTERN whole in 64 KiB reads (its six chunks: 1 MiB each, the last 3 B). Asking when
-        // the reads want them, the first read of each chunk sends that chunk's ReadChunk; asking
-        // ahead, it was sent while the reads before it were served from the window, and the read
-        // takes what arrived.
-        const run = async (fs: OzoneFileSystem) => {
-          fs.setVerifyChecksum(verify);
-          const stream = await fs.open(path(PATTERN));
-          const buf = Buffer.alloc(64 * KiB);
-          /** The ReadChunk calls sent before each read that begins a chunk after the first. */
-          const sentBefore: number[] = [];
-          for (let at = 0; at < size; at += 64 * KiB) {
-            if (at > 0 && at % MiB === 0) sentBefore.push(stream.stats.readChunkCalls);
-            const n = await stream.read(buf);
-            expect(n).toBe(Math.min(64 * KiB, size - at));
-            expect(buf.subarray(0, n).equals(expected(PATTERN, n, at))).toBe(true);
-          }
-          expect(await stream.read(buf)).toBe(-1);
-          const stats = { ...stream.stats };
-          stream.close();
-          return { stats, sentBefore };
-        };
-        const when = await run(newFs({ properties: { 'ozone.client.read.chunk.readahead.async': 'false' } }));
-        const ahead = await run(newFs());
-        // The first read, the second (the rest of chunk 0), then a call per chunk: 7 either way.
-        const calls = { readChunkCalls: 7, getBlockCalls: 3, bytesFetched: when.stats.bytesFetched };
-        expect(when.stats).toMatchObject({ ...calls, rangesReadAhead: 0 });
-        expect(ahead.stats).toMatchObject({ ...calls, rangesReadAhead: 5, failovers: 0 });
-        expect(when.sentBefore).toEqual([2, 3, 4, 5, 6]);
-        // Chunk 1 of block 0 was asked before its first read (its block's chunks were known);
-        // the later ones once their block's GetBlock came back, before or while their read waited.
-        expect(ahead.sentBefore[0]).toBe(3);
-        for (const [i, sent] of ahead.sentBefore.entries())
-          expect(sent).toBeGreaterThanOrEqual(when.sentBefore[i] as number);
-      },
-    );
-
-    it('a range asked ahead and not read is let go: by a read elsewhere, by unbuffer() and by close() with it in flight', async () => {
-      const fs = newFs();
-      fs.setVerifyChecksum(true);
-      const stream = await fs.open(path(PATTERN));
-      const buf = Buffer.alloc(64 * KiB);
-      // Two reads in order: the second keeps the rest of chunk 0 (960 KiB) and asks ahead for
-      // chunk 1 (1 MiB), which counts as buffered once it arrives.
-      await stream.read(buf);
-      await stream.read(buf);
-      await until('the range asked ahead arrives', () => stream.bufferedBytes === 2 * MiB - 64 * KiB);
-      expect(stream.stats.rangesReadAhead).toBe(1);
-      // A read elsewhere lets it go; the window of chunk 0 stays, as windows do.
-      await stream.readFully(4 * MiB, buf);
-      expect(buf.equals(expected(PATTERN, 64 * KiB, 4 * MiB))).toBe(true);
-      expect(stream.bufferedBytes).toBe(MiB - 64 * KiB);
-      // In order again from there: what was let go is asked again, not taken.
-      stream.seek(MiB);
-      for (let at = MiB; at < MiB + 4 * 64 * KiB; at += 64 * KiB) {
-        expect(await stream.read(buf)).toBe(64 * KiB);
-        expect(buf.equals(expected(PATTERN, 64 * KiB, at))).toBe(true);
-      }
-      // unbuffer() and close() before the ranges asked ahead arrive: nothing stays buffered, and
-      // what arrives later goes back unread.
-      stream.unbuffer();
-      expect(stream.bufferedBytes).toBe(0);
-      await stream.read(buf);
-      await stream.read(buf);
-      stream.close();
-      expect(stream.bufferedBytes).toBe(0);
-      expect(stream.stats.failovers).toBe(0);
-    });
 
     it('a positional read elsewhere in the key reads no further than it asks', async () => {
       const stream = await newFs().open(path(PATTERN));
