@@ -65,10 +65,21 @@ export class GrpcCallError extends FastpathError {
    * name's value still base64), where the status was the server's; empty where it was the client's.
    */
   readonly trailers: ReadonlyArray<readonly [string, string]>;
+  /**
+   * The HTTP/2 error code (`HTTP2_ERROR`) of the RST_STREAM the server ended the call with before
+   * any status; undefined where a status ended it. A server going down resets the calls it holds
+   * (INTERNAL_ERROR from grpc-java's Netty server): the status is then gRPC's mapping of the
+   * reset, not the application's answer.
+   */
+  readonly http2ResetCode: number | undefined;
   constructor(
     grpcCode: number,
     details: string,
-    options: { cause?: unknown; trailers?: ReadonlyArray<readonly [string, string]> } = {},
+    options: {
+      cause?: unknown;
+      trailers?: ReadonlyArray<readonly [string, string]>;
+      http2ResetCode?: number;
+    } = {},
   ) {
     super('ERR_GRPC_CALL', `gRPC status ${grpcCode}: ${details}`, {
       ...(options.cause === undefined ? {} : { cause: options.cause }),
@@ -77,6 +88,7 @@ export class GrpcCallError extends FastpathError {
     this.grpcCode = grpcCode;
     this.details = details;
     this.trailers = options.trailers ?? [];
+    this.http2ResetCode = options.http2ResetCode;
   }
 
   /** The first value of trailer `name` (lowercase), or undefined. */

@@ -255,15 +255,35 @@ describe('what the server may send', () => {
     [HTTP2_ERROR.CANCEL, CANCELLED],
     [HTTP2_ERROR.ENHANCE_YOUR_CALM, RESOURCE_EXHAUSTED],
     [HTTP2_ERROR.PROTOCOL_ERROR, INTERNAL],
-  ])('maps RST_STREAM %i to gRPC status %i, and the session goes on', async (http2Code, grpcCode) => {
+    [HTTP2_ERROR.INTERNAL_ERROR, INTERNAL],
+  ])(
+    'maps RST_STREAM %i to gRPC status %i, the reset code on the error, and the session goes on',
+    async (http2Code, grpcCode) => {
+      const { session, peer } = await connect();
+      const call = session.openCall('/pkg.Service/Method');
+      const done = outcome(call);
+      const { streamId } = await peer.nextRequest();
+      peer.sendReset(streamId, http2Code);
+      // The reset's own code: an INTERNAL the server answered and one its reset meant differ there.
+      expect((await done).error).toMatchObject({ grpcCode, http2ResetCode: http2Code, trailers: [] });
+      expect(session.accepting).toBe(true);
+      expect(session.activeCalls).toBe(0);
+    },
+  );
+
+  it('an INTERNAL status the server answered carries its trailers and no reset code', async () => {
     const { session, peer } = await connect();
-    const call = session.openCall('/pkg.Service/Method');
-    const done = outcome(call);
+    const done = outcome(session.openCall('/pkg.Service/Method'));
     const { streamId } = await peer.nextRequest();
-    peer.sendReset(streamId, http2Code);
-    expect((await done).error).toMatchObject({ grpcCode });
-    expect(session.accepting).toBe(true);
-    expect(session.activeCalls).toBe(0);
+    peer.sendResponseHeaders(streamId);
+    peer.sendTrailers(streamId, INTERNAL, 'java.io.IOException: no');
+    const { error } = await done;
+    expect(error).toMatchObject({
+      grpcCode: INTERNAL,
+      details: 'java.io.IOException: no',
+      http2ResetCode: undefined,
+    });
+    expect((error as GrpcCallError).trailer('grpc-status')).toBe(String(INTERNAL));
   });
 
   it('on GOAWAY: calls the server did not take fail UNAVAILABLE at once, the ones it took finish, then the session closes', async () => {

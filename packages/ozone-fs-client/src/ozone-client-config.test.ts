@@ -41,7 +41,7 @@ describe('OzoneClientConfig', () => {
       domainSocketPath: undefined,
       shortCircuitDisableIntervalMs: 600_000,
       datanodeTransport: 'socket-stream-pool',
-      omGrpcChannel: 'http2',
+      omGrpcChannel: 'socket',
       ratisGrpcChannel: 'http2',
       datanodeStreamsPerChannel: 4,
       datanodeStreamIdleMs: 1_000,

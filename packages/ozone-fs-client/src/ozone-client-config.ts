@@ -122,13 +122,11 @@ export interface OzoneClientConfig {
    */
   datanodeTransport: DatanodeTransport;
   /**
-   * `ozone.client.om.grpc.channel` (fastpath's own key), default `http2`: how calls to the OM's
-   * gRPC service travel when `ozone.om.transport.class` names the gRPC transport. `http2` is a
-   * session of Node's `http2` module (the one `http2-stream-pool` reads use), a stream per call
-   * with gRPC's framing done by fastpath; `socket` the same on `@fastpath/grpc-http2`'s session
-   * (the one `socket-stream-pool` reads use; cheaper per call, but an OM killed mid-call resets
-   * its streams with INTERNAL_ERROR there, which failover does not yet take for a lost OM);
-   * `grpc-js` is a grpc-js channel, as before.
+   * `ozone.client.om.grpc.channel` (fastpath's own key), default `socket`: how calls to the OM's
+   * gRPC service travel when `ozone.om.transport.class` names the gRPC transport. `socket` is
+   * `@fastpath/grpc-http2`'s session (the one `socket-stream-pool` reads use), a stream per call
+   * with gRPC's framing done by fastpath; `http2` the same on a session of Node's `http2` module
+   * (the one `http2-stream-pool` reads use); `grpc-js` is a grpc-js channel, as before.
    */
   omGrpcChannel: OmGrpcChannel;
   /**
@@ -316,7 +314,7 @@ export const DEFAULT_OZONE_CLIENT_CONFIG: Readonly<OzoneClientConfig> = Object.f
   domainSocketPath: undefined,
   shortCircuitDisableIntervalMs: 600_000,
   datanodeTransport: 'socket-stream-pool',
-  omGrpcChannel: 'http2',
+  omGrpcChannel: 'socket',
   ratisGrpcChannel: 'http2',
   datanodeStreamsPerChannel: 4,
   datanodeStreamIdleMs: 1_000,

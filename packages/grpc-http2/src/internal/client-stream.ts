@@ -135,7 +135,7 @@ export class ClientStream {
   settle(status: CallStatus): void {
     if (this.#done) return;
     if (status.code !== GRPC_STATUS.OK)
-      return this.fail(status.code, status.details, undefined, status.trailers);
+      return this.fail(status.code, status.details, undefined, status.trailers, status.http2ResetCode);
     if (!this.#assembler.atBoundary)
       return this.fail(GRPC_STATUS.INTERNAL, 'the stream ended inside a message');
     this.#done = true;
@@ -148,6 +148,7 @@ export class ClientStream {
     details: string,
     cause?: unknown,
     trailers?: ReadonlyArray<readonly [string, string]>,
+    http2ResetCode?: number,
   ): void {
     if (this.#done) return;
     this.#done = true;
@@ -159,6 +160,7 @@ export class ClientStream {
         new GrpcCallError(code, details, {
           ...(cause === undefined ? {} : { cause }),
           ...(trailers === undefined ? {} : { trailers }),
+          ...(http2ResetCode === undefined ? {} : { http2ResetCode }),
         }),
       );
   }

@@ -8,6 +8,8 @@ export interface CallStatus {
   details: string;
   /** The header block the status came in (trailers, or a trailers-only answer's headers); absent for a status of the client's own. */
   trailers?: ReadonlyArray<readonly [string, string]>;
+  /** The HTTP/2 error code of the RST_STREAM that ended the call before a status did. */
+  http2ResetCode?: number;
 }
 
 /** The status a response's headers (or trailers) carry, or undefined where they carry none. */
@@ -57,6 +59,10 @@ export function statusOfHttp(status: number): CallStatus {
 
 /** gRPC's mapping of a RST_STREAM that ends a call before its status. */
 export function statusOfReset(http2Code: number): CallStatus {
+  return { ...mappedReset(http2Code), http2ResetCode: http2Code };
+}
+
+function mappedReset(http2Code: number): CallStatus {
   switch (http2Code) {
     case HTTP2_ERROR.REFUSED_STREAM:
       return { code: GRPC_STATUS.UNAVAILABLE, details: 'stream refused by the server' };

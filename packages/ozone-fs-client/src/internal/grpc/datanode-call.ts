@@ -1,10 +1,22 @@
 // What a datanode stream needs of its transport: a bidi `send` call carrying raw messages, and
 // word of a connection that goes. grpc-js' duplex calls and fastpath's own HTTP/2 calls both fit.
 
+/**
+ * How fastpath's own HTTP/2 calls fail: grpc-js shaped (a gRPC status `code` and its `details`),
+ * with the HTTP/2 code of the RST_STREAM the server ended the call with before any status, where
+ * one did (a server going down resets the calls it holds: the status is then gRPC's mapping of
+ * the reset, not an answer).
+ */
+export interface CallFailure {
+  code: number;
+  details: string;
+  http2ResetCode?: number;
+}
+
 /** One bidi call; messages in both directions are whole encoded protobuf messages. */
 export interface DatanodeCall {
   on(event: 'data', listener: (message: Buffer) => void): this;
-  /** The error is grpc-js shaped: a gRPC status `code` and its `details`. */
+  /** The error is grpc-js shaped: a gRPC status `code` and its `details` ({@link CallFailure} from fastpath's own sessions). */
   on(event: 'error', listener: (err: unknown) => void): this;
   on(event: 'end', listener: () => void): this;
   write(message: Buffer): void;

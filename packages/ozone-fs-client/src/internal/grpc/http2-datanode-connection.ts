@@ -9,7 +9,7 @@ import { EventEmitter } from 'node:events';
 import http2, { type ClientHttp2Session, type ClientHttp2Stream } from 'node:http2';
 import { status as GrpcStatus } from '@grpc/grpc-js';
 import { type ClientTlsOptions, tlsCa } from './channel-options.js';
-import type { DatanodeCall, DatanodeConnection } from './datanode-call.js';
+import type { CallFailure, DatanodeCall, DatanodeConnection } from './datanode-call.js';
 import { DATANODE_SEND_PATH } from './datanode-stream.js';
 import { LossWatchers } from './loss-watchers.js';
 import type { ReceiveBufferPool } from './receive-buffer-pool.js';
@@ -277,10 +277,12 @@ class Http2Call extends EventEmitter implements DatanodeCall {
   }
 
   /** Ends the call with an error (once). */
-  fail(code: number, details: string): void {
+  fail(code: number, details: string, http2ResetCode?: number): void {
     if (this.#done) return;
     this.#done = true;
-    this.emit('error', { code, details });
+    const failure: CallFailure = { code, details };
+    if (http2ResetCode !== undefined) failure.http2ResetCode = http2ResetCode;
+    this.emit('error', failure);
   }
 
   #takeStatus(headers: http2.IncomingHttpHeaders): void {
@@ -325,12 +327,12 @@ class Http2Call extends EventEmitter implements DatanodeCall {
     // No status: the stream was reset, or the session went.
     const rst = stream.rstCode;
     if (rst === NGHTTP2_REFUSED_STREAM)
-      return this.fail(GrpcStatus.UNAVAILABLE, 'stream refused by the server');
-    if (rst === NGHTTP2_CANCEL) return this.fail(GrpcStatus.CANCELLED, 'stream cancelled by the server');
+      return this.fail(GrpcStatus.UNAVAILABLE, 'stream refused by the server', rst);
+    if (rst === NGHTTP2_CANCEL) return this.fail(GrpcStatus.CANCELLED, 'stream cancelled by the server', rst);
     if (rst === NGHTTP2_ENHANCE_YOUR_CALM)
-      return this.fail(GrpcStatus.RESOURCE_EXHAUSTED, 'the server says enhance your calm');
+      return this.fail(GrpcStatus.RESOURCE_EXHAUSTED, 'the server says enhance your calm', rst);
     if (rst === NGHTTP2_INADEQUATE_SECURITY)
-      return this.fail(GrpcStatus.PERMISSION_DENIED, 'protocol not secure enough');
+      return this.fail(GrpcStatus.PERMISSION_DENIED, 'protocol not secure enough', rst);
     const session = stream.session;
     // A session that never connected (refused, a TLS server spoken to in plain text) is a
     // connection failure whatever the stream's code, as grpc-js reports it.
@@ -346,7 +348,7 @@ class Http2Call extends EventEmitter implements DatanodeCall {
         GrpcStatus.UNAVAILABLE,
         `the connection to ${this.#peer} was lost${this.#streamError ? `: ${this.#streamError.message}` : ''}`,
       );
-    return this.fail(GrpcStatus.INTERNAL, `stream reset with HTTP/2 code ${rst}`);
+    return this.fail(GrpcStatus.INTERNAL, `stream reset with HTTP/2 code ${rst}`, rst);
   }
 }
 

@@ -6,7 +6,7 @@
 import { EventEmitter } from 'node:events';
 import { GrpcHttp2Channel, type GrpcHttp2Call } from '@fastpath/grpc-http2';
 import { tlsCa } from './channel-options.js';
-import type { DatanodeCall, DatanodeConnection } from './datanode-call.js';
+import type { CallFailure, DatanodeCall, DatanodeConnection } from './datanode-call.js';
 import { DATANODE_SEND_PATH } from './datanode-stream.js';
 import { LossWatchers } from './loss-watchers.js';
 import type { Http2DatanodeConnectionOptions } from './http2-datanode-connection.js';
@@ -76,7 +76,11 @@ class SocketCall extends EventEmitter implements DatanodeCall {
     super();
     call.on('data', (message) => this.emit('data', message));
     call.on('end', () => this.emit('end'));
-    call.on('error', (err) => this.emit('error', { code: err.grpcCode, details: err.details }));
+    call.on('error', (err) => {
+      const failure: CallFailure = { code: err.grpcCode, details: err.details };
+      if (err.http2ResetCode !== undefined) failure.http2ResetCode = err.http2ResetCode;
+      this.emit('error', failure);
+    });
   }
 
   /** Hands back a message this call delivered (a streaming ReadBlock's piece, read to its end). */

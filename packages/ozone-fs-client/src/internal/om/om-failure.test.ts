@@ -141,6 +141,26 @@ describe('classifyOmFailure', () => {
     ).toEqual({ kind: 'unreachable', outcomeUnknown: true });
   });
 
+  it("a stream the OM reset on fastpath's own sessions is unreachable: outcome unknown, or none ran when refused", () => {
+    // As SocketDatanodeConnection and Http2DatanodeConnection report a RST_STREAM before any status.
+    const reset = (http2ResetCode: number, code: number, details: string): OzoneRpcError =>
+      rpcError('om:1', { code, details, http2ResetCode });
+    expect(classifyOmFailure(reset(0x2, GrpcStatus.INTERNAL, 'stream reset with HTTP/2 code 2'))).toEqual({
+      kind: 'unreachable',
+      outcomeUnknown: true,
+    });
+    expect(classifyOmFailure(reset(0x8, GrpcStatus.CANCELLED, 'stream cancelled by the server'))).toEqual({
+      kind: 'unreachable',
+      outcomeUnknown: true,
+    });
+    expect(classifyOmFailure(reset(0x7, GrpcStatus.UNAVAILABLE, 'stream refused by the server'))).toEqual({
+      kind: 'unreachable',
+      outcomeUnknown: false,
+    });
+    // The same status answered by the OM (trailers, no reset) stays what its exception says.
+    expect(classifyOmFailure(internal('stream reset with HTTP/2 code 2'))).toEqual({ kind: 'final' });
+  });
+
   it('an OM going down mid-call (its handler interrupted) is unreachable, outcome unknown', () => {
     for (const className of ['java.lang.InterruptedException', 'java.io.InterruptedIOException']) {
       expect(classifyOmFailure(remote(className, className))).toEqual({

@@ -55,6 +55,9 @@ const INTERRUPTED_EXCEPTIONS = new Set(['java.lang.InterruptedException', 'java.
 
 const RESET_BY_SERVER = /Received RST_STREAM with code \d|Stream removed|Connection dropped/;
 
+/** HTTP/2's REFUSED_STREAM: the server did not take the stream, so nothing of the call ran. */
+const HTTP2_REFUSED_STREAM = 0x7;
+
 /** grpc-js' words for a call that found no connection (so it was never sent). */
 const NEVER_CONNECTED = /ECONNREFUSED|No connection established|EHOSTUNREACH|ENOTFOUND/;
 
@@ -74,6 +77,12 @@ export function remoteException(err: unknown): { className: string; message: str
   return undefined;
 }
 
+/** The HTTP/2 code of the RST_STREAM an OM ended the call with before any status (fastpath's own sessions). */
+function serverResetCode(err: OzoneRpcError): number | undefined {
+  const code = (err.cause as { http2ResetCode?: unknown } | undefined)?.http2ResetCode;
+  return typeof code === 'number' ? code : undefined;
+}
+
 /** The suggested leader in an OMNotLeaderException's message, when it names one. */
 export function parseSuggestedLeader(message: string): SuggestedLeader | undefined {
   const m = SUGGESTED_LEADER.exec(message);
@@ -88,6 +97,11 @@ export function classifyOmFailure(err: unknown): OmFailure {
   // the call may have been applied.
   if (err instanceof OzoneRpcError && RESET_BY_SERVER.test(err.message))
     return { kind: 'unreachable', outcomeUnknown: true };
+  // The same on fastpath's own sessions, which say it by the reset's code: an OM going down resets
+  // the calls it holds (INTERNAL_ERROR) before its connection goes, and the status is gRPC's
+  // mapping of the reset (INTERNAL), not an exception the OM answered.
+  const reset = err instanceof OzoneRpcError ? serverResetCode(err) : undefined;
+  if (reset !== undefined) return { kind: 'unreachable', outcomeUnknown: reset !== HTTP2_REFUSED_STREAM };
   if (remote) return classifyRemote(remote.className, firstLine(remote.message));
   if (err instanceof OzoneRpcError) {
     if (err.code === 'ERR_OZONE_DEADLINE_EXCEEDED') return { kind: 'unreachable', outcomeUnknown: true };
