@@ -1,4 +1,5 @@
 import { status as GrpcStatus } from '@grpc/grpc-js';
+import { HTTP2_ERROR } from '@fastpath/grpc-http2';
 import {
   HadoopRpcCallTimeoutError,
   HadoopRpcConnectError,
@@ -145,15 +146,25 @@ describe('classifyOmFailure', () => {
     // As SocketDatanodeConnection and Http2DatanodeConnection report a RST_STREAM before any status.
     const reset = (http2ResetCode: number, code: number, details: string): OzoneRpcError =>
       rpcError('om:1', { code, details, http2ResetCode });
-    expect(classifyOmFailure(reset(0x2, GrpcStatus.INTERNAL, 'stream reset with HTTP/2 code 2'))).toEqual({
+    expect(
+      classifyOmFailure(
+        reset(HTTP2_ERROR.INTERNAL_ERROR, GrpcStatus.INTERNAL, 'stream reset with HTTP/2 code 2'),
+      ),
+    ).toEqual({
       kind: 'unreachable',
       outcomeUnknown: true,
     });
-    expect(classifyOmFailure(reset(0x8, GrpcStatus.CANCELLED, 'stream cancelled by the server'))).toEqual({
+    expect(
+      classifyOmFailure(reset(HTTP2_ERROR.CANCEL, GrpcStatus.CANCELLED, 'stream cancelled by the server')),
+    ).toEqual({
       kind: 'unreachable',
       outcomeUnknown: true,
     });
-    expect(classifyOmFailure(reset(0x7, GrpcStatus.UNAVAILABLE, 'stream refused by the server'))).toEqual({
+    expect(
+      classifyOmFailure(
+        reset(HTTP2_ERROR.REFUSED_STREAM, GrpcStatus.UNAVAILABLE, 'stream refused by the server'),
+      ),
+    ).toEqual({
       kind: 'unreachable',
       outcomeUnknown: false,
     });

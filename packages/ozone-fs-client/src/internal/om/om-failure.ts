@@ -5,6 +5,7 @@
 // RemoteException with the class name in its header.
 import { status as GrpcStatus } from '@grpc/grpc-js';
 import { FastpathError } from '@fastpath/core';
+import { HTTP2_ERROR } from '@fastpath/grpc-http2';
 import { classifyHadoopRpcFailure, RemoteException } from '@fastpath/hadoop-rpc';
 import { OzoneRpcError } from '../../ozone-errors.js';
 
@@ -55,9 +56,6 @@ const INTERRUPTED_EXCEPTIONS = new Set(['java.lang.InterruptedException', 'java.
 
 const RESET_BY_SERVER = /Received RST_STREAM with code \d|Stream removed|Connection dropped/;
 
-/** HTTP/2's REFUSED_STREAM: the server did not take the stream, so nothing of the call ran. */
-const HTTP2_REFUSED_STREAM = 0x7;
-
 /** grpc-js' words for a call that found no connection (so it was never sent). */
 const NEVER_CONNECTED = /ECONNREFUSED|No connection established|EHOSTUNREACH|ENOTFOUND/;
 
@@ -101,7 +99,9 @@ export function classifyOmFailure(err: unknown): OmFailure {
   // the calls it holds (INTERNAL_ERROR) before its connection goes, and the status is gRPC's
   // mapping of the reset (INTERNAL), not an exception the OM answered.
   const reset = err instanceof OzoneRpcError ? serverResetCode(err) : undefined;
-  if (reset !== undefined) return { kind: 'unreachable', outcomeUnknown: reset !== HTTP2_REFUSED_STREAM };
+  // A refused stream was never taken, so nothing of the call ran.
+  if (reset !== undefined)
+    return { kind: 'unreachable', outcomeUnknown: reset !== HTTP2_ERROR.REFUSED_STREAM };
   if (remote) return classifyRemote(remote.className, firstLine(remote.message));
   if (err instanceof OzoneRpcError) {
     if (err.code === 'ERR_OZONE_DEADLINE_EXCEEDED') return { kind: 'unreachable', outcomeUnknown: true };
