@@ -38,8 +38,9 @@ export interface RaftClientOptions {
   /** This client's id, a UUID other than all zeros, fixed for the client's life. Default: a random UUID. */
   clientId?: string;
   /**
-   * Requests in flight at once (writes, reads and watches together); more wait in order. Default:
-   * 32 (Ozone's `hdds.ratis.raft.client.async.outstanding-requests.max`).
+   * Writes and reads in flight at once; more wait in order. Watches are not counted: Ratis sends
+   * them outside this limit, and a pending watch would otherwise hold back the writes after it.
+   * Default: 32 (Ozone's `hdds.ratis.raft.client.async.outstanding-requests.max`).
    */
   maxOutstandingRequests?: number;
   /**

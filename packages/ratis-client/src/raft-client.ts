@@ -86,7 +86,7 @@ export interface RaftWatchOptions {
 /**
  * A client of one Raft group over Apache Ratis's gRPC client protocol (Ratis 3.x,
  * `RaftClientProtocolService`). Writes and read-only queries travel on one ordered stream to the
- * leader, pipelined up to `maxOutstandingRequests`; watches on an unordered stream. Leader changes,
+ * leader, pipelined up to `maxOutstandingRequests`; watches on an unordered stream, outside that limit. Leader changes,
  * `LeaderNotReady` and failed streams are handled inside: outstanding requests are sent again in
  * order with their call ids, so the group's retry cache applies each write once.
  *
@@ -377,7 +377,7 @@ export class RaftClient implements AsyncDisposable {
     if (this.#closing) throw new RaftClientClosedError();
     const startedAt = performance.now();
     const deadline = Date.now() + timeoutMs;
-    await this.#admit();
+    if (holdsSlot(kind)) await this.#admit();
     return new Promise((resolve, reject) => {
       const request: PendingRequest = {
         callId: this.#nextCallId++,
@@ -398,7 +398,7 @@ export class RaftClient implements AsyncDisposable {
     });
   }
 
-  /** Waits for a free slot among `maxOutstandingRequests`, in arrival order. */
+  /** Waits for a free slot among `maxOutstandingRequests`, in arrival order (writes and reads only: {@link holdsSlot}). */
   #admit(): Promise<void> {
     if (this.#outstanding < this.#options.maxOutstandingRequests && this.#admissionQueue.length === 0) {
       this.#outstanding++;
@@ -531,7 +531,7 @@ export class RaftClient implements AsyncDisposable {
       },
       settled: (request, error) => {
         this.#metrics.settled(request.kind, request.startedAt, error);
-        this.#release();
+        if (holdsSlot(request.kind)) this.#release();
       },
       resent: (reason, count) => this.#metrics.resent(reason, count),
       retryPauseMs: this.#options.retryPauseMs,
@@ -561,4 +561,14 @@ function replyOf({ reply, peerId }: { reply: ratis.common.RaftClientReplyProto; 
     peerId,
     commitInfos: commitInfosOf(reply),
   };
+}
+
+/**
+ * Whether a request takes one of the `maxOutstandingRequests` slots: writes and reads do, as Ratis's
+ * ordered requests take its `OrderedAsync` semaphore; a watch does not (Ratis sends it unordered,
+ * outside that limit). A watch waits as long as the slowest member takes to commit, so counting
+ * it would let a writer's pending watches hold back its own next WriteChunks.
+ */
+function holdsSlot(kind: PendingRequest['kind']): boolean {
+  return kind !== 'watch';
 }

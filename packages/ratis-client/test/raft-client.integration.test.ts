@@ -102,25 +102,43 @@ describe('on the wire', () => {
     expect(g.stats.retryCacheHits).toBeGreaterThanOrEqual(1);
   });
 
-  it('keeps at most maxOutstandingRequests in flight, and admits the rest in order', async () => {
-    const g = await group({ watchTimeoutMs: 50 });
+  it('keeps at most maxOutstandingRequests writes in flight, and admits the rest in order', async () => {
+    const g = await group();
     const c = client(g, { maxOutstandingRequests: 4 });
-    // Watches of an index far ahead wait for the server's watch timeout: each holds its slot a while.
-    const watches = Array.from({ length: 10 }, () =>
-      c.watch(1_000_000, { replication: 'MAJORITY_COMMITTED' }),
-    );
-    const results = await Promise.allSettled(watches);
-    expect(results.every((r) => r.status === 'rejected')).toBe(true);
+    await c.send(Buffer.from('warm')); // the stream's first request goes alone
+    const held = g.holdCommits(); // the leader takes the writes and answers none
+    const writes = Array.from({ length: 10 }, (_, i) => c.send(Buffer.from(`w${i}`)));
+    const arrived = () => g.exchanges.filter((e) => e.direction === 'in').length - 1;
+    await waitFor('four writes at the leader', () => arrived() === 4);
+    held.release();
+    await Promise.all(writes);
     let inFlight = 0;
     let most = 0;
     const callIds: number[] = [];
-    for (const e of g.exchanges) {
+    for (const e of g.exchanges.slice(2)) {
       inFlight += e.direction === 'in' ? 1 : -1;
       most = Math.max(most, inFlight);
       if (e.direction === 'in') callIds.push(e.callId);
     }
     expect(most).toBe(4);
-    expect(callIds).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(callIds).toEqual([2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+  });
+
+  it('does not count watches against maxOutstandingRequests, as Ratis sends them outside it', async () => {
+    const g = await group({ watchTimeoutMs: 10_000 });
+    const c = client(g, { maxOutstandingRequests: 1 });
+    // A watch of an index far ahead waits for the server's watch timeout, long after the write.
+    let watchSettled = false;
+    const watch = c
+      .watch(1_000_000, { replication: 'MAJORITY_COMMITTED' })
+      .finally(() => (watchSettled = true));
+    await waitFor('the watch at the leader', () => g.exchanges.some((e) => e.direction === 'in'));
+    const reply = await c.send(Buffer.from('after-the-watch'));
+    expect(reply.logIndex).toBeGreaterThan(0);
+    expect(watchSettled).toBe(false);
+    const failed = expect(watch).rejects.toMatchObject({ code: 'ERR_RATIS_CLIENT_CLOSED' });
+    await c.close(); // the pending watch fails with the client's close
+    await failed;
   });
 });
 

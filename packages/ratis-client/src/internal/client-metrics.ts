@@ -78,7 +78,7 @@ export class ClientMetrics {
     );
     metrics.gaugeFrom(
       'ratis_client_outstanding_requests',
-      'Requests submitted and not yet answered',
+      'Writes and reads submitted and not yet answered (watches are not counted)',
       'client',
       name,
       outstanding,
