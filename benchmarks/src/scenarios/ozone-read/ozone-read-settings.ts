@@ -1,10 +1,6 @@
 import { BenchmarkUsageError, integerFlag, listFlag, parseScenarioFlags } from '../../harness/index.js';
 import { secondsFlagMs } from '../../harness/mixed-load/mixed-load-flags.js';
-import {
-  MAX_READ_WORKER_THREADS,
-  ozoneClientConfigFromProperties,
-  type DatanodeTransport,
-} from '@fastpath/ozone-fs-client';
+import { MAX_READ_WORKER_THREADS, type DatanodeTransport } from '@fastpath/ozone-fs-client';
 import {
   datanodesFor,
   EC_ROW_IDS,
@@ -16,6 +12,7 @@ import {
   type ReadMode,
   type RowId,
 } from './ozone-read-cases.js';
+import { clientPropertiesFlag, clientPropertyFlag } from './client-property-flag.js';
 import { SECURITY_FLAG, securityFlag, type SecurityLevel } from './security-levels.js';
 
 /** fastpath's datanode transports; the first is the client's default, the row the goals read. */
@@ -230,12 +227,7 @@ export const OZONE_READ_FLAGS = {
     description:
       "fastpath's own HTTP/2 sessions (socket-stream-pool, http2-stream-pool): the largest HTTP/2 DATA frame the datanodes may send, 16KiB to 16777215 bytes; the first for every case, each further size a row of its own on those transports' positional rows and on the sequential rows (default: the client's, 1MiB)",
   },
-  'client-property': {
-    type: 'string',
-    value: '<k=v,...>',
-    description:
-      "fastpath's client properties on every fastpath case, after the scenario's own, e.g. ozone.client.read.chunk.readahead=0 (checked as the client checks them)",
-  },
+  'client-property': clientPropertyFlag('ozone.client.read.chunk.readahead=0'),
   security: SECURITY_FLAG,
 } as const;
 
@@ -306,25 +298,6 @@ function cpuListFlag(scenario: string, raw: string | undefined): string | undefi
       `${scenario}: --reader-cpus takes a CPU list such as 0 or 0-1, got "${raw}"`,
     );
   return raw.trim();
-}
-
-/** `--client-property`: `key=value` pairs, comma-separated, each value checked as the client would. */
-function clientPropertiesFlag(scenario: string, raw: string | undefined): Record<string, string> {
-  if (raw === undefined) return {};
-  const properties: Record<string, string> = {};
-  for (const item of raw.split(',')) {
-    const at = item.indexOf('=');
-    const key = item.slice(0, at).trim();
-    if (at <= 0 || key === '')
-      throw new BenchmarkUsageError(`${scenario}: --client-property takes key=value pairs, got "${item}"`);
-    properties[key] = item.slice(at + 1).trim();
-  }
-  try {
-    ozoneClientConfigFromProperties(properties);
-  } catch (err) {
-    throw new BenchmarkUsageError(`${scenario}: --client-property: ${(err as Error).message}`);
-  }
-  return properties;
 }
 
 export function parseOzoneReadFlags(args: readonly string[], quick: boolean): OzoneReadSettings {

@@ -5,7 +5,9 @@
 // with the bytes written (and written as the row's replication says), and the keys deleted.
 import {
   createOzoneClient,
+  DEFAULT_OZONE_CLIENT_CONFIG,
   OmStatusError,
+  ozoneClientConfigFromProperties,
   type OzoneClient,
   type OzoneClientConfig,
 } from '@fastpath/ozone-fs-client';
@@ -30,6 +32,8 @@ export type WriterCall =
       bucket: string;
       /** Client settings beside the defaults, for both of the writer's clients. */
       config?: Partial<OzoneClientConfig>;
+      /** Ozone client properties applied after `config` (`--client-property`), checked as the client checks them. */
+      properties?: Record<string, string>;
     }
   | { op: 'prepare'; seeds: number[]; sizeBytes: number }
   | {
@@ -212,7 +216,10 @@ serveCalls(async (call: WriterCall) => {
       streamingClient?.close();
       streamingClient = undefined;
       omAddress = call.omAddress;
-      clientConfig = call.config ?? {};
+      clientConfig = ozoneClientConfigFromProperties(call.properties ?? {}, {
+        ...DEFAULT_OZONE_CLIENT_CONFIG,
+        ...call.config,
+      });
       client = createOzoneClient({ omAddress: call.omAddress, config: clientConfig });
       target = { volume: call.volume, bucket: call.bucket };
       const ozone = client;

@@ -187,6 +187,7 @@ export const ozoneWriteScenario: Scenario<OzoneWriteSettings> = {
         volume: OZONE_WRITE_VOLUME,
         bucket: OZONE_WRITE_BUCKET,
         ...(s.ratisGrpcChannel === undefined ? {} : { config: { ratisGrpcChannel: s.ratisGrpcChannel } }),
+        properties: s.clientProperties,
       },
       { timeoutMs: 120_000 },
     );

@@ -105,6 +105,15 @@ describe('parseOzoneWriteFlags', () => {
     );
   });
 
+  it("takes client properties for fastpath's clients (--client-property)", () => {
+    expect(parseOzoneWriteFlags([], false).clientProperties).toEqual({});
+    expect(
+      parseOzoneWriteFlags(['--client-property', 'ozone.client.stream.buffer.max.size=128MB'], false)
+        .clientProperties,
+    ).toEqual({ 'ozone.client.stream.buffer.max.size': '128MB' });
+    expect(() => parseOzoneWriteFlags(['--client-property', 'buffer'], false)).toThrow(/key=value/);
+  });
+
   it('rejects unknown flags, rows and clusters, bad sizes, and Java flags without the real cluster', () => {
     expect(() => parseOzoneWriteFlags(['--writers', '4'], false)).toThrow(BenchmarkUsageError);
     expect(() => parseOzoneWriteFlags(['--rows', 'huge'], false)).toThrow(/unknown item "huge"/);

@@ -2,6 +2,7 @@ import { BenchmarkUsageError, integerFlag, listFlag, parseScenarioFlags } from '
 import { DEFAULT_OZONE_CLIENT_CONFIG } from '@fastpath/ozone-fs-client';
 import { RAFT_GRPC_TRANSPORTS, type RaftGrpcTransport } from '@fastpath/ratis-client';
 import { clusterFlag, sizeFlag, type ClusterKind } from '../ozone-read/ozone-read-settings.js';
+import { clientPropertiesFlag, clientPropertyFlag } from '../ozone-read/client-property-flag.js';
 
 /** The rows of the table: one shape of key writes each, named by what they stand for. */
 export const ROW_IDS = [
@@ -82,6 +83,11 @@ export interface OzoneWriteSettings {
   profile: boolean;
   /** fastpath's Ratis streams' session (`ozone.client.ratis.grpc.channel`); undefined: the client's default. */
   ratisGrpcChannel: RaftGrpcTransport | undefined;
+  /**
+   * Client properties set on fastpath's clients after the scenario's own (`--client-property`),
+   * such as a deeper write buffer to measure against the defaults; empty by default.
+   */
+  clientProperties: Record<string, string>;
 }
 
 const KiB = 1024;
@@ -301,6 +307,7 @@ export const OZONE_WRITE_FLAGS = {
     value: '<session>',
     description: `the HTTP/2 session fastpath's Ratis streams take (ozone.client.ratis.grpc.channel): ${RAFT_GRPC_TRANSPORTS.join(', ')} (default: the client's, ${DEFAULT_OZONE_CLIENT_CONFIG.ratisGrpcChannel})`,
   },
+  'client-property': clientPropertyFlag('ozone.client.stream.buffer.max.size=128MB'),
   'no-java': { type: 'boolean', description: "with --cluster real: fastpath only, no Ozone's Java client" },
   'no-cross-read': {
     type: 'boolean',
@@ -369,6 +376,7 @@ export function parseOzoneWriteFlags(args: readonly string[], quick: boolean): O
       f['ratis-grpc-channel'] === undefined
         ? undefined
         : listFlag(name, 'ratis-grpc-channel', f['ratis-grpc-channel'], [], RAFT_GRPC_TRANSPORTS)[0],
+    clientProperties: clientPropertiesFlag(name, f['client-property']),
   };
 }
 

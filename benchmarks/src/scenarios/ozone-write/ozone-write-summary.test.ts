@@ -65,3 +65,34 @@ describe('the EC row in the reports', () => {
     expect(report).not.toContain('RATIS/THREE keys in 4 MiB chunks');
   });
 });
+
+describe('the setup paragraph of the report', () => {
+  it("names the client properties set on fastpath's clients, and only when some are", () => {
+    const context = {
+      quick: false,
+      cluster: 'a cluster',
+      javaVersion: '2.2.0',
+      javaHeapMb: 1024,
+      loadAtStart: [0.1, 0.1, 0.1],
+      loadAtEnd: [0.1, 0.1, 0.1],
+    };
+    const set = parseOzoneWriteFlags(
+      [
+        '--cluster',
+        'real',
+        '--rows',
+        'single',
+        '--client-property',
+        'ozone.client.stream.buffer.max.size=128MB',
+      ],
+      false,
+    );
+    expect(ozoneWriteReport([row('single', 96, 8)], { ...context, settings: set })).toContain(
+      "**Client properties set on fastpath's clients** (`--client-property`, after the scenario's own; not on Java's): `ozone.client.stream.buffer.max.size=128MB`.",
+    );
+    const plain = parseOzoneWriteFlags(['--cluster', 'real', '--rows', 'single'], false);
+    expect(ozoneWriteReport([row('single', 96, 8)], { ...context, settings: plain })).not.toContain(
+      '--client-property',
+    );
+  });
+});
