@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { BenchmarkUsageError } from '../../harness/index.js';
-import { clientPropertiesFlag, clientPropertyFlag } from './client-property-flag.js';
+import { clientPropertiesFlag, clientPropertiesText, clientPropertyFlag } from './client-property-flag.js';
 
 describe('--client-property', () => {
   it('reads key=value pairs, comma-separated, trimmed; nothing when not given', () => {
@@ -31,5 +31,9 @@ describe('--client-property', () => {
 
   it("shows the scenario's example in its help line", () => {
     expect(clientPropertyFlag('a.b=1').description).toContain('e.g. a.b=1');
+  });
+
+  it('names the properties as the reports show them', () => {
+    expect(clientPropertiesText({ 'a.b': '1', 'c.d': 'x' })).toBe('`a.b=1`, `c.d=x`');
   });
 });

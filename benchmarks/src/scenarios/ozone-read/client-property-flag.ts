@@ -32,3 +32,10 @@ export function clientPropertiesFlag(scenario: string, raw: string | undefined):
   }
   return properties;
 }
+
+/** The properties as a report names them: `` `k=v` `` items, comma-separated. */
+export function clientPropertiesText(properties: Readonly<Record<string, string>>): string {
+  return Object.entries(properties)
+    .map(([k, v]) => `\`${k}=${v}\``)
+    .join(', ');
+}

@@ -37,6 +37,7 @@ import { READ_SECURITY_COST_LABELS, readLevelRounds } from './read-security-cost
 import { securityCost, securityCostGoals } from './security-cost.js';
 import { securityCostTable, writeSecurityCostCharts } from './security-cost-report.js';
 import { SECURITY_LEVEL_LABEL } from './security-levels.js';
+import { clientPropertiesText } from './client-property-flag.js';
 
 export interface ReportContext {
   cluster: string;
@@ -599,11 +600,10 @@ export async function ozoneReadReport(
     parts.push(
       "**Shortened run** (not the source's setting): its numbers show that the matrix runs, not what it measures.",
     );
-  const overrides = Object.entries(s.clientProperties);
-  if (overrides.length > 0)
+  if (Object.keys(s.clientProperties).length > 0)
     parts.push(
       `**Client properties set on every fastpath case** (\`--client-property\`, after the scenario's own): ` +
-        `${overrides.map(([k, v]) => `\`${k}=${v}\``).join(', ')}.`,
+        `${clientPropertiesText(s.clientProperties)}.`,
     );
   if (random.length > 0)
     parts.push(

@@ -1,6 +1,7 @@
 import os from 'node:os';
 import { formatRatioWithRange, formatSiWithRange, markdownTable, type Summary } from '../../harness/index.js';
 import { loadNote } from '../ratis/ratis-report.js';
+import { clientPropertiesText } from '../ozone-read/client-property-flag.js';
 import { CLIENT_LABEL, CLIENTS, mibCeiling, type RowComparison } from './ozone-write-results.js';
 import { EC_REPLICATION, formatBytes, rowLabel, type OzoneWriteSettings } from './ozone-write-settings.js';
 
@@ -170,7 +171,6 @@ export function ozoneWriteReport(
     }),
   );
   const shapes = s.rows.map((id) => rowLabel(s.shapes[id])).join('; ');
-  const overrides = Object.entries(s.clientProperties);
   return [
     withJava
       ? 'Read first: **MiB/s fastpath ÷ Java** per row (the goal is at least 1× in every row), then **CPU/MiB fastpath ÷ Java** (at most 1×), and the errors column (must be 0).'
@@ -212,11 +212,11 @@ export function ozoneWriteReport(
       "After each pass, outside the measured time, fastpath checks that the OM records every key as its row's replication type (RATIS or EC), reads it back whole with checksums verified and compares it with what was written" +
       (s.crossRead ? ", Ozone's Java client does the same with fastpath's keys" : '') +
       ', and the keys are deleted.',
-    ...(overrides.length > 0
+    ...(Object.keys(s.clientProperties).length > 0
       ? [
           '',
           `**Client properties set on fastpath's clients** (\`--client-property\`, after the scenario's own; not on Java's): ` +
-            `${overrides.map(([k, v]) => `\`${k}=${v}\``).join(', ')}. The rows' ratios compare fastpath so set with Java at its defaults.`,
+            `${clientPropertiesText(s.clientProperties)}. The rows' ratios compare fastpath so set with Java at its defaults.`,
         ]
       : []),
     '',
