@@ -208,18 +208,36 @@ describe('server answers', () => {
 
   it('answers ERR_RATIS_TIMEOUT, retriable, with the last failure, when a write outlives writeTimeoutMs', async () => {
     const g = await group();
-    const c = client(g, { writeTimeoutMs: 300, rpcRequestTimeoutMs: 100 });
+    const c = client(g, { writeTimeoutMs: 1000, rpcRequestTimeoutMs: 100 });
     g.holdCommits();
     const error = await c.send(Buffer.from('never-committed')).catch((e: unknown) => e);
     expect(error).toMatchObject({
       code: 'ERR_RATIS_TIMEOUT',
       retriable: true,
       operation: 'write',
-      timeoutMs: 300,
+      timeoutMs: 1000,
     });
     // The last failure seen: the silent leader's attempt timeout, or a member that is not the leader.
     expect((error as Error).cause).toMatchObject({
       code: expect.stringMatching(/^ERR_RATIS_(TIMEOUT|SERVER)$/),
+    });
+  });
+
+  it('still names the silent attempt when the event loop wakes only after the write deadline', async () => {
+    const g = await group();
+    const c = client(g, { writeTimeoutMs: 300, rpcRequestTimeoutMs: 100 });
+    g.holdCommits();
+    const write = c.send(Buffer.from('never-committed')).catch((e: unknown) => e);
+    await waitFor('the write at the leader', () => g.exchanges.some((e) => e.direction === 'in'));
+    // A busy process: nothing runs until both the attempt's timeout and the deadline have passed,
+    // so both fall due in one tick of the client's timer.
+    const stalledUntil = Date.now() + 400;
+    while (Date.now() < stalledUntil);
+    const error = await write;
+    expect(error).toMatchObject({ code: 'ERR_RATIS_TIMEOUT', timeoutMs: 300 });
+    expect((error as Error).cause).toMatchObject({
+      code: 'ERR_RATIS_TIMEOUT',
+      message: expect.stringContaining('one attempt on p0'),
     });
   });
 });

@@ -264,25 +264,32 @@ export class RequestPipeline {
 
   #tick(): void {
     const now = Date.now();
+    // A silent attempt is noted before deadlines are checked: when the event loop runs late, both
+    // fall due in the same tick, and the timeout should still name the attempt that went unanswered.
+    const session = this.#session;
+    const silent = session !== undefined && this.#silentAttempt(session, now);
+    if (silent) {
+      const error = new RaftTimeoutError(
+        `one attempt on ${session.peer.id}`,
+        this.attemptTimeoutMs,
+        undefined,
+      );
+      for (const r of session.sent.values()) r.lastError = error;
+    }
     for (const request of [...this.#pending.values()]) {
       if (now >= request.deadline) {
         this.#fail(request, new RaftTimeoutError(request.kind, request.timeoutMs, request.lastError));
       }
     }
-    const session = this.#session;
-    if (!session) return;
+    if (silent) this.#reset(session, 'timeout', this.ctx.streamFailed(session.peer, true));
+  }
+
+  /** True when a request sent on `session` has had no answer within one attempt's timeout. */
+  #silentAttempt(session: StreamSession, now: number): boolean {
     for (const request of session.sent.values()) {
-      if (!request.settled && now - request.sentAt >= this.attemptTimeoutMs) {
-        const silent = new RaftTimeoutError(
-          `one attempt on ${session.peer.id}`,
-          this.attemptTimeoutMs,
-          undefined,
-        );
-        for (const r of session.sent.values()) r.lastError = silent;
-        this.#reset(session, 'timeout', this.ctx.streamFailed(session.peer, true));
-        return;
-      }
+      if (!request.settled && now - request.sentAt >= this.attemptTimeoutMs) return true;
     }
+    return false;
   }
 
   #stopTicker(): void {
