@@ -1,5 +1,5 @@
 import { closeSync, openSync, readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, open, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, open, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { hostname, networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -278,6 +278,9 @@ export interface RealOzoneManager {
   readonly grpcAddress: string;
 }
 
+/** How long `corruptBlockReplica` waits for a datanode to create a block's file it has not written yet. */
+const REPLICA_CATCH_UP_MS = 60_000;
+
 /** A running MiniOzoneCluster (SCM, OM and datanodes in one JVM). */
 export interface RealOzoneCluster extends AsyncDisposable {
   /** With `omHa`: the OM service id (`ozone.om.service.ids`), else undefined. */
@@ -335,7 +338,9 @@ export interface RealOzoneCluster extends AsyncDisposable {
    * Flips one byte of one datanode's copy of a block on disk (FILE_PER_BLOCK layout: the file
    * `<localId>.block`), for checksum-failover tests; the datanode itself does not verify reads.
    * For an EC key the datanode's copy is one internal block (the replica index of its container;
-   * see `lookupKey`'s `replicas`) and `offsetInBlock` an offset in that internal block.
+   * see `lookupKey`'s `replicas`) and `offsetInBlock` an offset in that internal block. A datanode
+   * without the block's file yet (a follower applies a write after a majority acknowledged it) is
+   * waited for, up to a minute.
    */
   corruptBlockReplica(target: {
     datanodeUuid: string;
@@ -1089,23 +1094,35 @@ async function launchCluster(
       if (datanode === undefined)
         throw new InvalidOptionError('datanodeUuid', `no datanode ${target.datanodeUuid}`);
       checkInteger('offsetInBlock', target.offsetInBlock, 0);
-      const files = (
-        await Promise.all(datanode.dataDirs.map((dir) => findBlockFiles(dir, target.localId)))
-      ).flat();
-      if (files.length !== 1) {
+      // A write is acknowledged once a majority of its pipeline holds it: a follower (a datanode
+      // just restarted, catching up on its Ratis log) may create the block's file a little later.
+      // Wait for it, bounded; a file with data that ends before the byte is a wrong offset.
+      const deadline = Date.now() + REPLICA_CATCH_UP_MS;
+      let files: string[];
+      let size = 0;
+      for (;;) {
+        files = (
+          await Promise.all(datanode.dataDirs.map((dir) => findBlockFiles(dir, target.localId)))
+        ).flat();
+        if (files.length === 1) size = (await stat(files[0] as string)).size;
+        const waiting = files.length === 0 || (files.length === 1 && size === 0);
+        if (!waiting || Date.now() >= deadline) break;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      const [path] = files;
+      if (files.length !== 1 || path === undefined) {
         throw new OzoneFixtureStateError(
           `datanode ${datanode.uuid} holds ${files.length} files for block ${target.localId}, expected 1`,
         );
       }
-      const file = await open(files[0] as string, 'r+');
+      if (target.offsetInBlock >= size) {
+        throw new InvalidOptionError(
+          'offsetInBlock',
+          `the replica has ${size} bytes, offset ${target.offsetInBlock}`,
+        );
+      }
+      const file = await open(path, 'r+');
       try {
-        const { size } = await file.stat();
-        if (target.offsetInBlock >= size) {
-          throw new InvalidOptionError(
-            'offsetInBlock',
-            `the replica has ${size} bytes, offset ${target.offsetInBlock}`,
-          );
-        }
         const byte = Buffer.alloc(1);
         await file.read(byte, 0, 1, target.offsetInBlock);
         byte[0] = (byte[0] as number) ^ 0xff;

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { InvalidOptionError } from '@fastpath/core';
 import { contractKeyBytes } from '@fastpath/ozone-fs-client/testing/contract';
@@ -256,6 +256,28 @@ describe('a real MiniOzoneCluster with 3 datanodes', () => {
         offsetInBlock: CHUNK + 1,
       }),
     ).rejects.toBeInstanceOf(InvalidOptionError);
+  });
+
+  it('corrupts a replica whose block file the datanode creates only after the call (a follower catching up)', async () => {
+    const key = written[3] as WrittenKey;
+    const datanode = cluster.datanodes[1]!;
+    // A block id no key has, in the folder where the datanode keeps the key's real block.
+    const [real] = datanode.dataDirs.flatMap((dir) => blockFiles(dir, key.blocks[0]!.localId));
+    const localId = key.blocks[0]!.localId + 1_000_000n;
+    const late = join(dirname(real as string), `${localId}.block`);
+    const corrupting = cluster.corruptBlockReplica({
+      datanodeUuid: datanode.uuid,
+      localId,
+      offsetInBlock: 2,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    writeFileSync(late, Buffer.from([1, 2, 3, 4]));
+    try {
+      await corrupting;
+      expect([...readFileSync(late)]).toEqual([1, 2, 3 ^ 0xff, 4]);
+    } finally {
+      rmSync(late);
+    }
   });
 
   it('stops a datanode and restarts it on the same standalone port', async () => {
