@@ -1122,24 +1122,28 @@ export class OzoneClient {
         keyListing({ ...(s.keyInfo as hadoop.ozone.IKeyInfo), volumeName: volume, bucketName: bucket }),
         s.isDirectory ?? false,
       );
-    const lightStatus = (s: LightStatus): FsoEntry<KeyListing> =>
-      entry(
-        {
+    // Straight from the decoder's fields to what the listing keeps: two objects per entry.
+    const lightStatus = (s: Readonly<LightStatus>): FsoEntry<KeyListing> => {
+      const name = s.keyName.endsWith('/') ? s.keyName.replace(/\/+$/, '') : s.keyName;
+      return {
+        name,
+        isDirectory: s.isDirectory,
+        value: {
           volume,
           bucket,
-          name: s.keyName,
-          sizeBytes: s.dataSize,
+          name: s.isDirectory ? `${name}/` : s.keyName,
+          sizeBytes: s.isDirectory ? 0 : s.dataSize,
           creationTimeMs: s.creationTime,
           modificationTimeMs: s.modificationTime,
           replicationType: hdds.ReplicationType[s.type] ?? String(s.type),
         },
-        s.isDirectory,
-      );
+      };
+    };
     const absent = (err: unknown) =>
       err instanceof OmStatusError &&
       ['KEY_NOT_FOUND', 'FILE_NOT_FOUND', 'DIRECTORY_NOT_FOUND'].includes(err.status);
     const keyArgs = (keyName: string) => ({ volumeName: volume, bucketName: bucket, keyName });
-    const listed = await listFsoKeys<KeyListing>(
+    return listFsoKeys<KeyListing>(
       {
         stat: async (name) => {
           try {
@@ -1175,7 +1179,7 @@ export class OzoneClient {
                 address,
                 'ListStatusLight answered without listStatusLightResponse (the OM predates Ozone 1.4)',
               );
-            return decodeListStatusLight(taken, address).map(lightStatus);
+            return decodeListStatusLight(taken, address, lightStatus);
           } catch (err) {
             if (absent(err)) return undefined;
             throw err;
@@ -1184,7 +1188,6 @@ export class OzoneClient {
       },
       { prefix, startAfter, count, pageSize: 1000 },
     );
-    return listed.map((l) => l.value);
   }
 
   /** Deletes a key; on a directory (file-system buckets), `recursive` deletes what is under it. */

@@ -38,14 +38,16 @@ async function ignoreExisting(create: () => Promise<unknown>): Promise<void> {
  */
 async function listFiles(ozone: OzoneClient, prefix: string, toEmptyPage = false): Promise<string[]> {
   const files: string[] = [];
+  // Made once, not per key (as in the Java runner): the filter is the benchmark's work, not the client's.
+  const dir = `${prefix}/`;
   let startAfter: string | undefined;
   for (;;) {
     const page = await ozone.listKeys(where.volume, where.bucket, {
-      prefix: `${prefix}/`,
+      prefix: dir,
       count: 1000,
       ...(startAfter === undefined ? {} : { startAfter }),
     });
-    for (const k of page) if (!k.name.endsWith('/') && k.name.startsWith(`${prefix}/`)) files.push(k.name);
+    for (const k of page) if (!k.name.endsWith('/') && k.name.startsWith(dir)) files.push(k.name);
     if (page.length === 0 || (!toEmptyPage && page.length < 1000)) return files;
     startAfter = page[page.length - 1]!.name;
   }

@@ -17,7 +17,7 @@ export interface FsoEntry<T> {
   /** The full key name without a trailing slash. */
   readonly name: string;
   readonly isDirectory: boolean;
-  /** What the caller keeps of it (e.g. a key listing). */
+  /** What the caller keeps of it (e.g. a key listing), what the listing answers for it. */
   readonly value: T;
 }
 
@@ -41,12 +41,6 @@ export interface FsoListing {
   count: number;
   /** Entries asked of `ListStatus` per call. */
   pageSize: number;
-}
-
-/** A listed key: its name as listed (`dir/` for a directory) and the caller's value. */
-export interface FsoListed<T> {
-  readonly key: string;
-  readonly value: T;
 }
 
 /** Ozone's key-name normalisation as far as a listing prefix needs it. */
@@ -78,9 +72,12 @@ function isAncestor(dir: string, key: string): boolean {
   return x.length < y.length && x.every((c, i) => c === y[i]);
 }
 
-/** Lists an FSO bucket's keys as Ozone's Java client does (see the module comment). */
-export async function listFsoKeys<T>(tree: FsoTree<T>, listing: FsoListing): Promise<Array<FsoListed<T>>> {
-  const out: Array<FsoListed<T>> = [];
+/**
+ * Lists an FSO bucket's keys as Ozone's Java client does (see the module comment): the values of
+ * the entries listed, in the walk's order.
+ */
+export async function listFsoKeys<T>(tree: FsoTree<T>, listing: FsoListing): Promise<T[]> {
+  const out: T[] = [];
   const { startAfter, count, pageSize } = listing;
   const full = () => out.length >= count;
 
@@ -91,7 +88,7 @@ export async function listFsoKeys<T>(tree: FsoTree<T>, listing: FsoListing): Pro
     const key = entry.isDirectory ? `${entry.name}/` : entry.name;
     if (startAfter !== undefined && compareInWalk(key, startAfter) <= 0)
       return entry.isDirectory && (isAncestor(key, startAfter) || compareInWalk(key, startAfter) === 0);
-    out.push({ key, value: entry.value });
+    out.push(entry.value);
     return entry.isDirectory;
   };
 

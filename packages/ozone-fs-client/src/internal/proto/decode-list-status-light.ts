@@ -55,15 +55,14 @@ function basicKeyInfo(c: Cursor, end: number, into: LightStatus): void {
   }
 }
 
-function status(c: Cursor, end: number): LightStatus {
-  const s: LightStatus = {
-    keyName: '',
-    dataSize: 0,
-    creationTime: 0,
-    modificationTime: 0,
-    type: DEFAULT_REPLICATION_TYPE,
-    isDirectory: false,
-  };
+/** Reads one `OzoneFileStatusProtoLight` into `s`, every field first set to its default. */
+function status(c: Cursor, end: number, s: LightStatus): void {
+  s.keyName = '';
+  s.dataSize = 0;
+  s.creationTime = 0;
+  s.modificationTime = 0;
+  s.type = DEFAULT_REPLICATION_TYPE;
+  s.isDirectory = false;
   while (c.pos < end) {
     const tag = c.uint32(end);
     const field = tag >>> 3;
@@ -81,17 +80,38 @@ function status(c: Cursor, end: number): LightStatus {
       c.skip(wire, end);
     }
   }
-  return s;
 }
 
+const copyStatus = (s: Readonly<LightStatus>): LightStatus => ({ ...s });
+
 /**
- * Decodes a ListStatusLightResponse's bytes into its statuses; a malformed one is an
- * {@link OzoneProtocolError} naming `address`.
+ * Decodes a ListStatusLightResponse's bytes into its statuses, each turned into what the caller
+ * keeps by `make` (a copy of the status by default); a malformed one is an
+ * {@link OzoneProtocolError} naming `address`. `make` is handed one status object reused for
+ * every entry: a page of 1,000 entries then leaves only what the caller keeps as garbage.
  */
-export function decodeListStatusLight(raw: Buffer, address: string): LightStatus[] {
+export function decodeListStatusLight(raw: Buffer, address: string): LightStatus[];
+export function decodeListStatusLight<T>(
+  raw: Buffer,
+  address: string,
+  make: (status: Readonly<LightStatus>) => T,
+): T[];
+export function decodeListStatusLight<T>(
+  raw: Buffer,
+  address: string,
+  make: (status: Readonly<LightStatus>) => T = copyStatus as (status: Readonly<LightStatus>) => T,
+): T[] {
   const c = new Cursor(raw);
   const end = raw.length;
-  const out: LightStatus[] = [];
+  const out: T[] = [];
+  const scratch: LightStatus = {
+    keyName: '',
+    dataSize: 0,
+    creationTime: 0,
+    modificationTime: 0,
+    type: DEFAULT_REPLICATION_TYPE,
+    isDirectory: false,
+  };
   try {
     while (c.pos < end) {
       const tag = c.uint32(end);
@@ -99,7 +119,8 @@ export function decodeListStatusLight(raw: Buffer, address: string): LightStatus
       const wire = tag & 7;
       if (field === 1) {
         expectWire(field, wire, BYTES, 'ListStatusLightResponse');
-        out.push(status(c, c.delimited(end)));
+        status(c, c.delimited(end), scratch);
+        out.push(make(scratch));
       } else {
         if (field === 0) throw new Malformed('a field numbered 0');
         c.skip(wire, end);

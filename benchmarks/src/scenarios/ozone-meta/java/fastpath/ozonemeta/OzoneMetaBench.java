@@ -168,10 +168,12 @@ public final class OzoneMetaBench {
   /** Every file under {@code prefix/}, as OzoneBucket#listKeys walks them. */
   private List<String> listFiles(String prefix) throws Exception {
     List<String> files = new ArrayList<>();
-    Iterator<? extends OzoneKey> it = bucket.listKeys(prefix + "/");
+    // Made once, not per key (as in fastpath's runner): the filter is the benchmark's work.
+    String dir = prefix + "/";
+    Iterator<? extends OzoneKey> it = bucket.listKeys(dir);
     while (it.hasNext()) {
       String name = it.next().getName();
-      if (!name.endsWith("/") && name.startsWith(prefix + "/")) files.add(name);
+      if (!name.endsWith("/") && name.startsWith(dir)) files.add(name);
     }
     return files;
   }
