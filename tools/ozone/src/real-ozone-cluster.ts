@@ -4,7 +4,7 @@ import { hostname, networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { checkInteger, InvalidOptionError } from '@fastpath/core';
-import { logTail, runProcess } from '@fastpath/jvm-fixture';
+import { logTail, pollUntil, runProcess } from '@fastpath/jvm-fixture';
 import { spawnLauncher, type LauncherProcess } from './internal/launcher-process.js';
 import { parseEcReplication, type EcReplication } from './ec-replication.js';
 import { checkKeysToWrite, checkOzoneName, type KeyToWrite, type WrittenKey } from './key-spec.js';
@@ -1097,18 +1097,20 @@ async function launchCluster(
       // A write is acknowledged once a majority of its pipeline holds it: a follower (a datanode
       // just restarted, catching up on its Ratis log) may create the block's file a little later.
       // Wait for it, bounded; a file with data that ends before the byte is a wrong offset.
-      const deadline = Date.now() + REPLICA_CATCH_UP_MS;
-      let files: string[];
-      let size = 0;
-      for (;;) {
-        files = (
+      const scan = async (): Promise<{ files: string[]; size: number }> => {
+        const files = (
           await Promise.all(datanode.dataDirs.map((dir) => findBlockFiles(dir, target.localId)))
         ).flat();
-        if (files.length === 1) size = (await stat(files[0] as string)).size;
-        const waiting = files.length === 0 || (files.length === 1 && size === 0);
-        if (!waiting || Date.now() >= deadline) break;
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
+        return { files, size: files.length === 1 ? (await stat(files[0] as string)).size : 0 };
+      };
+      const { files, size } =
+        (await pollUntil(
+          async () => {
+            const seen = await scan();
+            return seen.files.length > 1 || seen.size > 0 ? seen : undefined;
+          },
+          { timeoutMs: REPLICA_CATCH_UP_MS },
+        )) ?? (await scan());
       const [path] = files;
       if (files.length !== 1 || path === undefined) {
         throw new OzoneFixtureStateError(

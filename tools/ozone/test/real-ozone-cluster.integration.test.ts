@@ -16,6 +16,7 @@ import {
   type WrittenKey,
 } from '@fastpath/ozone-fixture';
 import { waitFor } from '@fastpath/test-support';
+import { delay } from '@fastpath/jvm-fixture';
 import { isRunning, launcherJvmsUnder } from './support/processes.js';
 import { canConnect } from './support/can-connect.js';
 
@@ -265,12 +266,20 @@ describe('a real MiniOzoneCluster with 3 datanodes', () => {
     const [real] = datanode.dataDirs.flatMap((dir) => blockFiles(dir, key.blocks[0]!.localId));
     const localId = key.blocks[0]!.localId + 1_000_000n;
     const late = join(dirname(real as string), `${localId}.block`);
+    let settled = false;
     const corrupting = cluster.corruptBlockReplica({
       datanodeUuid: datanode.uuid,
       localId,
       offsetInBlock: 2,
     });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    void corrupting.then(
+      () => (settled = true),
+      () => (settled = true),
+    );
+    // The follower's file appears later: after the call has scanned the datanode's folders and
+    // found nothing (the old fixture failed at once), and while it still waits.
+    await delay(300);
+    expect(settled).toBe(false);
     writeFileSync(late, Buffer.from([1, 2, 3, 4]));
     try {
       await corrupting;

@@ -17,7 +17,7 @@ export interface FsoEntry<T> {
   /** The full key name without a trailing slash. */
   readonly name: string;
   readonly isDirectory: boolean;
-  /** What the caller keeps of it (e.g. a key listing), what the listing answers for it. */
+  /** What the caller keeps of it (e.g. a key listing): what the listing returns for this entry. */
   readonly value: T;
 }
 

@@ -82,24 +82,16 @@ function status(c: Cursor, end: number, s: LightStatus): void {
   }
 }
 
-const copyStatus = (s: Readonly<LightStatus>): LightStatus => ({ ...s });
-
 /**
- * Decodes a ListStatusLightResponse's bytes into its statuses, each turned into what the caller
- * keeps by `make` (a copy of the status by default); a malformed one is an
- * {@link OzoneProtocolError} naming `address`. `make` is handed one status object reused for
- * every entry: a page of 1,000 entries then leaves only what the caller keeps as garbage.
+ * Decodes a ListStatusLightResponse's bytes, each status turned into what the caller keeps by
+ * `make`; a malformed one is an {@link OzoneProtocolError} naming `address`. `make` is handed one
+ * status object reused for every entry: a page of 1,000 entries leaves only what the caller keeps
+ * as garbage.
  */
-export function decodeListStatusLight(raw: Buffer, address: string): LightStatus[];
 export function decodeListStatusLight<T>(
   raw: Buffer,
   address: string,
   make: (status: Readonly<LightStatus>) => T,
-): T[];
-export function decodeListStatusLight<T>(
-  raw: Buffer,
-  address: string,
-  make: (status: Readonly<LightStatus>) => T = copyStatus as (status: Readonly<LightStatus>) => T,
 ): T[] {
   const c = new Cursor(raw);
   const end = raw.length;
