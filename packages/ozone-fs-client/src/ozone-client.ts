@@ -72,10 +72,11 @@ export type { KeyEncryptionDetails } from './internal/crypto/key-encryption.js';
 export type { KmsProviderOptions } from './internal/crypto/kms-key-provider.js';
 
 /**
- * Chunk buffers a client keeps for its next writes once their chunks are acknowledged: eight of
- * Ozone's default 4 MiB chunks, enough for writers that keep it busy without holding much memory.
+ * Chunk buffers a client keeps for its next writes once their chunks are acknowledged: as many as
+ * its writers have held at once, at least eight of Ozone's default 4 MiB chunks, at most 256 MiB
+ * (sixteen writers of 16 MiB keys), and none once no write has taken one for 30 s.
  */
-const CHUNK_BUFFERS_KEPT_BYTES = 32 * 1024 * 1024;
+const CHUNK_BUFFERS_KEPT = { floorBytes: 32 << 20, ceilingBytes: 256 << 20, idleDropMs: 30_000 };
 /**
  * How a bucket keeps its keys (`BucketLayoutProto`): `FILE_SYSTEM_OPTIMIZED` keeps real directories
  * (atomic rename and delete of a directory; what ofs/o3fs want), `OBJECT_STORE` flat keys (S3),
@@ -463,7 +464,7 @@ export class OzoneClient {
       ...read,
       om: omClient,
       raft: new RaftClientPool(this.config, datanodeTls, this.metrics),
-      chunkBuffers: new ChunkBufferPool(CHUNK_BUFFERS_KEPT_BYTES),
+      chunkBuffers: new ChunkBufferPool(CHUNK_BUFFERS_KEPT),
     };
     this.#encryption = new KeyEncryption(this.config.keyProviderPath, {
       user: omClient.options.userName,
