@@ -2,7 +2,12 @@ import { describe, expect, it } from '@jest/globals';
 import { OzoneInvalidArgumentError, OzoneProtocolError } from '../../ozone-errors.js';
 import { putBlockRequest, streamInitRequest, writeChunkRequest, type BlockRef } from '../block-requests.js';
 import { dn, uint64, type hadoop } from '../proto/wire.js';
-import { decodeContainerCommandMessage, encodeContainerCommandMessage } from './container-command-message.js';
+import {
+  decodeContainerCommandMessage,
+  EncodedChunkList,
+  encodeContainerCommandMessage,
+  putBlockMessagePieces,
+} from './container-command-message.js';
 
 const block: BlockRef = { containerId: 7n, localId: 113750153625600001n, blockCommitSequenceId: 0n };
 const chunk: hadoop.hdds.datanode.IChunkInfo = {
@@ -101,5 +106,78 @@ describe('container-command message (Ratis content)', () => {
       expect(thrown).toBeInstanceOf(OzoneProtocolError);
       expect((thrown as Error).message).toMatch(message);
     }
+  });
+
+  describe('a PutBlock from its chunk list encoded once', () => {
+    /** A chunk of `windows` CRC32 checksums, named and placed as a block's `index`th chunk of 1 MiB. */
+    const chunkOf = (index: number, windows: number, seed: number): hadoop.hdds.datanode.IChunkInfo => ({
+      chunkName: `113750153625600001_chunk_${index + 1}`,
+      offset: uint64(index * 1048576),
+      len: uint64(windows * 16384),
+      checksumData: {
+        type: dn.ChecksumType.CRC32,
+        bytesPerChecksum: 16384,
+        checksums: Array.from({ length: windows }, (_, w) => {
+          const crc = Buffer.alloc(4);
+          crc.writeUInt32BE(((seed + 1) * 2654435761 + w * 40503) >>> 0, 0);
+          return crc;
+        }),
+      },
+    });
+
+    it('gives the bytes encoding the whole request gives, for lists of every length and fields on both sides of putBlock', () => {
+      for (const [count, windows] of [
+        [0, 0],
+        [1, 1],
+        [3, 64],
+        [40, 7],
+        [300, 64],
+      ] as const) {
+        const list = new EncodedChunkList();
+        const chunks = Array.from({ length: count }, (_, i) => chunkOf(i, windows, count));
+        for (const c of chunks) list.append(c);
+        expect(list.count).toBe(count);
+        for (const eof of [false, true]) {
+          const size = count * windows * 16384;
+          const request = {
+            ...putBlockRequest({ ...block, blockCommitSequenceId: 42n }, [], size, eof, uuid, [
+              { key: 'ec', value: 'x' },
+            ]),
+            pipelineID: 'left-out',
+            encodedToken: 'a-token-after-putBlock',
+          };
+          const putBlock = request.putBlock!;
+          const whole = encodeContainerCommandMessage({
+            ...request,
+            putBlock: { ...putBlock, blockData: { ...putBlock.blockData, chunks } },
+          });
+          const pieces = putBlockMessagePieces(request, list);
+          expect(Buffer.concat(pieces).equals(whole)).toBe(true);
+          const decoded = decodeContainerCommandMessage(Buffer.concat(pieces), 'test');
+          expect(decoded.putBlock?.blockData?.chunks).toHaveLength(count);
+          expect(decoded.encodedToken).toBe('a-token-after-putBlock');
+        }
+      }
+    });
+
+    it('leaves a list view handed out as it was while more chunks are added', () => {
+      const list = new EncodedChunkList();
+      list.append(chunkOf(0, 64, 1));
+      const before = list.bytes;
+      const copy = Buffer.from(before);
+      for (let i = 1; i < 100; i++) list.append(chunkOf(i, 64, 1));
+      expect(before.equals(copy)).toBe(true);
+      expect(list.bytes.subarray(0, copy.length).equals(copy)).toBe(true);
+    });
+
+    it('refuses a request that is not a PutBlock, or one that names chunks itself', () => {
+      const list = new EncodedChunkList();
+      expect(() =>
+        putBlockMessagePieces(writeChunkRequest(block, chunk, Buffer.from('x'), uuid), list),
+      ).toThrow(OzoneInvalidArgumentError);
+      expect(() => putBlockMessagePieces(putBlockRequest(block, [chunk], 5, false, uuid), list)).toThrow(
+        OzoneInvalidArgumentError,
+      );
+    });
   });
 });

@@ -96,7 +96,7 @@ export class DataStreamBlockWriter extends LedgerBlockWriter {
       (async () => {
         await Promise.all(dataSent);
         ledger.throwIfFailed();
-        const message = encodeContainerCommandMessage(putBlock);
+        const message = Buffer.concat(putBlock);
         if (message.length > IN_STREAM_PUT_BLOCK_MAX_BYTES)
           throw new RangeError(
             `the block's PutBlock takes ${message.length} bytes, more than a stream's end holds (${IN_STREAM_PUT_BLOCK_MAX_BYTES})`,
@@ -130,7 +130,7 @@ export class DataStreamBlockWriter extends LedgerBlockWriter {
     });
   }
 
-  #flush(eof: boolean): hadoop.hdds.datanode.IContainerCommandRequestProto {
+  #flush(eof: boolean): Uint8Array[] {
     const sent = [...this.#unacknowledged];
     return this.ledger.flush(eof, sent, true);
   }

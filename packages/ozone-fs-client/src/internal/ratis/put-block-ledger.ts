@@ -7,7 +7,11 @@ import type { RaftClient } from '@fastpath/ratis-client';
 import { DatanodeResultError, OzoneProtocolError } from '../../ozone-errors.js';
 import { putBlockRequest, type BlockRef } from '../block-requests.js';
 import { dn, toBigInt, type hadoop } from '../proto/wire.js';
-import { containerCommandMessagePieces } from './container-command-message.js';
+import {
+  containerCommandMessagePieces,
+  EncodedChunkList,
+  putBlockMessagePieces,
+} from './container-command-message.js';
 
 type ChunkInfo = hadoop.hdds.datanode.IChunkInfo;
 type CommandName = 'WriteChunk' | 'PutBlock';
@@ -23,7 +27,8 @@ export class PutBlockLedger {
   readonly #ref: BlockRef;
   readonly #datanodeUuid: string;
   readonly #watchType: 'ALL_COMMITTED' | 'MAJORITY_COMMITTED';
-  readonly #chunks: ChunkInfo[] = [];
+  /** The block's chunks, each encoded once: every PutBlock names them all. */
+  readonly #chunks = new EncodedChunkList();
   readonly #flushes: Flush[] = [];
   #lengthBytes = 0;
   #flushedBytes = 0;
@@ -101,7 +106,7 @@ export class PutBlockLedger {
 
   /** Adds a chunk the caller has sent (or is sending) to the block's list and keeps its data. */
   record(chunk: ChunkInfo, data: Buffer): void {
-    this.#chunks.push(chunk);
+    this.#chunks.append(chunk);
     this.#lengthBytes += data.length;
     this.#retained.push({ endBytes: this.#lengthBytes, data });
   }
@@ -111,16 +116,16 @@ export class PutBlockLedger {
    * `dataSent` are the sends of the chunks since the last PutBlock; a failure among them fails
    * the flush. With `afterData` the PutBlock waits for them before it is sent (the DataStream
    * path: a PutBlock may only name chunks the datanodes hold); without, it goes at once (the
-   * ordered stream applies the WriteChunks before it). Returns the PutBlock sent.
+   * ordered stream applies the WriteChunks before it). Returns the PutBlock sent, as message
+   * content in pieces.
    */
-  flush(
-    eof: boolean,
-    dataSent: readonly Promise<void>[],
-    afterData: boolean,
-  ): hadoop.hdds.datanode.IContainerCommandRequestProto {
+  flush(eof: boolean, dataSent: readonly Promise<void>[], afterData: boolean): Uint8Array[] {
     const upToBytes = this.#lengthBytes;
     this.#flushedBytes = upToBytes;
-    const request = putBlockRequest(this.#ref, [...this.#chunks], upToBytes, eof, this.#datanodeUuid);
+    const message = putBlockMessagePieces(
+      putBlockRequest(this.#ref, [], upToBytes, eof, this.#datanodeUuid),
+      this.#chunks,
+    );
     const flush: Flush = { upToBytes, done: Promise.resolve() };
     flush.done = this.guard(
       (async () => {
@@ -128,7 +133,7 @@ export class PutBlockLedger {
           await Promise.all(dataSent);
           this.throwIfFailed();
         }
-        const { response, logIndex } = await this.command('PutBlock', request);
+        const { response, logIndex } = await this.#send('PutBlock', message);
         await Promise.all(dataSent);
         this.throwIfFailed();
         const bcsid = toBigInt(response.putBlock?.committedBlockLength?.blockID?.blockCommitSequenceId);
@@ -146,7 +151,7 @@ export class PutBlockLedger {
       })(),
     );
     this.#flushes.push(flush);
-    return request;
+    return message;
   }
 
   /** Waits for `pending` and every PutBlock and watch; resolves with the block's BCSID, rejects with the first failure. */
@@ -161,7 +166,14 @@ export class PutBlockLedger {
     name: CommandName,
     request: hadoop.hdds.datanode.IContainerCommandRequestProto,
   ): Promise<{ response: hadoop.hdds.datanode.ContainerCommandResponseProto; logIndex: number }> {
-    const reply = await this.#raft.send(containerCommandMessagePieces(request));
+    return this.#send(name, containerCommandMessagePieces(request));
+  }
+
+  async #send(
+    name: CommandName,
+    message: readonly Uint8Array[],
+  ): Promise<{ response: hadoop.hdds.datanode.ContainerCommandResponseProto; logIndex: number }> {
+    const reply = await this.#raft.send(message);
     let response: hadoop.hdds.datanode.ContainerCommandResponseProto;
     try {
       response = dn.ContainerCommandResponseProto.decode(reply.content);
