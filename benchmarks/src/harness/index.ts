@@ -72,6 +72,7 @@ export {
 } from './results-writer.js';
 export { reportMarkdown, type ReportInput } from './report-markdown.js';
 export { captureEnvironment, environmentMarkdown, type Environment } from './environment.js';
+export { LOADED_PER_CORE, loadNote, runLoadNote } from './load-note.js';
 export { TS_EXEC_ARGV, type CallOptions } from './call-protocol.js';
 export { serveCalls } from './serve-calls.js';
 export { runInWorker, startWorker, type StartWorkerOptions, type WorkerHandle } from './start-worker.js';

@@ -10,12 +10,12 @@ import {
   formatSi,
   formatSiWithRange,
   markdownTable,
+  runLoadNote,
   type RatioSummary,
   type Summary,
 } from '../../harness/index.js';
 import { profileCells } from '../../harness/profile-cells.js';
 import { verdict } from '../ozone-write/ozone-write-report.js';
-import { loadNote } from '../ratis/ratis-report.js';
 import type { SecurityCostRow } from '../ozone-read/security-cost.js';
 import { securityCostTable, type SecurityCostLabels } from '../ozone-read/security-cost-report.js';
 import { SECURITY_LEVEL_LABEL, type SecurityLevel } from '../ozone-read/security-levels.js';
@@ -267,7 +267,7 @@ export function ozoneMetaReport(
 ): string {
   const s = context.settings;
   const java = s.clients.includes('java');
-  const load = loadNote(context.loadAtEnd, context.cores);
+  const load = runLoadNote(context.loadAtStart, context.loadAtEnd, context.cores);
   const errors = [
     ...ops.flatMap((o) =>
       Object.entries(o.clients).flatMap(([c, f]) =>
@@ -308,6 +308,6 @@ export function ozoneMetaReport(
       ? [tableMarkdown(profileTable(context.profiled))]
       : []),
     ...(errors.length > 0 ? [`Errors: ${errors.join('; ')}`] : []),
-    `${load.line} (at the start: ${context.loadAtStart.map((l) => l.toFixed(2)).join(' / ')})`,
+    load.line,
   ].join('\n\n');
 }

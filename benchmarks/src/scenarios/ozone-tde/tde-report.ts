@@ -7,10 +7,10 @@ import {
   formatRatioWithRange,
   formatSiWithRange,
   markdownTable,
+  runLoadNote,
   type Summary,
 } from '../../harness/index.js';
 import { verdict } from '../ozone-write/ozone-write-report.js';
-import { loadNote } from '../ratis/ratis-report.js';
 import { formatBytes } from '../ozone-write/ozone-write-settings.js';
 import type { OzoneTdeSettings, TdeKmsVersion } from './ozone-tde-settings.js';
 import {
@@ -111,7 +111,7 @@ export function ozoneTdeReport(
   },
 ): string {
   const s = context.settings;
-  const load = loadNote(context.loadAtEnd, context.cores);
+  const load = runLoadNote(context.loadAtStart, context.loadAtEnd, context.cores);
   const errors = Object.values(cases).flatMap((c) =>
     c?.firstError ? [`${c.label}: ${c.firstError.split('\n')[0]}`] : [],
   );
@@ -126,6 +126,6 @@ export function ozoneTdeReport(
     ),
     ...kmsBoundLine(cases),
     ...(errors.length > 0 ? [`Errors: ${errors.join('; ')}`] : []),
-    `${load.line} (at the start: ${context.loadAtStart.map((l) => l.toFixed(2)).join(' / ')})`,
+    load.line,
   ].join('\n\n');
 }

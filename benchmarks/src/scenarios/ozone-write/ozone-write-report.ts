@@ -1,6 +1,11 @@
 import os from 'node:os';
-import { formatRatioWithRange, formatSiWithRange, markdownTable, type Summary } from '../../harness/index.js';
-import { loadNote } from '../ratis/ratis-report.js';
+import {
+  formatRatioWithRange,
+  formatSiWithRange,
+  markdownTable,
+  runLoadNote,
+  type Summary,
+} from '../../harness/index.js';
 import { clientPropertiesText } from '../ozone-read/client-property-flag.js';
 import { CLIENT_LABEL, CLIENTS, mibCeiling, type RowComparison } from './ozone-write-results.js';
 import { EC_REPLICATION, formatBytes, rowLabel, type OzoneWriteSettings } from './ozone-write-settings.js';
@@ -97,8 +102,7 @@ export function ozoneWriteReport(
 ): string {
   const s = context.settings;
   const cores = os.cpus().length;
-  const start = loadNote(context.loadAtStart, cores);
-  const end = loadNote(context.loadAtEnd, cores);
+  const load = runLoadNote(context.loadAtStart, context.loadAtEnd, cores);
   const withJava = rows.some((r) => r.clients.java !== undefined);
   const ratis = s.rows.some((id) => s.shapes[id].replication === 'THREE' && !s.shapes[id].dataStream);
   const streamed = s.rows.some((id) => s.shapes[id].dataStream);
@@ -176,7 +180,7 @@ export function ozoneWriteReport(
       ? 'Read first: **MiB/s fastpath ÷ Java** per row (the goal is at least 1× in every row), then **CPU/MiB fastpath ÷ Java** (at most 1×), and the errors column (must be 0).'
       : "Read first: MiB/s and client CPU per MiB per row, and the errors column (must be 0). Ozone's Java client runs only with `--cluster real`: no ratios here.",
     '',
-    start.loaded || end.loaded ? (start.loaded ? start.line : end.line) : start.line,
+    load.line,
     ...(context.quick
       ? [
           '',
@@ -224,7 +228,5 @@ export function ozoneWriteReport(
     figures,
     ...(machine ? ['', machine] : []),
     ...(stopped.length > 0 ? ['', 'Stopped early:', '', ...stopped] : []),
-    '',
-    `Load average at the end: ${context.loadAtEnd.map((l) => l.toFixed(2)).join(' / ')}.`,
   ].join('\n');
 }

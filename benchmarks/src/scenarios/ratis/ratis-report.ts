@@ -1,22 +1,12 @@
 import os from 'node:os';
-import { formatRatioWithRange, formatSiWithRange, markdownTable, type Summary } from '../../harness/index.js';
+import {
+  formatRatioWithRange,
+  formatSiWithRange,
+  markdownTable,
+  runLoadNote,
+  type Summary,
+} from '../../harness/index.js';
 import { CLIENT_LABEL, CLIENTS, type SizeComparison } from './ratis-results.js';
-
-/** Load averages beyond this many per core mean the figures were taken under load. */
-export const LOADED_PER_CORE = 0.5;
-
-/** Whether a 1-minute load average means a loaded machine, and the line the report says it with. */
-export function loadNote(loadAverage: readonly number[], cores: number): { loaded: boolean; line: string } {
-  const one = loadAverage[0] ?? 0;
-  const loaded = one > cores * LOADED_PER_CORE;
-  const figures = loadAverage.map((l) => l.toFixed(2)).join(' / ');
-  return {
-    loaded,
-    line: loaded
-      ? `**Taken under load**: load average ${figures} (1/5/15 min) on ${cores} cores; other work shared the CPUs, so these figures are not to be quoted.`
-      : `Load average ${figures} (1/5/15 min) on ${cores} cores.`,
-  };
-}
 
 const ranged = (s: Summary | undefined): string =>
   s === undefined ? '—' : formatSiWithRange(s.median, s.min, s.max);
@@ -34,8 +24,7 @@ export function ratisReport(
   },
 ): string {
   const cores = os.cpus().length;
-  const start = loadNote(context.loadAtStart, cores);
-  const end = loadNote(context.loadAtEnd, cores);
+  const load = runLoadNote(context.loadAtStart, context.loadAtEnd, cores);
   const figures = markdownTable(
     [
       'size',
@@ -88,7 +77,7 @@ export function ratisReport(
   return [
     'Read first: **writes/s fastpath ÷ Java** per size (the goal is at least 1× in every size), then client CPU per write.',
     '',
-    start.loaded || end.loaded ? `${start.loaded ? start.line : end.line}` : `${start.line}`,
+    load.line,
     ...(context.quick
       ? ['', 'A `--quick` run: few writes per round, to show the benchmark works; not figures to quote.']
       : []),
