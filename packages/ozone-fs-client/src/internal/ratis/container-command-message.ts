@@ -120,13 +120,10 @@ export function putBlockMessagePieces(
   const putBlockTailLength = tail.len - blockTailLength;
   const list = chunks.bytes;
   const blockDataLength = blockHeadBytes.length + list.length + blockTailLength;
-  const putBlockLength = 1 + varintLength(blockDataLength) + blockDataLength + putBlockTailLength;
-  const tags = protobuf.Writer.create()
-    .uint32(PUT_BLOCK_TAG)
-    .uint32(putBlockLength)
-    .uint32(BLOCK_DATA_TAG)
-    .uint32(blockDataLength)
-    .finish();
+  const blockDataField = protobuf.Writer.create().uint32(BLOCK_DATA_TAG).uint32(blockDataLength).finish();
+  const putBlockLength = blockDataField.length + blockDataLength + putBlockTailLength;
+  const putBlockField = protobuf.Writer.create().uint32(PUT_BLOCK_TAG).uint32(putBlockLength).finish();
+  const tags = Buffer.concat([putBlockField, blockDataField]);
   const headerLength = command.length + tags.length + blockDataLength + putBlockTailLength;
   const head = Buffer.allocUnsafe(LENGTH_BYTES + split + tags.length + blockHeadBytes.length);
   head.writeUInt32BE(headerLength, 0);
@@ -146,15 +143,6 @@ function firstFieldAfter(message: Buffer, field: number): number {
     cursor.skip(tag & 7, message.length);
   }
   return message.length;
-}
-
-function varintLength(value: number): number {
-  let n = 1;
-  while (value >= 0x80) {
-    value = Math.floor(value / 128);
-    n++;
-  }
-  return n;
 }
 
 /** {@link containerCommandMessagePieces} joined into one buffer. */
