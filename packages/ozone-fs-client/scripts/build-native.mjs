@@ -2,10 +2,13 @@
 // script, so nothing is downloaded:
 // - native/unix-fd.c → native/build/Release/fastpath_unix_fd.node (short-circuit reads);
 // - native/isal/isal-ec.c → native/isal/build/Release/fastpath_isal_ec.node (ISA-L erasure
-//   coding, needs Debian's libisal-dev; always optional).
+//   coding, needs Debian's libisal-dev; always optional);
+// - native/bulk/bulk.c → native/bulk/build/Release/fastpath_bulk.node (ISA-L's CRCs and copies on
+//   the thread pool for the data path, needs libisal-dev too; always optional).
 // Skips an addon that is newer than its sources. Without --required a failed build is reported
 // and the script exits 0: the client then reads over gRPC only (short-circuit off). --required
-// applies to the unix-fd addon; without ISA-L the erasure coders run their TypeScript kernel.
+// applies to the unix-fd addon; without ISA-L the erasure coders run their TypeScript kernel and
+// the data path its JS engine.
 // Usage: node scripts/build-native.mjs [--required] [--force]
 import { execFileSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
@@ -32,6 +35,14 @@ const ADDONS = [
     without: 'erasure coding runs its TypeScript kernel (install libisal-dev for ISA-L)',
     // Debian's libisal-dev; without it there is nothing to build against.
     needs: '/usr/include/isa-l/erasure_code.h',
+  },
+  {
+    dir: join(pkg, 'native/bulk'),
+    addon: 'build/Release/fastpath_bulk.node',
+    sources: ['bulk.c', 'binding.gyp'],
+    required: false,
+    without: 'the data path runs its JS engine (install libisal-dev for the native one)',
+    needs: '/usr/include/isa-l/crc.h',
   },
 ];
 

@@ -616,6 +616,7 @@ export class KeyInputStream {
           checksumType: type,
           bytesPerChecksum: cd.bytesPerChecksum,
           verify: this.verifyChecksum,
+          crc: this.#ctx.bulk.crc,
           pieceTimeoutMs: config.streamReadTimeoutMs,
           locate: (at) => this.#locate(block, chunks, at),
           onPiece: (bytes) => {
@@ -769,6 +770,7 @@ export class KeyInputStream {
           cd.checksums ?? [],
           parts,
           Math.floor(range.offset / bpc),
+          this.#ctx.bulk.crc,
         );
         if (bad) {
           const at = { ...location, offsetInChunk: bad.window * bpc };

@@ -41,6 +41,7 @@ describe('OzoneClientConfig', () => {
       domainSocketPath: undefined,
       shortCircuitDisableIntervalMs: 600_000,
       datanodeTransport: 'socket-stream-pool',
+      bulkEngine: 'auto',
       omGrpcChannel: 'socket',
       ratisGrpcChannel: 'http2',
       datanodeStreamsPerChannel: 4,
@@ -224,6 +225,13 @@ describe('OzoneClientConfig', () => {
     );
     expect(() => ozoneClientConfigFromProperties({ 'ozone.client.hbase.enhancements.allowed': '1' })).toThrow(
       /ozone\.client\.hbase\.enhancements\.allowed/,
+    );
+  });
+
+  it('reads the bulk engine and refuses a name it does not know, naming the key', () => {
+    expect(ozoneClientConfigFromProperties({ 'ozone.client.bulk.engine': ' JS ' }).bulkEngine).toBe('js');
+    expect(() => ozoneClientConfigFromProperties({ 'ozone.client.bulk.engine': 'simd' })).toThrow(
+      /ozone\.client\.bulk\.engine.*auto, native, js/,
     );
   });
 

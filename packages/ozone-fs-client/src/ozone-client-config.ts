@@ -1,6 +1,7 @@
 import { InvalidOptionError } from '@fastpath/core';
 import { HadoopConfiguration } from '@fastpath/hadoop-common';
 import { RAFT_GRPC_TRANSPORTS, type RaftGrpcTransport } from '@fastpath/ratis-client';
+import { BULK_ENGINE_NAMES, resolveBulkEngine, type BulkEngineName } from './internal/bulk/bulk-engine.js';
 import type { ChecksumTypeName } from './internal/checksum.js';
 import {
   checkReplicationAllowed,
@@ -121,6 +122,15 @@ export interface OzoneClientConfig {
    * grpc-js stream per request.
    */
   datanodeTransport: DatanodeTransport;
+  /**
+   * `ozone.client.bulk.engine` (fastpath's own key), default `auto`: who does the data path's byte
+   * work. `js`: the CRC of every checksum window (@node-rs/crc32) and the copy of written bytes
+   * into chunk buffers run on the JS thread. `native`: the optional addon (built where Debian's
+   * libisal is) runs ISA-L's hardware CRCs, and copies writes of 256 KiB or more into the chunk
+   * buffers on libuv's thread pool while the JS thread sends other chunks; the client refuses
+   * `native` when the addon is not built. `auto`: `native` where it is built, else `js`.
+   */
+  bulkEngine: BulkEngineName;
   /**
    * `ozone.client.om.grpc.channel` (fastpath's own key), default `socket`: how calls to the OM's
    * gRPC service travel when `ozone.om.transport.class` names the gRPC transport. `socket` is
@@ -314,6 +324,7 @@ export const DEFAULT_OZONE_CLIENT_CONFIG: Readonly<OzoneClientConfig> = Object.f
   domainSocketPath: undefined,
   shortCircuitDisableIntervalMs: 600_000,
   datanodeTransport: 'socket-stream-pool',
+  bulkEngine: 'auto',
   omGrpcChannel: 'socket',
   ratisGrpcChannel: 'http2',
   datanodeStreamsPerChannel: 4,
@@ -368,6 +379,7 @@ export const OZONE_CLIENT_CONFIG_KEYS: Readonly<Record<keyof OzoneClientConfig, 
   domainSocketPath: 'ozone.domain.socket.path',
   shortCircuitDisableIntervalMs: 'ozone.client.read.short-circuit.disable.interval',
   datanodeTransport: 'ozone.client.datanode.transport',
+  bulkEngine: 'ozone.client.bulk.engine',
   omGrpcChannel: 'ozone.client.om.grpc.channel',
   ratisGrpcChannel: 'ozone.client.ratis.grpc.channel',
   datanodeStreamsPerChannel: 'ozone.client.datanode.streams.per.channel',
@@ -573,6 +585,7 @@ export function ozoneClientConfigFromProperties(
     c.shortCircuitDisableIntervalMs = parseDurationMs(K.shortCircuitDisableIntervalMs, v, 1000);
   if ((v = get('datanodeTransport')) !== undefined)
     c.datanodeTransport = v.trim().toLowerCase() as DatanodeTransport;
+  if ((v = get('bulkEngine')) !== undefined) c.bulkEngine = v.trim().toLowerCase() as BulkEngineName;
   if ((v = get('omGrpcChannel')) !== undefined) c.omGrpcChannel = v.trim().toLowerCase() as OmGrpcChannel;
   if ((v = get('ratisGrpcChannel')) !== undefined)
     c.ratisGrpcChannel = v.trim().toLowerCase() as RaftGrpcTransport;
@@ -677,6 +690,11 @@ export function validateOzoneClientConfig(config: OzoneClientConfig): OzoneClien
     throw new InvalidOptionError(K.ratisGrpcChannel, `expected one of ${RAFT_GRPC_TRANSPORTS.join(', ')}`);
   if (!DATANODE_TRANSPORTS.includes(c.datanodeTransport))
     throw new InvalidOptionError(K.datanodeTransport, `expected one of ${DATANODE_TRANSPORTS.join(', ')}`);
+  if (!BULK_ENGINE_NAMES.includes(c.bulkEngine))
+    throw new InvalidOptionError(K.bulkEngine, `expected one of ${BULK_ENGINE_NAMES.join(', ')}`);
+  const bulk = resolveBulkEngine(c.bulkEngine);
+  if ('unavailable' in bulk)
+    throw new InvalidOptionError(K.bulkEngine, `the native engine is unavailable: ${bulk.unavailable}`);
   if (!Number.isInteger(c.datanodeStreamsPerChannel) || c.datanodeStreamsPerChannel < 1)
     throw new InvalidOptionError(K.datanodeStreamsPerChannel, 'must be an integer ≥ 1');
   if (!(c.datanodeStreamIdleMs > 0)) throw new InvalidOptionError(K.datanodeStreamIdleMs, 'must be positive');

@@ -554,6 +554,14 @@ export class OzoneClient {
   }
 
   /**
+   * Who does this client's byte work (`ozone.client.bulk.engine`): `native` (ISA-L's CRCs, large
+   * copies on libuv's thread pool) or `js`.
+   */
+  get bulkEngine(): 'native' | 'js' {
+    return this.#ctx.bulk.name;
+  }
+
+  /**
    * The RATIS pipelines this client has written to, each with its members and the member its
    * Raft client sends writes to now: the leader as the client last learned it. Where a write goes,
    * for operators and for tests that stop a pipeline's leader.

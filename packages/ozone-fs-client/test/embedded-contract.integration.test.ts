@@ -1,7 +1,8 @@
 // The shared suites against the embedded mini cluster (plaintext): the client contract and the
-// file system's reads over each OM transport (Hadoop RPC and gRPC; the reads in both datanode
-// transports), and fastpath's writes. tools/ozone runs the same suites against Apache Ozone's
-// MiniOzoneCluster.
+// file system's reads over each OM transport (Hadoop RPC and gRPC; the reads in every datanode
+// transport), and fastpath's writes. tools/ozone runs the same suites against Apache Ozone's
+// MiniOzoneCluster. The client's default bulk engine is the native one where its addon is built
+// (CI builds it); the reads and writes run once more on the JS engine.
 import { afterAll, beforeAll, describe } from '@jest/globals';
 import { startMiniOzoneCluster, type MiniOzoneCluster } from '@fastpath/ozone-fs-client/testing';
 import {
@@ -10,6 +11,7 @@ import {
   describeOzoneWrites,
   MINI_CLUSTER_CAPABILITIES,
   miniClusterAdapter,
+  withBulkEngine,
   withDatanodeTransport,
   withRatisChannel,
 } from '@fastpath/ozone-fs-client/testing/contract';
@@ -39,13 +41,26 @@ describe('embedded mini cluster', () => {
       );
     });
   });
-  // Last: it stops datanodes mid-write (and starts them again). Its OM calls (create, allocate,
-  // commit) are the contract's, run over both transports above; here over Hadoop RPC, Ozone's
-  // default. The Ratis streams on each HTTP/2 session (`ozone.client.ratis.grpc.channel`).
-  describe.each(RAFT_GRPC_TRANSPORTS)('Ozone writes, Ratis streams on the %s session', (channel) => {
-    describeOzoneWrites(
-      withRatisChannel(() => miniClusterAdapter(cluster, 'hadoop-rpc'), channel),
+  describe('file-system reads, JS bulk engine', () => {
+    describeFileSystemReads(
+      withBulkEngine(() => miniClusterAdapter(cluster, 'hadoop-rpc'), 'js'),
       MINI_CLUSTER_CAPABILITIES,
     );
   });
+  // Last: it stops datanodes mid-write (and starts them again). Its OM calls (create, allocate,
+  // commit) are the contract's, run over both transports above; here over Hadoop RPC, Ozone's
+  // default. The Ratis streams on each HTTP/2 session (`ozone.client.ratis.grpc.channel`), the
+  // second with the JS bulk engine (the first has the default).
+  describe.each(RAFT_GRPC_TRANSPORTS.map((channel, i) => [channel, i === 0 ? 'auto' : 'js'] as const))(
+    'Ozone writes, Ratis streams on the %s session, %s bulk engine',
+    (channel, engine) => {
+      describeOzoneWrites(
+        withBulkEngine(
+          withRatisChannel(() => miniClusterAdapter(cluster, 'hadoop-rpc'), channel),
+          engine,
+        ),
+        MINI_CLUSTER_CAPABILITIES,
+      );
+    },
+  );
 });

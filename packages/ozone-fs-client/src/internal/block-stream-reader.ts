@@ -11,7 +11,12 @@ import {
   OzoneProtocolError,
   type ChunkLocation,
 } from '../ozone-errors.js';
-import { CHECKSUM_TYPE_VALUES, findChecksumMismatch, type ChecksumTypeName } from './checksum.js';
+import {
+  CHECKSUM_TYPE_VALUES,
+  findChecksumMismatch,
+  type ChecksumTypeName,
+  type CrcKernel,
+} from './checksum.js';
 import type { DatanodeCall } from './grpc/datanode-call.js';
 import { rpcError } from './grpc/grpc-errors.js';
 import { decodeContainerAnswer } from './proto/decode-container-answer.js';
@@ -29,6 +34,8 @@ export interface BlockStreamReaderOptions {
   bytesPerChecksum: number;
   /** Check each piece's windows against its checksums. */
   verify: boolean;
+  /** Computes the windows' CRCs. */
+  crc: CrcKernel;
   /** The longest wait for the next piece (`ozone.client.stream.read.timeout`). */
   pieceTimeoutMs: number;
   /** The chunk that holds a block offset, for a checksum error's location. */
@@ -201,7 +208,14 @@ export class BlockStreamReader {
         address,
         `a ReadBlock piece at ${offset} carries checksum type ${cd.type} per ${cd.bytesPerChecksum} bytes, the block ${checksumType} per ${bytesPerChecksum}`,
       );
-    const bad = findChecksumMismatch(checksumType, bytesPerChecksum, cd.checksums, data, 0);
+    const bad = findChecksumMismatch(
+      checksumType,
+      bytesPerChecksum,
+      cd.checksums,
+      data,
+      0,
+      this.#options.crc,
+    );
     if (bad) {
       const at = offset + bad.window * bytesPerChecksum;
       throw new ChecksumMismatchError(address, this.#options.locate(at), bad.detail);

@@ -1,8 +1,9 @@
 // Ozone's per-window checksums (Checksum.java): one checksum per bytesPerChecksum window of a
 // chunk, the last window possibly short. CRC values are stored as 4-byte big-endian integers.
 import { createHash } from 'node:crypto';
-// Both CRCs from @node-rs/crc32 (SIMD): its CRC32 measured 2-3x faster than node:zlib's on 16 KiB
-// windows here, and CRC32 is Ozone's default checksum type, so it is the verify-path cost.
+// The JS path's CRCs from @node-rs/crc32 (SIMD): its CRC32 measured 2-3x faster than node:zlib's
+// on 16 KiB windows here, and CRC32 is Ozone's default checksum type, so it is the verify-path
+// cost. The native bulk engine brings ISA-L's, faster again (internal/bulk).
 import { crc32, crc32c } from '@node-rs/crc32';
 
 /**
@@ -26,35 +27,56 @@ export function checksumTypeName(value: number): ChecksumTypeName | undefined {
   return undefined;
 }
 
+/** Computes the CRCs of checksum windows: every function below takes one, the JS one by default. */
+export interface CrcKernel {
+  /** `isa-l` (the native bulk engine) or `node-rs` (the JS path). */
+  readonly name: string;
+  /** The CRC of all of `data` as an unsigned 32-bit number. */
+  crc(type: 'CRC32' | 'CRC32C', data: Uint8Array): number;
+}
+
+/** The JS path's kernel: @node-rs/crc32. */
+export const JS_CRC_KERNEL: CrcKernel = Object.freeze({
+  name: 'node-rs',
+  crc(type: 'CRC32' | 'CRC32C', window: Uint8Array): number {
+    const view = Buffer.isBuffer(window)
+      ? window
+      : Buffer.from(window.buffer, window.byteOffset, window.byteLength);
+    return (type === 'CRC32' ? crc32(view) : crc32c(view)) >>> 0;
+  },
+});
+
 function int32BigEndian(value: number): Buffer {
   const out = Buffer.allocUnsafe(4);
   out.writeUInt32BE(value >>> 0, 0);
   return out;
 }
 
-function crcOf(type: 'CRC32' | 'CRC32C', window: Uint8Array): number {
-  const view = Buffer.isBuffer(window)
-    ? window
-    : Buffer.from(window.buffer, window.byteOffset, window.byteLength);
-  return type === 'CRC32' ? crc32(view) : crc32c(view);
-}
-
 /** Whether `window`'s checksum is `expected`; CRCs compared as numbers, nothing allocated. */
-function windowMatches(type: ChecksumTypeName, window: Uint8Array, expected: Uint8Array): boolean {
+function windowMatches(
+  type: ChecksumTypeName,
+  window: Uint8Array,
+  expected: Uint8Array,
+  kernel: CrcKernel,
+): boolean {
   if (type === 'CRC32' || type === 'CRC32C') {
     if (expected.length !== 4) return false;
     const stored = ((expected[0]! << 24) | (expected[1]! << 16) | (expected[2]! << 8) | expected[3]!) >>> 0;
-    return crcOf(type, window) >>> 0 === stored;
+    return kernel.crc(type, window) === stored;
   }
   return checksumOf(type, window).equals(expected);
 }
 
 /** The checksum of one window. */
-export function checksumOf(type: ChecksumTypeName, window: Uint8Array): Buffer {
+export function checksumOf(
+  type: ChecksumTypeName,
+  window: Uint8Array,
+  kernel: CrcKernel = JS_CRC_KERNEL,
+): Buffer {
   switch (type) {
     case 'CRC32':
     case 'CRC32C':
-      return int32BigEndian(crcOf(type, window));
+      return int32BigEndian(kernel.crc(type, window));
     case 'SHA256':
       return createHash('sha256').update(window).digest();
     case 'MD5':
@@ -69,11 +91,13 @@ export function computeChecksums(
   type: ChecksumTypeName,
   bytesPerChecksum: number,
   data: Uint8Array,
+  kernel: CrcKernel = JS_CRC_KERNEL,
 ): Buffer[] {
   if (type === 'NONE') return [];
   const out: Buffer[] = [];
   for (let offset = 0; offset < data.length; offset += bytesPerChecksum) {
-    out.push(checksumOf(type, data.subarray(offset, Math.min(offset + bytesPerChecksum, data.length))));
+    const window = data.subarray(offset, Math.min(offset + bytesPerChecksum, data.length));
+    out.push(checksumOf(type, window, kernel));
   }
   return out;
 }
@@ -89,6 +113,7 @@ export function findChecksumMismatch(
   stored: readonly Uint8Array[],
   data: Uint8Array,
   startIndex: number,
+  kernel: CrcKernel = JS_CRC_KERNEL,
 ): { window: number; detail: string } | undefined {
   if (type === 'NONE') return undefined;
   const windows = Math.ceil(data.length / bytesPerChecksum);
@@ -97,10 +122,10 @@ export function findChecksumMismatch(
   for (let i = 0; i < windows; i++) {
     const window = data.subarray(i * bytesPerChecksum, Math.min((i + 1) * bytesPerChecksum, data.length));
     const expected = stored[startIndex + i] as Uint8Array;
-    if (!windowMatches(type, window, expected)) {
+    if (!windowMatches(type, window, expected, kernel)) {
       return {
         window: startIndex + i,
-        detail: `window ${startIndex + i}: stored ${Buffer.from(expected).toString('hex')}, computed ${checksumOf(type, window).toString('hex')}`,
+        detail: `window ${startIndex + i}: stored ${Buffer.from(expected).toString('hex')}, computed ${checksumOf(type, window, kernel).toString('hex')}`,
       };
     }
   }
@@ -134,8 +159,10 @@ export function findChecksumMismatchInParts(
   stored: readonly Uint8Array[],
   parts: readonly Uint8Array[],
   startIndex: number,
+  kernel: CrcKernel = JS_CRC_KERNEL,
 ): { window: number; detail: string } | undefined {
-  if (parts.length === 1) return findChecksumMismatch(type, bytesPerChecksum, stored, parts[0]!, startIndex);
+  if (parts.length === 1)
+    return findChecksumMismatch(type, bytesPerChecksum, stored, parts[0]!, startIndex, kernel);
   if (type === 'NONE') return undefined;
   // The count is checked over the whole data first, as for data in one piece.
   const total = parts.reduce((n, p) => n + p.length, 0);
@@ -143,11 +170,11 @@ export function findChecksumMismatchInParts(
   if (tooFew) return tooFew;
   for (let i = 0; i < parts.length - 1; i++)
     if (parts[i]!.length % bytesPerChecksum !== 0)
-      return findChecksumMismatch(type, bytesPerChecksum, stored, Buffer.concat(parts), startIndex);
+      return findChecksumMismatch(type, bytesPerChecksum, stored, Buffer.concat(parts), startIndex, kernel);
   let index = startIndex;
   for (const part of parts) {
     if (part.length === 0) continue;
-    const bad = findChecksumMismatch(type, bytesPerChecksum, stored, part, index);
+    const bad = findChecksumMismatch(type, bytesPerChecksum, stored, part, index, kernel);
     if (bad) return bad;
     index += Math.ceil(part.length / bytesPerChecksum);
   }

@@ -5,6 +5,7 @@ import {
   DatanodeClientManager,
   DEFAULT_RECEIVE_BUFFERS_MAX_FREE_BYTES,
 } from './grpc/datanode-client-manager.js';
+import { JS_BULK_ENGINE, resolveBulkEngine, type BulkEngine } from './bulk/bulk-engine.js';
 import { ShortCircuitReads } from './short-circuit/short-circuit-reads.js';
 
 /** What the reads of a key stream need: the configuration, the datanode channels and, when on, short-circuit reads. */
@@ -13,6 +14,8 @@ export interface ReadContext {
   readonly datanodes: DatanodeClientManager;
   /** Present when `ozone.client.read.short-circuit` is on. */
   readonly shortCircuit: ShortCircuitReads | undefined;
+  /** Who computes CRCs and copies written bytes (`ozone.client.bulk.engine`). */
+  readonly bulk: BulkEngine;
 }
 
 /** What a read context is built from; plain data, so that a read worker thread can be sent it. */
@@ -20,6 +23,12 @@ export interface ReadContextOptions {
   config: Readonly<OzoneClientConfig>;
   tls: ClientTlsOptions | undefined;
   maxReceiveBytes: number;
+}
+
+/** The engine of a validated config (one naming `native` was refused while the addon is missing). */
+function bulkEngineOf(config: Readonly<OzoneClientConfig>): BulkEngine {
+  const engine = resolveBulkEngine(config.bulkEngine);
+  return 'unavailable' in engine ? JS_BULK_ENGINE : engine;
 }
 
 /** The datanode side of a client: one channel per datanode, and short-circuit reads when on. */
@@ -39,6 +48,7 @@ export function createReadContext(options: ReadContextOptions, clock: Clock): Re
       receiveBuffersMaxFreeBytes: receiveBuffersMaxFreeBytes(config),
     }),
     shortCircuit: config.shortCircuitEnabled ? new ShortCircuitReads(config, clock) : undefined,
+    bulk: bulkEngineOf(config),
   };
 }
 

@@ -162,7 +162,7 @@ export class EcBlockGroupWriter {
         checksumData: {
           type: CHECKSUM_TYPE_VALUES[checksumType],
           bytesPerChecksum,
-          checksums: computeChecksums(checksumType, bytesPerChecksum, cell),
+          checksums: computeChecksums(checksumType, bytesPerChecksum, cell, this.#ctx.bulk.crc),
         },
       };
       await this.#send(

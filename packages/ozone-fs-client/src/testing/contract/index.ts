@@ -25,7 +25,12 @@ export {
   type ReplicaBlock,
   type StandaloneGetBlockOptions,
 } from './standalone-get-block.js';
-export { withDataStreamWrites, withDatanodeTransport, withRatisChannel } from './ozone-cluster-adapter.js';
+export {
+  withBulkEngine,
+  withDataStreamWrites,
+  withDatanodeTransport,
+  withRatisChannel,
+} from './ozone-cluster-adapter.js';
 export { runScriptUntilExit } from './run-script-until-exit.js';
 export type {
   ClusterKeyRecord,

@@ -238,3 +238,14 @@ export function withRatisChannel(
 ): () => OzoneClusterAdapter {
   return withClientConfig(adapter, { ratisGrpcChannel: channel });
 }
+
+/**
+ * The same cluster, its suites' clients doing the data path's byte work with `engine`
+ * (`ozone.client.bulk.engine`): the suites then show both engines give the same bytes.
+ */
+export function withBulkEngine(
+  adapter: () => OzoneClusterAdapter,
+  engine: OzoneClientConfig['bulkEngine'],
+): () => OzoneClusterAdapter {
+  return withClientConfig(adapter, { bulkEngine: engine });
+}

@@ -1,0 +1,2 @@
+export declare const addonPath: string;
+export declare function loadAddon(path?: string): unknown;
