@@ -30,7 +30,7 @@ const ADDONS = [
   {
     dir: join(pkg, 'native/isal'),
     addon: 'build/Release/fastpath_isal_ec.node',
-    sources: ['isal-ec.c', 'binding.gyp'],
+    sources: ['isal-ec.c', 'binding.gyp', '../napi-isal.h'],
     required: false,
     without: 'erasure coding runs its TypeScript kernel (install libisal-dev for ISA-L)',
     // Debian's libisal-dev; without it there is nothing to build against.
@@ -39,7 +39,7 @@ const ADDONS = [
   {
     dir: join(pkg, 'native/bulk'),
     addon: 'build/Release/fastpath_bulk.node',
-    sources: ['bulk.c', 'binding.gyp'],
+    sources: ['bulk.c', 'binding.gyp', '../napi-isal.h'],
     required: false,
     without: 'the data path runs its JS engine (install libisal-dev for the native one)',
     needs: '/usr/include/isa-l/crc.h',

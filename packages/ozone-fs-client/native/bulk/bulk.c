@@ -5,8 +5,7 @@
 // CRC32, the SSE4.2 instruction for CRC32C), measured 7-10x faster per MiB than the SIMD CRCs of
 // the JS path, fast enough that a thread hop would cost more than it saves.
 //
-// libisal.so.2 is opened with dlopen and RTLD_DEEPBIND for the reason isal-ec.c gives: the node
-// binary exports symbols of the same names as some of ISA-L's.
+// libisal.so.2 is opened with dlopen (see open_isal in ../napi-isal.h).
 //
 // A copy holds a reference to both buffers until its callback runs, so the collector cannot free
 // them under the worker; the caller must not change them meanwhile.
@@ -19,6 +18,8 @@
 
 #include <node_api.h>
 
+#include "../napi-isal.h"
+
 // The proto values of Ozone's ChecksumType that this addon computes.
 #define TYPE_CRC32 2
 #define TYPE_CRC32C 3
@@ -27,29 +28,6 @@ typedef uint32_t (*crc32_gzip_refl_fn)(uint32_t, const unsigned char *, uint64_t
 typedef unsigned int (*crc32_iscsi_fn)(unsigned char *, int, unsigned int);
 static crc32_gzip_refl_fn isal_crc32;
 static crc32_iscsi_fn isal_crc32c;
-
-#define CHECK(call)                                                                                \
-  do {                                                                                             \
-    if ((call) != napi_ok) return NULL;                                                            \
-  } while (0)
-
-static napi_value type_error(napi_env env, const char *message) {
-  napi_throw_type_error(env, "ERR_INVALID_ARG_TYPE", message);
-  return NULL;
-}
-
-static int get_bytes(napi_env env, napi_value value, uint8_t **data, size_t *length) {
-  napi_typedarray_type type;
-  napi_value buffer;
-  size_t offset;
-  void *raw;
-  bool is_typed;
-  if (napi_is_typedarray(env, value, &is_typed) != napi_ok || !is_typed) return 0;
-  if (napi_get_typedarray_info(env, value, &type, length, &raw, &buffer, &offset) != napi_ok) return 0;
-  if (type != napi_uint8_array) return 0;
-  *data = raw;
-  return 1;
-}
 
 static uint32_t crc_of(int type, uint8_t *data, size_t len) {
   // ISA-L's gzip CRC inverts before and after, as java.util.zip.CRC32 does; its iSCSI CRC does
@@ -164,18 +142,11 @@ static napi_value copy_async(napi_env env, napi_callback_info info) {
 
 static napi_value Init(napi_env env, napi_value exports) {
   if (isal_crc32 == NULL) {
-    void *lib = dlopen("libisal.so.2", RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND);
-    if (lib != NULL) {
-      isal_crc32 = (crc32_gzip_refl_fn)dlsym(lib, "crc32_gzip_refl");
-      isal_crc32c = (crc32_iscsi_fn)dlsym(lib, "crc32_iscsi");
-    }
-    if (isal_crc32 == NULL || isal_crc32c == NULL) {
-      char text[300];
-      snprintf(text, sizeof text, "cannot load ISA-L (libisal.so.2): %s", lib == NULL ? dlerror() : "symbols missing");
-      isal_crc32 = NULL;
-      napi_throw_error(env, "ERR_DLOPEN_FAILED", text);
-      return NULL;
-    }
+    static const char *const names[] = {"crc32_gzip_refl", "crc32_iscsi"};
+    void *symbols[2];
+    if (!open_isal(env, names, symbols, 2)) return NULL;
+    isal_crc32c = (crc32_iscsi_fn)symbols[1];
+    isal_crc32 = (crc32_gzip_refl_fn)symbols[0];
   }
   napi_property_descriptor props[] = {
       {"crc", NULL, crc, NULL, NULL, NULL, napi_enumerable, NULL},

@@ -4,9 +4,7 @@
 // ec_encode_data, the SIMD loop Hadoop's native coder runs. So the bytes are the TypeScript
 // coder's, and the addon is optional: without it the TypeScript kernel does the same work.
 //
-// libisal.so.2 is opened with dlopen and RTLD_DEEPBIND, as Hadoop's isal_load.c opens it with
-// dlopen: the node binary exports a `gf_mul` of its own, and a plainly linked libisal would call
-// that one from its scalar path (small cells) and crash.
+// libisal.so.2 is opened with dlopen (see open_isal in ../napi-isal.h).
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <stdint.h>
@@ -16,6 +14,8 @@
 #include <isa-l/erasure_code.h>
 #include <node_api.h>
 
+#include "../napi-isal.h"
+
 // d + p < 256 for Hadoop's RS coders.
 #define MAX_UNITS 255
 
@@ -23,29 +23,6 @@ typedef void (*ec_init_tables_fn)(int, int, unsigned char *, unsigned char *);
 typedef void (*ec_encode_data_fn)(int, int, int, unsigned char *, unsigned char **, unsigned char **);
 static ec_init_tables_fn isal_init_tables;
 static ec_encode_data_fn isal_encode_data;
-
-#define CHECK(call)                                                                                \
-  do {                                                                                             \
-    if ((call) != napi_ok) return NULL;                                                            \
-  } while (0)
-
-static napi_value type_error(napi_env env, const char *message) {
-  napi_throw_type_error(env, "ERR_INVALID_ARG_TYPE", message);
-  return NULL;
-}
-
-static int get_bytes(napi_env env, napi_value value, uint8_t **data, size_t *length) {
-  napi_typedarray_type type;
-  napi_value buffer;
-  size_t offset;
-  void *raw;
-  bool is_typed;
-  if (napi_is_typedarray(env, value, &is_typed) != napi_ok || !is_typed) return 0;
-  if (napi_get_typedarray_info(env, value, &type, length, &raw, &buffer, &offset) != napi_ok) return 0;
-  if (type != napi_uint8_array) return 0;
-  *data = raw;
-  return 1;
-}
 
 static int get_cells(napi_env env, napi_value array, uint32_t count, size_t min_len, uint8_t **cells) {
   uint32_t n;
@@ -101,18 +78,11 @@ static napi_value encode_data(napi_env env, napi_callback_info info) {
 
 static napi_value Init(napi_env env, napi_value exports) {
   if (isal_encode_data == NULL) {
-    void *lib = dlopen("libisal.so.2", RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND);
-    if (lib != NULL) {
-      isal_init_tables = (ec_init_tables_fn)dlsym(lib, "ec_init_tables");
-      isal_encode_data = (ec_encode_data_fn)dlsym(lib, "ec_encode_data");
-    }
-    if (isal_init_tables == NULL || isal_encode_data == NULL) {
-      char text[300];
-      snprintf(text, sizeof text, "cannot load ISA-L (libisal.so.2): %s", lib == NULL ? dlerror() : "symbols missing");
-      isal_encode_data = NULL;
-      napi_throw_error(env, "ERR_DLOPEN_FAILED", text);
-      return NULL;
-    }
+    static const char *const names[] = {"ec_init_tables", "ec_encode_data"};
+    void *symbols[2];
+    if (!open_isal(env, names, symbols, 2)) return NULL;
+    isal_init_tables = (ec_init_tables_fn)symbols[0];
+    isal_encode_data = (ec_encode_data_fn)symbols[1];
   }
   napi_property_descriptor props[] = {
       {"initTables", NULL, init_tables, NULL, NULL, NULL, napi_enumerable, NULL},
