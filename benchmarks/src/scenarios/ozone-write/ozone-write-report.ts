@@ -62,6 +62,7 @@ export function machineTable(rows: readonly RowComparison[], cores: number): str
           ranged(c.busyCores),
           ceiling.mibPerSec.toFixed(0),
           ceiling.againstJava === null ? '—' : `${ceiling.againstJava.toFixed(2)}×`,
+          ceiling.freeClient?.againstJava == null ? '—' : `${ceiling.freeClient.againstJava.toFixed(2)}×`,
         ],
       ];
     }),
@@ -70,7 +71,8 @@ export function machineTable(rows: readonly RowComparison[], cores: number): str
   return [
     `Where the ${cores} cores went: the cluster's process tree's CPU (user + system, read from /proc around each write) per MiB the client wrote, ` +
       "the cores busy (the client's CPU and the cluster's over the write's time), and the most MiB/s any client could write here given the cluster's CPU per MiB " +
-      `(${cores} cores ÷ cluster CPU per MiB, as if the client cost nothing), beside Java's measured MiB/s: a ceiling under a MiB/s goal means no client meets it on this machine.`,
+      `(${cores} cores ÷ cluster CPU per MiB, as if the client cost nothing), beside Java's measured MiB/s: a ceiling under a MiB/s goal means no client meets it on this machine. ` +
+      "The last column is the tighter bound of the machine as busy as it was (cores busy ÷ cluster CPU per MiB: the client's own CPU given to the cluster, the cores the cluster left idle while it waited on its disk still idle) ÷ Java's MiB/s: what this client would reach if it cost nothing.",
     '',
     markdownTable(
       [
@@ -81,6 +83,7 @@ export function machineTable(rows: readonly RowComparison[], cores: number): str
         { header: 'cores busy', align: 'right' },
         { header: 'MiB/s ceiling', align: 'right' },
         { header: "ceiling ÷ Java's MiB/s", align: 'right' },
+        { header: "free client ÷ Java's MiB/s", align: 'right' },
       ],
       lines,
     ),

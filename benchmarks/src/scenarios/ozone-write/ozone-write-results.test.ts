@@ -87,7 +87,7 @@ describe('compareRow', () => {
     const cluster = { cluster: { cpuMs: 3840, windowMs: 2000 } };
     const row = compareRow(DEFAULT_SHAPES.single, {
       fastpath: { passes: [pass(1, 128, 4, cluster), pass(2, 120, 4)] },
-      java: { passes: [pass(1, 100, 8, { cluster: { cpuMs: 5120, windowMs: 2000 } })] },
+      java: { passes: [pass(1, 100, 8, { cluster: { cpuMs: 5120, windowMs: 4000 } })] },
     });
     // The pass without a reading is left out, not counted as 0.
     expect(row.clients.fastpath!.clusterCpuMsPerMiB).toMatchObject({ median: 15, min: 15, max: 15 });
@@ -97,12 +97,18 @@ describe('compareRow', () => {
     const ceiling = mibCeiling(row, 'fastpath', 2)!;
     expect(ceiling.mibPerSec).toBeCloseTo(133.33, 2);
     expect(ceiling.againstJava).toBeCloseTo(1.3333, 4);
+    // Busy past the 2 cores counts as 2: the same 133 MiB/s.
+    expect(ceiling.freeClient!.mibPerSec).toBeCloseTo(133.33, 2);
+    // Java's pass: its 1 s and the cluster's 5.12 s over 4 s are 1.53 cores, ÷ 20 ms/MiB = 76.5 MiB/s.
+    const javaCeiling = mibCeiling(row, 'java', 2)!;
+    expect(javaCeiling.freeClient!.mibPerSec).toBeCloseTo(76.5, 6);
+    expect(javaCeiling.freeClient!.againstJava).toBeCloseTo(0.765, 6);
     const table = machineTable([row], 2)!;
     expect(table).toMatch(
-      /fastpath \(Node\)\s*\|[^|]+\|\s*15\.0 \(15\.0–15\.0\)\s*\|[^|]+\|\s*133\s*\|\s*1\.33×/,
+      /fastpath \(Node\)\s*\|[^|]+\|\s*15\.0 \(15\.0–15\.0\)\s*\|[^|]+\|\s*133\s*\|\s*1\.33×\s*\|\s*1\.33×/,
     );
     expect(table).toMatch(
-      /Ozone's Java client\s*\|[^|]+\|\s*20\.0 \(20\.0–20\.0\)\s*\|[^|]+\|\s*100\s*\|\s*1\.00×/,
+      /Ozone's Java client\s*\|[^|]+\|\s*20\.0 \(20\.0–20\.0\)\s*\|[^|]+\|\s*100\s*\|\s*1\.00×\s*\|\s*0\.77×/,
     );
     const without = compareRow(DEFAULT_SHAPES.single, { fastpath: { passes: [pass(1, 128, 4)] } });
     expect(mibCeiling(without, 'fastpath', 2)).toBeNull();

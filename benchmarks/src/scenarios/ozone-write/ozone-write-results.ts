@@ -125,17 +125,33 @@ function clusterFigures(
  * client's passes: a client costing no CPU at all still leaves the cluster needing that much per
  * MiB, so MiB/s ≤ cores ÷ cluster CPU per MiB. With it, that ceiling ÷ Java's measured MiB/s:
  * where it is below a MiB/s goal, no client can meet the goal on this machine.
+ *
+ * `freeClient` is the tighter bound of the machine as busy as it was in this client's passes (the
+ * cores busy, at most `cores`, less than all of them where the cluster waits on its disk): the
+ * MiB/s this client would reach if its own CPU went to the cluster, ÷ Java's measured MiB/s.
  */
 export function mibCeiling(
   r: RowComparison,
   client: WriteClient,
   cores: number,
-): { mibPerSec: number; againstJava: number | null } | null {
-  const clusterMs = r.clients[client]?.clusterCpuMsPerMiB?.median;
+): {
+  mibPerSec: number;
+  againstJava: number | null;
+  freeClient: { mibPerSec: number; againstJava: number | null } | null;
+} | null {
+  const c = r.clients[client];
+  const clusterMs = c?.clusterCpuMsPerMiB?.median;
   if (clusterMs === undefined || clusterMs <= 0) return null;
-  const mibPerSec = (cores * 1000) / clusterMs;
   const java = r.clients.java?.mibPerSec.median;
-  return { mibPerSec, againstJava: java ? mibPerSec / java : null };
+  const against = (mibPerSec: number): number | null => (java ? mibPerSec / java : null);
+  const mibPerSec = (cores * 1000) / clusterMs;
+  const busy = c?.busyCores?.median;
+  const free = busy === undefined ? undefined : (Math.min(busy, cores) * 1000) / clusterMs;
+  return {
+    mibPerSec,
+    againstJava: against(mibPerSec),
+    freeClient: free === undefined ? null : { mibPerSec: free, againstJava: against(free) },
+  };
 }
 
 /** Summarizes one row's passes of both clients. */
