@@ -4,7 +4,8 @@
 // large writes on libuv's thread pool. Both give the same bytes and pass the same contract suites.
 import { debuglog } from 'node:util';
 import { JS_CRC_KERNEL, type CrcKernel } from '../checksum.js';
-import bulkAddon from './bulk-addon.cjs';
+import { loadNativeAddon } from '../native-addon-load.js';
+import nativeAddons from '../native-addons.cjs';
 
 const debug = debuglog('fastpath-ozone');
 
@@ -49,17 +50,14 @@ const CRC_TYPE_VALUES = { CRC32: 2, CRC32C: 3 } as const;
 
 /** Loads the native engine from `path`; never throws. */
 export function loadNativeBulkFrom(path: string): NativeBulkLoad {
-  let raw: unknown;
-  try {
-    raw = bulkAddon.loadAddon(path);
-  } catch (err) {
-    return {
-      available: false,
-      reason: `cannot load ${path} (${(err as Error).message.split('\n')[0] ?? ''}); install libisal-dev and run "npm run build:native -w @fastpath/ozone-fs-client"`,
-    };
-  }
-  if (!isRawBulkAddon(raw)) return { available: false, reason: `${path} is not the bulk addon` };
-  const addon = raw;
+  const load = loadNativeAddon(
+    path,
+    isRawBulkAddon,
+    'the bulk addon',
+    'install libisal-dev and run "npm run build:native -w @fastpath/ozone-fs-client"',
+  );
+  if (!load.available) return load;
+  const addon = load.addon;
   const engine: BulkEngine = {
     name: 'native',
     crc: Object.freeze({
@@ -79,7 +77,7 @@ let loaded: NativeBulkLoad | undefined;
 /** The built native engine, loaded on first use; when unavailable, why is logged once (NODE_DEBUG=fastpath-ozone). */
 export function loadNativeBulk(): NativeBulkLoad {
   if (!loaded) {
-    loaded = loadNativeBulkFrom(bulkAddon.addonPath);
+    loaded = loadNativeBulkFrom(nativeAddons.addonPaths.bulk);
     if (!loaded.available)
       debug('the native bulk engine is unavailable, the JS path is used: %s', loaded.reason);
   }

@@ -1,5 +1,6 @@
 import { debuglog } from 'node:util';
-import isalAddon from './isal-addon.cjs';
+import { loadNativeAddon } from '../native-addon-load.js';
+import nativeAddons from '../native-addons.cjs';
 import type { GfMatrixEngine } from './raw-erasure-coder.js';
 
 const debug = debuglog('fastpath-ozone');
@@ -33,17 +34,14 @@ function isRawIsalAddon(value: unknown): value is RawIsalAddon {
 
 /** Loads the ISA-L addon from `path`; never throws. */
 export function loadIsalEngineFrom(path: string): IsalEngineLoad {
-  let raw: unknown;
-  try {
-    raw = isalAddon.loadAddon(path);
-  } catch (err) {
-    return {
-      available: false,
-      reason: `cannot load ${path} (${(err as Error).message.split('\n')[0] ?? ''}); install libisal-dev and run "npm run build:native -w @fastpath/ozone-fs-client"`,
-    };
-  }
-  if (!isRawIsalAddon(raw)) return { available: false, reason: `${path} is not the ISA-L addon` };
-  const addon = raw;
+  const load = loadNativeAddon(
+    path,
+    isRawIsalAddon,
+    'the ISA-L addon',
+    'install libisal-dev and run "npm run build:native -w @fastpath/ozone-fs-client"',
+  );
+  if (!load.available) return load;
+  const addon = load.addon;
   // ISA-L expands each coefficient matrix into 32-byte tables per coefficient; a coder applies
   // the same matrix stripe after stripe, so the tables are kept per matrix.
   const tables = new WeakMap<Uint8Array, Uint8Array>();
@@ -66,7 +64,7 @@ let loaded: IsalEngineLoad | undefined;
 /** The built ISA-L engine, loaded on first use; when unavailable, why is logged once (NODE_DEBUG=fastpath-ozone). */
 export function loadIsalEngine(): IsalEngineLoad {
   if (!loaded) {
-    loaded = loadIsalEngineFrom(isalAddon.addonPath);
+    loaded = loadIsalEngineFrom(nativeAddons.addonPaths.isalEc);
     if (!loaded.available)
       debug('ISA-L erasure coding unavailable, the TypeScript codec is used: %s', loaded.reason);
   }

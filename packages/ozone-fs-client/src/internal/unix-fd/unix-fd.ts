@@ -3,7 +3,8 @@
 // that came with them. Loaded once per process; when it cannot be, short-circuit reads are off.
 import type { Socket } from 'node:net';
 import { debuglog, getSystemErrorName } from 'node:util';
-import nativeAddon from './native-addon.cjs';
+import { loadNativeAddon } from '../native-addon-load.js';
+import nativeAddons from '../native-addons.cjs';
 
 const debug = debuglog('fastpath-ozone');
 
@@ -105,16 +106,13 @@ export function loadUnixFdFrom(path: string): UnixFdLoad {
       available: false,
       reason: `descriptor passing is built for Linux only, not ${process.platform}`,
     };
-  try {
-    const raw = nativeAddon.loadAddon(path);
-    if (!isRawAddon(raw)) return { available: false, reason: `${path} is not fastpath's unix-fd addon` };
-    return { available: true, unixFd: wrap(raw) };
-  } catch (err) {
-    return {
-      available: false,
-      reason: `cannot load ${path} (${(err as Error).message.split('\n')[0] ?? ''}); build it with "npm run build:native -w @fastpath/ozone-fs-client"`,
-    };
-  }
+  const load = loadNativeAddon(
+    path,
+    isRawAddon,
+    "fastpath's unix-fd addon",
+    'build it with "npm run build:native -w @fastpath/ozone-fs-client"',
+  );
+  return load.available ? { available: true, unixFd: wrap(load.addon) } : load;
 }
 
 let loaded: UnixFdLoad | undefined;
@@ -122,7 +120,7 @@ let loaded: UnixFdLoad | undefined;
 /** The built addon, loaded on first use; when unavailable, the reason is logged once (NODE_DEBUG=fastpath-ozone). */
 export function loadUnixFd(): UnixFdLoad {
   if (!loaded) {
-    loaded = loadUnixFdFrom(nativeAddon.addonPath);
+    loaded = loadUnixFdFrom(nativeAddons.addonPaths.unixFd);
     if (!loaded.available) debug('short-circuit reads unavailable: %s', loaded.reason);
   }
   return loaded;

@@ -1,2 +1,0 @@
-export declare const addonPath: string;
-export declare function loadAddon(path?: string): unknown;
