@@ -3,14 +3,11 @@
 // place, a chunk gathered across writes), and a client on the other engine reads them back with
 // every window verified. The write and read suites run on both engines too (embedded-contract).
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { createOzoneClient, type OzoneClient } from '@fastpath/ozone-fs-client';
 import { startMiniOzoneCluster, type MiniOzoneCluster } from '@fastpath/ozone-fs-client/testing';
 import { loadNativeBulk } from '../src/internal/bulk/bulk-engine.js';
+import { runWithoutAddons } from './support/run-without-addons.js';
 
 let cluster: MiniOzoneCluster;
 beforeAll(async () => {
@@ -73,26 +70,11 @@ it('a process whose bulk addon cannot load writes and reads on the JS engine, sa
   } finally {
     admin.close();
   }
-  const tsx = createRequire(__filename).resolve('tsx');
-  const { stdout, stderr } = await promisify(execFile)(
-    process.execPath,
-    [
-      '--require',
-      join(__dirname, 'support/no-native-addons.cjs'),
-      '--import',
-      tsx,
-      '--conditions',
-      'development',
-      join(__dirname, 'support/bulk-engine-writer.ts'),
-      cluster.omAddress,
-      'nobulk',
-      'keys',
-    ],
-    {
-      env: { ...process.env, NODE_DEBUG: 'fastpath-ozone', FASTPATH_MISSING_ADDONS: 'fastpath_bulk.node' },
-      timeout: 60_000,
-    },
-  );
+  const { stdout, stderr } = await runWithoutAddons(['fastpath_bulk.node'], 'bulk-engine-writer.ts', [
+    cluster.omAddress,
+    'nobulk',
+    'keys',
+  ]);
   const result = JSON.parse(stdout) as {
     engine: string;
     readBack: boolean;

@@ -1,19 +1,15 @@
 // A client process in which the native addon cannot load (as on a machine where it was not
 // built): short-circuit is on in its settings and the datanodes serve their sockets, yet every
 // read goes over gRPC, and the reason is logged once for the process, not once per client.
-import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { expect, it } from '@jest/globals';
 import { createOzoneClient } from '@fastpath/ozone-fs-client';
 import { startMiniOzoneCluster } from '@fastpath/ozone-fs-client/testing';
 import { contractKeyBytes } from '@fastpath/ozone-fs-client/testing/contract';
-
-const run = promisify(execFile);
+import { runWithoutAddons } from './support/run-without-addons.js';
 
 it('falls back to gRPC when the addon cannot load, saying why once per process', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'fp-scu-'));
@@ -28,25 +24,13 @@ it('falls back to gRPC when the addon cannot load, saying why once per process',
     writer.close();
   }
   cluster.resetCounters();
-  const tsx = createRequire(__filename).resolve('tsx');
-  const { stdout, stderr } = await run(
-    process.execPath,
-    [
-      '--require',
-      join(__dirname, 'support/no-native-addons.cjs'),
-      '--import',
-      tsx,
-      '--conditions',
-      'development',
-      join(__dirname, 'support/short-circuit-reader.ts'),
-      cluster.omAddress,
-      template,
-      'vol',
-      'bkt',
-      'k',
-    ],
-    { env: { ...process.env, NODE_DEBUG: 'fastpath-ozone' }, timeout: 60_000 },
-  );
+  const { stdout, stderr } = await runWithoutAddons(['fastpath_unix_fd.node'], 'short-circuit-reader.ts', [
+    cluster.omAddress,
+    template,
+    'vol',
+    'bkt',
+    'k',
+  ]);
   const results = JSON.parse(stdout) as Array<{
     sha256: string;
     stats: { shortCircuitGetBlocks: number; readChunkCalls: number; shortCircuitFallbacks: number };
