@@ -692,8 +692,9 @@ export function validateOzoneClientConfig(config: OzoneClientConfig): OzoneClien
     throw new InvalidOptionError(K.datanodeTransport, `expected one of ${DATANODE_TRANSPORTS.join(', ')}`);
   if (!BULK_ENGINE_NAMES.includes(c.bulkEngine))
     throw new InvalidOptionError(K.bulkEngine, `expected one of ${BULK_ENGINE_NAMES.join(', ')}`);
-  const bulk = resolveBulkEngine(c.bulkEngine);
-  if ('unavailable' in bulk)
+  // Only a config that names the native engine needs the addon now; `auto` loads it with the client.
+  const bulk = c.bulkEngine === 'native' ? resolveBulkEngine('native') : undefined;
+  if (bulk && 'unavailable' in bulk)
     throw new InvalidOptionError(K.bulkEngine, `the native engine is unavailable: ${bulk.unavailable}`);
   if (!Number.isInteger(c.datanodeStreamsPerChannel) || c.datanodeStreamsPerChannel < 1)
     throw new InvalidOptionError(K.datanodeStreamsPerChannel, 'must be an integer ≥ 1');

@@ -1,5 +1,8 @@
 // Loading one of the package's optional native addons: never throws, says why not.
+import { debuglog } from 'node:util';
 import nativeAddons from './native-addons.cjs';
+
+const debug = debuglog('fastpath-ozone');
 
 /** An addon of shape `T`, or why there is none. */
 export type NativeAddonLoad<T> =
@@ -27,4 +30,21 @@ export function loadNativeAddon<T>(
   return isAddon(raw)
     ? { available: true, addon: raw }
     : { available: false, reason: `${path} is not ${what}` };
+}
+
+/**
+ * `load` run on first use and its answer kept for the process; when the addon is unavailable,
+ * `unavailable` and the reason are logged once (NODE_DEBUG=fastpath-ozone).
+ */
+export function loadOnce<
+  L extends { readonly available: true } | { readonly available: false; readonly reason: string },
+>(load: () => L, unavailable: string): () => L {
+  let loaded: L | undefined;
+  return () => {
+    if (!loaded) {
+      loaded = load();
+      if (!loaded.available) debug('%s: %s', unavailable, loaded.reason);
+    }
+    return loaded;
+  };
 }

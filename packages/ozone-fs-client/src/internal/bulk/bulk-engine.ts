@@ -2,12 +2,9 @@
 // the copy of written bytes into chunk buffers. The JS path does both on the JS thread; the
 // optional native addon (native/bulk, on Debian's libisal) runs ISA-L's hardware CRCs and copies
 // large writes on libuv's thread pool. Both give the same bytes and pass the same contract suites.
-import { debuglog } from 'node:util';
 import { JS_CRC_KERNEL, type CrcKernel } from '../checksum.js';
-import { loadNativeAddon } from '../native-addon-load.js';
+import { loadNativeAddon, loadOnce } from '../native-addon-load.js';
 import nativeAddons from '../native-addons.cjs';
-
-const debug = debuglog('fastpath-ozone');
 
 /** `ozone.client.bulk.engine`: `auto` (native where the addon is built, else JS), `native` or `js`. */
 export type BulkEngineName = 'auto' | 'native' | 'js';
@@ -72,17 +69,11 @@ export function loadNativeBulkFrom(path: string): NativeBulkLoad {
   return { available: true, engine: Object.freeze(engine) };
 }
 
-let loaded: NativeBulkLoad | undefined;
-
 /** The built native engine, loaded on first use; when unavailable, why is logged once (NODE_DEBUG=fastpath-ozone). */
-export function loadNativeBulk(): NativeBulkLoad {
-  if (!loaded) {
-    loaded = loadNativeBulkFrom(nativeAddons.addonPaths.bulk);
-    if (!loaded.available)
-      debug('the native bulk engine is unavailable, the JS path is used: %s', loaded.reason);
-  }
-  return loaded;
-}
+export const loadNativeBulk: () => NativeBulkLoad = loadOnce(
+  () => loadNativeBulkFrom(nativeAddons.addonPaths.bulk),
+  'the native bulk engine is unavailable, the JS path is used',
+);
 
 /**
  * The engine `name` picks: `js`, or the native one for `native` and (where it loads) `auto`.

@@ -1,9 +1,6 @@
-import { debuglog } from 'node:util';
-import { loadNativeAddon } from '../native-addon-load.js';
+import { loadNativeAddon, loadOnce } from '../native-addon-load.js';
 import nativeAddons from '../native-addons.cjs';
 import type { GfMatrixEngine } from './raw-erasure-coder.js';
-
-const debug = debuglog('fastpath-ozone');
 
 interface RawIsalAddon {
   initTables(k: number, rows: number, coefs: Uint8Array): Uint8Array;
@@ -59,14 +56,8 @@ export function loadIsalEngineFrom(path: string): IsalEngineLoad {
   return { available: true, engine: Object.freeze(engine) };
 }
 
-let loaded: IsalEngineLoad | undefined;
-
 /** The built ISA-L engine, loaded on first use; when unavailable, why is logged once (NODE_DEBUG=fastpath-ozone). */
-export function loadIsalEngine(): IsalEngineLoad {
-  if (!loaded) {
-    loaded = loadIsalEngineFrom(nativeAddons.addonPaths.isalEc);
-    if (!loaded.available)
-      debug('ISA-L erasure coding unavailable, the TypeScript codec is used: %s', loaded.reason);
-  }
-  return loaded;
-}
+export const loadIsalEngine: () => IsalEngineLoad = loadOnce(
+  () => loadIsalEngineFrom(nativeAddons.addonPaths.isalEc),
+  'ISA-L erasure coding unavailable, the TypeScript codec is used',
+);

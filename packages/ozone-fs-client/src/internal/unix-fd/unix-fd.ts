@@ -2,11 +2,9 @@
 // socket, send bytes with descriptors attached (SCM_RIGHTS), receive bytes and any descriptors
 // that came with them. Loaded once per process; when it cannot be, short-circuit reads are off.
 import type { Socket } from 'node:net';
-import { debuglog, getSystemErrorName } from 'node:util';
-import { loadNativeAddon } from '../native-addon-load.js';
+import { getSystemErrorName } from 'node:util';
+import { loadNativeAddon, loadOnce } from '../native-addon-load.js';
 import nativeAddons from '../native-addons.cjs';
-
-const debug = debuglog('fastpath-ozone');
 
 /** What one receive returned: the bytes (empty at the end of the stream) and the descriptors passed with them. */
 export interface Received {
@@ -115,16 +113,11 @@ export function loadUnixFdFrom(path: string): UnixFdLoad {
   return load.available ? { available: true, unixFd: wrap(load.addon) } : load;
 }
 
-let loaded: UnixFdLoad | undefined;
-
 /** The built addon, loaded on first use; when unavailable, the reason is logged once (NODE_DEBUG=fastpath-ozone). */
-export function loadUnixFd(): UnixFdLoad {
-  if (!loaded) {
-    loaded = loadUnixFdFrom(nativeAddons.addonPaths.unixFd);
-    if (!loaded.available) debug('short-circuit reads unavailable: %s', loaded.reason);
-  }
-  return loaded;
-}
+export const loadUnixFd: () => UnixFdLoad = loadOnce(
+  () => loadUnixFdFrom(nativeAddons.addonPaths.unixFd),
+  'short-circuit reads unavailable',
+);
 
 /** The descriptor under a connected `net.Socket` (Node keeps it on the socket's handle on Unix). */
 export function socketFd(socket: Socket): number {
