@@ -8,6 +8,14 @@ export interface CallStream {
   cancel(): void;
 }
 
+/** Options of a unary call (`unary` of a session or channel). */
+export interface UnaryCallOptions {
+  /** Extra request headers (lowercase names). */
+  metadata?: Readonly<Record<string, string>>;
+  /** Ms from now the call may take; past it the call fails DEADLINE_EXCEEDED and is cancelled. No deadline when undefined. */
+  deadlineMs?: number;
+}
+
 /** The events of a {@link GrpcHttp2Call}. */
 export interface GrpcHttp2CallEvents {
   /** A message received: a Buffer of exactly its length, the listener's to keep. */

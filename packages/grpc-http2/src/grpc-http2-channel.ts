@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
-import type { GrpcHttp2Call } from './grpc-http2-call.js';
-import { GRPC_STATUS } from './grpc-http2-errors.js';
+import type { GrpcHttp2Call, UnaryCallOptions } from './grpc-http2-call.js';
+import { GRPC_STATUS, GrpcCallError } from './grpc-http2-errors.js';
 import { resolveSessionOptions, type GrpcHttp2SessionOptions } from './grpc-http2-options.js';
 import { GrpcHttp2Session } from './grpc-http2-session.js';
 import { failedCall } from './internal/client-stream.js';
@@ -51,6 +51,13 @@ export class GrpcHttp2Channel extends EventEmitter<GrpcHttp2ChannelEvents> {
   openCall(path: string, metadata?: Readonly<Record<string, string>>): GrpcHttp2Call {
     if (this.#closed) return failedCall(GRPC_STATUS.UNAVAILABLE, 'the channel is closed');
     return this.#sessionNow().openCall(path, metadata);
+  }
+
+  /** A unary call of `path` on the current session, or a new one (see {@link GrpcHttp2Session.unary}). */
+  unary(path: string, message: Uint8Array, options?: UnaryCallOptions): Promise<Buffer> {
+    if (this.#closed)
+      return Promise.reject(new GrpcCallError(GRPC_STATUS.UNAVAILABLE, 'the channel is closed'));
+    return this.#sessionNow().unary(path, message, options);
   }
 
   /** No new calls; the open ones finish, then the session closes. */

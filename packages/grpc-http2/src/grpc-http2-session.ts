@@ -5,14 +5,15 @@
 // they belong to (the caller's pool, for bulk answers). See the package README for the numbers.
 import { EventEmitter } from 'node:events';
 import type { Socket } from 'node:net';
-import type { GrpcHttp2Call } from './grpc-http2-call.js';
+import type { GrpcHttp2Call, UnaryCallOptions } from './grpc-http2-call.js';
 import { GRPC_STATUS, HTTP2_ERROR, Http2ProtocolError } from './grpc-http2-errors.js';
 import {
   type GrpcHttp2SessionOptions,
   type ResolvedSessionOptions,
   resolveSessionOptions,
 } from './grpc-http2-options.js';
-import { ClientStream, type StreamHost } from './internal/client-stream.js';
+import { UnaryAnswer } from './internal/call-sinks.js';
+import { ClientStream, streamingCall, type StreamHost } from './internal/client-stream.js';
 import { connectSocket } from './internal/connect-socket.js';
 import { FrameReader, type FrameSink } from './internal/frame-reader.js';
 import {
@@ -173,22 +174,47 @@ export class GrpcHttp2Session extends EventEmitter<GrpcHttp2SessionEvents> {
    * UNAVAILABLE (asynchronously, as every failure).
    */
   openCall(path: string, metadata?: Readonly<Record<string, string>>): GrpcHttp2Call {
-    const stream = new ClientStream(
+    const { stream, call } = streamingCall(
       this.#host,
       this.#options.maxReceiveMessageBytes,
       this.#options.allocateMessage,
     );
+    this.#start(stream, path, metadata);
+    return call;
+  }
+
+  /**
+   * A unary call of `path`: sends `message` and resolves with the one answer once the server's
+   * status is OK; rejects with a {@link GrpcCallError} otherwise (two answers or none: INTERNAL; no
+   * status within `deadlineMs`: DEADLINE_EXCEEDED, the stream cancelled). Its own code path, with
+   * no call object or listeners: a small call's CPU is mostly such per-call machinery.
+   */
+  unary(path: string, message: Uint8Array, options: UnaryCallOptions = {}): Promise<Buffer> {
+    const answer = new UnaryAnswer();
+    const stream = new ClientStream(
+      this.#host,
+      this.#options.maxReceiveMessageBytes,
+      this.#options.allocateMessage,
+      answer,
+    );
+    answer.start(stream, options.deadlineMs);
+    this.#start(stream, path, options.metadata);
+    stream.write(message);
+    stream.end();
+    return answer.promise;
+  }
+
+  /** Opens `stream` now or once a stream slot frees; on a session that no longer accepts calls, fails it UNAVAILABLE (asynchronously). */
+  #start(stream: ClientStream, path: string, metadata: Readonly<Record<string, string>> | undefined): void {
     if (!this.accepting) {
       const why = this.#closed ? 'the connection is closed' : 'the connection is going away';
       queueMicrotask(() => stream.fail(GRPC_STATUS.UNAVAILABLE, why, this.#failure?.cause));
-      return stream.call;
+      return;
     }
-    const block = metadata ? this.#encodeRequest(path, metadata) : this.#requestBlock(path);
-    stream.requestBlock = block;
+    stream.requestBlock = metadata ? this.#encodeRequest(path, metadata) : this.#requestBlock(path);
     if (this.#streams.size >= this.#peerMaxStreams) this.#waiting.push(stream);
     else this.#open(stream);
     this.#refOrUnref();
-    return stream.call;
   }
 
   /** Graceful close: no new calls; the calls open finish, then the connection ends with a GOAWAY. */

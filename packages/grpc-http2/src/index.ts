@@ -23,5 +23,6 @@ export type { GrpcHttp2SessionEvents } from './grpc-http2-session.js';
 export { GrpcHttp2Channel } from './grpc-http2-channel.js';
 export type { GrpcHttp2ChannelEvents } from './grpc-http2-channel.js';
 export { GrpcHttp2Call } from './grpc-http2-call.js';
+export type { UnaryCallOptions } from './grpc-http2-call.js';
 export type { GrpcHttp2SessionOptions, GrpcHttp2TlsOptions } from './grpc-http2-options.js';
 export { GRPC_STATUS, GrpcCallError, HTTP2_ERROR, Http2ProtocolError } from './grpc-http2-errors.js';

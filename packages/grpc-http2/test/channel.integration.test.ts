@@ -93,6 +93,41 @@ describe('GrpcHttp2Channel', () => {
     expect(late.error).toMatchObject({ grpcCode: UNAVAILABLE, details: 'the channel is closed' });
   });
 
+  it('unary(): two answers fail INTERNAL and reset the stream; an OK with no answer fails INTERNAL', async () => {
+    channel = new GrpcHttp2Channel({ address: server.address });
+    const twice = channel.unary('/pkg.Service/Method', Buffer.from('q1'));
+    const peer = await server.nextPeer();
+    const first = await peer.nextRequest();
+    expect(peer.messagesOn(first.streamId)).toEqual([Buffer.from('q1')]);
+    peer.sendResponseHeaders(first.streamId);
+    peer.sendMessages(first.streamId, [Buffer.from('a'), Buffer.from('b')]);
+    await expect(twice).rejects.toMatchObject({
+      grpcCode: 13,
+      details: 'a unary call answered two messages',
+    });
+    await peer.waitForFrame((f) => f.type === FRAME.RST_STREAM && f.streamId === first.streamId);
+
+    const none = channel.unary('/pkg.Service/Method', Buffer.from('q2'));
+    const second = await peer.nextRequest();
+    peer.sendResponseHeaders(second.streamId);
+    peer.sendTrailers(second.streamId, OK);
+    await expect(none).rejects.toMatchObject({ grpcCode: 13, details: 'the call ended without an answer' });
+  });
+
+  it('unary(): fails UNAVAILABLE when the connection is lost, and after close() without connecting', async () => {
+    channel = new GrpcHttp2Channel({ address: server.address });
+    const lostCall = channel.unary('/pkg.Service/Method', Buffer.from('q'), { deadlineMs: 60_000 });
+    const peer = await server.nextPeer();
+    await peer.nextRequest();
+    peer.destroy();
+    await expect(lostCall).rejects.toMatchObject({ grpcCode: UNAVAILABLE });
+    channel.close();
+    await expect(channel.unary('/pkg.Service/Method', Buffer.from('q'))).rejects.toMatchObject({
+      grpcCode: UNAVAILABLE,
+      details: 'the channel is closed',
+    });
+  });
+
   it('checks its options when built', () => {
     expect(() => new GrpcHttp2Channel({ address: 'dn1:9859', maxFrameBytes: 100 })).toThrow(/maxFrameBytes/);
   });

@@ -32,6 +32,7 @@ const method = (path: string, streaming: boolean) => ({
 const SERVICE = {
   echo: method('/test.Echo/echo', true),
   unary: method('/test.Echo/unary', false),
+  commands: method('/test.Echo/commands', false),
 } as unknown as ServiceDefinition;
 
 /** The bidi echo's commands, by a request's first byte. */
@@ -97,6 +98,13 @@ beforeAll(async () => {
       call.on('end', () => call.end());
     },
     unary: (call: ServerUnaryCall<Buffer, Buffer>, done: sendUnaryData<Buffer>) => done(null, call.request),
+    // A unary method that takes the echo's commands: FAIL and HANG, else it echoes.
+    commands: (call: ServerUnaryCall<Buffer, Buffer>, done: sendUnaryData<Buffer>) => {
+      const m = call.request;
+      if (m[0] === FAIL) return done({ code: m[1] as status, details: m.subarray(2).toString('utf8') }, null);
+      if (m[0] === HANG) return void call.on('cancelled', () => cancelled.push('unary'));
+      done(null, m);
+    },
   });
   const bind = (address: string, credentials: ServerCredentials) =>
     new Promise<number>((resolve, reject) =>
@@ -279,6 +287,60 @@ describe.each([
   });
 });
 
+describe.each([
+  ['plain', false],
+  ['TLS', true],
+])('unary() on a session to grpc-js (%s)', (_name, tls) => {
+  const open = () =>
+    new GrpcHttp2Session({
+      address: tls ? tlsAddress : plainAddress,
+      ...(tls ? { tls: { ca: ca.caCert } } : {}),
+    });
+
+  it('runs 200 unary calls at once, each resolving with its own answer', async () => {
+    const session = open();
+    const answers = await Promise.all(
+      Array.from({ length: 200 }, (_, i) =>
+        session.unary('/test.Echo/commands', Buffer.concat([Buffer.from([ECHO]), pattern(i, 100 + i * 37)])),
+      ),
+    );
+    answers.forEach((a, i) =>
+      expect(a.equals(Buffer.concat([Buffer.from([ECHO]), pattern(i, 100 + i * 37)]))).toBe(true),
+    );
+    session.close();
+  });
+
+  it("rejects with the server's status and message", async () => {
+    const session = open();
+    const failed = session.unary(
+      '/test.Echo/commands',
+      Buffer.concat([Buffer.from([FAIL, status.NOT_FOUND]), Buffer.from('no such key')]),
+    );
+    await expect(failed).rejects.toBeInstanceOf(GrpcCallError);
+    await expect(failed).rejects.toMatchObject({ grpcCode: status.NOT_FOUND, details: 'no such key' });
+    session.close();
+  });
+
+  it('fails DEADLINE_EXCEEDED past its deadline and cancels the call on the server; the session goes on', async () => {
+    const session = open();
+    const before = cancelled.filter((c) => c === 'unary').length;
+    await expect(
+      session.unary('/test.Echo/commands', Buffer.from([HANG]), { deadlineMs: 100 }),
+    ).rejects.toMatchObject({
+      grpcCode: status.DEADLINE_EXCEEDED,
+    });
+    await new Promise<void>((resolve) => {
+      const check = () =>
+        cancelled.filter((c) => c === 'unary').length > before ? resolve() : setTimeout(check, 10);
+      check();
+    });
+    expect(
+      await session.unary('/test.Echo/commands', Buffer.from([ECHO, 9]), { deadlineMs: 10_000 }),
+    ).toEqual(Buffer.from([ECHO, 9]));
+    session.close();
+  });
+});
+
 describe('a session that cannot connect', () => {
   it('fails its calls UNAVAILABLE when nothing listens', async () => {
     const probe = new Server();
@@ -289,7 +351,7 @@ describe('a session that cannot connect', () => {
     );
     probe.forceShutdown();
     const session = new GrpcHttp2Session({ address: `127.0.0.1:${port}`, peer: 'the datanode' });
-    const call = session.openCall('/test.Echo/unary');
+    const call = session.openCall('/test.Echo/commands');
     const err = await collect(call).then(
       () => undefined,
       (e: unknown) => e,
@@ -303,7 +365,7 @@ describe('a session that cannot connect', () => {
 
   it('fails UNAVAILABLE when the server speaks TLS and the session plain text, and the other way round', async () => {
     const toTls = new GrpcHttp2Session({ address: tlsAddress, connectTimeoutMs: 5000 });
-    await expect(collect(toTls.openCall('/test.Echo/unary'))).rejects.toMatchObject({
+    await expect(collect(toTls.openCall('/test.Echo/commands'))).rejects.toMatchObject({
       grpcCode: status.UNAVAILABLE,
     });
     const toPlain = new GrpcHttp2Session({
@@ -311,7 +373,7 @@ describe('a session that cannot connect', () => {
       tls: { ca: ca.caCert },
       connectTimeoutMs: 5000,
     });
-    await expect(collect(toPlain.openCall('/test.Echo/unary'))).rejects.toMatchObject({
+    await expect(collect(toPlain.openCall('/test.Echo/commands'))).rejects.toMatchObject({
       grpcCode: status.UNAVAILABLE,
     });
   });
@@ -321,7 +383,7 @@ describe('a session that cannot connect', () => {
       address: tlsAddress,
       tls: { ca: ca.caCert, serverNameOverride: 'dn.example.com' },
     });
-    const err = await collect(session.openCall('/test.Echo/unary')).then(
+    const err = await collect(session.openCall('/test.Echo/commands')).then(
       () => undefined,
       (e: unknown) => e,
     );

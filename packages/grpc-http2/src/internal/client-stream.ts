@@ -1,8 +1,10 @@
 // One stream of the session as its call sees it: the messages waiting to be sent and the windows
 // that let them go, the messages coming in, and the status the call ends with. The session owns
-// the socket and the connection's window; the stream asks it to send (`flush`) and to reset.
-import { GrpcHttp2Call } from '../grpc-http2-call.js';
+// the socket and the connection's window; the stream asks it to send (`flush`) and to reset. What
+// the call receives goes to its sink: a streaming call's events or a unary call's promise.
+import type { CallStream, GrpcHttp2Call } from '../grpc-http2-call.js';
 import { GRPC_STATUS, GrpcCallError } from '../grpc-http2-errors.js';
+import { CallEvents, type CallSink } from './call-sinks.js';
 import { type CallStatus, httpStatusOf, statusOfHeaders, statusOfHttp } from './grpc-status.js';
 import { MessageAssembler, MessageFramingError } from './message-assembler.js';
 
@@ -16,10 +18,9 @@ export interface StreamHost {
   closed(stream: ClientStream): void;
 }
 
-export class ClientStream {
+export class ClientStream implements CallStream {
   /** The stream id; 0 until the stream is opened (HEADERS sent). */
   id = 0;
-  readonly call: GrpcHttp2Call;
   /** The request's header block, sent when the stream opens. */
   requestBlock: Buffer = Buffer.alloc(0);
   /** Bytes the server lets this stream send (may go below 0 when the server shrinks its windows). */
@@ -45,22 +46,21 @@ export class ClientStream {
     private readonly host: StreamHost,
     maxMessageBytes: number,
     allocate: (length: number) => Buffer,
+    private readonly sink: CallSink,
   ) {
-    this.call = new GrpcHttp2Call({
-      write: (message) => this.#write(message),
-      end: () => this.#end(),
-      cancel: () => this.#cancel(),
-    });
-    this.#assembler = new MessageAssembler(maxMessageBytes, allocate, (message) => {
-      if (!this.#done) this.call.emit('data', message);
-    });
+    this.#assembler = new MessageAssembler(maxMessageBytes, allocate, this);
+  }
+
+  /** A whole message from the assembler. */
+  assembled(message: Buffer): void {
+    if (!this.#done) this.sink.message(message);
   }
 
   get done(): boolean {
     return this.#done;
   }
 
-  #write(message: Uint8Array | readonly Uint8Array[]): void {
+  write(message: Uint8Array | readonly Uint8Array[]): void {
     if (this.#done || this.endRequested) return;
     const pieces = message instanceof Uint8Array ? [message] : message;
     let length = 0;
@@ -78,13 +78,13 @@ export class ClientStream {
     this.host.flush(this);
   }
 
-  #end(): void {
+  end(): void {
     if (this.#done || this.endRequested) return;
     this.endRequested = true;
     this.host.flush(this);
   }
 
-  #cancel(): void {
+  cancel(): void {
     if (this.#done) return;
     this.fail(GRPC_STATUS.CANCELLED, 'Cancelled on client');
     this.host.reset(this, 0x8 /* CANCEL */);
@@ -139,7 +139,7 @@ export class ClientStream {
     if (!this.#assembler.atBoundary)
       return this.fail(GRPC_STATUS.INTERNAL, 'the stream ended inside a message');
     this.#done = true;
-    this.call.emit('end');
+    this.sink.ended();
   }
 
   /** Ends the call with an error (once). */
@@ -152,11 +152,8 @@ export class ClientStream {
   ): void {
     if (this.#done) return;
     this.#done = true;
-    // A call no one listens to for errors (its owner gave it up) ends silently: an 'error' with
-    // no listener would throw inside the session, in the middle of another stream's frames.
-    if (this.call.listenerCount('error') > 0)
-      this.call.emit(
-        'error',
+    if (this.sink.hearsFailures)
+      this.sink.failed(
         new GrpcCallError(code, details, {
           ...(cause === undefined ? {} : { cause }),
           ...(trailers === undefined ? {} : { trailers }),
@@ -197,9 +194,21 @@ export class ClientStream {
 
 const NO_HOST: StreamHost = { flush: () => {}, reset: () => {}, closed: () => {} };
 
-/** A call that never reaches a server: it fails with `code`, asynchronously as every failure. */
+/** A streaming call on `stream`'s side: the call's events are what the stream receives. */
+export function streamingCall(
+  host: StreamHost,
+  maxMessageBytes: number,
+  allocate: (length: number) => Buffer,
+): { stream: ClientStream; call: GrpcHttp2Call } {
+  const events = new CallEvents();
+  const stream = new ClientStream(host, maxMessageBytes, allocate, events);
+  return { stream, call: events.attach(stream) };
+}
+
+/** A streaming call that never reaches a server: it fails with `code`, asynchronously as every failure. */
 export function failedCall(code: number, details: string): GrpcHttp2Call {
-  const stream = new ClientStream(NO_HOST, 0, (length) => Buffer.allocUnsafe(length));
+  const events = new CallEvents();
+  const stream = new ClientStream(NO_HOST, 0, (length) => Buffer.allocUnsafe(length), events);
   queueMicrotask(() => stream.fail(code, details));
-  return stream.call;
+  return events.attach(stream);
 }

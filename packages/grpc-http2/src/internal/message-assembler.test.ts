@@ -44,8 +44,10 @@ function recorder(maxMessageBytes = 1 << 20) {
       allocated.push(buffer);
       return buffer;
     },
-    (message) => {
-      messages.push(message);
+    {
+      assembled: (message) => {
+        messages.push(message);
+      },
     },
   );
   return { assembler, allocated, messages };

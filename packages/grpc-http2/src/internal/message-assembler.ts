@@ -17,7 +17,8 @@ export class MessageFramingError extends Error {
 const EMPTY = Buffer.alloc(0);
 
 export class MessageAssembler {
-  readonly #prefix = Buffer.allocUnsafe(5);
+  /** A prefix cut across pieces, gathered; made only when one is (most arrive whole). */
+  #prefix: Buffer | undefined;
   #prefixHave = 0;
   #message: Buffer | undefined;
   #have = 0;
@@ -25,7 +26,8 @@ export class MessageAssembler {
   constructor(
     private readonly maxMessageBytes: number,
     private readonly allocate: (length: number) => Buffer,
-    private readonly onMessage: (message: Buffer) => void,
+    /** Where each whole message goes (an object, so a stream makes no closure for it). */
+    private readonly target: { assembled(message: Buffer): void },
   ) {}
 
   /** Whether no message is half read (the stream may end here). */
@@ -46,7 +48,7 @@ export class MessageAssembler {
         at += take;
         if (this.#have === message.length) {
           this.#message = undefined;
-          this.onMessage(message);
+          this.target.assembled(message);
         }
         continue;
       }
@@ -56,15 +58,16 @@ export class MessageAssembler {
         at += 5;
       } else {
         const take = Math.min(5 - this.#prefixHave, n - at);
-        piece.copy(this.#prefix, this.#prefixHave, at, at + take);
+        const prefix = (this.#prefix ??= Buffer.allocUnsafe(5));
+        piece.copy(prefix, this.#prefixHave, at, at + take);
         this.#prefixHave += take;
         at += take;
         if (this.#prefixHave < 5) return;
         this.#prefixHave = 0;
-        length = this.#length(this.#prefix[0]!, this.#prefix.readUInt32BE(1));
+        length = this.#length(prefix[0]!, prefix.readUInt32BE(1));
       }
       if (length === 0) {
-        this.onMessage(EMPTY);
+        this.target.assembled(EMPTY);
         continue;
       }
       this.#message = this.allocate(length);

@@ -52,6 +52,21 @@ export class Http2OmTransport implements OmNodeTransport {
 
   /** One unary call: the request, then the one answer once the OM's status says OK. */
   send(request: Uint8Array, _call: OmCallIdentity): Promise<Uint8Array> {
+    const { timeoutMs } = this.options;
+    const bytes = Buffer.from(request.buffer, request.byteOffset, request.byteLength);
+    const connection = this.#connection;
+    // fastpath's session has unary calls of its own, without a call object and its listeners.
+    if (connection instanceof SocketDatanodeConnection)
+      return connection.unary(bytes, timeoutMs).catch(this.#rethrow);
+    return this.#streamedUnary(bytes);
+  }
+
+  readonly #rethrow = (err: unknown): never => {
+    throw rpcError(this.options.address, err);
+  };
+
+  /** A unary call as a call of Node's HTTP/2 session: one message each way. */
+  #streamedUnary(request: Buffer): Promise<Uint8Array> {
     const { address, timeoutMs } = this.options;
     return new Promise<Uint8Array>((resolve, reject) => {
       const call = this.#connection.openCall();
@@ -88,7 +103,7 @@ export class Http2OmTransport implements OmNodeTransport {
           );
         else resolve(answer);
       });
-      call.write(Buffer.from(request.buffer, request.byteOffset, request.byteLength));
+      call.write(request);
       call.end();
     });
   }

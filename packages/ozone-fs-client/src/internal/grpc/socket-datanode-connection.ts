@@ -4,7 +4,7 @@
 // of the client's receive pool; Node's `http2` first makes a Buffer of every DATA frame and runs it
 // through its stream machinery, which cost several times the CPU per MiB of the copy itself.
 import { EventEmitter } from 'node:events';
-import { GrpcHttp2Channel, type GrpcHttp2Call } from '@fastpath/grpc-http2';
+import { GrpcCallError, GrpcHttp2Channel, type GrpcHttp2Call } from '@fastpath/grpc-http2';
 import { tlsCa } from './channel-options.js';
 import type { CallFailure, DatanodeCall, DatanodeConnection } from './datanode-call.js';
 import { DATANODE_SEND_PATH } from './datanode-stream.js';
@@ -50,6 +50,16 @@ export class SocketDatanodeConnection implements DatanodeConnection {
     );
   }
 
+  /**
+   * One unary call of the connection's path: the answer, or a grpc-js shaped {@link CallFailure}
+   * (DEADLINE_EXCEEDED after `timeoutMs`). No call object or listeners: the OM's small calls.
+   */
+  unary(message: Buffer, timeoutMs: number): Promise<Buffer> {
+    return this.#channel
+      .unary(this.options.path ?? DATANODE_SEND_PATH, message, { deadlineMs: timeoutMs })
+      .catch(rethrowAsFailure);
+  }
+
   /** Hands back a message a call of this connection delivered, once nothing reads it (see {@link DatanodeCall.release}). */
   release(message: Buffer): void {
     this.options.receiveBuffers?.release(message);
@@ -66,6 +76,17 @@ export class SocketDatanodeConnection implements DatanodeConnection {
   }
 }
 
+/** A session's failure as grpc-js shapes one: what the rest of the client reads. */
+function callFailure(err: GrpcCallError): CallFailure {
+  const failure: CallFailure = { code: err.grpcCode, details: err.details };
+  if (err.http2ResetCode !== undefined) failure.http2ResetCode = err.http2ResetCode;
+  return failure;
+}
+
+function rethrowAsFailure(err: unknown): never {
+  throw err instanceof GrpcCallError ? callFailure(err) : err;
+}
+
 /** A session's call as a datanode stream expects it: errors grpc-js shaped (`code`, `details`). */
 class SocketCall extends EventEmitter implements DatanodeCall {
   constructor(
@@ -76,11 +97,7 @@ class SocketCall extends EventEmitter implements DatanodeCall {
     super();
     call.on('data', (message) => this.emit('data', message));
     call.on('end', () => this.emit('end'));
-    call.on('error', (err) => {
-      const failure: CallFailure = { code: err.grpcCode, details: err.details };
-      if (err.http2ResetCode !== undefined) failure.http2ResetCode = err.http2ResetCode;
-      this.emit('error', failure);
-    });
+    call.on('error', (err) => this.emit('error', callFailure(err)));
   }
 
   /** Hands back a message this call delivered (a streaming ReadBlock's piece, read to its end). */
