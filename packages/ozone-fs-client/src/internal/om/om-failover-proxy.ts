@@ -105,11 +105,12 @@ export class OmFailoverProxy {
     let retryCount = 0;
     let failovers = 0;
     let unknownOutcome = false;
-    // Ozone's getWaitTime: the nodes tried in this round, and the asks in a row of one node.
-    const triedThisRound = new Set<number>();
+    // Ozone's getWaitTime: the nodes tried in this round, and the asks in a row of one node. Made
+    // at the first failure: most calls have none.
+    let triedThisRound: Set<number> | undefined;
     // Nodes unreachable in this round: a follower that still names a killed leader (its election
     // not over) does not send the call back there before the round ends.
-    const unreachableThisRound = new Set<number>();
+    let unreachableThisRound: Set<number> | undefined;
     let sameNodeAttempts = 0;
     for (;;) {
       const node = nodes[index] as OmNode;
@@ -139,6 +140,8 @@ export class OmFailoverProxy {
       }
       failovers++;
       retryCount++;
+      triedThisRound ??= new Set<number>();
+      unreachableThisRound ??= new Set<number>();
       if (failure.kind === 'unreachable') unreachableThisRound.add(index);
       const { next, suggested } = this.#nextNode(index, failure, unreachableThisRound);
       metrics.failover(failure.kind, suggested);
