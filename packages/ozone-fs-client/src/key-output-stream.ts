@@ -435,7 +435,7 @@ export class KeyOutputStream {
       blockCommitSequenceId: toBigInt(location.blockID.blockCommitSequenceId),
       encodedToken: encodedBlockToken(location),
     };
-    const from = this.#ctx.om.options.address;
+    const from = this.#ctx.om.address;
     const datanodes = pipelineDatanodes(location.pipeline, from);
     const pipeline = location.pipeline as hadoop.hdds.IPipeline;
     const group = pipelineRaftGroup(pipeline, from);

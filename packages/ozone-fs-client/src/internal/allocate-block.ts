@@ -37,7 +37,6 @@ export async function allocateBlock(
     },
   });
   const location = r.allocateBlockResponse?.keyLocation ?? undefined;
-  if (!location)
-    throw new OzoneProtocolError(om.options.address, 'AllocateBlock answered without a key location');
+  if (!location) throw new OzoneProtocolError(om.address, 'AllocateBlock answered without a key location');
   return location;
 }

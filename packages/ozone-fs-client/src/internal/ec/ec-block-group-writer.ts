@@ -88,7 +88,7 @@ export class EcBlockGroupWriter {
     checksums: CellChecksums,
     internalBlockBytes: number,
   ) {
-    const from = ctx.om.options.address;
+    const from = ctx.om.address;
     this.#ctx = ctx;
     this.#config = config;
     this.#checksums = checksums;

@@ -37,9 +37,14 @@ export class OmClient {
     return this.#proxy;
   }
 
-  /** The user and the address calls go to first (errors name it). */
-  get options(): { readonly address: string; readonly userName: string } {
-    return { address: this.#proxy.currentAddress, userName: this.#userName };
+  /** The address calls go to first (errors name it). */
+  get address(): string {
+    return this.#proxy.currentAddress;
+  }
+
+  /** The user calls are made as. */
+  get userName(): string {
+    return this.#userName;
   }
 
   /** Builds the request envelope (exported for the golden-byte tests). */

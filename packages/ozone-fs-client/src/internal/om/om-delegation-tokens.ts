@@ -59,7 +59,7 @@ export async function renewOmDelegationToken(om: OmClient, token: Token): Promis
   });
   const inner = r.renewDelegationTokenResponse?.response;
   if (inner === undefined || inner === null || !has(inner, 'newExpiryTime')) {
-    throw new OzoneProtocolError(om.options.address, 'RenewDelegationToken answered no new expiry time');
+    throw new OzoneProtocolError(om.address, 'RenewDelegationToken answered no new expiry time');
   }
   return Number(inner.newExpiryTime);
 }
