@@ -43,3 +43,9 @@ export interface DatanodeConnection {
   watchLoss(onLost: () => void, keepWatching: () => boolean): void;
   close(): void;
 }
+
+/** A connection that also makes unary calls of its path: the OM's small calls ({@link Http2OmTransport}). */
+export interface UnaryConnection extends DatanodeConnection {
+  /** The one answer, or a {@link CallFailure} (DEADLINE_EXCEEDED after `timeoutMs`; INTERNAL for two answers or none). */
+  unary(message: Buffer, timeoutMs: number): Promise<Buffer>;
+}

@@ -9,7 +9,7 @@ import { EventEmitter } from 'node:events';
 import http2, { type ClientHttp2Session, type ClientHttp2Stream } from 'node:http2';
 import { status as GrpcStatus } from '@grpc/grpc-js';
 import { type ClientTlsOptions, tlsCa } from './channel-options.js';
-import type { CallFailure, DatanodeCall, DatanodeConnection } from './datanode-call.js';
+import type { CallFailure, DatanodeCall, UnaryConnection } from './datanode-call.js';
 import { DATANODE_SEND_PATH } from './datanode-stream.js';
 import { LossWatchers } from './loss-watchers.js';
 import type { ReceiveBufferPool } from './receive-buffer-pool.js';
@@ -55,7 +55,7 @@ const {
 } = http2.constants;
 
 /** One session at a time to one datanode, opened when a call needs it and again after it goes. */
-export class Http2DatanodeConnection implements DatanodeConnection {
+export class Http2DatanodeConnection implements UnaryConnection {
   #session: ClientHttp2Session | undefined;
   readonly #tls: GrpcTlsOptions | undefined;
   #closed = false;
@@ -117,6 +117,42 @@ export class Http2DatanodeConnection implements DatanodeConnection {
       });
     }
     return call;
+  }
+
+  /** One unary call of the connection's path as a call of Node's HTTP/2 session: one message each way. */
+  unary(message: Buffer, timeoutMs: number): Promise<Buffer> {
+    return new Promise<Buffer>((resolve, reject) => {
+      const call = this.openCall();
+      let answer: Buffer | undefined;
+      const fail = (code: number, details: string): void => {
+        clearTimeout(deadline);
+        reject({ code, details } satisfies CallFailure);
+        call.cancel(); // settled first: the cancel's own CANCELLED error then changes nothing
+      };
+      const deadline = setTimeout(
+        () => fail(GrpcStatus.DEADLINE_EXCEEDED, `no answer in ${timeoutMs} ms`),
+        timeoutMs,
+      );
+      call.on('data', (received) => {
+        if (answer === undefined) answer = received;
+        else fail(GrpcStatus.INTERNAL, 'a unary call answered two messages');
+      });
+      call.on('error', (err) => {
+        clearTimeout(deadline);
+        reject(err);
+      });
+      call.on('end', () => {
+        clearTimeout(deadline);
+        if (answer === undefined)
+          reject({
+            code: GrpcStatus.INTERNAL,
+            details: `${this.options.peer ?? 'the datanode'} ended the call without an answer`,
+          } satisfies CallFailure);
+        else resolve(answer);
+      });
+      call.write(message);
+      call.end();
+    });
   }
 
   /** Hands back a message a call of this connection delivered, once nothing reads it (see {@link DatanodeCall.release}). */

@@ -4,11 +4,10 @@
 // On the ozone-meta benchmark the gRPC transport cost 3-3.8 times Ozone's Java client's CPU per OM
 // call, most of it in grpc-js's per-call machinery; Hadoop RPC, with its own framing, cost less
 // than Java's. `ozone.client.om.grpc.channel=grpc-js` keeps grpc-js (GrpcOmTransport).
-import { status as GrpcStatus } from '@grpc/grpc-js';
 import type { OmCallIdentity, OmNodeTransport } from '../om/om-node-transport.js';
 import type { ClientTlsOptions } from './channel-options.js';
 import { rpcError } from './grpc-errors.js';
-import type { DatanodeConnection } from './datanode-call.js';
+import type { UnaryConnection } from './datanode-call.js';
 import { Http2DatanodeConnection } from './http2-datanode-connection.js';
 import { SocketDatanodeConnection } from './socket-datanode-connection.js';
 import { OM_SUBMIT_REQUEST_PATH } from './om-transport.js';
@@ -28,7 +27,7 @@ const OM_FRAME_BYTES = 16 * 1024;
 const OM_WINDOW_BYTES = 4 * 1024 * 1024;
 
 export class Http2OmTransport implements OmNodeTransport {
-  readonly #connection: DatanodeConnection;
+  readonly #connection: UnaryConnection;
 
   constructor(readonly options: Http2OmTransportOptions) {
     const session = {
@@ -52,61 +51,13 @@ export class Http2OmTransport implements OmNodeTransport {
 
   /** One unary call: the request, then the one answer once the OM's status says OK. */
   send(request: Uint8Array, _call: OmCallIdentity): Promise<Uint8Array> {
-    const { timeoutMs } = this.options;
     const bytes = Buffer.from(request.buffer, request.byteOffset, request.byteLength);
-    const connection = this.#connection;
-    // fastpath's session has unary calls of its own, without a call object and its listeners.
-    if (connection instanceof SocketDatanodeConnection)
-      return connection.unary(bytes, timeoutMs).catch(this.#rethrow);
-    return this.#streamedUnary(bytes);
+    return this.#connection.unary(bytes, this.options.timeoutMs).catch(this.#rethrow);
   }
 
   readonly #rethrow = (err: unknown): never => {
     throw rpcError(this.options.address, err);
   };
-
-  /** A unary call as a call of Node's HTTP/2 session: one message each way. */
-  #streamedUnary(request: Buffer): Promise<Uint8Array> {
-    const { address, timeoutMs } = this.options;
-    return new Promise<Uint8Array>((resolve, reject) => {
-      const call = this.#connection.openCall();
-      let answer: Buffer | undefined;
-      const deadline = setTimeout(() => {
-        // Settled first: the cancel's own CANCELLED error then changes nothing.
-        reject(
-          rpcError(address, { code: GrpcStatus.DEADLINE_EXCEEDED, details: `no answer in ${timeoutMs} ms` }),
-        );
-        call.cancel();
-      }, timeoutMs);
-      call.on('data', (message) => {
-        if (answer === undefined) answer = message;
-        else {
-          clearTimeout(deadline);
-          reject(
-            rpcError(address, { code: GrpcStatus.INTERNAL, details: 'a unary call answered two messages' }),
-          );
-          call.cancel();
-        }
-      });
-      call.on('error', (err) => {
-        clearTimeout(deadline);
-        reject(rpcError(address, err));
-      });
-      call.on('end', () => {
-        clearTimeout(deadline);
-        if (answer === undefined)
-          reject(
-            rpcError(address, {
-              code: GrpcStatus.INTERNAL,
-              details: 'the OM ended the call without an answer',
-            }),
-          );
-        else resolve(answer);
-      });
-      call.write(request);
-      call.end();
-    });
-  }
 
   close(): void {
     this.#connection.close();

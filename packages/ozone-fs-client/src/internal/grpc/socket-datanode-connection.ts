@@ -6,14 +6,14 @@
 import { EventEmitter } from 'node:events';
 import { GrpcCallError, GrpcHttp2Channel, type GrpcHttp2Call } from '@fastpath/grpc-http2';
 import { tlsCa } from './channel-options.js';
-import type { CallFailure, DatanodeCall, DatanodeConnection } from './datanode-call.js';
+import type { CallFailure, DatanodeCall, UnaryConnection } from './datanode-call.js';
 import { DATANODE_SEND_PATH } from './datanode-stream.js';
 import { LossWatchers } from './loss-watchers.js';
 import type { Http2DatanodeConnectionOptions } from './http2-datanode-connection.js';
 import type { ReceiveBufferPool } from './receive-buffer-pool.js';
 
 /** One session at a time to one server, opened when a call needs it and again after it goes. */
-export class SocketDatanodeConnection implements DatanodeConnection {
+export class SocketDatanodeConnection implements UnaryConnection {
   readonly #channel: GrpcHttp2Channel;
   readonly #lossWatchers = new LossWatchers();
 
