@@ -79,14 +79,19 @@ export class HadoopRpcClient {
   /** The registry the client's metrics are in (the one given, else a private one). */
   readonly metrics: MetricsRegistry;
   readonly #options: ResolvedHadoopRpcClientOptions;
-  readonly #connections = new Map<string, Connection>();
+  /**
+   * Address → protocol → connection: Hadoop keys a connection by its ConnectionId (address,
+   * protocol, user, how it authenticates); the user and the authentication are this client's own,
+   * and two map lookups cost a call less than building a key.
+   */
+  readonly #connections = new Map<string, Map<string, Connection>>();
   readonly #metrics: ClientMetrics;
   #closed = false;
 
   constructor(options: HadoopRpcClientOptions = {}) {
     this.#options = resolveHadoopRpcClientOptions(options, randomClientId);
     this.metrics = this.#options.metrics ?? new MetricsRegistry();
-    this.#metrics = new ClientMetrics(this.metrics, this.#options.name, () => this.#connections.size);
+    this.#metrics = new ClientMetrics(this.metrics, this.#options.name, () => this.connectionsOpen);
   }
 
   /** This client's 16-byte id (a copy). */
@@ -101,7 +106,9 @@ export class HadoopRpcClient {
 
   /** Connections open (connecting or ready). */
   get connectionsOpen(): number {
-    return this.#connections.size;
+    let open = 0;
+    for (const byProtocol of this.#connections.values()) open += byProtocol.size;
+    return open;
   }
 
   /**
@@ -122,7 +129,10 @@ export class HadoopRpcClient {
    * @throws HadoopRpcInvalidArgumentError before anything is sent, for a bad argument
    */
   async call(call: HadoopRpcCall): Promise<Uint8Array> {
-    const { host, port } = parseAddress(call.address);
+    const existing = this.#connections.get(call.address)?.get(call.protocol);
+    // An address is checked when a connection to it is opened: one with a connection passed.
+    const open = existing === undefined || existing.closed;
+    const target = open ? parseAddress(call.address) : undefined;
     checkName('protocol', call.protocol);
     checkName('method', call.method);
     checkCount('protocolVersion', call.protocolVersion, Number.MAX_SAFE_INTEGER);
@@ -135,7 +145,7 @@ export class HadoopRpcClient {
     if (this.#closed) throw new HadoopRpcClientClosedError();
 
     const startedAt = performance.now();
-    const connection = this.#connection(call.address, host, port, call.protocol);
+    const connection = target ? this.#open(call.address, target, call.protocol) : (existing as Connection);
     try {
       const response = await connection.call(
         { method: call.method, protocol: call.protocol, protocolVersion: call.protocolVersion },
@@ -161,7 +171,8 @@ export class HadoopRpcClient {
   close(): Promise<void> {
     this.#closed = true;
     const error = new HadoopRpcClientClosedError();
-    for (const connection of [...this.#connections.values()]) connection.close(error);
+    for (const connection of [...this.#connections.values()].flatMap((c) => [...c.values()]))
+      connection.close(error);
     this.#connections.clear();
     return Promise.resolve();
   }
@@ -174,12 +185,8 @@ export class HadoopRpcClient {
     await this.close();
   }
 
-  // Keyed like Hadoop's ConnectionId: the address, the protocol, the user and how it authenticates.
-  #connection(address: string, host: string, port: number, protocol: string): Connection {
+  #open(address: string, { host, port }: { host: string; port: number }, protocol: string): Connection {
     const o = this.#options;
-    const key = [address, protocol, o.user, o.realUser ?? '', o.authProtocol, o.serviceClass].join('\u0000');
-    const existing = this.#connections.get(key);
-    if (existing !== undefined && !existing.closed) return existing;
     const connection: Connection = new Connection({
       address,
       host,
@@ -198,10 +205,15 @@ export class HadoopRpcClient {
       maxResponseBytes: o.maxResponseBytes,
       onPing: () => this.#metrics.pingSent(),
       onClosed: (closed) => {
-        if (this.#connections.get(key) === closed) this.#connections.delete(key);
+        const byProtocol = this.#connections.get(address);
+        if (byProtocol?.get(protocol) !== closed) return;
+        byProtocol.delete(protocol);
+        if (byProtocol.size === 0) this.#connections.delete(address);
       },
     });
-    this.#connections.set(key, connection);
+    let byProtocol = this.#connections.get(address);
+    if (byProtocol === undefined) this.#connections.set(address, (byProtocol = new Map()));
+    byProtocol.set(protocol, connection);
     return connection;
   }
 }
