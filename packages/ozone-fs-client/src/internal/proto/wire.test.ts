@@ -1,4 +1,54 @@
+import Long from 'long';
 import { dn, hdds, int64, om, toBigInt, uint64 } from './wire.js';
+
+describe('64-bit conversions', () => {
+  // Every edge of both halves and of the sign, values a real cluster's IDs take, and a fixed
+  // sequence of others across the whole range.
+  const edges = [
+    0n,
+    1n,
+    0xffffffffn,
+    0x100000000n,
+    0x7fffffffn,
+    0x80000000n,
+    2n ** 53n + 1n,
+    113750153625600001n,
+    2n ** 63n - 1n,
+    -1n,
+    -(2n ** 31n),
+    -(2n ** 32n) - 1n,
+    -(2n ** 63n),
+  ];
+  let x = 0x9e3779b97f4a7c15n;
+  const spread = Array.from({ length: 500 }, () => {
+    x = BigInt.asUintN(64, x * 6364136223846793005n + 1442695040888963407n);
+    return BigInt.asIntN(64, x);
+  });
+  const all = [...edges, ...spread];
+
+  it('int64 and toBigInt keep every signed value exact, as Long reads it from decimal', () => {
+    for (const v of all) {
+      const long = int64(v);
+      expect([v, long.toString(), long.unsigned]).toEqual([v, v.toString(), false]);
+      expect(toBigInt(long)).toBe(v);
+      expect(toBigInt(Long.fromString(v.toString(), false))).toBe(v);
+    }
+  });
+
+  it('uint64 and toBigInt keep every unsigned value exact', () => {
+    for (const v of all.map((s) => BigInt.asUintN(64, s))) {
+      const long = uint64(v);
+      expect([v, long.toString(), long.unsigned]).toEqual([v, v.toString(), true]);
+      expect(toBigInt(long)).toBe(v);
+    }
+  });
+
+  it('reads an unsigned value above 2^63 as unsigned, the same bits signed as negative', () => {
+    const big = 2n ** 64n - 5n;
+    expect(toBigInt(uint64(big))).toBe(big);
+    expect(toBigInt(uint64(big).toSigned())).toBe(-5n);
+  });
+});
 
 describe('generated codecs', () => {
   it('keep 64-bit IDs above 2^53 exact', () => {

@@ -9,21 +9,29 @@ export const om = protos.hadoop.ozone;
 export const common = protos.hadoop.common;
 export type { hadoop } from './protos.cjs';
 
+// The conversions work on the two 32-bit halves: through a decimal string (Long's toString and
+// fromString) each cost microseconds, and a write or a commit makes several (container, local and
+// client IDs, offsets, lengths).
+const LOW_32 = 0xffffffffn;
+
 /** A signed 64-bit protobuf value from a bigint (container and local IDs exceed 2^53). */
 export function int64(value: bigint): Long {
-  return Long.fromString(value.toString(), false);
+  return Long.fromBits(Number(value & LOW_32), Number((value >> 32n) & LOW_32), false);
 }
 
 /** An unsigned 64-bit protobuf value from a non-negative safe integer or bigint. */
 export function uint64(value: number | bigint): Long {
-  return typeof value === 'bigint' ? Long.fromString(value.toString(), true) : Long.fromNumber(value, true);
+  return typeof value === 'bigint'
+    ? Long.fromBits(Number(value & LOW_32), Number((value >> 32n) & LOW_32), true)
+    : Long.fromNumber(value, true);
 }
 
-/** A 64-bit protobuf value as a bigint, exactly. */
+/** A 64-bit protobuf value as a bigint, exactly (signed or not as the Long says). */
 export function toBigInt(value: Long | number | null | undefined): bigint {
   if (value == null) return 0n;
   if (typeof value === 'number') return BigInt(value);
-  return BigInt(value.toString());
+  const bits = (BigInt(value.high >>> 0) << 32n) | BigInt(value.low >>> 0);
+  return value.unsigned ? bits : BigInt.asIntN(64, bits);
 }
 
 /**
