@@ -883,6 +883,16 @@ export class OzoneClient {
    */
   #layout(options: CreateKeyOptions, asked: KeyReplication | undefined): KeyWriteLayout {
     const cell = asked?.type === 'EC' ? asked.config.ecChunkSize : undefined;
+    // A key with the client's own layout (most keys) takes the config checked when the client
+    // was made: checking a copy of it again cost each small key's create more than its encoding.
+    if (
+      cell === undefined &&
+      options.checksumType === undefined &&
+      options.bytesPerChecksum === undefined &&
+      options.chunkSizeBytes === undefined &&
+      options.blockSizeBytes === undefined
+    )
+      return this.config;
     return validateOzoneClientConfig({
       ...this.config,
       ...(cell !== undefined ? { chunkSizeBytes: Math.min(cell, this.config.chunkSizeBytes) } : {}),

@@ -61,6 +61,15 @@ export function replicationText(r: KeyReplication): string {
   return `${codec}-${data}-${parity}-${chunk}`;
 }
 
+/** The last pattern compiled: a process has one `ozone.replication.allowed-configs`, checked at every create. */
+let compiled: { source: string; pattern: RegExp } | undefined;
+
+function allowedPattern(allowedConfigs: string): RegExp {
+  if (compiled?.source !== allowedConfigs)
+    compiled = { source: allowedConfigs, pattern: new RegExp(`^(?:${allowedConfigs})$`) };
+  return compiled.pattern;
+}
+
 /**
  * Checks a replication against `ozone.replication.allowed-configs` as Ozone's validator does: the
  * pattern must match the whole `configFormat()`; an empty pattern allows everything.
@@ -70,7 +79,7 @@ export function replicationText(r: KeyReplication): string {
 export function checkReplicationAllowed(r: KeyReplication, allowedConfigs: string): KeyReplication {
   if (allowedConfigs === '') return r;
   const format = replicationConfigFormat(r);
-  if (new RegExp(`^(?:${allowedConfigs})$`).test(format)) return r;
+  if (allowedPattern(allowedConfigs).test(format)) return r;
   const message = `Invalid replication config ${format}. Config must match the pattern defined by ozone.replication.allowed-configs (${allowedConfigs})`;
   throw r.type === 'EC' ? new ErasureCodingConfigError(message) : new OzoneInvalidArgumentError(message);
 }

@@ -1,4 +1,4 @@
-import type { MetricsRegistry } from '@fastpath/core';
+import type { FastCounterSeries, MetricsRegistry } from '@fastpath/core';
 import type { OmLeader } from './om-failover-proxy.js';
 
 /** What one client's OM calls did, as plain numbers (`client.omStats`). */
@@ -49,6 +49,8 @@ export class OmMetrics {
   readonly #client: string;
   readonly #service: string;
   readonly #attempts;
+  /** Each node's answered series: every OM call counts one, so it is looked up once. */
+  readonly #answeredBy = new Map<string, FastCounterSeries>();
   readonly #failovers;
   readonly #waited;
   readonly #leaderChanges;
@@ -58,7 +60,7 @@ export class OmMetrics {
     this.#registry = registry;
     this.#client = client;
     this.#service = service;
-    this.#attempts = registry.counter(
+    this.#attempts = registry.fastCounter(
       'ozone_client_om_attempts_total',
       'OM call attempts by node and outcome (ok, not-leader, leader-not-ready, unreachable, final)',
       ['client', 'node_id', 'outcome'],
@@ -87,8 +89,15 @@ export class OmMetrics {
 
   attempt(nodeId: string, outcome: string): void {
     this.stats.attempts++;
-    if (outcome === 'ok') this.stats.answered++;
-    this.#attempts.labels(this.#client, nodeId, outcome).inc();
+    if (outcome !== 'ok') {
+      this.#attempts.series(this.#client, nodeId, outcome).inc();
+      return;
+    }
+    this.stats.answered++;
+    let answered = this.#answeredBy.get(nodeId);
+    if (answered === undefined)
+      this.#answeredBy.set(nodeId, (answered = this.#attempts.series(this.#client, nodeId, 'ok')));
+    answered.inc();
   }
 
   failover(kind: 'not-leader' | 'leader-not-ready' | 'unreachable', suggestedHop: boolean): void {
