@@ -75,6 +75,10 @@ async function init(call: Extract<OmCallClientCall, { op: 'init' }>): Promise<ob
 
 function step(ozone: OzoneClient, op: OmCallOp): (worker: number, i: number) => Promise<void> {
   switch (op) {
+    case 'create':
+      return async (_w, i) => {
+        await createEmpty(ozone, `created/${process.pid}-${i}`);
+      };
     case 'lookup':
       return async (_w, i) => {
         await ozone.getKeyInfo(VOLUME, BUCKET, keyName(i % listKeys));

@@ -63,7 +63,7 @@ const results = await measureOmCallCost(
   },
   (round, f) =>
     process.stderr.write(
-      `round ${round}/${rounds}: ${f.operation} over ${f.transport}: ${f.cpuMicrosPerOp.toFixed(1)} µs and ${f.bytesPerOp.toFixed(0)} bytes per call, ${f.opsPerSec.toFixed(0)} ops/s\n`,
+      `round ${round}/${rounds}: ${f.operation} over ${f.transport}: ${f.cpuMicrosPerOp.toFixed(1)} µs and ${f.bytesPerOp.toFixed(0)} bytes per op, ${f.opsPerSec.toFixed(0)} ops/s\n`,
     ),
 );
 process.stdout.write(`${omCallCostTable(results)}\n`);

@@ -1,8 +1,8 @@
 // The om-call-cost probe: what one OM call costs fastpath's client process, per operation and OM
 // transport, against the embedded mini cluster (in a process of its own). Each (transport,
 // operation) runs in a client process of its own, the transports taking turns round by round;
-// per cell the median and min–max of the rounds: ops/s, CPU µs per call and bytes allocated per
-// call. The bytes are counted by V8's sampling heap profiler in a window of their own (the
+// per cell the median and min–max of the rounds: ops/s, CPU µs per operation and bytes allocated
+// per operation. The bytes are counted by V8's sampling heap profiler in a window of their own (the
 // profiler costs CPU), collected objects included: unlike the CPU figures, they hardly move with
 // the machine's load, so a change that makes fewer objects shows as such even on a noisy machine.
 // It is not a scenario and sets no goal: ozone-meta measures the operations beside Ozone's Java
@@ -11,7 +11,8 @@ import { formatSiWithRange, markdownTable, startChild, summarize } from '../harn
 import type { ClusterCall, ClusterInfo } from '../scenarios/ozone-read/embedded-cluster-main.js';
 import type { OmCallClientCall } from './om-call-cost-client.js';
 
-export const OM_CALL_OPS = ['lookup', 'file-status', 'list', 'rename'] as const;
+/** `create`: an empty key's create and commit (two calls); the others one call each, but for a listing's pages. */
+export const OM_CALL_OPS = ['create', 'lookup', 'file-status', 'list', 'rename'] as const;
 export type OmCallOp = (typeof OM_CALL_OPS)[number];
 export const OM_CALL_TRANSPORTS = ['hadoop-rpc', 'grpc'] as const;
 export type OmCallTransport = (typeof OM_CALL_TRANSPORTS)[number];
@@ -95,8 +96,8 @@ export function omCallCostTable(results: ReadonlyMap<string, readonly OmCallFigu
       'operation',
       'transport',
       { header: 'ops/s', align: 'right' },
-      { header: 'CPU µs per call', align: 'right' },
-      { header: 'bytes allocated per call', align: 'right' },
+      { header: 'CPU µs per op', align: 'right' },
+      { header: 'bytes allocated per op', align: 'right' },
     ],
     rows.map((rounds) => [
       rounds[0]!.operation,
