@@ -212,7 +212,8 @@ export class HadoopRpcClient {
       },
     });
     let byProtocol = this.#connections.get(address);
-    if (byProtocol === undefined) this.#connections.set(address, (byProtocol = new Map()));
+    if (byProtocol === undefined)
+      this.#connections.set(address, (byProtocol = new Map<string, Connection>()));
     byProtocol.set(protocol, connection);
     return connection;
   }

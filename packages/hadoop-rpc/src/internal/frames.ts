@@ -90,7 +90,8 @@ function engineHeader(id: MethodId): Uint8Array {
     declaringClassProtocolName: id.protocol,
     clientProtocolVersion: Long.fromNumber(id.protocolVersion, true),
   }).finish();
-  if (byMethod === undefined) engineHeaders.set(id.protocol, (byMethod = new Map()));
+  if (byMethod === undefined)
+    engineHeaders.set(id.protocol, (byMethod = new Map<string, { version: number; bytes: Uint8Array }>()));
   if (byMethod.size < MAX_CACHED_METHODS)
     byMethod.set(id.method, { version: id.protocolVersion, bytes: Uint8Array.from(bytes) });
   return bytes;
