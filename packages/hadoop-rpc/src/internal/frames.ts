@@ -29,29 +29,37 @@ export function preamble(authProtocol: 'none' | 'sasl', serviceClass: number): B
   return Buffer.from([0x68, 0x72, 0x70, 0x63, IPC_VERSION, serviceClass, AUTH_PROTOCOL_BYTE[authProtocol]]);
 }
 
-/** Bytes of a base-128 varint of a non-negative length. */
-export function varint(value: number): Buffer {
-  const out: number[] = [];
-  let x = value;
+/** Bytes of the base-128 varint of a uint32. */
+function varintLength(value: number): number {
+  return value < 0x80 ? 1 : value < 0x4000 ? 2 : value < 0x200000 ? 3 : value < 0x10000000 ? 4 : 5;
+}
+
+/** Writes `value`'s varint at `at`; where it ends. */
+function putVarint(out: Buffer, at: number, value: number): number {
+  let x = value >>> 0;
   while (x > 0x7f) {
-    out.push((x & 0x7f) | 0x80);
-    x = Math.floor(x / 128);
+    out[at++] = (x & 0x7f) | 0x80;
+    x >>>= 7;
   }
-  out.push(x);
-  return Buffer.from(out);
+  out[at++] = x;
+  return at;
+}
+
+/** Writes `message` varint-delimited at `at`; where it ends. */
+function putDelimited(out: Buffer, at: number, message: Uint8Array): number {
+  const from = putVarint(out, at, message.length);
+  out.set(message, from);
+  return from + message.length;
 }
 
 /** One frame: the 4-byte big-endian length, then each message varint-delimited. */
 export function frame(...messages: Uint8Array[]): Buffer {
-  const parts: Uint8Array[] = [Buffer.alloc(4)];
   let length = 0;
-  for (const m of messages) {
-    const prefix = varint(m.length);
-    parts.push(prefix, m);
-    length += prefix.length + m.length;
-  }
-  const out = Buffer.concat(parts, length + 4);
+  for (const m of messages) length += varintLength(m.length) + m.length;
+  const out = Buffer.allocUnsafe(4 + length);
   out.writeUInt32BE(length, 0);
+  let at = 4;
+  for (const m of messages) at = putDelimited(out, at, m);
   return out;
 }
 
@@ -97,28 +105,13 @@ function engineHeader(id: MethodId): Uint8Array {
   return bytes;
 }
 
-/** Bytes of the base-128 varint of a uint32. */
-function varintLength(value: number): number {
-  return value < 0x80 ? 1 : value < 0x4000 ? 2 : value < 0x200000 ? 3 : value < 0x10000000 ? 4 : 5;
-}
-
-function putVarint(out: Buffer, at: number, value: number): number {
-  let x = value >>> 0;
-  while (x > 0x7f) {
-    out[at++] = (x & 0x7f) | 0x80;
-    x >>>= 7;
-  }
-  out[at++] = x;
-  return at;
-}
-
 /** protobuf's sint32 zigzag: small negatives small too. */
 const zigzag = (n: number): number => ((n << 1) ^ (n >> 31)) >>> 0;
 
 /**
  * A call: request header, the engine's RequestHeaderProto, then the caller's request message,
- * written straight into one buffer. The bytes are what the generated encoders write for
- * {@link requestHeader} and the engine header (a test holds them to it): every call pays for its
+ * written straight into one buffer, the header's fields as {@link requestHeader} encodes them (a
+ * test holds them to bytes built by hand from the spec's field tables): every call pays for its
  * frame, and two encoders, their Longs and a join cost a small call more than its own message.
  */
 export function callFrame(
@@ -164,10 +157,7 @@ export function callFrame(
   at += clientId.length;
   out[at++] = 0x28;
   at = putVarint(out, at, retry);
-  at = putVarint(out, at, engine.length);
-  out.set(engine, at);
-  at = putVarint(out, at + engine.length, request.length);
-  out.set(request, at);
+  putDelimited(out, putDelimited(out, at, engine), request);
   return out;
 }
 

@@ -4,7 +4,7 @@
 // field number, wire type (sint32 vs int32, uint32 vs sint32) or default fails here.
 import { type Bytes, hex, l, v } from '@fastpath/test-support';
 import Long from 'long';
-import { callFrame, contextFrame, frame, pingFrame, preamble, requestHeader, saslFrame } from '../frames.js';
+import { callFrame, contextFrame, pingFrame, preamble, requestHeader, saslFrame } from '../frames.js';
 import { rpc } from './wire.js';
 
 const zigzag = (n: number): number => (n << 1) ^ (n >> 31);
@@ -92,31 +92,34 @@ describe('frames', () => {
     expect(hex(bytes)).toBe(hex(expected));
   });
 
-  it('a call frame is what the generated encoders write, for any call id, retry count and size', () => {
+  it('a call frame is the hand-built bytes for any call id, retry count and size', () => {
     const id = { method: 'submitRequest', protocol: 'org.example.Om', protocolVersion: 1 };
-    const engineOf = (m: typeof id) =>
-      rpc.RequestHeaderProto.encode({
-        methodName: m.method,
-        declaringClassProtocolName: m.protocol,
-        clientProtocolVersion: Long.fromNumber(m.protocolVersion, true),
-      }).finish();
-    const engine = engineOf(id);
+    const engine = [...l(1, id.method), ...l(2, id.protocol), ...v(3, id.protocolVersion)];
     const callIds = [0, 1, 63, 64, 127, 128, 8191, 8192, 2 ** 20, 2 ** 31 - 1, -1, -4, -33, -(2 ** 31)];
     const retries = [-1, 0, 1, 63, 64, 2 ** 31 - 1];
     // Lengths either side of each varint width (1, 2 and 3 bytes).
-    for (const size of [0, 1, 127, 128, 16_383, 16_384, 70_000]) {
+    for (const size of [0, 1, 127, 128, 16_383, 16_384]) {
       const request = Buffer.alloc(size, 0x5a);
       for (const callId of callIds)
         for (const retryCount of retries) {
-          const generic = frame(requestHeader(callId, clientId, retryCount), engine, request);
-          expect(hex(callFrame(callId, clientId, retryCount, id, request))).toBe(hex(generic));
+          const expected = framed(
+            [...v(1, 2), ...v(2, 0), ...sint(3, callId), ...l(4, clientId), ...sint(5, retryCount)],
+            engine,
+            [...request],
+          );
+          expect(hex(callFrame(callId, clientId, retryCount, id, request))).toBe(hex(expected));
         }
     }
     // A method's later version is encoded again, not taken from the first.
     const v2 = { ...id, protocolVersion: 2 };
-    const none = Buffer.alloc(0);
-    expect(hex(callFrame(1, clientId, 0, v2, none))).toBe(
-      hex(frame(requestHeader(1, clientId, 0), engineOf(v2), none)),
+    expect(hex(callFrame(1, clientId, 0, v2, Buffer.alloc(0)))).toBe(
+      hex(
+        framed(
+          [...v(1, 2), ...v(2, 0), ...sint(3, 1), ...l(4, clientId), ...sint(5, 0)],
+          [...l(1, v2.method), ...l(2, v2.protocol), ...v(3, 2)],
+          [],
+        ),
+      ),
     );
   });
 
