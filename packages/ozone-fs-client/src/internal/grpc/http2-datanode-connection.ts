@@ -54,6 +54,11 @@ const {
   NGHTTP2_INADEQUATE_SECURITY,
 } = http2.constants;
 
+/** A {@link CallFailure} this side decides on, as an Error (what a promise rejects with). */
+function callFailed(code: number, details: string): Error & CallFailure {
+  return Object.assign(new Error(details), { code, details });
+}
+
 /** One session at a time to one datanode, opened when a call needs it and again after it goes. */
 export class Http2DatanodeConnection implements UnaryConnection {
   #session: ClientHttp2Session | undefined;
@@ -126,7 +131,7 @@ export class Http2DatanodeConnection implements UnaryConnection {
       let answer: Buffer | undefined;
       const fail = (code: number, details: string): void => {
         clearTimeout(deadline);
-        reject({ code, details } satisfies CallFailure);
+        reject(callFailed(code, details));
         call.cancel(); // settled first: the cancel's own CANCELLED error then changes nothing
       };
       const deadline = setTimeout(
@@ -144,10 +149,12 @@ export class Http2DatanodeConnection implements UnaryConnection {
       call.on('end', () => {
         clearTimeout(deadline);
         if (answer === undefined)
-          reject({
-            code: GrpcStatus.INTERNAL,
-            details: `${this.options.peer ?? 'the datanode'} ended the call without an answer`,
-          } satisfies CallFailure);
+          reject(
+            callFailed(
+              GrpcStatus.INTERNAL,
+              `${this.options.peer ?? 'the datanode'} ended the call without an answer`,
+            ),
+          );
         else resolve(answer);
       });
       call.write(message);
