@@ -14,16 +14,18 @@ export type { hadoop } from './protos.cjs';
 // client IDs, offsets, lengths).
 const LOW_32 = 0xffffffffn;
 
+function longFromBigInt(value: bigint, unsigned: boolean): Long {
+  return Long.fromBits(Number(value & LOW_32), Number((value >> 32n) & LOW_32), unsigned);
+}
+
 /** A signed 64-bit protobuf value from a bigint (container and local IDs exceed 2^53). */
 export function int64(value: bigint): Long {
-  return Long.fromBits(Number(value & LOW_32), Number((value >> 32n) & LOW_32), false);
+  return longFromBigInt(value, false);
 }
 
 /** An unsigned 64-bit protobuf value from a non-negative safe integer or bigint. */
 export function uint64(value: number | bigint): Long {
-  return typeof value === 'bigint'
-    ? Long.fromBits(Number(value & LOW_32), Number((value >> 32n) & LOW_32), true)
-    : Long.fromNumber(value, true);
+  return typeof value === 'bigint' ? longFromBigInt(value, true) : Long.fromNumber(value, true);
 }
 
 /** A 64-bit protobuf value as a bigint, exactly (signed or not as the Long says). */
