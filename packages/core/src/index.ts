@@ -26,3 +26,10 @@ export { FastCounter, type FastCounterSeries } from './fast-counter.js';
 export { FastHistogram, type FastHistogramSeries } from './fast-histogram.js';
 export { MetricsRegistry, type MetricsRegistryOptions } from './metrics-registry.js';
 export { LatencyRecorder, type LatencySummary } from './latency-recorder.js';
+export {
+  JOIN_LIMIT_BYTES,
+  TurnWriter,
+  writeChunks,
+  type TurnWriterOptions,
+  type TurnWriterSocket,
+} from './turn-writer.js';

@@ -43,7 +43,7 @@ import { ChunkBufferPool } from './internal/chunk-buffer-pool.js';
 import { OmMetrics, type OmCallStats } from './internal/om/om-metrics.js';
 import { ReadMetrics } from './internal/read-metrics.js';
 import { resolveOmTarget } from './internal/om/om-service-config.js';
-import { listFsoKeys, type FsoEntry } from './internal/fso-key-listing.js';
+import { listFsoKeys } from './internal/fso-key-listing.js';
 import { RaftClientPool, type WritePipeline } from './internal/ratis/raft-client-pool.js';
 import { createReadContext, type ReadContextOptions } from './internal/read-context.js';
 import { ReadWorkerPool, type ReadWorkerStats } from './internal/workers/read-worker-pool.js';
@@ -1121,35 +1121,36 @@ export class OzoneClient {
     startAfter: string | undefined,
     count: number,
   ): Promise<KeyListing[]> {
-    const entry = (listing: KeyListing, isDirectory: boolean): FsoEntry<KeyListing> => {
-      const name = listing.name.endsWith('/') ? listing.name.replace(/\/+$/, '') : listing.name;
-      return {
-        name,
-        isDirectory,
-        value: isDirectory ? { ...listing, name: `${name}/`, sizeBytes: 0 } : listing,
-      };
+    // The walk reads whether an entry is a directory from here: directories are few, so a file
+    // costs one object (its listing) and no wrapper.
+    const directories = new Set<KeyListing>();
+    const withoutSlash = (name: string) => (name.endsWith('/') ? name.replace(/\/+$/, '') : name);
+    const directory = (listing: KeyListing): KeyListing => {
+      directories.add(listing);
+      return listing;
     };
-    const status = (s: hadoop.ozone.IOzoneFileStatusProto): FsoEntry<KeyListing> =>
-      entry(
-        keyListing({ ...(s.keyInfo as hadoop.ozone.IKeyInfo), volumeName: volume, bucketName: bucket }),
-        s.isDirectory ?? false,
-      );
-    // Straight from the decoder's fields to what the listing keeps: two objects per entry.
-    const lightStatus = (s: Readonly<LightStatus>): FsoEntry<KeyListing> => {
-      const name = s.keyName.endsWith('/') ? s.keyName.replace(/\/+$/, '') : s.keyName;
-      return {
-        name,
-        isDirectory: s.isDirectory,
-        value: {
-          volume,
-          bucket,
-          name: s.isDirectory ? `${name}/` : s.keyName,
-          sizeBytes: s.isDirectory ? 0 : s.dataSize,
-          creationTimeMs: s.creationTime,
-          modificationTimeMs: s.modificationTime,
-          replicationType: hdds.ReplicationType[s.type] ?? String(s.type),
-        },
+    const status = (s: hadoop.ozone.IOzoneFileStatusProto): KeyListing => {
+      const listing = keyListing({
+        ...(s.keyInfo as hadoop.ozone.IKeyInfo),
+        volumeName: volume,
+        bucketName: bucket,
+      });
+      return s.isDirectory
+        ? directory({ ...listing, name: `${withoutSlash(listing.name)}/`, sizeBytes: 0 })
+        : listing;
+    };
+    // Straight from the decoder's fields to what the listing keeps.
+    const lightStatus = (s: Readonly<LightStatus>): KeyListing => {
+      const listing: KeyListing = {
+        volume,
+        bucket,
+        name: s.isDirectory ? `${withoutSlash(s.keyName)}/` : s.keyName,
+        sizeBytes: s.isDirectory ? 0 : s.dataSize,
+        creationTimeMs: s.creationTime,
+        modificationTimeMs: s.modificationTime,
+        replicationType: hdds.ReplicationType[s.type] ?? String(s.type),
       };
+      return s.isDirectory ? directory(listing) : listing;
     };
     const absent = (err: unknown) =>
       err instanceof OmStatusError &&
@@ -1197,6 +1198,8 @@ export class OzoneClient {
             throw err;
           }
         },
+        nameOf: (listing) => withoutSlash(listing.name),
+        isDirectory: (listing) => directories.has(listing),
       },
       { prefix, startAfter, count, pageSize: 1000 },
     );

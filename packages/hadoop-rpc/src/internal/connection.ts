@@ -3,6 +3,7 @@
 // id, pings while calls wait in silence, and closing when idle. Any failure of the connection
 // fails every call on it with the same typed error and takes the connection out of the pool.
 import { connect, type Socket } from 'node:net';
+import { TurnWriter, writeChunks, type TurnWriterSocket } from '@fastpath/core';
 import {
   type ConnectFailure,
   HadoopRpcCallTimeoutError,
@@ -83,8 +84,8 @@ export class Connection {
   #saslWaiter: SaslWaiter | undefined;
   #layer: SaslSecurityLayer | undefined;
   #plainReader: FrameReader | undefined;
-  /** With a layer: this turn's frames, wrapped together when the turn ends (see #write). */
-  #toWrap: Buffer[] = [];
+  /** Every frame after the handshake's: the turn's frames leave in one write (see #write). */
+  readonly #out: TurnWriter;
   #quietSince = performance.now();
   #pingTimer: NodeJS.Timeout | undefined;
   #idleTimer: NodeJS.Timeout | undefined;
@@ -108,6 +109,10 @@ export class Connection {
           return true;
         },
       },
+    });
+    this.#out = new TurnWriter(this.#socket, {
+      flushAt: 'tick',
+      send: (socket, frames, bytes) => this.#sendFrames(socket, frames, bytes),
     });
     this.#ready = this.#open();
     // A caller that never calls (the pool opens on demand, so there is always one) still must
@@ -387,48 +392,34 @@ export class Connection {
 
   #write(frameBytes: Buffer): void {
     if (this.#closed) return;
-    // Calls made in one turn of the event loop (callers woken by the answers of one read) leave
-    // in one writev: on loopback and in VMs a socket write costs tens to hundreds of µs of
-    // kernel time, more than a small call's encoding. Uncorked as soon as the turn's callbacks
-    // and promise reactions are done, so a call is never held back.
-    if (!this.#corked) {
-      this.#corked = true;
-      this.#socket.cork();
-      process.nextTick(this.#uncork);
-    }
-    if (this.#layer === undefined) {
-      this.#socket.write(frameBytes);
-      return;
-    }
-    // With integrity or privacy the turn's frames go in one wrapped message, not one each: a
-    // wrap (and the SASL frame around it) costs as much for a small call as the call's own
-    // encoding, and Hadoop's server reads every frame a message holds, even one cut across
-    // messages (Server.Connection#unwrapPacketAndProcessRpcs).
-    this.#toWrap.push(frameBytes);
+    this.#out.write(frameBytes);
   }
 
-  #corked = false;
-  readonly #uncork = (): void => {
-    this.#corked = false;
-    if (this.#toWrap.length > 0) this.#writeWrapped();
-    this.#socket.uncork();
-  };
-
   /**
-   * The turn's frames, wrapped in order: as one message, or several where they exceed what the
-   * server said it takes in one (its receive buffer, less the wrap's own bytes).
+   * Sends a turn's frames. Calls made in one turn of the event loop (callers woken by the answers
+   * of one read) leave in one write: on loopback and in VMs a socket write costs tens to hundreds
+   * of µs of kernel time, more than a small call's encoding. They leave as soon as the turn's
+   * callbacks and promise reactions are done, so a call is never held back.
+   *
+   * With integrity or privacy the turn's frames go in one wrapped message, not one each: a wrap
+   * (and the SASL frame around it) costs as much for a small call as the call's own encoding, and
+   * Hadoop's server reads every frame a message holds, even one cut across messages
+   * (Server.Connection#unwrapPacketAndProcessRpcs). They are wrapped in order, as one message or
+   * several where they exceed what the server said it takes in one (its receive buffer, less the
+   * wrap's own bytes).
    */
-  #writeWrapped(): void {
-    const frames = this.#toWrap;
-    this.#toWrap = [];
+  #sendFrames(socket: TurnWriterSocket, frames: readonly Buffer[], bytes: number): void {
     const layer = this.#layer;
-    if (this.#closed || layer === undefined) return;
-    const plain = frames.length === 1 ? (frames[0] as Buffer) : Buffer.concat(frames);
+    if (layer === undefined) {
+      writeChunks(socket, frames, bytes);
+      return;
+    }
+    const plain = frames.length === 1 ? (frames[0] as Buffer) : Buffer.concat(frames, bytes);
     const most =
       layer.maxWrapBytes !== undefined && layer.maxWrapBytes > 0 ? layer.maxWrapBytes : plain.length;
     try {
       for (let at = 0; at < plain.length; at += most)
-        this.#socket.write(saslFrame({ state: SASL_WRAP, token: layer.wrap(plain.subarray(at, at + most)) }));
+        socket.write(saslFrame({ state: SASL_WRAP, token: layer.wrap(plain.subarray(at, at + most)) }));
     } catch (error) {
       this.#fail(new HadoopRpcProtocolError(this.#c.address, 'a call could not be wrapped', error));
     }
@@ -517,6 +508,7 @@ export class Connection {
     this.#closeError = error;
     if (this.#pingTimer !== undefined) clearTimeout(this.#pingTimer);
     if (this.#idleTimer !== undefined) clearTimeout(this.#idleTimer);
+    this.#out.clear();
     this.#socket.destroy();
     this.#connectAbort?.(error);
     this.#connectAbort = undefined;

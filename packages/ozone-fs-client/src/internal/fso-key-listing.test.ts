@@ -1,11 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import {
-  compareInWalk,
-  listFsoKeys,
-  normaliseFsoPrefix,
-  type FsoEntry,
-  type FsoTree,
-} from './fso-key-listing.js';
+import { compareInWalk, listFsoKeys, normaliseFsoPrefix, type FsoTree } from './fso-key-listing.js';
 
 // A bucket's directory tree held in memory, answering as the OM does: children in name order,
 // startKey inclusive, an absent directory as undefined. Counts calls, so that pruning shows.
@@ -19,13 +13,11 @@ function tree(
     for (let i = 1; i < parts.length; i++) entries.set(parts.slice(0, i).join('/'), true);
     entries.set(f, false);
   }
-  const entry = (name: string): FsoEntry<string> => ({
-    name,
-    isDirectory: entries.get(name) as boolean,
-    // As the client's own values: a directory listed as `name/`.
-    value: entries.get(name) === true ? `${name}/` : name,
-  });
+  // As the client's own values: a directory listed as `name/`.
+  const entry = (name: string): string => (entries.get(name) === true ? `${name}/` : name);
   const t = {
+    nameOf: (value: string) => value.replace(/\/$/, ''),
+    isDirectory: (value: string) => value.endsWith('/'),
     calls: 0,
     stats: 0,
     /** Entries answered by every children() call. */

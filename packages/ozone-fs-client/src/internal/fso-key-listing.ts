@@ -12,25 +12,23 @@
  * - repeated slashes and a leading slash in the prefix are ignored, as Ozone normalises key names.
  */
 
-/** One file or directory as the OM's `GetFileStatus`/`ListStatus` answer it. */
-export interface FsoEntry<T> {
-  /** The full key name without a trailing slash. */
-  readonly name: string;
-  readonly isDirectory: boolean;
-  /** What the caller keeps of it (e.g. a key listing): what the listing returns for this entry. */
-  readonly value: T;
-}
-
-/** The OM calls the walk needs. */
+/**
+ * The OM calls the walk needs, and how to read the entries they answer. An entry is what the
+ * caller keeps of a file or directory (e.g. a key listing), what the listing returns for it: the
+ * walk makes no object of its own per entry, a 1,000-entry page is 1,000 objects less garbage.
+ */
 export interface FsoTree<T> {
   /** The entry named exactly `name`, or `undefined` when there is none. */
-  stat(name: string): Promise<FsoEntry<T> | undefined>;
+  stat(name: string): Promise<T | undefined>;
   /**
    * Up to `limit` children of directory `dir` ('' for the bucket's root) in name order, from
    * `startKey` (a full key name, inclusive, as Ozone's `ListStatus` has it; '' for the first);
    * `undefined` when the directory does not exist.
    */
-  children(dir: string, startKey: string, limit: number): Promise<ReadonlyArray<FsoEntry<T>> | undefined>;
+  children(dir: string, startKey: string, limit: number): Promise<readonly T[] | undefined>;
+  /** An entry's full key name without a trailing slash. */
+  nameOf(entry: T): string;
+  isDirectory(entry: T): boolean;
 }
 
 /** What to list. */
@@ -84,17 +82,22 @@ export async function listFsoKeys<T>(tree: FsoTree<T>, listing: FsoListing): Pro
   // Lists an entry unless it comes at or before startAfter, and says whether the walk goes into it:
   // a directory, unless it and everything under it come before startAfter. Synchronous, so that a
   // page of files costs no promise per entry.
-  const place = (entry: FsoEntry<T>): boolean => {
-    const key = entry.isDirectory ? `${entry.name}/` : entry.name;
-    if (startAfter !== undefined && compareInWalk(key, startAfter) <= 0)
-      return entry.isDirectory && (isAncestor(key, startAfter) || compareInWalk(key, startAfter) === 0);
-    out.push(entry.value);
-    return entry.isDirectory;
+  const place = (entry: T): boolean => {
+    const isDirectory = tree.isDirectory(entry);
+    if (startAfter !== undefined) {
+      const key = isDirectory ? `${tree.nameOf(entry)}/` : tree.nameOf(entry);
+      if (compareInWalk(key, startAfter) <= 0)
+        return isDirectory && (isAncestor(key, startAfter) || compareInWalk(key, startAfter) === 0);
+    }
+    out.push(entry);
+    return isDirectory;
   };
 
   // Walks what a directory the walk goes into holds.
-  const descend = (dir: FsoEntry<T>): Promise<void> =>
-    walkChildren(dir.name, seekFrom(dir.name, ''), () => true);
+  const descend = (dir: T): Promise<void> => {
+    const name = tree.nameOf(dir);
+    return walkChildren(name, seekFrom(name, ''), () => true);
+  };
 
   // Where a directory's children start to matter: at its child on the path to startAfter when
   // startAfter lies under it (ListStatus's startKey is inclusive, so that child is visited again
@@ -111,11 +114,7 @@ export async function listFsoKeys<T>(tree: FsoTree<T>, listing: FsoListing): Pro
     return child > from ? child : from;
   };
 
-  const walkChildren = async (
-    dir: string,
-    from: string,
-    keep: (e: FsoEntry<T>) => boolean,
-  ): Promise<void> => {
+  const walkChildren = async (dir: string, from: string, keep: (e: T) => boolean): Promise<void> => {
     let startKey = from;
     for (let first = true; ; first = false) {
       // startKey is inclusive: a page after the first repeats the previous page's last entry, so
@@ -124,11 +123,11 @@ export async function listFsoKeys<T>(tree: FsoTree<T>, listing: FsoListing): Pro
       const ask = Math.min(first ? pageSize : pageSize + 1, count - out.length + 1);
       const page = await tree.children(dir, startKey, ask);
       if (page === undefined) return;
-      const fresh = first ? page : page.filter((e) => e.name !== startKey);
+      const fresh = first ? page : page.filter((e) => tree.nameOf(e) !== startKey);
       // Indexed, not for-of: in an async function the iterator's result objects are not optimised
       // away, one more object per entry of a 1,000-entry page.
       for (let i = 0; i < fresh.length; i++) {
-        const entry = fresh[i] as FsoEntry<T>;
+        const entry = fresh[i] as T;
         if (!keep(entry)) return;
         if (place(entry) && !full()) await descend(entry);
         if (full()) return;
@@ -138,7 +137,7 @@ export async function listFsoKeys<T>(tree: FsoTree<T>, listing: FsoListing): Pro
       // cache holds as deleted or renamed). Only a page with nothing new ends it, as in Ozone's
       // Java client, at the price of one more call per directory.
       if (fresh.length === 0) return;
-      startKey = (page[page.length - 1] as FsoEntry<T>).name;
+      startKey = tree.nameOf(page[page.length - 1] as T);
     }
   };
 
@@ -168,7 +167,10 @@ export async function listFsoKeys<T>(tree: FsoTree<T>, listing: FsoListing): Pro
   const slash = base.lastIndexOf('/');
   const parent = slash < 0 ? '' : base.slice(0, slash);
   const leaf = base.slice(slash + 1);
-  const leafOf = (e: FsoEntry<T>) => e.name.slice(e.name.lastIndexOf('/') + 1);
+  const leafOf = (e: T) => {
+    const name = tree.nameOf(e);
+    return name.slice(name.lastIndexOf('/') + 1);
+  };
   // Children come in name order, so those starting with `leaf` are one run from `parent/leaf`.
   await walkChildren(
     parent,
