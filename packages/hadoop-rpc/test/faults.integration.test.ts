@@ -131,6 +131,49 @@ describe('faults', () => {
     expect(server.connectionsAccepted).toBe(1);
   });
 
+  it('calls with different deadlines on one connection each time out at their own', async () => {
+    const c = client();
+    expect(await echo(c, 'warm')).toBe('warm');
+    const settled: string[] = [];
+    const call = (name: string, milliSeconds: number, timeoutMs: number) =>
+      c
+        .call({
+          address: server.address,
+          ...TEST_RPC_PROTOCOL,
+          method: 'sleep',
+          request: m.SleepRequestProto.encode({ milliSeconds }).finish(),
+          timeoutMs,
+        })
+        .then(
+          () => settled.push(`${name} answered`),
+          (e: unknown) =>
+            settled.push(
+              `${name} ${(e as HadoopRpcCallTimeoutError).code} ${(e as HadoopRpcCallTimeoutError).timeoutMs}`,
+            ),
+        );
+    // The first call's deadline is the latest; the later calls' earlier ones must still hold.
+    await Promise.all([call('a', 800, 5000), call('b', 3000, 150), call('c', 3000, 400)]);
+    expect(settled).toEqual([
+      'b ERR_HADOOP_RPC_CALL_TIMEOUT 150',
+      'c ERR_HADOOP_RPC_CALL_TIMEOUT 400',
+      'a answered',
+    ]);
+    expect(server.connectionsAccepted).toBe(1);
+  });
+
+  it('a connection used now and then stays open; idle for maxIdleTimeMs, it closes', async () => {
+    const c = client({ maxIdleTimeMs: 400 });
+    // Six calls 100 ms apart: 600 ms in all, never 400 idle.
+    for (let i = 0; i < 6; i++) {
+      expect(await echo(c, `m${i}`)).toBe(`m${i}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(server.connectionsAccepted).toBe(1);
+    await waitFor('the idle connection to close', () => c.connectionsOpen === 0);
+    expect(await echo(c, 'again')).toBe('again');
+    expect(server.connectionsAccepted).toBe(2);
+  });
+
   it('a late answer to a call that timed out is dropped, not taken for a protocol error', async () => {
     const c = client({ callTimeoutMs: 100 });
     const error = await sleeping(c, 400);

@@ -54,7 +54,9 @@ interface PendingCall {
   method: string;
   resolve: (response: Uint8Array) => void;
   reject: (error: Error) => void;
-  timer: NodeJS.Timeout | undefined;
+  /** `performance.now()` by which the answer must be here; 0 for no deadline. */
+  deadline: number;
+  timeoutMs: number;
 }
 
 type SaslWaiter = { resolve: (m: hadoop.common.RpcSaslProto) => void; reject: (e: Error) => void };
@@ -129,7 +131,7 @@ export class Connection {
   }
 
   /** Sends one call and resolves with the response message's bytes. */
-  async call(
+  call(
     id: MethodId,
     callId: number,
     retryCount: number,
@@ -137,31 +139,67 @@ export class Connection {
     timeoutMs: number,
   ): Promise<Uint8Array> {
     this.#holdOpen();
-    await this.#ready;
-    if (this.#closed) throw this.#closeReason();
+    // A connection up and handshaken sends at once: no await, one promise per call.
+    if (this.#handshakeDone) return this.#send(id, callId, retryCount, request, timeoutMs);
+    return this.#ready.then(() => this.#send(id, callId, retryCount, request, timeoutMs));
+  }
+
+  #send(
+    id: MethodId,
+    callId: number,
+    retryCount: number,
+    request: Uint8Array,
+    timeoutMs: number,
+  ): Promise<Uint8Array> {
+    if (this.#closed) return Promise.reject(this.#closeReason());
     if (this.#calls.has(callId)) {
-      throw new HadoopRpcInvalidArgumentError(
-        'callId',
-        `call ${callId} is already in flight on this connection`,
+      return Promise.reject(
+        new HadoopRpcInvalidArgumentError('callId', `call ${callId} is already in flight on this connection`),
       );
     }
     return new Promise<Uint8Array>((resolve, reject) => {
-      const pending: PendingCall = { method: id.method, resolve, reject, timer: undefined };
-      if (timeoutMs > 0) {
-        pending.timer = setTimeout(() => {
-          if (this.#calls.get(callId) !== pending) return;
-          this.#calls.delete(callId);
-          this.#abandoned.add(callId);
-          reject(new HadoopRpcCallTimeoutError(this.#c.address, id.method, callId, timeoutMs));
-          this.#afterCall();
-        }, timeoutMs);
-        pending.timer.unref();
-      }
-      this.#calls.set(callId, pending);
+      const deadline = timeoutMs > 0 ? performance.now() + timeoutMs : 0;
+      this.#calls.set(callId, { method: id.method, resolve, reject, deadline, timeoutMs });
+      if (deadline > 0) this.#armDeadlines(deadline);
       this.#armPing();
       this.#write(callFrame(callId, this.#c.clientId, retryCount, id, request));
     });
   }
+
+  // Call deadlines: one timer per connection, due at the earliest deadline of the calls in flight,
+  // instead of a timer per call (a Timeout object, its closure and its list entry made and cleared
+  // per call). Calls on a connection mostly share one timeout, so a new call's deadline is the
+  // latest and the timer stays as it is.
+  #deadlineTimer: NodeJS.Timeout | undefined;
+  #deadlineDue = Infinity;
+
+  #armDeadlines(deadline: number): void {
+    if (this.#deadlineTimer !== undefined && deadline >= this.#deadlineDue) return;
+    if (this.#deadlineTimer !== undefined) clearTimeout(this.#deadlineTimer);
+    this.#deadlineDue = deadline;
+    this.#deadlineTimer = setTimeout(this.#expireCalls, Math.max(1, Math.ceil(deadline - performance.now())));
+    this.#deadlineTimer.unref();
+  }
+
+  readonly #expireCalls = (): void => {
+    this.#deadlineTimer = undefined;
+    this.#deadlineDue = Infinity;
+    if (this.#closed) return;
+    const now = performance.now();
+    let next = Infinity;
+    for (const [callId, call] of this.#calls) {
+      if (call.deadline === 0) continue;
+      if (call.deadline > now) {
+        next = Math.min(next, call.deadline);
+        continue;
+      }
+      this.#calls.delete(callId);
+      this.#abandoned.add(callId);
+      call.reject(new HadoopRpcCallTimeoutError(this.#c.address, call.method, callId, call.timeoutMs));
+    }
+    if (next !== Infinity) this.#armDeadlines(next);
+    this.#afterCall();
+  };
 
   /** Closes the connection; calls still in flight fail with `error`. */
   close(error: Error): void {
@@ -329,7 +367,6 @@ export class Connection {
       return;
     }
     this.#calls.delete(callId);
-    if (pending.timer) clearTimeout(pending.timer);
     if (header.status === Status.SUCCESS) pending.resolve(parts[1] as Uint8Array);
     else pending.reject(this.#remote(header, callId, 'ERROR'));
     this.#afterCall();
@@ -445,27 +482,29 @@ export class Connection {
     this.#pingTimer.unref();
   }
 
-  /** A call is starting: cancel the idle close and let the socket keep the process alive. */
+  /** A call is starting: the socket keeps the process alive (the idle timer finds it busy). */
   #holdOpen(): void {
-    if (this.#idleTimer !== undefined) {
-      clearTimeout(this.#idleTimer);
-      this.#idleTimer = undefined;
-    }
     this.#socket.ref();
   }
 
-  /** A call ended: with none left, the socket no longer holds the process and the idle clock runs. */
+  /**
+   * A call ended: with none left, the socket no longer holds the process and the idle clock
+   * starts again. One timer for the connection's life, restarted (not made anew) each time.
+   */
   #afterCall(): void {
     if (this.#closed || this.#calls.size > 0) return;
     this.#socket.unref();
-    if (this.#idleTimer !== undefined) clearTimeout(this.#idleTimer);
-    this.#idleTimer = setTimeout(() => {
-      this.#idleTimer = undefined;
-      if (this.#calls.size === 0)
-        this.#fail(new HadoopRpcConnectionLostError(this.#c.address, 'closed when idle'));
-    }, this.#c.maxIdleTimeMs);
-    this.#idleTimer.unref();
+    if (this.#idleTimer === undefined) {
+      this.#idleTimer = setTimeout(this.#closeIfIdle, this.#c.maxIdleTimeMs);
+      this.#idleTimer.unref();
+    } else this.#idleTimer.refresh();
   }
+
+  // A call that started since leaves the connection open; when it ends, the clock restarts.
+  readonly #closeIfIdle = (): void => {
+    if (this.#calls.size === 0)
+      this.#fail(new HadoopRpcConnectionLostError(this.#c.address, 'closed when idle'));
+  };
 
   // --- failure -------------------------------------------------------------------------------
 
@@ -508,6 +547,7 @@ export class Connection {
     this.#closeError = error;
     if (this.#pingTimer !== undefined) clearTimeout(this.#pingTimer);
     if (this.#idleTimer !== undefined) clearTimeout(this.#idleTimer);
+    if (this.#deadlineTimer !== undefined) clearTimeout(this.#deadlineTimer);
     this.#out.clear();
     this.#socket.destroy();
     this.#connectAbort?.(error);
@@ -518,10 +558,7 @@ export class Connection {
     const calls = [...this.#calls.values()];
     this.#calls.clear();
     this.#abandoned.clear();
-    for (const call of calls) {
-      if (call.timer) clearTimeout(call.timer);
-      call.reject(error);
-    }
+    for (const call of calls) call.reject(error);
     this.#c.onClosed(this);
   }
 }
