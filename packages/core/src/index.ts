@@ -33,3 +33,4 @@ export {
   type TurnWriterOptions,
   type TurnWriterSocket,
 } from './turn-writer.js';
+export { DeadlineSet } from './deadline-set.js';

@@ -4,7 +4,7 @@
 // buffer and each DATA frame's bytes are copied once, straight into the buffer of the message
 // they belong to (the caller's pool, for bulk answers). See the package README for the numbers.
 import { EventEmitter } from 'node:events';
-import { TurnWriter } from '@fastpath/core';
+import { DeadlineSet, TurnWriter } from '@fastpath/core';
 import type { Socket } from 'node:net';
 import type { GrpcHttp2Call, UnaryCallOptions } from './grpc-http2-call.js';
 import { GRPC_STATUS, HTTP2_ERROR, Http2ProtocolError } from './grpc-http2-errors.js';
@@ -89,6 +89,8 @@ export class GrpcHttp2Session extends EventEmitter<GrpcHttp2SessionEvents> {
   readonly #blocked = new Set<ClientStream>();
   /** Request header blocks by path (the encoder keeps no state, so a path's block never changes). */
   readonly #requestBlocks = new Map<string, Buffer>();
+  /** The unary calls' deadlines, on one timer. */
+  readonly #deadlines = new DeadlineSet<UnaryAnswer>((answer) => answer.expire());
   #nextStreamId = 1;
   #connected = false;
   /** GOAWAY sent or received, close() called, or stream ids ran out: no new streams. */
@@ -203,7 +205,7 @@ export class GrpcHttp2Session extends EventEmitter<GrpcHttp2SessionEvents> {
       this.#options.allocateMessage,
       answer,
     );
-    answer.start(stream, options.deadlineMs);
+    answer.start(stream, options.deadlineMs, this.#deadlines);
     this.#start(stream, path, options.metadata);
     stream.write(message);
     stream.end();

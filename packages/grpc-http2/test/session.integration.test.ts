@@ -339,6 +339,25 @@ describe.each([
     ).toEqual(Buffer.from([ECHO, 9]));
     session.close();
   });
+
+  it('fails each call at its own deadline on one session, a later call’s earlier deadline first', async () => {
+    const session = open();
+    const settled: string[] = [];
+    const call = (name: string, deadlineMs: number) =>
+      session.unary('/test.Echo/commands', Buffer.from([HANG]), { deadlineMs }).catch((e: GrpcCallError) => {
+        settled.push(`${name} ${e.grpcCode}`);
+      });
+    const answered = session
+      .unary('/test.Echo/commands', Buffer.from([ECHO, 7]), { deadlineMs: 200 })
+      .then(() => settled.push('echo answered'));
+    await Promise.all([call('long', 600), call('short', 150), answered]);
+    expect(settled).toEqual([
+      'echo answered',
+      `short ${status.DEADLINE_EXCEEDED}`,
+      `long ${status.DEADLINE_EXCEEDED}`,
+    ]);
+    session.close();
+  });
 });
 
 describe('a session that cannot connect', () => {

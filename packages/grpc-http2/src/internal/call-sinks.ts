@@ -2,6 +2,7 @@
 // events; a unary call (GrpcHttp2Session.unary) into one promise, with no emitter, listener or
 // closure per call: an OM lookup is a few tens of µs of CPU, and a call's event plumbing was a
 // measurable share of it.
+import type { DeadlineSet } from '@fastpath/core';
 import { GrpcHttp2Call, type CallStream } from '../grpc-http2-call.js';
 import { GRPC_STATUS, GrpcCallError } from '../grpc-http2-errors.js';
 
@@ -51,11 +52,6 @@ export interface Cancellable {
   cancel(): void;
 }
 
-/** A unary call's deadline: a module function handed the answer, so a call makes no closure for it. */
-function expire(answer: UnaryAnswer): void {
-  answer.expire();
-}
-
 /**
  * A unary call's answer: its one message once the status is OK. Two messages, none, or no status
  * within the deadline fail it (the stream cancelled, so the server stops too).
@@ -67,8 +63,9 @@ export class UnaryAnswer implements CallSink {
   #reject!: (error: GrpcCallError) => void;
   #answer: Buffer | undefined;
   #settled = false;
-  #deadline: NodeJS.Timeout | undefined;
   #stream: Cancellable | undefined;
+  /** The session's deadlines, holding this call's until it settles. */
+  #deadlines: DeadlineSet<UnaryAnswer> | undefined;
   #deadlineMs = 0;
 
   constructor() {
@@ -78,12 +75,17 @@ export class UnaryAnswer implements CallSink {
     });
   }
 
-  /** The stream to cancel, and the deadline in ms from now (none when undefined). */
-  start(stream: Cancellable, deadlineMs: number | undefined): void {
+  /**
+   * The stream to cancel, and the deadline in ms from now (none when undefined), kept in the
+   * session's `deadlines` (one timer for all its calls, not one per call), which call
+   * {@link expire} when it passes.
+   */
+  start(stream: Cancellable, deadlineMs: number | undefined, deadlines: DeadlineSet<UnaryAnswer>): void {
     this.#stream = stream;
     if (deadlineMs === undefined || this.#settled) return;
     this.#deadlineMs = deadlineMs;
-    this.#deadline = setTimeout(expire, deadlineMs, this);
+    this.#deadlines = deadlines;
+    deadlines.add(this, deadlineMs);
   }
 
   message(message: Buffer): void {
@@ -104,7 +106,7 @@ export class UnaryAnswer implements CallSink {
 
   /** @internal The deadline passed. */
   expire(): void {
-    this.#deadline = undefined;
+    this.#deadlines = undefined;
     this.#give(GRPC_STATUS.DEADLINE_EXCEEDED, `no answer in ${this.#deadlineMs} ms`);
   }
 
@@ -118,7 +120,7 @@ export class UnaryAnswer implements CallSink {
   #settle(): boolean {
     if (this.#settled) return false;
     this.#settled = true;
-    if (this.#deadline !== undefined) clearTimeout(this.#deadline);
+    this.#deadlines?.delete(this);
     return true;
   }
 }

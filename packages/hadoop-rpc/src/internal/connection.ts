@@ -3,7 +3,7 @@
 // id, pings while calls wait in silence, and closing when idle. Any failure of the connection
 // fails every call on it with the same typed error and takes the connection out of the pool.
 import { connect, type Socket } from 'node:net';
-import { TurnWriter, writeChunks, type TurnWriterSocket } from '@fastpath/core';
+import { DeadlineSet, TurnWriter, writeChunks, type TurnWriterSocket } from '@fastpath/core';
 import {
   type ConnectFailure,
   HadoopRpcCallTimeoutError,
@@ -54,8 +54,7 @@ interface PendingCall {
   method: string;
   resolve: (response: Uint8Array) => void;
   reject: (error: Error) => void;
-  /** `performance.now()` by which the answer must be here; 0 for no deadline. */
-  deadline: number;
+  callId: number;
   timeoutMs: number;
 }
 
@@ -158,48 +157,22 @@ export class Connection {
       );
     }
     return new Promise<Uint8Array>((resolve, reject) => {
-      const deadline = timeoutMs > 0 ? performance.now() + timeoutMs : 0;
-      this.#calls.set(callId, { method: id.method, resolve, reject, deadline, timeoutMs });
-      if (deadline > 0) this.#armDeadlines(deadline);
+      const pending: PendingCall = { method: id.method, resolve, reject, callId, timeoutMs };
+      this.#calls.set(callId, pending);
+      if (timeoutMs > 0) this.#deadlines.add(pending, timeoutMs);
       this.#armPing();
       this.#write(callFrame(callId, this.#c.clientId, retryCount, id, request));
     });
   }
 
-  // Call deadlines: one timer per connection, due at the earliest deadline of the calls in flight,
-  // instead of a timer per call (a Timeout object, its closure and its list entry made and cleared
-  // per call). Calls on a connection mostly share one timeout, so a new call's deadline is the
-  // latest and the timer stays as it is.
-  #deadlineTimer: NodeJS.Timeout | undefined;
-  #deadlineDue = Infinity;
-
-  #armDeadlines(deadline: number): void {
-    if (this.#deadlineTimer !== undefined && deadline >= this.#deadlineDue) return;
-    if (this.#deadlineTimer !== undefined) clearTimeout(this.#deadlineTimer);
-    this.#deadlineDue = deadline;
-    this.#deadlineTimer = setTimeout(this.#expireCalls, Math.max(1, Math.ceil(deadline - performance.now())));
-    this.#deadlineTimer.unref();
-  }
-
-  readonly #expireCalls = (): void => {
-    this.#deadlineTimer = undefined;
-    this.#deadlineDue = Infinity;
-    if (this.#closed) return;
-    const now = performance.now();
-    let next = Infinity;
-    for (const [callId, call] of this.#calls) {
-      if (call.deadline === 0) continue;
-      if (call.deadline > now) {
-        next = Math.min(next, call.deadline);
-        continue;
-      }
-      this.#calls.delete(callId);
-      this.#abandoned.add(callId);
-      call.reject(new HadoopRpcCallTimeoutError(this.#c.address, call.method, callId, call.timeoutMs));
-    }
-    if (next !== Infinity) this.#armDeadlines(next);
+  // The calls' deadlines, on one timer for the connection (core's DeadlineSet).
+  readonly #deadlines = new DeadlineSet<PendingCall>((call) => {
+    if (this.#calls.get(call.callId) !== call) return;
+    this.#calls.delete(call.callId);
+    this.#abandoned.add(call.callId);
+    call.reject(new HadoopRpcCallTimeoutError(this.#c.address, call.method, call.callId, call.timeoutMs));
     this.#afterCall();
-  };
+  });
 
   /** Closes the connection; calls still in flight fail with `error`. */
   close(error: Error): void {
@@ -367,6 +340,7 @@ export class Connection {
       return;
     }
     this.#calls.delete(callId);
+    this.#deadlines.delete(pending);
     if (header.status === Status.SUCCESS) pending.resolve(parts[1] as Uint8Array);
     else pending.reject(this.#remote(header, callId, 'ERROR'));
     this.#afterCall();
@@ -547,7 +521,7 @@ export class Connection {
     this.#closeError = error;
     if (this.#pingTimer !== undefined) clearTimeout(this.#pingTimer);
     if (this.#idleTimer !== undefined) clearTimeout(this.#idleTimer);
-    if (this.#deadlineTimer !== undefined) clearTimeout(this.#deadlineTimer);
+    this.#deadlines.clear();
     this.#out.clear();
     this.#socket.destroy();
     this.#connectAbort?.(error);
