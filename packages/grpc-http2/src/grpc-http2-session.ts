@@ -81,6 +81,8 @@ export class GrpcHttp2Session extends EventEmitter<GrpcHttp2SessionEvents> {
   readonly #socket: Socket;
   readonly #reader: FrameReader;
   readonly #decoder = new HpackDecoder({ maxTableBytes: 4096, maxHeaderListBytes: MAX_HEADER_LIST_BYTES });
+  /** The fields of the header block just decoded, reused for every block. */
+  readonly #fields: string[] = [];
   /** Open streams by id. */
   readonly #streams = new Map<number, ClientStream>();
   /** Calls waiting for the server to allow another stream. */
@@ -524,10 +526,10 @@ export class GrpcHttp2Session extends EventEmitter<GrpcHttp2SessionEvents> {
 
   #onHeaderBlock(streamId: number, endStream: boolean, block: Buffer): void {
     // Every block is decoded, even a dropped stream's: the decoder's table follows the server's.
-    const headers = this.#decoder.decode(block);
+    this.#decoder.decodeInto(block, this.#fields);
     const stream = this.#streams.get(streamId);
     if (!stream) return;
-    stream.headers(headers);
+    stream.headers(this.#fields);
     if (endStream) this.#onRemoteEnd(streamId);
   }
 

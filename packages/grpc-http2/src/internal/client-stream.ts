@@ -102,8 +102,11 @@ export class ClientStream implements CallStream {
     }
   }
 
-  /** A decoded header block: the response's headers first, then its trailers. */
-  headers(block: ReadonlyArray<readonly [string, string]>): void {
+  /**
+   * A decoded header block (name, value, name, value…; read now, not kept): the response's
+   * headers first, then its trailers.
+   */
+  headers(block: readonly string[]): void {
     if (!this.#responseSeen) {
       this.#responseSeen = true;
       const http = httpStatusOf(block);

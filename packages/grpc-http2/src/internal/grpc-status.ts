@@ -12,26 +12,31 @@ export interface CallStatus {
   http2ResetCode?: number;
 }
 
-/** The status a response's headers (or trailers) carry, or undefined where they carry none. */
-export function statusOfHeaders(headers: ReadonlyArray<readonly [string, string]>): CallStatus | undefined {
+/**
+ * The status a response's headers (or trailers) carry, or undefined where they carry none; the
+ * block (name, value, name, value…) is read, not kept: a failed call's status keeps a copy of it
+ * as its trailers, an OK one keeps none.
+ */
+export function statusOfHeaders(headers: readonly string[]): CallStatus | undefined {
   let raw: string | undefined;
   let message = '';
-  for (const [name, value] of headers) {
-    if (name === 'grpc-status') raw = value;
-    else if (name === 'grpc-message') message = decodeGrpcMessage(value);
+  for (let i = 0; i < headers.length; i += 2) {
+    const name = headers[i];
+    if (name === 'grpc-status') raw = headers[i + 1];
+    else if (name === 'grpc-message') message = decodeGrpcMessage(headers[i + 1]!);
   }
   if (raw === undefined) return undefined;
-  const code = Number(raw);
-  return {
-    code: Number.isInteger(code) && code >= 0 ? code : GRPC_STATUS.UNKNOWN,
-    details: message,
-    trailers: headers,
-  };
+  const number = Number(raw);
+  const code = Number.isInteger(number) && number >= 0 ? number : GRPC_STATUS.UNKNOWN;
+  if (code === GRPC_STATUS.OK) return { code, details: message };
+  const trailers: Array<[string, string]> = [];
+  for (let i = 0; i < headers.length; i += 2) trailers.push([headers[i]!, headers[i + 1]!]);
+  return { code, details: message, trailers };
 }
 
-/** The `:status` of a response's first header block (NaN where it has none). */
-export function httpStatusOf(headers: ReadonlyArray<readonly [string, string]>): number {
-  for (const [name, value] of headers) if (name === ':status') return Number(value);
+/** The `:status` of a response's first header block (name, value, …; NaN where it has none). */
+export function httpStatusOf(headers: readonly string[]): number {
+  for (let i = 0; i < headers.length; i += 2) if (headers[i] === ':status') return Number(headers[i + 1]);
   return NaN;
 }
 

@@ -84,8 +84,20 @@ export class HpackDecoder {
    * Throws `Http2ProtocolError` (COMPRESSION_ERROR) on any malformed or disallowed input.
    */
   decode(block: Uint8Array): Array<[string, string]> {
-    const end = block.length;
+    const flat: string[] = [];
+    this.decodeInto(block, flat);
     const fields: Array<[string, string]> = [];
+    for (let i = 0; i < flat.length; i += 2) fields.push([flat[i]!, flat[i + 1]!]);
+    return fields;
+  }
+
+  /**
+   * {@link decode} into `fields` (emptied first) as name, value, name, value…: a connection that
+   * reads each block's few fields at once reuses one array instead of a pair and a list per block.
+   */
+  decodeInto(block: Uint8Array, fields: string[]): void {
+    const end = block.length;
+    fields.length = 0;
     let listBytes = 0;
     this.#cursor.pos = 0;
     while (this.#cursor.pos < end) {
@@ -139,9 +151,8 @@ export class HpackDecoder {
           `header list exceeds ${this.#maxHeaderListBytes} octets (SETTINGS_MAX_HEADER_LIST_SIZE)`,
         );
       }
-      fields.push([name, value]);
+      fields.push(name, value);
     }
-    return fields;
   }
 
   // A literal's name: the name of the entry at the prefix index, or a string literal when 0.
