@@ -7,9 +7,13 @@
 
 /** What a {@link TurnWriter} writes to: a `net.Socket` or `tls.TLSSocket`. */
 export interface TurnWriterSocket {
+  /** Queues bytes on the socket. */
   write(chunk: Uint8Array): boolean;
+  /** Holds writes until {@link uncork}. */
   cork(): void;
+  /** Hands the held writes to the socket together. */
   uncork(): void;
+  /** Nothing more can be written. */
   readonly destroyed: boolean;
 }
 
