@@ -138,18 +138,10 @@ export class Connection {
     timeoutMs: number,
   ): Promise<Uint8Array> {
     this.#holdOpen();
-    // A connection up and handshaken sends at once: no await, one promise per call.
-    if (this.#handshakeDone) return this.#send(id, callId, retryCount, request, timeoutMs);
-    return this.#ready.then(() => this.#send(id, callId, retryCount, request, timeoutMs));
-  }
-
-  #send(
-    id: MethodId,
-    callId: number,
-    retryCount: number,
-    request: Uint8Array,
-    timeoutMs: number,
-  ): Promise<Uint8Array> {
+    // Until the handshake is done a call waits for it; after, it is sent at once: no await, one
+    // promise per call.
+    if (!this.#handshakeDone)
+      return this.#ready.then(() => this.call(id, callId, retryCount, request, timeoutMs));
     if (this.#closed) return Promise.reject(this.#closeReason());
     if (this.#calls.has(callId)) {
       return Promise.reject(
