@@ -2,6 +2,7 @@
 // of a call that got none (an HTTP error status, a stream reset), by gRPC's own mapping
 // (doc/http-grpc-status-mapping.md and PROTOCOL-HTTP2.md in gRPC's repository).
 import { GRPC_STATUS, HTTP2_ERROR } from '../grpc-http2-errors.js';
+import { fieldPairs } from './hpack/index.js';
 
 export interface CallStatus {
   code: number;
@@ -29,9 +30,7 @@ export function statusOfHeaders(headers: readonly string[]): CallStatus | undefi
   const number = Number(raw);
   const code = Number.isInteger(number) && number >= 0 ? number : GRPC_STATUS.UNKNOWN;
   if (code === GRPC_STATUS.OK) return { code, details: message };
-  const trailers: Array<[string, string]> = [];
-  for (let i = 0; i < headers.length; i += 2) trailers.push([headers[i]!, headers[i + 1]!]);
-  return { code, details: message, trailers };
+  return { code, details: message, trailers: fieldPairs(headers) };
 }
 
 /** The `:status` of a response's first header block (name, value, …; NaN where it has none). */

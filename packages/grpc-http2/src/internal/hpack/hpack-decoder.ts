@@ -27,6 +27,13 @@ function compressionError(message: string): Http2ProtocolError {
   return new Http2ProtocolError(HTTP2_ERROR.COMPRESSION_ERROR, `HPACK: ${message}`);
 }
 
+/** Fields as {@link HpackDecoder.decodeInto} lists them (name, value, name, value…) as pairs. */
+export function fieldPairs(flat: readonly string[]): Array<[string, string]> {
+  const pairs: Array<[string, string]> = [];
+  for (let i = 0; i < flat.length; i += 2) pairs.push([flat[i]!, flat[i + 1]!]);
+  return pairs;
+}
+
 /**
  * One connection's HPACK decoder: {@link decode} takes each complete header block (a HEADERS or
  * PUSH_PROMISE fragment with its CONTINUATIONs) in the order the peer sent them.
@@ -86,9 +93,7 @@ export class HpackDecoder {
   decode(block: Uint8Array): Array<[string, string]> {
     const flat: string[] = [];
     this.decodeInto(block, flat);
-    const fields: Array<[string, string]> = [];
-    for (let i = 0; i < flat.length; i += 2) fields.push([flat[i]!, flat[i + 1]!]);
-    return fields;
+    return fieldPairs(flat);
   }
 
   /**

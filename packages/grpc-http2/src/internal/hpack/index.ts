@@ -1,5 +1,5 @@
 // HPACK (RFC 7541): the header compression of HTTP/2.
-export { HpackDecoder, HPACK_ENTRY_OVERHEAD, type HpackDecoderOptions } from './hpack-decoder.js';
+export { fieldPairs, HpackDecoder, HPACK_ENTRY_OVERHEAD, type HpackDecoderOptions } from './hpack-decoder.js';
 export { encodeHeaderBlock, type EncodeHeaderBlockOptions } from './hpack-encoder.js';
 export {
   decodeInteger,
