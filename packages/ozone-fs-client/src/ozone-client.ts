@@ -53,6 +53,11 @@ import {
   type KeyEncryptionDetails,
 } from './internal/crypto/key-encryption.js';
 import type { KmsProviderOptions } from './internal/crypto/kms-key-provider.js';
+import {
+  decodeGetFileStatusResponse,
+  fileStatusFields,
+  type FileStatusFields,
+} from './internal/proto/decode-file-status.js';
 import { decodeListStatusLight, type LightStatus } from './internal/proto/decode-list-status-light.js';
 import {
   checkReplicationAllowed,
@@ -286,6 +291,8 @@ const ms = (v: Long | number | null | undefined): number => toNumber(v);
 
 /** `OMResponse.listStatusLightResponse`'s field number. */
 const LIST_STATUS_LIGHT_RESPONSE = 129;
+/** `OMResponse.getFileStatusResponse`'s field number. */
+const GET_FILE_STATUS_RESPONSE = 70;
 
 /** Buckets whose layout a client keeps for its listings. */
 const BUCKET_LAYOUTS_KEPT = 1024;
@@ -841,13 +848,18 @@ export class OzoneClient {
   async getFileStatus(volume: string, bucket: string, key: string): Promise<OzoneFileStatus> {
     checkName('volume', volume);
     checkName('bucket', bucket);
-    const r = await this.#submit('GetFileStatus', {
-      getFileStatusRequest: { keyArgs: { volumeName: volume, bucketName: bucket, keyName: key } },
-    });
-    const status = r.getFileStatusResponse?.status;
-    if (!status)
-      throw new OzoneProtocolError(this.#ctx.om.address, 'GetFileStatus answered without a status');
-    return fileStatus(volume, bucket, status);
+    return fileStatus(volume, bucket, await this.#getFileStatusFields(volume, bucket, key));
+  }
+
+  /** GetFileStatus's answer, hand-decoded (the call a file system makes most). */
+  async #getFileStatusFields(volume: string, bucket: string, key: string): Promise<FileStatusFields> {
+    const { taken, address } = await this.#submitTaking(
+      'GetFileStatus',
+      { getFileStatusRequest: { keyArgs: { volumeName: volume, bucketName: bucket, keyName: key } } },
+      GET_FILE_STATUS_RESPONSE,
+    );
+    if (!taken) throw new OzoneProtocolError(address, 'GetFileStatus answered without a status');
+    return decodeGetFileStatusResponse(taken, address);
   }
 
   /**
@@ -873,7 +885,7 @@ export class OzoneClient {
         numEntries: uint64(numEntries),
       },
     });
-    return (r.listStatusResponse?.statuses ?? []).map((s) => fileStatus(volume, bucket, s));
+    return (r.listStatusResponse?.statuses ?? []).map((s) => fileStatus(volume, bucket, fileStatusFields(s)));
   }
 
   /**
@@ -1129,17 +1141,7 @@ export class OzoneClient {
       directories.add(listing);
       return listing;
     };
-    const status = (s: hadoop.ozone.IOzoneFileStatusProto): KeyListing => {
-      const listing = keyListing({
-        ...(s.keyInfo as hadoop.ozone.IKeyInfo),
-        volumeName: volume,
-        bucketName: bucket,
-      });
-      return s.isDirectory
-        ? directory({ ...listing, name: `${withoutSlash(listing.name)}/`, sizeBytes: 0 })
-        : listing;
-    };
-    // Straight from the decoder's fields to what the listing keeps.
+    // Straight from the decoders' fields to what the listing keeps.
     const lightStatus = (s: Readonly<LightStatus>): KeyListing => {
       const listing: KeyListing = {
         volume,
@@ -1160,11 +1162,7 @@ export class OzoneClient {
       {
         stat: async (name) => {
           try {
-            const r = await this.#submit('GetFileStatus', {
-              getFileStatusRequest: { keyArgs: keyArgs(name) },
-            });
-            const found = r.getFileStatusResponse?.status;
-            return found ? status(found) : undefined;
+            return lightStatus(await this.#getFileStatusFields(volume, bucket, name));
           } catch (err) {
             if (absent(err)) return undefined;
             throw err;
@@ -1340,18 +1338,17 @@ function volumeInfo(v: hadoop.ozone.IVolumeInfo): VolumeInfo {
   };
 }
 
-function fileStatus(volume: string, bucket: string, s: hadoop.ozone.IOzoneFileStatusProto): OzoneFileStatus {
-  const k = s.keyInfo;
+function fileStatus(volume: string, bucket: string, s: FileStatusFields): OzoneFileStatus {
   return {
     volume,
     bucket,
-    keyName: (k?.keyName ?? '').replace(/\/+$/, ''),
-    isDirectory: s.isDirectory ?? false,
-    sizeBytes: s.isDirectory ? 0 : toNumber(k?.dataSize),
-    blockSizeBytes: toNumber(s.blockSize),
-    modificationTimeMs: ms(k?.modificationTime),
-    owner: k?.ownerName ?? '',
-    replication: s.isDirectory ? 0 : requiredNodes(k),
+    keyName: s.keyName.endsWith('/') ? s.keyName.replace(/\/+$/, '') : s.keyName,
+    isDirectory: s.isDirectory,
+    sizeBytes: s.isDirectory ? 0 : s.dataSize,
+    blockSizeBytes: s.blockSize,
+    modificationTimeMs: s.modificationTime,
+    owner: s.ownerName,
+    replication: s.isDirectory ? 0 : requiredNodes(s),
   };
 }
 
@@ -1359,11 +1356,14 @@ function fileStatus(volume: string, bucket: string, s: hadoop.ozone.IOzoneFileSt
  * The nodes a key's blocks live on, as Ozone's file system reports a file's replication
  * (`ReplicationConfig.getRequiredNodes`): data + parity for EC, else the Ratis factor.
  */
-function requiredNodes(k: hadoop.ozone.IKeyInfo | null | undefined): number {
-  const ec = k?.type === hdds.ReplicationType.EC ? k.ecReplicationConfig : undefined;
-  if (ec) return ec.data + ec.parity;
-  return k?.factor === hdds.ReplicationFactor.ONE ? 1 : 3;
+function requiredNodes(s: FileStatusFields): number {
+  if (!s.hasKeyInfo) return 3;
+  if (s.type === EC_TYPE && s.hasEc) return s.ecData + s.ecParity;
+  return s.factor === FACTOR_ONE ? 1 : 3;
 }
+/** The enum values a hand-decoded status holds as plain numbers. */
+const EC_TYPE: number = hdds.ReplicationType.EC;
+const FACTOR_ONE: number = hdds.ReplicationFactor.ONE;
 
 function bucketInfo(b: hadoop.ozone.IBucketInfo): BucketInfo {
   return {

@@ -82,6 +82,23 @@ function status(c: Cursor, end: number, s: LightStatus): void {
   }
 }
 
+/** The statuses (field 1) in a ListStatusLightResponse, each checked for its wire type. */
+function countStatuses(c: Cursor, end: number): number {
+  let n = 0;
+  while (c.pos < end) {
+    const tag = c.uint32(end);
+    const field = tag >>> 3;
+    const wire = tag & 7;
+    if (field === 0) throw new Malformed('a field numbered 0');
+    if (field === 1) {
+      expectWire(field, wire, BYTES, 'ListStatusLightResponse');
+      n++;
+    }
+    c.skip(wire, end);
+  }
+  return n;
+}
+
 /**
  * Decodes a ListStatusLightResponse's bytes, each status turned into what the caller keeps by
  * `make`; a malformed one is an {@link OzoneProtocolError} naming `address`. `make` is handed one
@@ -95,7 +112,6 @@ export function decodeListStatusLight<T>(
 ): T[] {
   const c = new Cursor(raw);
   const end = raw.length;
-  const out: T[] = [];
   const scratch: LightStatus = {
     keyName: '',
     dataSize: 0,
@@ -105,23 +121,27 @@ export function decodeListStatusLight<T>(
     isDirectory: false,
   };
   try {
+    // Counted first, so that the page's array is made once at its size: grown by pushes, a
+    // 1,000-entry page's array is reallocated nine times, 26 KB of garbage per page.
+    const out = new Array<T>(countStatuses(c, end));
+    c.pos = 0;
+    let n = 0;
     while (c.pos < end) {
       const tag = c.uint32(end);
       const field = tag >>> 3;
       const wire = tag & 7;
       if (field === 1) {
-        expectWire(field, wire, BYTES, 'ListStatusLightResponse');
         status(c, c.delimited(end), scratch);
-        out.push(make(scratch));
+        out[n++] = make(scratch);
       } else {
         if (field === 0) throw new Malformed('a field numbered 0');
         c.skip(wire, end);
       }
     }
+    return out;
   } catch (err) {
     if (err instanceof Malformed)
       throw new OzoneProtocolError(address, `undecodable ListStatusLightResponse: ${err.message}`, err);
     throw err;
   }
-  return out;
 }
