@@ -2,6 +2,7 @@
 // call, one logical call through the HA proxy, and the OMResponse checks.
 import { OmStatusError, OzoneProtocolError } from '../../ozone-errors.js';
 import { CLIENT_VERSION } from '../grpc/om-transport.js';
+import { encodeMessage } from '../proto/one-pass-writer.js';
 import { takeField } from '../proto/proto-cursor.js';
 import { has, om, type hadoop } from '../proto/wire.js';
 import type { OmFailoverProxy } from './om-failover-proxy.js';
@@ -81,7 +82,7 @@ export class OmClient {
     body: OmBody,
     take: number | undefined,
   ): Promise<{ response: hadoop.ozone.OMResponse; taken: Buffer | undefined; address: string }> {
-    const request = om.OMRequest.encode(this.envelope(cmdType, body)).finish();
+    const request = encodeMessage(om.OMRequest, this.envelope(cmdType, body));
     const { response: raw, node, resentAfterUnknownOutcome } = await this.#proxy.call(request);
     let response: hadoop.ozone.OMResponse;
     let taken: Buffer | undefined;
