@@ -21,3 +21,14 @@ export function garbageOrCorrupted<T>(
     corrupted,
   );
 }
+
+/** What a decoder did with some bytes: its value, or what it threw (to compare two decoders). */
+export type Outcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
+
+export function outcome<T>(decode: () => T): Outcome<T> {
+  try {
+    return { ok: true, value: decode() };
+  } catch (error) {
+    return { ok: false, error };
+  }
+}

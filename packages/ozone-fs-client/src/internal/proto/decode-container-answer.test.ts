@@ -2,7 +2,7 @@
 // answers encoded by protobufjs decode to the same values with both; truncated answers fail or
 // succeed with both alike; random and corrupted bytes give a typed protocol error, never a crash.
 import fc from 'fast-check';
-import { garbageOrCorrupted } from '../../../test/support/wire-fuzz.js';
+import { garbageOrCorrupted, outcome, type Outcome } from '../../../test/support/wire-fuzz.js';
 import Long from 'long';
 import { OzoneProtocolError } from '../../ozone-errors.js';
 import {
@@ -186,25 +186,14 @@ function comparable(a: ContainerAnswer) {
   };
 }
 
-type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
-
-function tryBoth(raw: Buffer): { ref: Outcome; ours: Outcome } {
-  let ref: Outcome;
-  let ours: Outcome;
-  try {
-    ref = { ok: true, value: reference(raw) };
-  } catch (error) {
-    ref = { ok: false, error };
-  }
-  try {
-    ours = { ok: true, value: comparable(decodeContainerAnswer(raw, 'dn:1')) };
-  } catch (error) {
-    ours = { ok: false, error };
-  }
-  return { ref, ours };
+function tryBoth(raw: Buffer): { ref: Outcome<unknown>; ours: Outcome<unknown> } {
+  return {
+    ref: outcome<unknown>(() => reference(raw)),
+    ours: outcome<unknown>(() => comparable(decodeContainerAnswer(raw, 'dn:1'))),
+  };
 }
 
-function expectTypedOrDecoded(ours: Outcome): void {
+function expectTypedOrDecoded(ours: Outcome<unknown>): void {
   if (!ours.ok) {
     expect(ours.error).toBeInstanceOf(OzoneProtocolError);
     expect((ours.error as OzoneProtocolError).code).toBe('ERR_OZONE_PROTOCOL');

@@ -5,7 +5,7 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import Long from 'long';
-import { garbageOrCorrupted } from '../../../test/support/wire-fuzz.js';
+import { garbageOrCorrupted, outcome } from '../../../test/support/wire-fuzz.js';
 import { OzoneProtocolError } from '../../ozone-errors.js';
 import {
   decodeGetFileStatusResponse,
@@ -86,16 +86,6 @@ const encode = (m: hadoop.ozone.IGetFileStatusResponse): Buffer =>
 const reference = (raw: Buffer): FileStatusFields =>
   fileStatusFields(om.GetFileStatusResponse.decode(raw).status);
 
-type Outcome = { ok: true; value: FileStatusFields } | { ok: false; error: unknown };
-
-function attempt(f: () => FileStatusFields): Outcome {
-  try {
-    return { ok: true, value: f() };
-  } catch (error) {
-    return { ok: false, error };
-  }
-}
-
 describe('decodeGetFileStatusResponse', () => {
   it('decodes random valid answers as the generated codecs do', () => {
     fc.assert(
@@ -112,8 +102,8 @@ describe('decodeGetFileStatusResponse', () => {
       fc.property(answer, fc.double({ min: 0, max: 1, noNaN: true }), (m, at) => {
         const full = encode(m);
         const cut = full.subarray(0, Math.floor(full.length * at));
-        const ref = attempt(() => reference(cut));
-        const ours = attempt(() => decodeGetFileStatusResponse(cut, 'om:9862'));
+        const ref = outcome(() => reference(cut));
+        const ours = outcome(() => decodeGetFileStatusResponse(cut, 'om:9862'));
         if (ours.ok) expect(ours).toEqual(ref);
         else {
           expect(ours.error).toBeInstanceOf(OzoneProtocolError);
@@ -127,7 +117,7 @@ describe('decodeGetFileStatusResponse', () => {
   it('gives random and corrupted bytes a typed protocol error, never a crash', () => {
     fc.assert(
       fc.property(garbageOrCorrupted(answer, encode), (raw) => {
-        const ours = attempt(() => decodeGetFileStatusResponse(raw, 'om:9862'));
+        const ours = outcome(() => decodeGetFileStatusResponse(raw, 'om:9862'));
         if (!ours.ok) expect(ours.error).toBeInstanceOf(OzoneProtocolError);
       }),
       { numRuns: 3000 },

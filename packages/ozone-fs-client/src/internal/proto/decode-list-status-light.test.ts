@@ -4,7 +4,7 @@
 // decoder its bytes out of the OMResponse: the rest decodes as the whole did, less that field.
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { garbageOrCorrupted } from '../../../test/support/wire-fuzz.js';
+import { garbageOrCorrupted, outcome } from '../../../test/support/wire-fuzz.js';
 import Long from 'long';
 import { OzoneProtocolError } from '../../ozone-errors.js';
 import { decodeListStatusLight, type LightStatus } from './decode-list-status-light.js';
@@ -70,16 +70,6 @@ function reference(raw: Buffer): LightStatus[] {
   });
 }
 
-type Outcome = { ok: true; value: LightStatus[] } | { ok: false; error: unknown };
-
-function attempt(f: () => LightStatus[]): Outcome {
-  try {
-    return { ok: true, value: f() };
-  } catch (error) {
-    return { ok: false, error };
-  }
-}
-
 describe('decodeListStatusLight', () => {
   it('decodes random valid pages as the generated codecs do', () => {
     fc.assert(
@@ -96,8 +86,8 @@ describe('decodeListStatusLight', () => {
       fc.property(page, fc.double({ min: 0, max: 1, noNaN: true }), (m, at) => {
         const full = encode(m);
         const cut = full.subarray(0, Math.floor(full.length * at));
-        const ref = attempt(() => reference(cut));
-        const ours = attempt(() => decodeListStatusLight(cut, 'om:9862', copy));
+        const ref = outcome(() => reference(cut));
+        const ours = outcome(() => decodeListStatusLight(cut, 'om:9862', copy));
         if (ours.ok) expect(ours).toEqual(ref);
         else {
           expect(ours.error).toBeInstanceOf(OzoneProtocolError);
@@ -111,7 +101,7 @@ describe('decodeListStatusLight', () => {
   it('gives random and corrupted bytes a typed protocol error, never a crash', () => {
     fc.assert(
       fc.property(garbageOrCorrupted(page, encode), (raw) => {
-        const ours = attempt(() => decodeListStatusLight(raw, 'om:9862', copy));
+        const ours = outcome(() => decodeListStatusLight(raw, 'om:9862', copy));
         if (!ours.ok) expect(ours.error).toBeInstanceOf(OzoneProtocolError);
       }),
       { numRuns: 3000 },
